@@ -1,0 +1,103 @@
+import { balance as runBalance, cellWeights, buildBoundaryFile, formatBoundaryFile, type BalanceReport } from '../../core/index.ts';
+import { parse, int } from '../args.ts';
+import { loadCells, writeFileAtomic, DEFAULT_CELLS, CliError } from '../io.ts';
+import type { Command, Io } from '../command.ts';
+
+const pct = (x: number) => `${((x - 1) * 100).toFixed(2)}%`;
+
+/** balanceReportTable renders both methods side by side, one row per shard count. */
+export function balanceReportTable(report: BalanceReport): string {
+  const lines = ['shards  greedy evenness  (over mean)  optimal evenness  (over mean)'];
+  for (const r of report.rows) {
+    const g = r.greedy ? `${r.greedy.evenness.toFixed(4).padStart(15)}  ${pct(r.greedy.evenness).padStart(11)}` : `${'—'.padStart(15)}  ${''.padStart(11)}`;
+    const o = `${r.optimal.evenness.toFixed(4).padStart(16)}  ${pct(r.optimal.evenness).padStart(11)}`;
+    const mark = report.best.split === r.optimal || report.best.split === r.greedy ? '  <- chosen' : '';
+    lines.push(`${String(r.shards).padStart(6)}  ${g}  ${o}${mark}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export const balance: Command = {
+  name: 'balance',
+  summary: 'cut the cells into weight-balanced key ranges and write a boundary file',
+  usage: `geoshard balance [--cells FILE] [--min 12] [--max 36] [--index NAME] [--out FILE] [--json]
+
+Weight of a cell = restaurants + dishes. For every shard count in [min, max] it runs
+  greedy:  the article's method: walk the cells in key order, close a shard once it reaches
+           a target size; try many targets and keep the most even split per shard count;
+  optimal: the smallest possible heaviest shard for a contiguous split (binary search on
+           the capacity);
+and reports both side by side (evenness = heaviest shard / mean shard). The most even
+split overall is written, atomically, as a boundary file whose shard names route to their
+shards.
+
+  --cells FILE   cells file, header token,restaurants,dishes (default data/cells.csv)
+  --min N        fewest shards to try (default 12)
+  --max N        most shards to try (default 36)
+  --index NAME   OpenSearch index name written in the file (default dishes)
+  --targets N    target sizes the greedy method tries (default 4000)
+  --out FILE     write the chosen boundary file here (default: print the report only)
+  --created-at T createdAt to record (default now; fixed values make output reproducible)
+  --json         print the report as JSON`,
+  run(argv, io: Io) {
+    const { values } = parse(
+      argv,
+      { cells: { type: 'string' }, min: { type: 'string' }, max: { type: 'string' }, index: { type: 'string' }, targets: { type: 'string' }, out: { type: 'string' }, 'created-at': { type: 'string' }, json: { type: 'boolean' } },
+      'balance',
+    );
+    const min = int(values.min, 'min', 'balance', 12, 1, 1024);
+    const max = int(values.max, 'max', 'balance', 36, 1, 1024);
+    if (max < min) throw new CliError(`geoshard balance: --max ${max} is below --min ${min}`, 2);
+    const targets = int(values.targets, 'targets', 'balance', 4000, 1, 1_000_000);
+    const cells = loadCells((values.cells as string | undefined) ?? DEFAULT_CELLS);
+    const weights = cellWeights(cells);
+    const progress = process.stderr.isTTY && !values.json;
+    const report = runBalance(weights, {
+      min,
+      max,
+      targets,
+      onProgress: (done, total, phase) => {
+        if (progress) process.stderr.write(`\r${phase.padEnd(8)} ${String(Math.round((100 * done) / total)).padStart(3)}%`);
+      },
+    });
+    if (progress) process.stderr.write('\r' + ' '.repeat(20) + '\r');
+    const best = report.best;
+    const file = buildBoundaryFile({
+      index: (values.index as string | undefined) ?? 'dishes',
+      cells,
+      cuts: best.split.cuts,
+      createdAt: values['created-at'] as string | undefined,
+      balance: {
+        method: best.method,
+        weight: 'restaurants + dishes',
+        evenness: Number(best.split.evenness.toFixed(6)),
+        range: [min, max],
+        cells: cells.length,
+      },
+    });
+    if (values.out) writeFileAtomic(values.out as string, formatBoundaryFile(file));
+    if (values.json) {
+      const row = (s: typeof best.split | null) => (s ? { evenness: s.evenness, heaviest: s.heaviest, weights: s.weights } : null);
+      io.out(
+        JSON.stringify(
+          {
+            cells: cells.length,
+            totalWeight: report.total,
+            chosen: { method: best.method, shards: best.split.shards, evenness: best.split.evenness },
+            rows: report.rows.map((r) => ({ shards: r.shards, greedy: row(r.greedy), greedyTarget: r.greedyTarget, optimal: row(r.optimal) })),
+            ...(values.out ? { out: values.out, hash: file.hash } : {}),
+          },
+          null,
+          2,
+        ) + '\n',
+      );
+      return 0;
+    }
+    io.out(`${cells.length} non-empty cells, total weight ${report.total.toLocaleString('en-US')} (restaurants + dishes)\n\n`);
+    io.out(balanceReportTable(report));
+    io.out(`\nchosen: ${best.split.shards} shards by the ${best.method} method, evenness ${best.split.evenness.toFixed(4)} (heaviest shard ${pct(best.split.evenness)} over the mean)\n`);
+    io.out(`names: ${file.shards.map((s) => s.name).join(',')}\n`);
+    if (values.out) io.out(`wrote ${values.out} (hash ${file.hash})\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,36 @@
+import { parseRadius, cellToken } from '../../core/index.ts';
+import { parse, num, str } from '../args.ts';
+import { loadRouter, DEFAULT_BOUNDARIES } from '../io.ts';
+import type { Command } from '../command.ts';
+
+export const cover: Command = {
+  name: 'cover',
+  summary: 'cover a search circle with level-10 cells and list the shards to ask',
+  usage: `geoshard cover --lat D --lng D --radius R [--boundaries FILE] [--json]
+
+Covers the circle with level-10 S2 cells (S2's RegionCoverer, min = max level 10, no
+cell limit) and prints the cell count, the cells per shard and the routing string.
+
+  --lat D            centre latitude in degrees, [-90, 90]
+  --lng D            centre longitude in degrees
+  --radius R         radius with unit: 15mi, 25km (a bare number is miles); at most 1000 km
+  --boundaries FILE  boundary file (default data/boundaries.json)
+  --json             print { "cells": [tokens in key order], "shards": [{ "name", "shard", "cells" }], "routing" }`,
+  run(argv, io) {
+    const { values } = parse(argv, { lat: { type: 'string' }, lng: { type: 'string' }, radius: { type: 'string' }, boundaries: { type: 'string' }, json: { type: 'boolean' } }, 'cover');
+    const lat = num(values.lat, 'lat', 'cover');
+    const lng = num(values.lng, 'lng', 'cover');
+    const radius = parseRadius(str(values.radius, 'radius', 'cover'), 'mi', '--radius');
+    const router = loadRouter((values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES);
+    const r = router.coverCircle(lat, lng, radius.km);
+    if (values.json) {
+      const shards = r.shards.map((s) => ({ name: s.name, shard: s.shard, cells: s.cells }));
+      io.out(JSON.stringify({ cells: r.cells.map(cellToken), shards, routing: r.routing }) + '\n');
+      return 0;
+    }
+    io.out(`${r.cells.length} cells, ${r.shards.length} / ${router.numberOfShards} shards\n`);
+    for (const s of r.shards) io.out(`  ${s.name.padEnd(12)} shard ${String(s.shard).padStart(3)}  ${String(s.cells).padStart(6)} cells\n`);
+    io.out(`routing=${r.routing}\n`);
+    return 0;
+  },
+};

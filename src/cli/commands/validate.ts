@@ -1,0 +1,38 @@
+import { validateBoundaryFile } from '../../core/index.ts';
+import { parse } from '../args.ts';
+import { readText, CliError, DEFAULT_BOUNDARIES } from '../io.ts';
+import type { Command } from '../command.ts';
+
+export const validate: Command = {
+  name: 'validate',
+  summary: 'check a boundary file: prints ok, or every problem and exits 1',
+  usage: `geoshard validate [FILE]
+
+Checks everything routing depends on: format, level, counts, that boundaries are canonical
+level-10 tokens ascending in key order, unique names whose routing hash lands on their
+declared shard, version, parent and the content hash. Prints "ok" and exits 0, or lists
+every problem (field, value, what would be valid) and exits 1.
+
+  FILE  boundary file (default data/boundaries.json)`,
+  run(argv, io) {
+    const { positionals } = parse(argv, {}, 'validate', true);
+    if (positionals.length > 1) throw new CliError('geoshard validate: give one FILE', 2);
+    const path = positionals[0] ?? DEFAULT_BOUNDARIES;
+    const text = readText(path, 'boundary file');
+    let obj: unknown;
+    try {
+      obj = JSON.parse(text);
+    } catch (e) {
+      io.err(`${path}: not JSON: ${(e as Error).message}\n`);
+      return 1;
+    }
+    const errors = validateBoundaryFile(obj);
+    if (errors.length === 0) {
+      io.out('ok\n');
+      return 0;
+    }
+    io.err(`${path}: ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n`);
+    for (const e of errors) io.err(`  ${e.message}\n`);
+    return 1;
+  },
+};

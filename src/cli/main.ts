@@ -1,0 +1,62 @@
+/**
+ * The `geoshard` command line: routing-core answers for people, scripts and CI.
+ * main() returns the exit code; user errors print one clear message and exit
+ * non-zero (2 for usage errors, 1 for bad input or failures).
+ */
+import { BoundaryFileError } from '../core/index.ts';
+import { CliError } from './io.ts';
+import type { Command, Io } from './command.ts';
+import { cover } from './commands/cover.ts';
+import { route } from './commands/route.ts';
+import { shardOf } from './commands/shardOf.ts';
+import { balance } from './commands/balance.ts';
+import { validate } from './commands/validate.ts';
+import { hash } from './commands/hash.ts';
+
+export const COMMANDS: Command[] = [cover, route, shardOf, balance, validate, hash];
+
+const processIo: Io = {
+  out: (t) => void process.stdout.write(t),
+  err: (t) => void process.stderr.write(t),
+};
+
+function help(): string {
+  const w = Math.max(...COMMANDS.map((c) => c.name.length));
+  return `geoshard: route, cover and balance a geosharded OpenSearch index (S2 level-10 cells in Hilbert order)
+
+Usage: geoshard <command> [options]      geoshard <command> --help
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`).join('\n')}
+`;
+}
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(help());
+    return name ? 0 : 2;
+  }
+  const cmd = COMMANDS.find((c) => c.name === name);
+  if (!cmd) {
+    io.err(`geoshard: unknown command "${name}"\n\n${help()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(cmd.usage + '\n');
+    return 0;
+  }
+  try {
+    return await cmd.run(rest, io);
+  } catch (e) {
+    if (e instanceof CliError) {
+      io.err(e.message + '\n');
+      return e.exitCode;
+    }
+    if (e instanceof BoundaryFileError || e instanceof RangeError) {
+      io.err(`geoshard ${name}: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}

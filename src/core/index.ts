@@ -1,0 +1,15 @@
+/**
+ * geoshard's routing core: the one public entry.
+ *
+ * Pure TypeScript (no DOM, Node, React or three): the explorer, the live API,
+ * the CLI and a production indexer all import this module and nothing under it.
+ */
+export * from './cells';
+export * from './cover';
+export * from './routingHash';
+export * from './names';
+export * from './boundaries';
+export * from './router';
+export * from './balance';
+export * from './build';
+export { sha256 } from './sha256';
