@@ -122,9 +122,13 @@ function tail(file, n = 40) {
 
 function logHint() {
   const parts = [];
-  for (const f of [MAIN_LOG, CONSOLE_LOG]) {
-    const t = tail(f);
-    if (t && t.trim()) parts.push(`--- last lines of ${f} ---\n${t}`);
+  const main = tail(MAIN_LOG);
+  if (main && main.trim()) parts.push(`--- last lines of ${MAIN_LOG} ---\n${main}`);
+  // console.log collects the launcher's output of every start: show only the last start.
+  const con = tail(CONSOLE_LOG, 200);
+  if (con && con.trim()) {
+    const lastRun = con.slice(Math.max(0, con.lastIndexOf('\n==== '))).trim().split('\n').slice(-40).join('\n');
+    parts.push(`--- launcher output of this start (${CONSOLE_LOG}) ---\n${lastRun}`);
   }
   if (!parts.length) parts.push(`(no log output yet; logs go to ${LOGS_DIR})`);
   return parts.join('\n');
@@ -417,6 +421,7 @@ async function waitForYellow(pid, t0) {
 }
 
 async function start() {
+  if (!/^\d+[kmg]$/i.test(HEAP)) fail(`OPENSEARCH_HEAP=${HEAP} is not a JVM size such as 1g or 512m.`);
   if (EXTERNAL_URL) {
     log(`OPENSEARCH_URL is set: using the external cluster ${EXTERNAL_URL}, nothing is started.`);
     const root = await probe(EXTERNAL_URL, 10000);
@@ -550,6 +555,7 @@ async function stop() {
     if (isAlive(pid)) fail(`could not kill pid ${pid}; kill it by hand (kill -9 ${pid}).`);
   }
   fs.rmSync(PID_FILE, { force: true });
+  fs.rmSync(PORT_FILE, { force: true });
   log(`stopped in ${secondsSince(t0)} s.`);
   return 0;
 }

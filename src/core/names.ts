@@ -53,18 +53,28 @@ export const NAME_POOL: readonly string[] = Object.freeze(
 /**
  * pickShardNames returns N names, one per shard in key order, the i-th of
  * which routes to OpenSearch shard i for an index of numberOfShards shards
- * (default routing_num_shards). Deterministic: for each i in order it takes
- * the first word of the pool, not yet used, whose routing hash lands on i.
- * Throws RangeError if the pool has no such word left for some shard (only
- * likely far beyond 36 shards).
+ * (routingNumShards: OpenSearch's default unless given). Deterministic: for
+ * each i in order it takes the first pool word whose routing hash lands on i.
+ * When no plain word lands on some shard (likely only beyond ~40 shards with
+ * the default pool), it tries the pool words with suffixes 2, 3, … 99 in
+ * order ("alpha2"). numberOfShards must be in [1, 1024].
  */
-export function pickShardNames(numberOfShards: number, pool: readonly string[] = NAME_POOL): string[] {
-  const byShard: string[][] = Array.from({ length: numberOfShards }, () => []);
-  for (const w of pool) byShard[shardForRouting(w, numberOfShards)].push(w);
-  return byShard.map((words, i) => {
-    if (words.length === 0) {
-      throw new RangeError(`numberOfShards ${numberOfShards}: no word of the name pool (${pool.length} words) routes to shard ${i}; pass a larger pool`);
+export function pickShardNames(numberOfShards: number, pool: readonly string[] = NAME_POOL, routingNumShards?: number): string[] {
+  const names: (string | undefined)[] = new Array(numberOfShards).fill(undefined);
+  let missing = numberOfShards;
+  for (let suffix = 1; suffix <= 99 && missing > 0; suffix++) {
+    for (const w of pool) {
+      const name = suffix === 1 ? w : `${w}${suffix}`;
+      const i = shardForRouting(name, numberOfShards, routingNumShards);
+      if (names[i] === undefined) {
+        names[i] = name;
+        if (--missing === 0) break;
+      }
     }
-    return words[0];
-  });
+  }
+  if (missing > 0) {
+    const i = names.indexOf(undefined);
+    throw new RangeError(`numberOfShards ${numberOfShards}: no name from the pool (${pool.length} words, suffixes up to 99) routes to shard ${i}; pass a larger pool`);
+  }
+  return names as string[];
 }

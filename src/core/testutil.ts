@@ -1,0 +1,72 @@
+/** Seeded randomness for the core's property tests (not part of the public entry). */
+
+/** mulberry32 returns a seeded PRNG yielding floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** randomPoint returns a point uniformly distributed on the sphere, in degrees. */
+export function randomPoint(rand: () => number): { lat: number; lng: number } {
+  const z = 2 * rand() - 1;
+  return { lat: (Math.asin(z) * 180) / Math.PI, lng: 360 * rand() - 180 };
+}
+
+import { withHash, BOUNDARY_FORMAT, type BoundaryFile } from './boundaries';
+import { pickShardNames } from './names';
+import { cellFromOrdinal, cellToken, cellOrdinal, tokenAt, CELL_COUNT } from './cells';
+import { Router } from './router';
+
+/** fileWithCuts returns a valid, hashed boundary file cutting the curve at the given ordinals (deduplicated, sorted, 0 dropped). */
+export function fileWithCuts(ordinals: number[], index = 'test'): BoundaryFile {
+  const sorted = [...new Set(ordinals)].sort((a, b) => a - b).filter((o) => o > 0 && o < CELL_COUNT);
+  const n = sorted.length + 1;
+  return withHash({
+    format: BOUNDARY_FORMAT,
+    index,
+    level: 10,
+    numberOfShards: n,
+    version: 1,
+    createdAt: '2026-11-30T00:00:00.000Z',
+    parent: null,
+    boundaries: sorted.map((o) => cellToken(cellFromOrdinal(o))),
+    shards: pickShardNames(n).map((name, shard) => ({ name, shard })),
+  });
+}
+
+/**
+ * fastPathCases runs `count` seeded random circles (1 to 500 km, log-uniform, so
+ * most are local; centres uniform plus poles, antimeridian and cube-face edges),
+ * each against a boundary file with cuts near the circle so boundaries cross it,
+ * and calls check(slow, fast, label). Returns how many circles asked more than one shard.
+ */
+export function fastPathCases(seed: number, count: number, check: (slow: number[], fast: number[], label: string) => void): number {
+  const rand = mulberry32(seed);
+  let multi = 0;
+  for (let t = 0; t < count; t++) {
+    const kind = t % 6;
+    let { lat, lng } = randomPoint(rand);
+    if (kind === 1) lat = (rand() < 0.5 ? -1 : 1) * (85 + 5 * rand());
+    if (kind === 2) lng = 180 - rand() * 2 * (rand() < 0.5 ? 1 : -1);
+    if (kind === 3) lng = [45, 135, -45, -135][Math.floor(rand() * 4)] + (rand() - 0.5) * 0.2;
+    if (kind === 4) lat = (rand() < 0.5 ? -1 : 1) * 35.26 + (rand() - 0.5) * 0.5;
+    const radiusKm = Math.exp(rand() * Math.log(500));
+    const centre = cellOrdinal(BigInt('0x' + tokenAt(lat, lng).padEnd(16, '0')));
+    const spread = Math.ceil(radiusKm * radiusKm * 0.5);
+    const cuts = [
+      ...Array.from({ length: 20 }, () => Math.floor(rand() * CELL_COUNT)),
+      ...Array.from({ length: 16 }, () => Math.min(CELL_COUNT - 1, Math.max(1, centre + Math.round((rand() - 0.5) * 2 * spread)))),
+    ];
+    const r = new Router(fileWithCuts(cuts));
+    const slow = r.coverCircle(lat, lng, radiusKm).shards.map((s) => s.index);
+    const fast = r.shardsForCircle(lat, lng, radiusKm);
+    check(slow, fast, `circle ${lat},${lng} r=${radiusKm} km`);
+    if (slow.length > 1) multi++;
+  }
+  return multi;
+}
