@@ -139,12 +139,14 @@ export function optimalSplit(weights: ArrayLike<number>, k: number): Split {
   // cells left are only just enough to give every remaining shard one cell.
   const cuts: number[] = [];
   let acc = 0;
+  let shardStart = 0;
   for (let i = 0; i < n; i++) {
     const shardsLeftAfterThis = k - cuts.length - 1;
-    const mustCut = i > 0 && acc > 0 && (acc + weights[i] > capacity || n - i <= shardsLeftAfterThis);
+    const mustCut = i > shardStart && (acc + weights[i] > capacity || n - i <= shardsLeftAfterThis);
     if (mustCut && cuts.length < k - 1) {
       cuts.push(i);
       acc = 0;
+      shardStart = i;
     }
     acc += weights[i];
   }

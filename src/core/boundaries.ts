@@ -138,7 +138,7 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
     f.boundaries.forEach((t, i) => {
       let ord: number;
       try {
-        ord = cellOrdinal(parseToken(t as string, `boundaries[${i}]`));
+        ord = cellOrdinal(parseToken(t as string, `boundaries[${i}]:`));
       } catch (e) {
         errors.push({ field: `boundaries[${i}]`, message: (e as Error).message });
         return;
