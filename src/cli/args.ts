@@ -6,8 +6,18 @@ export type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** parse parses argv for a command and turns parseArgs' errors into usage errors (exit 2). */
 export function parse<T extends Options>(argv: string[], options: T, command: string, allowPositionals = false) {
+  // parseArgs reads "-122.4" as an option; glue negative numbers to the option before them.
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = argv[i + 1];
+    if (/^--[^=]+$/.test(a) && next !== undefined && /^-(\d|\.\d)/.test(next) && options[a.slice(2)]?.type === 'string') {
+      args.push(`${a}=${next}`);
+      i++;
+    } else args.push(a);
+  }
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
+    return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
   } catch (e) {
     throw new CliError(`geoshard ${command}: ${(e as Error).message.replace(/\. To specify a positional argument.*$/s, '')}\nRun "geoshard ${command} --help" for usage.`, 2);
   }
