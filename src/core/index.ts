@@ -13,3 +13,5 @@ export * from './router';
 export * from './balance';
 export * from './build';
 export { sha256 } from './sha256';
+export * from './faces';
+export * from './levels';
