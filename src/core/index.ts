@@ -13,5 +13,7 @@ export * from './router';
 export * from './balance';
 export * from './build';
 export { sha256 } from './sha256';
+export * from './searches';
+export * from './exports';
 export * from './faces';
 export * from './levels';
