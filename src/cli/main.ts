@@ -12,8 +12,10 @@ import { shardOf } from './commands/shardOf.ts';
 import { balance } from './commands/balance.ts';
 import { validate } from './commands/validate.ts';
 import { hash } from './commands/hash.ts';
+import { searches } from './commands/searches.ts';
+import { golden } from './commands/golden.ts';
 
-export const COMMANDS: Command[] = [cover, route, shardOf, balance, validate, hash];
+export const COMMANDS: Command[] = [cover, route, shardOf, balance, validate, hash, searches, golden];
 
 const processIo: Io = {
   out: (t) => void process.stdout.write(t),

@@ -111,7 +111,8 @@ describe('parseCities', () => {
     expect(() => parseCities({}, 'c.json')).toThrow(/c\.json: expected a JSON array of cities/);
     expect(() => parseCities([null])).toThrow(/cities\[0\] null is not an object/);
     expect(() => parseCities([{ lat: 1, lng: 1 }])).toThrow(/cities\[0\]\.name undefined is not a name/);
-    expect(() => parseCities([{ name: 'A', lat: 1, lng: 1 }, { name: 'A', lat: 1, lng: 1 }])).toThrow(/cities\[1\]\.name "A" repeats an earlier city/);
+    expect(() => parseCities([{ name: 'A', state: 'OR', lat: 1, lng: 1 }, { name: 'A', state: 'OR', lat: 1, lng: 1 }])).toThrow(/cities\[1\] "A", "OR" repeats an earlier city/);
+    expect(parseCities([{ name: 'A', state: 'OR', lat: 1, lng: 1 }, { name: 'A', state: 'ME', lat: 2, lng: 1 }])).toHaveLength(2);
     expect(() => parseCities([{ name: 'A', lat: 100, lng: 1 }])).toThrow(/cities\[0\]\.lat 100 is not a latitude/);
     expect(() => parseCities([{ name: 'A', lat: 1, lng: 'x' }])).toThrow(/cities\[0\]\.lng x is not a longitude/);
     expect(() => parseCities([{ name: 'A', state: 5, lat: 1, lng: 1 }])).toThrow(/cities\[0\]\.state 5 is not a string/);

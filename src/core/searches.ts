@@ -14,7 +14,7 @@ import type { Router } from './router';
 
 /** A named search centre, as data/cities.json lists it (extra fields are ignored). */
 export interface NamedPlace {
-  /** Display name, e.g. "New York". Unique within a cities file. */
+  /** Display name, e.g. "New York". Namesakes differ by state ("Portland", OR and ME). */
   name: string;
   /** US state code, or the country code outside the US; "" when unknown. */
   state: string;
@@ -123,7 +123,8 @@ export function parseRadii(input: string, defaultUnit: RadiusUnit = 'mi', field 
  * { name, state, country?, lat, lng, population? }, or an object with such an
  * array in `cities`) and returns the places in file order. Throws a
  * RangeError naming the source, the entry and the field when an entry has no
- * name, a duplicate name, or an invalid lat/lng/population.
+ * name, repeats the name and state of an earlier entry, or has an invalid
+ * lat/lng/population.
  */
 export function parseCities(input: unknown, source = 'cities file'): NamedPlace[] {
   const list = Array.isArray(input) ? input : input && typeof input === 'object' && Array.isArray((input as { cities?: unknown }).cities) ? (input as { cities: unknown[] }).cities : null;
@@ -134,10 +135,11 @@ export function parseCities(input: unknown, source = 'cities file'): NamedPlace[
     if (!raw || typeof raw !== 'object') throw new RangeError(`${at} ${JSON.stringify(raw)} is not an object { name, state, lat, lng }`);
     const c = raw as Record<string, unknown>;
     if (typeof c.name !== 'string' || c.name.trim() === '') throw new RangeError(`${at}.name ${JSON.stringify(c.name)} is not a name: expected a non-empty string`);
-    if (seen.has(c.name)) throw new RangeError(`${at}.name ${JSON.stringify(c.name)} repeats an earlier city: names must be unique`);
-    seen.add(c.name);
     const state = c.state === undefined ? '' : c.state;
     if (typeof state !== 'string') throw new RangeError(`${at}.state ${JSON.stringify(c.state)} is not a string such as "CA"`);
+    const key = `${c.name}\u0000${state}`;
+    if (seen.has(key)) throw new RangeError(`${at} ${JSON.stringify(c.name)}, ${JSON.stringify(state)} repeats an earlier city: each name and state must be unique`);
+    seen.add(key);
     try {
       assertLatLng(c.lat as number, c.lng as number, at);
     } catch (e) {
