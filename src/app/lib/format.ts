@@ -1,0 +1,32 @@
+/** Number and coordinate formatting for the explorer's readouts (en-US digits, so readouts are stable). */
+
+const int = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** formatInt writes an integer with thousands separators: 1536 → "1,536". */
+export function formatInt(n: number): string {
+  return int.format(n);
+}
+
+/** formatLevelReadout writes the level readout: "drawn at L4 · 1,536 cells" (6·4^level cells). */
+export function formatLevelReadout(level: number): string {
+  return `drawn at L${level} · ${formatInt(6 * 4 ** level)} cells`;
+}
+
+/** formatZoom writes a zoom factor as a percentage: 1 → "100%", 12.5 → "1,250%". */
+export function formatZoom(zoom: number): string {
+  return `${formatInt(Math.round(zoom * 100))}%`;
+}
+
+/** formatLatLng writes a point as "37.7749° N, 122.4194° W" (4 decimals, about 10 m). */
+export function formatLatLng(lat: number, lng: number): string {
+  return `${Math.abs(lat).toFixed(4)}° ${lat >= 0 ? 'N' : 'S'}, ${Math.abs(lng).toFixed(4)}° ${lng >= 0 ? 'E' : 'W'}`;
+}
+
+/** formatCompact writes large counts briefly: 1234567 → "1.2M", 5300 → "5.3k". */
+export function formatCompact(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)}B`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e4) return `${Math.round(n / 1e3)}k`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
+  return String(n);
+}

@@ -1,0 +1,47 @@
+import { describe, it, expect } from 'vitest';
+import { PALETTE, PALETTE_TESTED_SHARDS, shardPalette, shardColor, simulate, deltaE, toHex, fromHex, shade, srgbToOklab, type Vision } from './palette';
+
+const visions: Vision[] = ['normal', 'protanopia', 'deuteranopia', 'tritanopia'];
+const palette = shardPalette(PALETTE_TESTED_SHARDS);
+const dist = (i: number, j: number, v: Vision) => deltaE(simulate(palette[i], v), simulate(palette[j], v));
+
+describe('palette', () => {
+  it('keeps key-order neighbours far apart (OKLab ΔE ≥ 0.12) under normal vision and three colour-vision deficiencies', () => {
+    for (const v of visions) for (let i = 1; i < PALETTE_TESTED_SHARDS; i++) expect(dist(i - 1, i, v), `${v}: shards ${i - 1} and ${i}`).toBeGreaterThanOrEqual(0.12);
+  });
+
+  it('keeps shards two apart in key order distinct (ΔE ≥ 0.08) for every kind of vision', () => {
+    for (const v of visions) for (let i = 2; i < PALETTE_TESTED_SHARDS; i++) expect(dist(i - 2, i, v), `${v}: shards ${i - 2} and ${i}`).toBeGreaterThanOrEqual(0.08);
+  });
+
+  it('gives no two of 36 shards the same-looking colour (ΔE ≥ 0.04 normal, ≥ 0.02 with a deficiency)', () => {
+    for (let i = 0; i < PALETTE_TESTED_SHARDS; i++) {
+      for (let j = i + 1; j < PALETTE_TESTED_SHARDS; j++) {
+        expect(dist(i, j, 'normal'), `shards ${i} and ${j}`).toBeGreaterThanOrEqual(0.04);
+        for (const v of visions.slice(1)) expect(dist(i, j, v), `${v}: shards ${i} and ${j}`).toBeGreaterThanOrEqual(0.02);
+      }
+    }
+  });
+
+  it('gives a shard the same colour whatever the number of shards, and repeats after 36', () => {
+    expect(shardPalette(5)).toEqual(shardPalette(30).slice(0, 5));
+    expect(shardColor(36)).toEqual(shardColor(0));
+  });
+
+  it('round-trips hex colours and rejects malformed ones', () => {
+    for (const hex of PALETTE) expect(toHex(fromHex(hex))).toBe(hex);
+    expect(() => fromHex('red')).toThrow(/"red" is not #rrggbb/);
+  });
+
+  it('simulates dichromacy so that red and green collapse for a deuteranope but not for normal vision', () => {
+    const red = fromHex('#d62728');
+    const green = fromHex('#2ca02c');
+    expect(deltaE(red, green)).toBeGreaterThan(0.25);
+    expect(deltaE(simulate(red, 'deuteranopia'), simulate(green, 'deuteranopia'))).toBeLessThan(deltaE(red, green) / 2);
+  });
+
+  it('darkens a colour by the asked lightness', () => {
+    const c = fromHex(PALETTE[4]);
+    expect(srgbToOklab(shade(c, -0.2))[0]).toBeCloseTo(srgbToOklab(c)[0] - 0.2, 2);
+  });
+});

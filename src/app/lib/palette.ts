@@ -1,0 +1,114 @@
+/**
+ * Shard colours: a palette that keeps shards that are neighbours in key order
+ * clearly apart, also for the common colour-vision deficiencies.
+ *
+ * Colour i is fixed (it does not depend on the number of shards), so a shard
+ * keeps its colour when a file adds shards after it. The guarantees (key-order
+ * neighbours far apart under normal vision and simulated protanopia,
+ * deuteranopia and tritanopia; no two colours alike) are checked in
+ * palette.test.ts for up to 36 shards.
+ */
+
+/** An sRGB colour with channels in [0, 1]. */
+export type RGB = [number, number, number];
+
+/** OKLab coordinates (L in [0, 1]). */
+export type Lab = [number, number, number];
+
+/** The largest number of shards the palette's guarantees are tested for; colour i+36 repeats colour i. */
+export const PALETTE_TESTED_SHARDS = 36;
+
+/**
+ * The 36 colours in key order. Chosen by palette.design.ts (a greedy search over in-gamut
+ * OKLCH colours, lightness 0.56 to 0.91): each colour maximises its distance to the previous
+ * three under all four kinds of vision, then to every colour already chosen, so the first
+ * colours are also the most distinct (most files have 12 to 36 shards).
+ */
+export const PALETTE: readonly string[] = Object.freeze([
+  '#f3e749', '#5f64d5', '#4bfefe', '#b25809', '#febd5c', '#1392d4', '#e58212', '#89d6fe', '#c33d53', '#a387fd', '#f66c6c', '#9052c0',
+  '#9afe93', '#dc90fe', '#0fa44d', '#b860c4', '#28edaf', '#ba3f7e', '#daae0f', '#03b0d1', '#ae8113', '#137faa', '#fd9474', '#1acae2',
+  '#e9ca16', '#d75485', '#627fef', '#85febb', '#96c741', '#e66db6', '#feb0d1', '#dd5847', '#83e67c', '#c57ae6', '#a947a3', '#6db53c',
+]);
+
+/** shardColor returns the sRGB colour of the shard at key-order index i (a non-negative integer). */
+export function shardColor(i: number): RGB {
+  return fromHex(PALETTE[i % PALETTE.length]);
+}
+
+/** shardPalette returns the colours of n shards in key order. */
+export function shardPalette(n: number): RGB[] {
+  return Array.from({ length: n }, (_, i) => shardColor(i));
+}
+
+/** fromHex reads #rrggbb into sRGB channels in [0, 1]; throws RangeError naming the value otherwise. */
+export function fromHex(hex: string): RGB {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!m) throw new RangeError(`colour ${JSON.stringify(hex)} is not #rrggbb`);
+  return [1, 2, 3].map((k) => parseInt(m[k], 16) / 255) as RGB;
+}
+
+/** toHex writes an sRGB colour as #rrggbb. */
+export function toHex(c: RGB): string {
+  return '#' + c.map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255).toString(16).padStart(2, '0')).join('');
+}
+
+/** toBytes returns an sRGB colour as 0–255 integers, as the canvas stores it. */
+export function toBytes(c: RGB): [number, number, number] {
+  return c.map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255)) as [number, number, number];
+}
+
+/** shade moves a colour's OKLab lightness by dL (negative darkens), keeping hue. */
+export function shade(c: RGB, dL: number): RGB {
+  const [L, a, b] = srgbToOklab(c);
+  return oklabToSrgb([Math.min(1, Math.max(0, L + dL)), a, b]).map((v) => Math.min(1, Math.max(0, v))) as RGB;
+}
+
+const toLinear = (v: number) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+const toGamma = (v: number) => (v <= 0.0031308 ? 12.92 * v : 1.055 * Math.sign(v) * Math.abs(v) ** (1 / 2.4) - 0.055);
+
+/** srgbToOklab converts sRGB in [0, 1] to OKLab (Björn Ottosson's matrices). */
+export function srgbToOklab(c: RGB): Lab {
+  return linearToOklab(c.map(toLinear) as RGB);
+}
+
+function linearToOklab([r, g, b]: RGB): Lab {
+  const l = Math.cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+  const m = Math.cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+  const s = Math.cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+  return [0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s, 1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s, 0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s];
+}
+
+/** oklabToSrgb converts OKLab to sRGB (channels may fall outside [0, 1] for colours out of gamut). */
+export function oklabToSrgb([L, a, b]: Lab): RGB {
+  const l = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3;
+  const m = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3;
+  const s = (L - 0.0894841775 * a - 1.291485548 * b) ** 3;
+  const lin = [4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s, -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s, -0.0041960863 * l - 0.7034186147 * m + 1.707614701 * s];
+  return lin.map(toGamma) as RGB;
+}
+
+/** The kinds of colour vision the palette is checked for. */
+export type Vision = 'normal' | 'protanopia' | 'deuteranopia' | 'tritanopia';
+
+// Machado, Oliveira & Fernandes (2009), severity 1.0, applied to linear RGB.
+const CVD: Record<Exclude<Vision, 'normal'>, number[]> = {
+  protanopia: [0.152286, 1.052583, -0.204868, 0.114503, 0.786281, 0.099216, -0.003882, -0.048116, 1.051998],
+  deuteranopia: [0.367322, 0.860646, -0.227968, 0.280085, 0.672501, 0.047413, -0.01182, 0.04294, 0.968881],
+  tritanopia: [1.255528, -0.076749, -0.178779, -0.078411, 0.930809, 0.147602, 0.004733, 0.691367, 0.3039],
+};
+
+/** simulate returns how a colour looks with a colour-vision deficiency (sRGB in, sRGB out). */
+export function simulate(c: RGB, vision: Vision): RGB {
+  if (vision === 'normal') return c;
+  const m = CVD[vision];
+  const [r, g, b] = c.map(toLinear);
+  const out = [m[0] * r + m[1] * g + m[2] * b, m[3] * r + m[4] * g + m[5] * b, m[6] * r + m[7] * g + m[8] * b];
+  return out.map((v) => toGamma(Math.min(1, Math.max(0, v)))) as RGB;
+}
+
+/** deltaE returns the OKLab distance between two sRGB colours (about 0.02 is just noticeable). */
+export function deltaE(x: RGB, y: RGB): number {
+  const p = srgbToOklab(x);
+  const q = srgbToOklab(y);
+  return Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+}

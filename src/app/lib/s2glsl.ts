@@ -1,0 +1,117 @@
+/**
+ * S2 on the GPU: a GLSL ES 3.00 port of the steps from a point on the sphere
+ * to its level-10 cell ordinal and shard, so the globe can colour every pixel
+ * by the shard that owns it.
+ *
+ * Why a shader and not geometry: there are 6,291,456 level-10 cells. Polygons
+ * per cell cannot be drawn, and polygons of a coarser level would have to
+ * guess at the cells that a boundary splits. Computing the cell per pixel
+ * needs no geometry at all, is exact at every zoom (a coarse cell that
+ * straddles a boundary shows both shards' areas), and also yields the grid of
+ * any level (a cell's edges are lines of constant s or t) and shard outlines.
+ *
+ * The steps follow S2 (s2geometry.io, golang/geo): face = the largest
+ * component of the unit vector (+3 if negative); (u, v) = the other two
+ * components divided by it, per face; (s, t) = the quadratic transform of
+ * (u, v); (i, j) = floor(1024 · (s, t)) at level 10; the position along the
+ * face's Hilbert curve from S2's orientation tables (walked one level at a
+ * time); the ordinal = face · 4^10 + position, the same number as the core's
+ * cellOrdinal. The shard is the last range start <= ordinal, a binary search
+ * in a 1-row float texture of the range starts (Router.starts; every value
+ * < 2^24, so exact in float32). s2mirror.ts repeats this code line by line
+ * in JavaScript for unit tests; the e2e test reads back real pixels.
+ */
+
+/** Most shards the shader's binary search handles: 2^11 > MAX_SHARDS (1024). */
+export const SHADER_SEARCH_STEPS = 11;
+
+/** Side of one face in the unfolded cube, in world units: four faces span 2π, like the map. */
+export const NET_FACE_SIDE = Math.PI / 2;
+
+/** The GLSL functions (no uniforms except those named uStarts and uShardCount). */
+export const S2_GLSL = /* glsl */ `
+// S2 orientation tables packed 2 bits per entry (S2's kIJtoPos and kPosToOrientation).
+const int S2_IJ_TO_POS_0 = 180; // orientation 0: ij 0,1,2,3 -> pos 0,1,3,2
+const int S2_IJ_TO_POS_1 = 156; // swapped:       -> 0,3,1,2
+const int S2_IJ_TO_POS_2 = 30;  // inverted:      -> 2,3,1,0
+const int S2_IJ_TO_POS_3 = 54;  // both:          -> 2,1,3,0
+const int S2_POS_TO_ORIENT = 193; // pos 0,1,2,3 -> swap, 0, 0, swap|invert
+
+int s2Face(vec3 p) {
+  vec3 a = abs(p);
+  int f = a.x > a.y ? (a.x > a.z ? 0 : 2) : (a.y > a.z ? 1 : 2);
+  float c = f == 0 ? p.x : (f == 1 ? p.y : p.z);
+  return c < 0.0 ? f + 3 : f;
+}
+
+vec2 s2FaceUV(int f, vec3 p) {
+  if (f == 0) return vec2(p.y / p.x, p.z / p.x);
+  if (f == 1) return vec2(-p.x / p.y, p.z / p.y);
+  if (f == 2) return vec2(-p.x / p.z, -p.y / p.z);
+  if (f == 3) return vec2(p.z / p.x, p.y / p.x);
+  if (f == 4) return vec2(p.z / p.y, -p.x / p.y);
+  return vec2(-p.y / p.z, -p.x / p.z);
+}
+
+float s2UVToST(float u) {
+  return u >= 0.0 ? 0.5 * sqrt(1.0 + 3.0 * u) : 1.0 - 0.5 * sqrt(1.0 - 3.0 * u);
+}
+
+float s2STToUV(float s) {
+  return s >= 0.5 ? (4.0 * s * s - 1.0) / 3.0 : (1.0 - 4.0 * (1.0 - s) * (1.0 - s)) / 3.0;
+}
+
+vec3 s2FaceUVToXYZ(int f, vec2 uv) {
+  float u = uv.x;
+  float v = uv.y;
+  if (f == 0) return vec3(1.0, u, v);
+  if (f == 1) return vec3(-u, 1.0, v);
+  if (f == 2) return vec3(-u, -v, 1.0);
+  if (f == 3) return vec3(-1.0, -v, -u);
+  if (f == 4) return vec3(v, -1.0, -u);
+  return vec3(v, u, -1.0);
+}
+
+vec2 s2FaceST(int f, vec3 p) {
+  vec2 uv = s2FaceUV(f, p);
+  return vec2(s2UVToST(uv.x), s2UVToST(uv.y));
+}
+
+// The level-10 ordinal of (face, s, t): face * 4^10 + the Hilbert position of (i, j).
+int s2Ordinal(int f, vec2 st) {
+  int i = clamp(int(floor(st.x * 1024.0)), 0, 1023);
+  int j = clamp(int(floor(st.y * 1024.0)), 0, 1023);
+  int orient = f & 1;
+  int pos = 0;
+  for (int k = 9; k >= 0; k--) {
+    int ij = (((i >> k) & 1) << 1) | ((j >> k) & 1);
+    int table = orient == 0 ? S2_IJ_TO_POS_0 : (orient == 1 ? S2_IJ_TO_POS_1 : (orient == 2 ? S2_IJ_TO_POS_2 : S2_IJ_TO_POS_3));
+    int p = (table >> (2 * ij)) & 3;
+    pos = (pos << 2) | p;
+    orient ^= (S2_POS_TO_ORIENT >> (2 * p)) & 3;
+  }
+  return f * 1048576 + pos;
+}
+
+// The key-order index of the shard holding an ordinal: the last i with starts[i] <= ordinal.
+int shardOfOrdinal(int ordinal) {
+  int lo = 0;
+  int hi = uShardCount - 1;
+  for (int k = 0; k < ${SHADER_SEARCH_STEPS}; k++) {
+    if (lo >= hi) break;
+    int mid = (lo + hi + 1) >> 1;
+    if (int(texelFetch(uStarts, ivec2(mid, 0), 0).r) <= ordinal) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// The unfolded cube: faces 4, 0, 1, 3 in a row west to east along the equator, 2 (north)
+// above 0 and 5 (south) below 0, each turned so that neighbouring faces meet edge to edge.
+vec2 netLayout(int f, vec2 st) {
+  vec2 q = st - 0.5;
+  vec2 c = f == 0 ? vec2(0.0, 0.0) : f == 1 ? vec2(1.0, 0.0) : f == 2 ? vec2(0.0, 1.0) : f == 3 ? vec2(2.0, 0.0) : f == 4 ? vec2(-1.0, 0.0) : vec2(0.0, -1.0);
+  vec2 r = (f == 3 || f == 4) ? vec2(q.y, -q.x) : (f == 2 ? vec2(-q.y, q.x) : q);
+  return (c + r) * ${NET_FACE_SIDE.toFixed(10)};
+}
+`;

@@ -1,0 +1,72 @@
+/**
+ * A JavaScript mirror of S2_GLSL (s2glsl.ts), line for line, so unit tests can
+ * check the shader's logic against the routing core on many points without a
+ * GPU. The app itself never routes with this: hover, readouts and tests' expected
+ * values come from the core. Float precision differs (float64 here, float32 on
+ * the GPU); the e2e test reads back real pixels for that.
+ */
+
+const IJ_TO_POS = [180, 156, 30, 54];
+const POS_TO_ORIENT = 193;
+
+/** s2Face mirrors the GLSL: the cube face (0..5) of a non-zero vector. */
+export function s2Face(p: [number, number, number]): number {
+  const a = p.map(Math.abs);
+  const f = a[0] > a[1] ? (a[0] > a[2] ? 0 : 2) : a[1] > a[2] ? 1 : 2;
+  return p[f] < 0 ? f + 3 : f;
+}
+
+/** s2FaceUV mirrors the GLSL: (u, v) of a vector on its face. */
+export function s2FaceUV(f: number, [x, y, z]: [number, number, number]): [number, number] {
+  switch (f) {
+    case 0: return [y / x, z / x];
+    case 1: return [-x / y, z / y];
+    case 2: return [-x / z, -y / z];
+    case 3: return [z / x, y / x];
+    case 4: return [z / y, -x / y];
+    default: return [-y / z, -x / z];
+  }
+}
+
+/** s2UVToST mirrors the GLSL quadratic transform. */
+export function s2UVToST(u: number): number {
+  return u >= 0 ? 0.5 * Math.sqrt(1 + 3 * u) : 1 - 0.5 * Math.sqrt(1 - 3 * u);
+}
+
+/** s2Ordinal mirrors the GLSL: the level-10 ordinal of (face, s, t). */
+export function s2Ordinal(f: number, s: number, t: number): number {
+  const i = Math.min(1023, Math.max(0, Math.floor(s * 1024)));
+  const j = Math.min(1023, Math.max(0, Math.floor(t * 1024)));
+  let orient = f & 1;
+  let pos = 0;
+  for (let k = 9; k >= 0; k--) {
+    const ij = (((i >> k) & 1) << 1) | ((j >> k) & 1);
+    const p = (IJ_TO_POS[orient] >> (2 * ij)) & 3;
+    pos = (pos << 2) | p;
+    orient ^= (POS_TO_ORIENT >> (2 * p)) & 3;
+  }
+  return f * 1048576 + pos;
+}
+
+/** shardOfOrdinal mirrors the GLSL binary search over range starts (starts[0] = 0). */
+export function shardOfOrdinal(starts: ArrayLike<number>, shardCount: number, ordinal: number): number {
+  let lo = 0;
+  let hi = shardCount - 1;
+  for (let k = 0; k < 11; k++) {
+    if (lo >= hi) break;
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= ordinal) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** ordinalOfLatLng runs the whole shader pipeline on a point in degrees. */
+export function ordinalOfLatLng(lat: number, lng: number): number {
+  const la = (lat * Math.PI) / 180;
+  const lo = (lng * Math.PI) / 180;
+  const p: [number, number, number] = [Math.cos(la) * Math.cos(lo), Math.cos(la) * Math.sin(lo), Math.sin(la)];
+  const f = s2Face(p);
+  const [u, v] = s2FaceUV(f, p);
+  return s2Ordinal(f, s2UVToST(u), s2UVToST(v));
+}
