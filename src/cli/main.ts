@@ -12,10 +12,12 @@ import { shardOf } from './commands/shardOf.ts';
 import { balance } from './commands/balance.ts';
 import { validate } from './commands/validate.ts';
 import { hash } from './commands/hash.ts';
+import { seed } from './commands/seed.ts';
+import { verifyRouting } from './commands/verifyRouting.ts';
 import { searches } from './commands/searches.ts';
 import { golden } from './commands/golden.ts';
 
-export const COMMANDS: Command[] = [cover, route, shardOf, balance, validate, hash, searches, golden];
+export const COMMANDS: Command[] = [cover, route, shardOf, balance, validate, hash, seed, verifyRouting, searches, golden];
 
 const processIo: Io = {
   out: (t) => void process.stdout.write(t),

@@ -1,0 +1,94 @@
+import { parse, int } from '../args.ts';
+import { loadRouter, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
+import type { Command, Io } from '../command.ts';
+import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
+import { seedIndex, SeedError } from '../../server/seeder.ts';
+import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../../server/sample.ts';
+import { TOTAL_RESTAURANTS, DISHES_MAX } from '../../data/generator.ts';
+
+/** progressBar returns a progress reporter writing to stderr: a redrawn bar on a terminal, a line per 10% otherwise. */
+export function progressBar(io: Io, label: string, tty = !!process.stderr.isTTY): (done: number, total: number) => void {
+  let lastDecile = -1;
+  const t0 = performance.now();
+  return (done, total) => {
+    const f = total === 0 ? 1 : done / total;
+    const s = (performance.now() - t0) / 1000;
+    const rate = s > 0 ? Math.round(done / s) : 0;
+    if (tty) {
+      const w = 30;
+      const bar = '#'.repeat(Math.round(f * w)).padEnd(w, '.');
+      io.err(`\r${label} [${bar}] ${(f * 100).toFixed(0).padStart(3)}%  ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} docs  ${rate.toLocaleString('en-US')}/s ${done >= total ? '\n' : ''}`);
+    } else {
+      const decile = Math.floor(f * 10);
+      if (decile > lastDecile) {
+        lastDecile = decile;
+        io.err(`${label} ${(f * 100).toFixed(0)}%: ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} docs, ${s.toFixed(1)} s\n`);
+      }
+    }
+  };
+}
+
+export const seed: Command = {
+  name: 'seed',
+  summary: 'create the index and bulk-load a deterministic sample, every document routed by its shard name',
+  usage: `geoshard seed [--restaurants N] [--dishes-per-restaurant K] [--recreate] [--boundaries FILE]
+
+Creates the index named in the boundary file (number_of_shards = N of the file, 0 replicas,
+join field restaurant -> dish, routing required, _meta = the file's hash and version) and
+bulk-loads a deterministic sample of the bundled dataset: every restaurant and every dish is
+written with routing = the shard name of the restaurant's level-10 cell. Re-running with the
+same sample overwrites the same ids (no duplicates). Refuses to write into an index made for
+another boundary file or holding another sample, unless --recreate.
+
+  --restaurants N            restaurants in the sample (default ${DEFAULT_SAMPLE_RESTAURANTS}), [1, ${TOTAL_RESTAURANTS}]
+  --dishes-per-restaurant K  at most K dishes per restaurant, the first of its menu (default ${DEFAULT_DISHES_PER_RESTAURANT}), [0, ${DISHES_MAX}]
+  --recreate                 delete the index first if it exists
+  --boundaries FILE          boundary file (default data/boundaries.json)
+
+OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200, the node of npm run cluster:start),
+OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
+  async run(argv, io) {
+    const { values } = parse(
+      argv,
+      { restaurants: { type: 'string' }, 'dishes-per-restaurant': { type: 'string' }, recreate: { type: 'boolean' }, boundaries: { type: 'string' } },
+      'seed',
+    );
+    const restaurants = int(values.restaurants, 'restaurants', 'seed', DEFAULT_SAMPLE_RESTAURANTS, 1, TOTAL_RESTAURANTS);
+    const dishesPerRestaurant = int(values['dishes-per-restaurant'], 'dishes-per-restaurant', 'seed', DEFAULT_DISHES_PER_RESTAURANT, 0, DISHES_MAX);
+    const router = loadRouter((values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES);
+    let client: OpenSearchClient;
+    try {
+      client = new OpenSearchClient(configFromEnv());
+    } catch (e) {
+      throw new CliError(`geoshard seed: ${(e as Error).message}`);
+    }
+    try {
+      const r = await seedIndex({
+        client,
+        router,
+        restaurants,
+        dishesPerRestaurant,
+        recreate: !!values.recreate,
+        onNote: (line) => io.err(`geoshard seed: ${line}\n`),
+        onProgress: progressBar(io, 'seeding'),
+      });
+      const docs = r.restaurantDocs + r.dishDocs;
+      io.out(
+        `seeded index "${r.index}" on ${client.url}: ${r.restaurantDocs.toLocaleString('en-US')} restaurants + ${r.dishDocs.toLocaleString('en-US')} dishes ` +
+          `(at most ${dishesPerRestaurant} per restaurant) = ${docs.toLocaleString('en-US')} documents on ${router.numberOfShards} shards ` +
+          `in ${(r.ms / 1000).toFixed(1)} s (${Math.round(docs / (r.ms / 1000)).toLocaleString('en-US')} docs/s); the index holds ${r.indexDocs.toLocaleString('en-US')} documents\n`,
+      );
+      if (r.indexDocs !== docs) {
+        io.err(`geoshard seed: the index holds ${r.indexDocs} documents but ${docs} were written: something else writes into "${r.index}"\n`);
+        return 1;
+      }
+      return 0;
+    } catch (e) {
+      if (e instanceof SeedError) throw new CliError(`geoshard seed: ${e.message}`);
+      if (e instanceof OpenSearchError) {
+        throw new CliError(`geoshard seed: ${e.message}${e.kind === 'unreachable' ? '\nStart a local node with "npm run cluster:start", or set OPENSEARCH_URL.' : ''}`);
+      }
+      throw e;
+    }
+  },
+};

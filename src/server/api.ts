@@ -1,0 +1,269 @@
+/**
+ * The live API: two GET endpoints, no pass-through of OpenSearch requests.
+ *
+ *   GET /api/search?lat=..&lng=..&radius=15mi[&diet=..][&allergen=..][&cuisine=..][&size=..][&compare=1]
+ *   GET /api/status
+ *
+ * Every search response says its status explicitly:
+ *   complete     200  every asked shard answered in time
+ *   partial      200  some shard failed or timed out: results may miss documents
+ *   invalid      400  a parameter is wrong (error.param names it)
+ *   drift        409  the index was written with another boundary file (both hashes named)
+ *   unavailable  503  OpenSearch does not answer, or the index does not exist
+ *   error        502  OpenSearch refused the query; 500 the server's boundary file is unusable
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Router, parseBoundaryFile, MAX_RADIUS_KM, type BoundaryFile } from '../core/index.ts';
+import { OpenSearchClient, OpenSearchError, configFromEnv } from './opensearch.ts';
+import { DriftGuard, type DriftState } from './drift.ts';
+import { JOIN_FIELD, PARENT, CHILD } from './indexSpec.ts';
+import { parseSearchParams, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, VOCABULARY } from './params.ts';
+import { runSearch, planRouted, planAll, compareParts, DEFAULT_SEARCH_TIMEOUT_MS, type SearchPart } from './search.ts';
+
+/** The repository's bundled boundary file. */
+export const DEFAULT_BOUNDARIES_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'data', 'boundaries.json');
+
+/** Options of the API. */
+export interface ApiOptions {
+  /** Boundary file path (default $GEOSHARD_BOUNDARIES or data/boundaries.json); ignored when `file` is given. */
+  boundariesPath?: string;
+  /** An already loaded boundary file. */
+  file?: BoundaryFile;
+  /** The OpenSearch client (default: from the environment, see configFromEnv). */
+  client?: OpenSearchClient;
+  /** Deadline OpenSearch gets per search (ms, default $GEOSHARD_SEARCH_TIMEOUT_MS or 5000). */
+  searchTimeoutMs?: number;
+  /** How long a drift check may be reused (ms, default 0: every search checks). */
+  driftTtlMs?: number;
+}
+
+/** An API answer before it is written: HTTP status and JSON body. */
+export interface ApiResult {
+  httpStatus: number;
+  body: Record<string, unknown>;
+}
+
+/** The server's routing state: a router, or why there is none. */
+type Loaded = { router: Router; guard: DriftGuard; path: string } | { error: string; path: string };
+
+/** LiveApi answers the two endpoints for one boundary file and one cluster. */
+export class LiveApi {
+  readonly client: OpenSearchClient;
+  readonly searchTimeoutMs: number;
+  private loaded: Loaded;
+
+  constructor(private readonly opts: ApiOptions = {}) {
+    this.client = opts.client ?? new OpenSearchClient(configFromEnv());
+    const envTimeout = Number(process.env.GEOSHARD_SEARCH_TIMEOUT_MS);
+    this.searchTimeoutMs = opts.searchTimeoutMs ?? (envTimeout > 0 ? envTimeout : DEFAULT_SEARCH_TIMEOUT_MS);
+    this.loaded = this.load();
+  }
+
+  private load(): Loaded {
+    const path = this.opts.file ? '(given)' : resolve(this.opts.boundariesPath ?? (process.env.GEOSHARD_BOUNDARIES || DEFAULT_BOUNDARIES_PATH));
+    try {
+      const file = this.opts.file ?? parseBoundaryFile(readFileSync(path, 'utf8'), path);
+      const router = new Router(file, path);
+      return { router, guard: new DriftGuard(this.client, file, this.opts.driftTtlMs ?? 0), path };
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return { error: code === 'ENOENT' ? `boundary file ${path} does not exist: run "npm run data:generate", or set GEOSHARD_BOUNDARIES` : (e as Error).message, path };
+    }
+  }
+
+  /** routing returns the router and drift guard, reloading the boundary file if it failed to load before. */
+  private routing(): Loaded {
+    if ('error' in this.loaded) this.loaded = this.load();
+    return this.loaded;
+  }
+
+  /** router is the loaded router, or null when the boundary file is unusable. */
+  get router(): Router | null {
+    const l = this.routing();
+    return 'router' in l ? l.router : null;
+  }
+
+  /** start runs the first drift check and returns it, or the reason it could not run. */
+  async start(): Promise<DriftState | { error: string }> {
+    const l = this.routing();
+    if ('error' in l) return { error: l.error };
+    try {
+      return await l.guard.check();
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  }
+
+  /** search answers GET /api/search for a query string. */
+  async search(q: URLSearchParams): Promise<ApiResult> {
+    let params;
+    try {
+      params = parseSearchParams(q);
+    } catch (e) {
+      if (e instanceof ParamError) return { httpStatus: 400, body: { status: 'invalid', error: { param: e.param, message: e.message } } };
+      throw e;
+    }
+    const l = this.routing();
+    if ('error' in l) return { httpStatus: 500, body: { status: 'error', error: { message: l.error } } };
+    const { router, guard } = l;
+    const file = router.file;
+    const head = { query: describeQuery(params), index: file.index, boundary: { hash: file.hash, version: file.version, numberOfShards: file.numberOfShards } };
+    const opts = { timeoutMs: this.searchTimeoutMs };
+    // The drift check runs beside the (first) search; a mismatch wins whatever the search returned.
+    const drift = guard.check().then(
+      (d) => ({ d }),
+      (e: unknown) => ({ e }),
+    );
+    let routed: SearchPart | undefined;
+    let unrouted: SearchPart | undefined;
+    let failure: unknown;
+    try {
+      routed = await runSearch(this.client, router, params, planRouted(router, params), opts);
+    } catch (e) {
+      failure = e;
+    }
+    const dr = await drift;
+    if ('d' in dr && dr.d.status !== 'ok') return driftResult(head, dr.d);
+    if ('e' in dr && !failure) failure = dr.e;
+    if (!failure && params.compare) {
+      try {
+        unrouted = await runSearch(this.client, router, params, planAll(router), opts);
+      } catch (e) {
+        failure = e;
+      }
+    }
+    if (failure || !routed) return errorResult(head, failure, this.client.url);
+    const drift0 = 'd' in dr ? dr.d : null;
+    const { status, ...rest } = routed;
+    const body: Record<string, unknown> = {
+      status,
+      ...head,
+      drift: drift0 ? { status: drift0.status, indexHash: drift0.indexHash, fileHash: drift0.fileHash } : null,
+      ...rest,
+      note: params.circle ? undefined : `no location: the search went to all ${file.numberOfShards} shards`,
+    };
+    if (unrouted) {
+      const cmp = compareParts(routed, unrouted);
+      body.status = routed.status === 'complete' && unrouted.status === 'complete' ? 'complete' : 'partial';
+      body.unrouted = unrouted;
+      body.identical = cmp.identical;
+      body.differences = cmp.differences;
+      body.ratio = {
+        shards: routed.shardsAsked.length / unrouted.shardsAsked.length,
+        took: unrouted.took > 0 ? routed.took / unrouted.took : null,
+        wall: routed.wallMs / unrouted.wallMs,
+      };
+    }
+    return { httpStatus: 200, body };
+  }
+
+  /** status answers GET /api/status: connection, cluster version, index, drift, document counts. */
+  async status(): Promise<ApiResult> {
+    const l = this.routing();
+    const c = this.client;
+    const body: Record<string, unknown> = {
+      connection: { status: 'down', url: c.url },
+      boundary: 'error' in l ? { path: l.path, error: l.error } : boundaryInfo(l.router.file, l.path),
+      index: null,
+      drift: null,
+      limits: { maxRadiusKm: MAX_RADIUS_KM, maxSize: MAX_SIZE, defaultSize: DEFAULT_SIZE, searchTimeoutMs: this.searchTimeoutMs },
+      vocabulary: { diets: VOCABULARY.diet, allergens: VOCABULARY.allergen, cuisines: VOCABULARY.cuisine },
+    };
+    try {
+      const root = await c.get<{ cluster_name: string; version: { number: string; distribution?: string } }>('/', { timeoutMs: 3000 });
+      const health = await c.get<{ status: string; number_of_nodes: number }>('/_cluster/health', { timeoutMs: 3000 });
+      body.connection = {
+        status: 'up',
+        url: c.url,
+        cluster: { name: root.cluster_name, version: root.version.number, distribution: root.version.distribution ?? 'elasticsearch', health: health.status, nodes: health.number_of_nodes },
+      };
+    } catch (e) {
+      body.connection = { status: 'down', url: c.url, message: (e as Error).message };
+      return { httpStatus: 200, body };
+    }
+    if ('error' in l) return { httpStatus: 200, body };
+    try {
+      const d = await l.guard.check();
+      body.drift = { status: d.status, indexHash: d.indexHash, fileHash: d.fileHash, indexVersion: d.indexVersion, fileVersion: d.fileVersion, message: d.message };
+      if (d.status === 'missing-index') {
+        body.index = { name: d.index, exists: false };
+        return { httpStatus: 200, body };
+      }
+      const path = `/${encodeURIComponent(d.index)}`;
+      const [restaurants, dishes, cat] = await Promise.all([
+        c.request<{ count: number }>('POST', `${path}/_count`, { body: { query: { term: { [JOIN_FIELD]: PARENT } } } }),
+        c.request<{ count: number }>('POST', `${path}/_count`, { body: { query: { term: { [JOIN_FIELD]: CHILD } } } }),
+        c.get<{ shard: string; prirep: string; state: string; docs: string | null; node: string | null }[]>(`/_cat/shards${path}`, { query: { format: 'json', h: 'shard,prirep,state,docs,node' } }),
+      ]);
+      const nameOf = new Map(l.router.shards.map((s) => [s.shard, s.name]));
+      body.index = {
+        name: d.index,
+        exists: true,
+        docs: { restaurants: restaurants.body.count, dishes: dishes.body.count, total: restaurants.body.count + dishes.body.count },
+        sample: d.meta?.sample ?? null,
+        shards: cat
+          .filter((r) => r.prirep === 'p')
+          .map((r) => ({ shard: Number(r.shard), name: nameOf.get(Number(r.shard)) ?? null, state: r.state, docs: r.docs === null ? null : Number(r.docs), node: r.node }))
+          .sort((a, b) => a.shard - b.shard),
+      };
+    } catch (e) {
+      body.index = { name: l.router.file.index, error: (e as Error).message };
+    }
+    return { httpStatus: 200, body };
+  }
+
+  /**
+   * handle answers one HTTP request under /api/ (connect-style: call `next`
+   * for anything else when given). Only GET and HEAD; only the two endpoints.
+   */
+  handle = async (req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!url.pathname.startsWith('/api/')) {
+      if (next) return next();
+      return send(res, 404, { status: 'error', error: { message: `${url.pathname} is not an API path: expected /api/search or /api/status` } });
+    }
+    let result: ApiResult;
+    try {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        result = { httpStatus: 405, body: { status: 'error', error: { message: `${req.method} is not allowed: the live API only answers GET` } } };
+      } else if (url.pathname === '/api/search') result = await this.search(url.searchParams);
+      else if (url.pathname === '/api/status') result = await this.status();
+      else result = { httpStatus: 404, body: { status: 'error', error: { message: `${url.pathname} is not an API endpoint: expected /api/search or /api/status` } } };
+    } catch (e) {
+      result = { httpStatus: 500, body: { status: 'error', error: { message: `internal error: ${(e as Error).message}` } } };
+    }
+    send(res, result.httpStatus, result.body, req.method === 'HEAD', result.httpStatus === 405 ? { allow: 'GET, HEAD' } : undefined);
+  };
+}
+
+function boundaryInfo(file: BoundaryFile, path: string) {
+  return { path, index: file.index, hash: file.hash, version: file.version, numberOfShards: file.numberOfShards, shards: file.shards.map((s, index) => ({ index, name: s.name, shard: s.shard })) };
+}
+
+function driftResult(head: Record<string, unknown>, d: DriftState): ApiResult {
+  const drift = { status: d.status, indexHash: d.indexHash, fileHash: d.fileHash, indexVersion: d.indexVersion, fileVersion: d.fileVersion };
+  if (d.status === 'missing-index') return { httpStatus: 503, body: { status: 'unavailable', ...head, drift, error: { message: d.message } } };
+  return { httpStatus: 409, body: { status: 'drift', ...head, drift, error: { message: d.message } } };
+}
+
+function errorResult(head: Record<string, unknown>, e: unknown, url: string): ApiResult {
+  if (e instanceof OpenSearchError) {
+    if (e.unavailable) {
+      return { httpStatus: 503, body: { status: 'unavailable', ...head, error: { message: `${e.message}. No results: start the node ("npm run cluster:start") or check OPENSEARCH_URL (${url}).` } } };
+    }
+    if (e.status === 404 && e.type === 'index_not_found_exception') {
+      return { httpStatus: 503, body: { status: 'unavailable', ...head, error: { message: `${e.message}: run "npx geoshard seed"` } } };
+    }
+    return { httpStatus: 502, body: { status: 'error', ...head, error: { message: e.message } } };
+  }
+  return { httpStatus: 500, body: { status: 'error', ...head, error: { message: `internal error: ${(e as Error)?.message ?? String(e)}` } } };
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headOnly = false, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(headOnly ? undefined : text);
+}

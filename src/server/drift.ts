@@ -1,0 +1,79 @@
+/**
+ * The drift guard: the index must have been made with the very boundary file
+ * the server routes with. The article's failure mode is silent (a document
+ * written to one shard and looked for on another just comes back empty); here
+ * a mismatch turns every search into a 409 naming both hashes.
+ */
+import type { BoundaryFile } from '../core/index.ts';
+import type { OpenSearchClient } from './opensearch.ts';
+import type { IndexMeta } from './indexSpec.ts';
+import { getIndexMeta } from './seeder.ts';
+
+/** The outcome of one drift check. */
+export interface DriftState {
+  /**
+   * ok: the index's _meta hash equals the file's; mismatch: it differs;
+   * no-meta: the index has no geoshard _meta; missing-index: no such index.
+   */
+  status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index';
+  index: string;
+  fileHash: string;
+  fileVersion: number;
+  indexHash: string | null;
+  indexVersion: number | null;
+  /** The index's `_meta` (null when absent). */
+  meta: IndexMeta | null;
+  /** A sentence for people (empty when ok). */
+  message: string;
+}
+
+/** driftState compares an index `_meta` (or its absence) with the boundary file. */
+export function driftState(file: BoundaryFile, meta: IndexMeta | null | undefined): DriftState {
+  const base = { index: file.index, fileHash: file.hash, fileVersion: file.version, indexHash: meta?.hash ?? null, indexVersion: meta?.version ?? null, meta: meta ?? null };
+  if (meta === undefined) {
+    return { ...base, status: 'missing-index', message: `index "${file.index}" does not exist on the cluster: run "npx geoshard seed" to create and load it` };
+  }
+  if (meta === null) {
+    return { ...base, status: 'no-meta', message: `index "${file.index}" has no geoshard _meta hash, so nothing says which boundary file its documents were routed with: recreate it with "npx geoshard seed --recreate"` };
+  }
+  if (meta.hash !== file.hash) {
+    return {
+      ...base,
+      status: 'mismatch',
+      message:
+        `boundary drift: index "${file.index}" was written with boundary file ${meta.hash} (version ${meta.version}), but this server routes with ${file.hash} (version ${file.version}). ` +
+        `Routed searches would look for documents on shards they were not written to and come back silently short, so every search is refused. ` +
+        `Serve the index's boundary file, or reindex with this one ("npx geoshard seed --recreate").`,
+    };
+  }
+  return { ...base, status: 'ok', message: '' };
+}
+
+/**
+ * DriftGuard checks the index's `_meta` hash against the boundary file,
+ * remembering a result for at most `ttlMs` (0: ask on every check, so a
+ * recreated index is noticed on the very next search).
+ */
+export class DriftGuard {
+  private cached: { at: number; state: DriftState } | null = null;
+
+  constructor(
+    private readonly client: OpenSearchClient,
+    private readonly file: BoundaryFile,
+    private readonly ttlMs = 0,
+  ) {}
+
+  /** check returns the drift state; rejects with OpenSearchError when the cluster does not answer. */
+  async check(): Promise<DriftState> {
+    const now = performance.now();
+    if (this.cached && now - this.cached.at < this.ttlMs) return this.cached.state;
+    const state = driftState(this.file, await getIndexMeta(this.client, this.file.index));
+    this.cached = { at: now, state };
+    return state;
+  }
+
+  /** last returns the most recent state seen, or null. */
+  last(): DriftState | null {
+    return this.cached?.state ?? null;
+  }
+}

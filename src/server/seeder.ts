@@ -1,0 +1,194 @@
+/**
+ * Seeding: create the index for a boundary file and bulk-load the
+ * deterministic sample into it, every document routed by its restaurant's
+ * shard name. Used by `geoshard seed`, the live tests and the live benchmark.
+ *
+ * Safe to re-run: ids are fixed, so a second run overwrites. Refuses to write
+ * into an index made for another boundary file (the drift the article warns
+ * about) or holding another sample, unless asked to recreate it. Bulk errors
+ * stop the load and are reported item by item.
+ */
+import type { Router } from '../core/index.ts';
+import { OpenSearchClient, OpenSearchError } from './opensearch.ts';
+import { indexBody, indexMeta, readIndexMeta, type IndexMeta, type SampleMeta } from './indexSpec.ts';
+import { docsOf, sampleOf, type Doc } from './sample.ts';
+
+/** Options of seedIndex. */
+export interface SeedOptions {
+  client: OpenSearchClient;
+  router: Router;
+  /** Restaurants in the sample, >= 1. */
+  restaurants: number;
+  /** Dishes per restaurant at most, >= 0. */
+  dishesPerRestaurant: number;
+  /** Delete and create the index even if it exists. */
+  recreate?: boolean;
+  /** Documents per bulk request (default 2,000). */
+  batchDocs?: number;
+  /** Bulk requests in flight (default 2). */
+  concurrency?: number;
+  /** Called after each bulk request with documents written so far and the total. */
+  onProgress?: (done: number, total: number) => void;
+  /** Called with one-line notes (index created, recreated, ...). */
+  onNote?: (line: string) => void;
+}
+
+/** What a seed did. */
+export interface SeedResult {
+  index: string;
+  created: boolean;
+  restaurantDocs: number;
+  dishDocs: number;
+  /** Documents the index holds after the final refresh. */
+  indexDocs: number;
+  ms: number;
+}
+
+/** SeedError is a seeding failure with a user-facing message (refusal, bulk errors). */
+export class SeedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SeedError';
+  }
+}
+
+/** One failed item of a bulk response. */
+interface BulkItemError {
+  id: string;
+  status: number;
+  type?: string;
+  reason?: string;
+}
+
+/** bulkBody returns the NDJSON body that indexes docs into index (trailing newline included). */
+export function bulkBody(index: string, docs: readonly Doc[]): string {
+  let s = '';
+  for (const d of docs) s += JSON.stringify({ index: { _index: index, _id: d.id, routing: d.routing } }) + '\n' + JSON.stringify(d.source) + '\n';
+  return s;
+}
+
+/** bulkErrors lists the failed items of a `_bulk` response. */
+export function bulkErrors(body: { errors?: boolean; items?: Record<string, { _id?: string; status?: number; error?: { type?: string; reason?: string } }>[] }): BulkItemError[] {
+  if (!body.errors) return [];
+  const out: BulkItemError[] = [];
+  for (const item of body.items ?? []) {
+    const r = Object.values(item)[0];
+    if (r?.error) out.push({ id: r._id ?? '?', status: r.status ?? 0, type: r.error.type, reason: r.error.reason });
+  }
+  return out;
+}
+
+/** getIndexMeta returns the index's geoshard `_meta`, null if it has none, or undefined if the index does not exist. */
+export async function getIndexMeta(client: OpenSearchClient, index: string): Promise<IndexMeta | null | undefined> {
+  const res = await client.request('GET', `/${encodeURIComponent(index)}/_mapping`, { okStatuses: [404] });
+  if (res.status === 404) return undefined;
+  return readIndexMeta(res.body, index);
+}
+
+/** setSampleMeta replaces the index's `_meta` with the file's identity and this sample. */
+async function setMeta(client: OpenSearchClient, index: string, meta: IndexMeta): Promise<void> {
+  await client.request('PUT', `/${encodeURIComponent(index)}/_mapping`, { body: { _meta: meta } });
+}
+
+/**
+ * seedIndex creates (or reuses) the index named in the router's boundary file
+ * and loads the sample. Throws SeedError when it refuses or a bulk request
+ * reports errors, OpenSearchError when a request fails.
+ */
+export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
+  const t0 = performance.now();
+  const { client, router } = opts;
+  const file = router.file;
+  const index = file.index;
+  const path = `/${encodeURIComponent(index)}`;
+  const note = opts.onNote ?? (() => {});
+  const sampleSpec = { restaurants: opts.restaurants, dishesPerRestaurant: opts.dishesPerRestaurant };
+
+  const existing = await getIndexMeta(client, index);
+  let created = false;
+  if (existing !== undefined && opts.recreate) {
+    await client.request('DELETE', path);
+    note(`deleted index "${index}" (--recreate)`);
+  } else if (existing === null) {
+    throw new SeedError(`index "${index}" exists but has no geoshard _meta hash: it was not made by geoshard seed for a boundary file. Refusing to write into it; pass --recreate to delete and recreate it.`);
+  } else if (existing) {
+    if (existing.hash !== file.hash) {
+      throw new SeedError(
+        `index "${index}" was made for boundary file ${existing.hash} (version ${existing.version}), but the loaded file is ${file.hash} (version ${file.version}): ` +
+          `writing would put documents on shards the index's other documents do not use. Refusing; pass --recreate to delete the index and reindex with the loaded file.`,
+      );
+    }
+    const s = existing.sample;
+    if (s && (s.restaurants !== sampleSpec.restaurants || s.dishesPerRestaurant !== sampleSpec.dishesPerRestaurant)) {
+      throw new SeedError(
+        `index "${index}" holds a sample of ${s.restaurants} restaurants with at most ${s.dishesPerRestaurant} dishes each; this seed asks for ${sampleSpec.restaurants} and ${sampleSpec.dishesPerRestaurant}. ` +
+          `Seeding over it would leave the index holding neither sample; pass --recreate, or the same --restaurants and --dishes-per-restaurant.`,
+      );
+    }
+  }
+  if (existing === undefined || opts.recreate) {
+    await client.request('PUT', path, { body: indexBody(file, { ...sampleSpec, complete: false }) });
+    created = true;
+    note(`created index "${index}": ${file.numberOfShards} shards, 0 replicas, boundary file ${file.hash.slice(0, 12)} version ${file.version}`);
+  } else {
+    await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: false }));
+    note(`index "${index}" exists for this boundary file: overwriting documents by id`);
+  }
+
+  const restaurants = sampleOf(opts.restaurants);
+  const cap = opts.dishesPerRestaurant;
+  const total = restaurants.reduce((n, r) => n + 1 + Math.min(r.dishCount, cap), 0);
+  const batchDocs = opts.batchDocs ?? 2000;
+  const concurrency = opts.concurrency ?? 2;
+
+  // No refreshes and no fsync per bulk request while loading; one refresh at the end.
+  await client.request('PUT', `${path}/_settings`, { body: { index: { refresh_interval: '-1', 'translog.durability': 'async' } } });
+  let restaurantDocs = 0;
+  let dishDocs = 0;
+  let done = 0;
+  try {
+    let next = 0;
+    const takeBatch = (): Doc[] | null => {
+      if (next >= restaurants.length) return null;
+      const docs: Doc[] = [];
+      while (next < restaurants.length && docs.length < batchDocs) {
+        const d = docsOf(restaurants[next++], router, cap);
+        restaurantDocs += 1;
+        dishDocs += d.length - 1;
+        docs.push(...d);
+      }
+      return docs;
+    };
+    let failure: SeedError | OpenSearchError | null = null;
+    const worker = async () => {
+      for (let docs = takeBatch(); docs && !failure; docs = takeBatch()) {
+        let body;
+        try {
+          body = (await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { body: bulkBody(index, docs), timeoutMs: 120_000 })).body;
+        } catch (e) {
+          failure ??= e as OpenSearchError;
+          return;
+        }
+        const errs = bulkErrors(body);
+        if (errs.length > 0) {
+          const shown = errs.slice(0, 10).map((e) => `  ${e.id}: ${e.status} ${e.type ?? ''}${e.reason ? `: ${e.reason}` : ''}`);
+          failure ??= new SeedError(
+            `bulk request failed for ${errs.length} of ${docs.length} documents (load stopped after ${done} documents written):\n${shown.join('\n')}${errs.length > 10 ? `\n  ... and ${errs.length - 10} more` : ''}`,
+          );
+          return;
+        }
+        done += docs.length;
+        opts.onProgress?.(done, total);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    if (failure) throw failure;
+  } finally {
+    // Restore the defaults even when the load failed, so the index is searchable and durable.
+    await client.request('PUT', `${path}/_settings`, { body: { index: { refresh_interval: null, 'translog.durability': null } } }).catch(() => {});
+  }
+  await client.request('POST', `${path}/_refresh`, { timeoutMs: 120_000 });
+  const count = (await client.get<{ count: number }>(`${path}/_count`)).count;
+  await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: true, restaurantDocs, dishDocs }));
+  return { index, created, restaurantDocs, dishDocs, indexDocs: count, ms: performance.now() - t0 };
+}
