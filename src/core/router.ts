@@ -6,6 +6,7 @@ import { s2 } from 's2js';
 import { cellAt, cellOrdinal, parseToken, ordinalRange, CELL_COUNT, LEVEL, type CellId } from './cells';
 import { circleCap, coverCircle } from './cover';
 import { assertValidBoundaryFile, type BoundaryFile } from './boundaries';
+import { resolveMoves, phaseRouting, type ResolvedMove } from './migration';
 
 const { cellid } = s2;
 
@@ -36,10 +37,36 @@ export interface CircleRoute {
   routing: string;
 }
 
+/** A contiguous run of level-10 ordinals [start, end) and the key-order index of the shard searches read it from. */
+export interface ReadRange {
+  start: number;
+  end: number;
+  index: number;
+}
+
+/** Documents searches must ignore during a migration: the copies of [start, end) routed with `routing`. */
+export interface ReadExclusion {
+  /** Ordinals [startOrdinal, endOrdinal) and the same as tokens (end null = end of the curve). */
+  startOrdinal: number;
+  endOrdinal: number;
+  start: string;
+  end: string | null;
+  /** The shard name whose copy of the range is not the read copy (match it against `_routing`). */
+  routing: string;
+}
+
 /**
  * Router answers routing questions for one boundary file. Construct it with a
  * file; it validates the file first and throws a BoundaryFileError listing
  * every problem, so nothing routes on an invalid file.
+ *
+ * route, shardOfCell, shardOfToken, indexOfOrdinal and starts describe the
+ * file's `boundaries`. When the file has moves in progress (its `migration`
+ * field, see migration.ts) a document is written with writeShards (one or two
+ * owners) and searches read each range from one owner (readShard,
+ * readIndexOfOrdinal); coverCircle, shardsForCircle and circleRouting always
+ * resolve cells to read owners. Without a migration, read owner = write owner
+ * = the boundaries' owner.
  */
 export class Router {
   readonly file: BoundaryFile;
@@ -50,6 +77,11 @@ export class Router {
    * Shard i holds ordinals in [starts[i], starts[i+1]).
    */
   readonly starts: Int32Array;
+  /** The moves in progress, ascending in key order (empty without a migration). */
+  readonly moves: readonly ResolvedMove[];
+  /** Read layout: segment k holds ordinals [readStarts[k], readStarts[k+1]) and is read from shard readOwners[k]. */
+  private readonly readStarts: Int32Array;
+  private readonly readOwners: Int32Array;
 
   constructor(file: unknown, source?: string) {
     assertValidBoundaryFile(file, source);
@@ -59,6 +91,114 @@ export class Router {
     this.starts = new Int32Array(this.numberOfShards + 1);
     file.boundaries.forEach((t, i) => (this.starts[i + 1] = cellOrdinal(parseToken(t))));
     this.starts[this.numberOfShards] = CELL_COUNT;
+    this.moves = file.migration ? Object.freeze(resolveMoves(file.migration, file.shards.map((s) => s.name))) : [];
+    if (this.moves.length === 0) {
+      this.readStarts = this.starts;
+      this.readOwners = Int32Array.from({ length: this.numberOfShards }, (_, i) => i);
+    } else {
+      // Cut the curve at every shard start and move end, give each piece its read owner, merge equal neighbours.
+      const cuts = [...new Set([...this.starts.subarray(0, this.numberOfShards), ...this.moves.flatMap((m) => [m.startOrdinal, m.endOrdinal])])]
+        .filter((o) => o < CELL_COUNT)
+        .sort((a, b) => a - b);
+      const starts: number[] = [];
+      const owners: number[] = [];
+      for (const o of cuts) {
+        const owner = this.readIndexByMove(o);
+        if (owners.length > 0 && owners[owners.length - 1] === owner) continue;
+        starts.push(o);
+        owners.push(owner);
+      }
+      starts.push(CELL_COUNT);
+      this.readStarts = Int32Array.from(starts);
+      this.readOwners = Int32Array.from(owners);
+    }
+  }
+
+  /** The move holding an ordinal, or undefined. */
+  private moveAt(ordinal: number): ResolvedMove | undefined {
+    let lo = 0;
+    let hi = this.moves.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const m = this.moves[mid];
+      if (ordinal < m.startOrdinal) hi = mid - 1;
+      else if (ordinal >= m.endOrdinal) lo = mid + 1;
+      else return m;
+    }
+    return undefined;
+  }
+
+  private readIndexByMove(ordinal: number): number {
+    const m = this.moveAt(ordinal);
+    if (!m) return this.indexOfOrdinal(ordinal);
+    return phaseRouting(m.phase).reads === 'to' ? m.toIndex : m.fromIndex;
+  }
+
+  /** Index of the read segment holding an ordinal. */
+  private segmentOfOrdinal(ordinal: number): number {
+    let lo = 0;
+    let hi = this.readOwners.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.readStarts[mid] <= ordinal) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /**
+   * readIndexOfOrdinal returns the key-order index of the shard searches read
+   * a level-10 ordinal in [0, CELL_COUNT) from: the boundaries' owner, or the
+   * move's read owner while the ordinal is in a move.
+   */
+  readIndexOfOrdinal(ordinal: number): number {
+    return this.readOwners[this.segmentOfOrdinal(ordinal)];
+  }
+
+  /**
+   * writeIndicesOfOrdinal returns the key-order indices of the shards a
+   * document at a level-10 ordinal is written to: one, or two (old owner
+   * first) while its range is between dual-write and switched.
+   */
+  writeIndicesOfOrdinal(ordinal: number): number[] {
+    const m = this.moves.length > 0 ? this.moveAt(ordinal) : undefined;
+    if (!m) return [this.indexOfOrdinal(ordinal)];
+    return phaseRouting(m.phase).writes.map((w) => (w === 'from' ? m.fromIndex : m.toIndex));
+  }
+
+  /** readShard returns the shard searches read a point's documents from (degrees; throws RangeError on invalid input). */
+  readShard(lat: number, lng: number): ShardRef {
+    return this.shards[this.readIndexOfOrdinal(cellOrdinal(cellAt(lat, lng)))];
+  }
+
+  /**
+   * writeShards returns the shards a document at a point is written to, each
+   * with its own routing value (its name): one shard, or two (old owner first)
+   * while the point's range is being moved. Dishes use their restaurant's point.
+   */
+  writeShards(lat: number, lng: number): ShardRef[] {
+    return this.writeIndicesOfOrdinal(cellOrdinal(cellAt(lat, lng))).map((i) => this.shards[i]);
+  }
+
+  /** readRanges lists the read layout: maximal ordinal runs [start, end) read from one shard, ascending, covering the curve. */
+  readRanges(): ReadRange[] {
+    return Array.from(this.readOwners, (index, k) => ({ start: this.readStarts[k], end: this.readStarts[k + 1], index }));
+  }
+
+  /**
+   * readExclusions lists, for every move in progress, the copy searches must
+   * ignore: documents whose cell is in the move's range and whose `_routing`
+   * is the non-reading owner. A search asking both owners of a move would
+   * otherwise count the range twice. Empty without a migration.
+   */
+  readExclusions(): ReadExclusion[] {
+    return this.moves.map((m) => ({
+      startOrdinal: m.startOrdinal,
+      endOrdinal: m.endOrdinal,
+      start: m.start,
+      end: m.end,
+      routing: phaseRouting(m.phase).ignores === 'from' ? m.from : m.to,
+    }));
   }
 
   /** indexOfOrdinal returns the key-order index of the shard holding a level-10 ordinal in [0, CELL_COUNT). */
@@ -106,14 +246,15 @@ export class Router {
 
   /**
    * coverCircle covers a circle with level-10 cells (the exact RegionCoverer
-   * covering) and resolves them to shards. radiusKm in (0, MAX_RADIUS_KM].
+   * covering) and resolves them to the shards searches read them from.
+   * radiusKm in (0, MAX_RADIUS_KM].
    */
   coverCircle(lat: number, lng: number, radiusKm: number): CircleRoute {
     const cells = coverCircle(lat, lng, radiusKm);
     const cellShards = new Int32Array(cells.length);
     const counts = new Map<number, number>();
     cells.forEach((c, k) => {
-      const i = this.indexOfOrdinal(cellOrdinal(c));
+      const i = this.readIndexOfOrdinal(cellOrdinal(c));
       cellShards[k] = i;
       counts.set(i, (counts.get(i) ?? 0) + 1);
     });
@@ -124,35 +265,50 @@ export class Router {
   /**
    * shardsForCircle returns the key-order indices (ascending) of the shards a
    * circle's level-10 covering touches, without listing the cells: the fast
-   * path. It walks the cell hierarchy from the six faces and stops descending
+   * path. It walks the cell hierarchy from the cells bounding the cap (as the
+ * RegionCoverer starts) and stops descending
    * as soon as a cell's range of level-10 ordinals lies in one shard, lies
    * wholly inside the cap, or can add no shard not yet found. It uses the
    * same cap and the same cap-cell tests as the RegionCoverer, so its result
    * equals the shards of coverCircle (checked on random circles in tests).
+   * Shards are read owners (see readIndexOfOrdinal): the walk runs over the
+   * read layout, where one shard may own several runs during a migration.
    */
   shardsForCircle(lat: number, lng: number, radiusKm: number): number[] {
     const cap = circleCap(lat, lng, radiusKm);
     const found = new Uint8Array(this.numberOfShards);
     let nFound = 0;
+    const starts = this.readStarts;
+    const owners = this.readOwners;
+    // Adds the owners of segments lo..hi.
     const add = (lo: number, hi: number) => {
-      for (let i = lo; i <= hi; i++) if (!found[i]) (found[i] = 1), nFound++;
+      for (let k = lo; k <= hi; k++) {
+        const i = owners[k];
+        if (!found[i]) (found[i] = 1), nFound++;
+      }
     };
     const visit = (id: CellId): void => {
       if (nFound === this.numberOfShards) return;
       const cell = s2.Cell.fromCellID(id);
       if (!cap.intersectsCell(cell)) return;
       const [first, last] = ordinalRange(id);
-      const lo = this.indexOfOrdinal(first);
-      const hi = lo === this.numberOfShards - 1 || this.starts[lo + 1] > last ? lo : this.indexOfOrdinal(last);
+      // Segments of the read layout (the shards themselves when no move is in progress).
+      const lo = this.segmentOfOrdinal(first);
+      const hi = lo === owners.length - 1 || starts[lo + 1] > last ? lo : this.segmentOfOrdinal(last);
       if (lo === hi) return add(lo, lo);
       let missing = false;
-      for (let i = lo; i <= hi && !missing; i++) missing = !found[i];
+      for (let k = lo; k <= hi && !missing; k++) missing = !found[owners[k]];
       if (!missing) return;
       if (cap.containsCell(cell)) return add(lo, hi);
       // A level-10 cell lies in one shard, so the recursion stops at level 10.
       for (const child of cellid.children(id)) visit(child);
     };
-    for (let face = 0; face < 6; face++) visit(cellid.fromFace(face));
+    // Start, like the RegionCoverer, from the few cells bounding the cap rather than the six faces.
+    const start = cap.cellUnionBound();
+    for (const id of start.length > 0 ? start : [0, 1, 2, 3, 4, 5].map((f) => cellid.fromFace(f))) {
+      if (cellid.level(id) > LEVEL) visit(cellid.parent(id, LEVEL));
+      else visit(id);
+    }
     const out: number[] = [];
     for (let i = 0; i < this.numberOfShards; i++) if (found[i]) out.push(i);
     return out;
