@@ -1,0 +1,94 @@
+/**
+ * Routing on a real OpenSearch node: shard names land where the core says,
+ * documents sit on the shards the core predicts, and OpenSearch itself refuses
+ * a write without routing. Runs after `node scripts/cluster.mjs start` (or
+ * against OPENSEARCH_URL), on its own index.
+ */
+import { describe, it, expect, beforeAll } from 'vitest';
+import { Router, shardForRouting } from '../core/index.ts';
+import { OpenSearchError } from './opensearch.ts';
+import { verifyRouting, searchShardsOf } from './verify.ts';
+import { seedIndex, SeedError, getIndexMeta } from './seeder.ts';
+import { derivedFile, ensureSeeded, liveClient, TEST_INDEX, TEST_RESTAURANTS, TEST_DISHES_PER_RESTAURANT } from './testkit.ts';
+import { sampleOf } from './sample.ts';
+
+const client = liveClient();
+const file = derivedFile(TEST_INDEX);
+const router = new Router(file);
+
+beforeAll(async () => {
+  await ensureSeeded(client, file);
+});
+
+describe('shard names on the real node', () => {
+  it('lands every shard name of the boundary file on its declared shard (_search_shards)', async () => {
+    for (const s of router.shards) {
+      expect(await searchShardsOf(client, TEST_INDEX, s.name), `name ${s.name}`).toEqual([s.shard]);
+    }
+  });
+
+  it('sends names that are not shard names wherever the hash says, as the core computes', async () => {
+    // A control: arbitrary routing values agree with the core's murmur3 model too.
+    for (const v of ['x', 'restaurant-42', 'Zürich', 'a'.repeat(40)]) {
+      expect(await searchShardsOf(client, TEST_INDEX, v)).toEqual([shardForRouting(v, file.numberOfShards)]);
+    }
+  });
+
+  it('passes verify-routing: names, shard count, hash and per-shard counts all as predicted', async () => {
+    const r = await verifyRouting(client, router);
+    expect(r.problems).toEqual([]);
+    expect(r.names.every((n) => n.ok)).toBe(true);
+    expect(r.counts).toHaveLength(file.numberOfShards);
+    const sample = sampleOf(TEST_RESTAURANTS);
+    expect(r.counts!.reduce((n, c) => n + c.restaurants, 0)).toBe(sample.length);
+    expect(r.counts!.reduce((n, c) => n + c.docs, 0)).toBe(sample.reduce((n, x) => n + 1 + Math.min(x.dishCount, TEST_DISHES_PER_RESTAURANT), 0));
+  });
+
+  it('fails verify-routing loudly when the index belongs to another boundary file', async () => {
+    const other = new Router(derivedFile(TEST_INDEX, 2));
+    const r = await verifyRouting(client, other);
+    expect(r.problems.join('\n')).toContain(`made for boundary file ${file.hash}`);
+  });
+});
+
+describe('writes', () => {
+  it('are rejected by OpenSearch when they carry no routing', async () => {
+    const doc = { join: 'restaurant', id: 'r-no-routing', name: 'Nowhere Diner', location: { lat: 40, lon: -100 } };
+    const e = (await client.request('PUT', `/${TEST_INDEX}/_doc/r-no-routing`, { body: doc }).catch((x) => x)) as OpenSearchError;
+    expect(e).toBeInstanceOf(OpenSearchError);
+    expect(e.status).toBe(400);
+    expect(e.type).toBe('routing_missing_exception');
+    const bulk = await client.request<{ errors: boolean; items: { index: { status: number; error?: { type: string } } }[] }>('POST', '/_bulk', {
+      body: JSON.stringify({ index: { _index: TEST_INDEX, _id: 'r-no-routing-2' } }) + '\n' + JSON.stringify(doc) + '\n',
+    });
+    expect(bulk.body.errors).toBe(true);
+    expect(bulk.body.items[0].index.error?.type).toBe('routing_missing_exception');
+    expect((await client.get<{ count: number }>(`/${TEST_INDEX}/_count`, { query: { q: 'id:r-no-routing*' } })).count).toBe(0);
+  });
+
+  it('re-seeding the same sample overwrites by id: the document count does not change', async () => {
+    const before = (await client.get<{ count: number }>(`/${TEST_INDEX}/_count`)).count;
+    const r = await seedIndex({ client, router, restaurants: TEST_RESTAURANTS, dishesPerRestaurant: TEST_DISHES_PER_RESTAURANT });
+    expect(r.created).toBe(false);
+    expect(r.indexDocs).toBe(before);
+    expect(r.restaurantDocs + r.dishDocs).toBe(before);
+  });
+
+  it('seeding with another boundary file is refused, naming both hashes, and writes nothing', async () => {
+    const other = derivedFile(TEST_INDEX, 2);
+    const before = (await client.get<{ count: number }>(`/${TEST_INDEX}/_count`)).count;
+    const e = await seedIndex({ client, router: new Router(other), restaurants: 10, dishesPerRestaurant: 1 }).catch((x) => x);
+    expect(e).toBeInstanceOf(SeedError);
+    expect(e.message).toContain(file.hash);
+    expect(e.message).toContain(other.hash);
+    expect(e.message).toContain('--recreate');
+    expect((await client.get<{ count: number }>(`/${TEST_INDEX}/_count`)).count).toBe(before);
+    expect((await getIndexMeta(client, TEST_INDEX))?.hash).toBe(file.hash);
+  });
+
+  it('seeding another sample size into the index is refused', async () => {
+    const e = await seedIndex({ client, router, restaurants: TEST_RESTAURANTS + 1, dishesPerRestaurant: TEST_DISHES_PER_RESTAURANT }).catch((x) => x);
+    expect(e).toBeInstanceOf(SeedError);
+    expect(e.message).toContain(`${TEST_RESTAURANTS} restaurants`);
+  });
+});

@@ -1,0 +1,133 @@
+import { describe, it, expect } from 'vitest';
+import { s2 } from 's2js';
+import { buildSearchBody, statusOf, facetsOf, compareParts, haversineKm, planRouted, planAll, type SearchPart } from './search.ts';
+import { parseSearchParams } from './params.ts';
+import { Router, EARTH_RADIUS_KM } from '../core/index.ts';
+import { fileWithCuts, mulberry32 } from '../core/testutil.ts';
+import { DIETS, ALLERGENS, CUISINES } from '../data/generator.ts';
+
+const parse = (qs: string) => parseSearchParams(new URLSearchParams(qs));
+type Body = Record<string, any>;
+
+describe('buildSearchBody', () => {
+  it('finds dishes whose parent restaurant lies within the circle, in metres', () => {
+    const b = buildSearchBody(parse('lat=37.5&lng=-122.25&radius=15mi'), 1234) as Body;
+    const hp = b.query.bool.must[0].has_parent;
+    expect(hp.parent_type).toBe('restaurant');
+    expect(hp.score).toBe(true);
+    const geo = hp.query.function_score.query.bool.filter[0].geo_distance;
+    expect(geo.location).toEqual({ lat: 37.5, lon: -122.25 });
+    expect(parseFloat(geo.distance)).toBeCloseTo(15 * 1609.344, 6);
+    expect(geo.distance.endsWith('m')).toBe(true);
+    expect(b.query.bool.filter).toContainEqual({ term: { join: 'dish' } });
+    expect(b.timeout).toBe('1234ms');
+    expect(b.track_total_hits).toBe(true);
+  });
+
+  it('orders by the parent score (distance decay), then restaurant id, then dish id: a total order', () => {
+    const b = buildSearchBody(parse('lat=0&lng=0&radius=1')) as Body;
+    expect(b.sort).toEqual([{ _score: 'desc' }, { restaurant_id: 'asc' }, { id: 'asc' }]);
+    const fn = b.query.bool.must[0].has_parent.query.function_score;
+    expect(fn.boost_mode).toBe('replace');
+    expect(fn.functions[0].exp.location.decay).toBe(0.5);
+  });
+
+  it('turns diets into required terms, cuisines into any-of and allergens into exclusions', () => {
+    const b = buildSearchBody(parse('lat=0&lng=0&radius=1&diet=vegan,keto&cuisine=thai,indian&allergen=peanuts,soy')) as Body;
+    expect(b.query.bool.filter).toContainEqual({ term: { diets: 'vegan' } });
+    expect(b.query.bool.filter).toContainEqual({ term: { diets: 'keto' } });
+    expect(b.query.bool.filter).toContainEqual({ terms: { cuisine: ['indian', 'thai'].sort((x, y) => CUISINES.indexOf(x) - CUISINES.indexOf(y)) } });
+    expect(b.query.bool.must_not).toEqual([{ terms: { allergens: ['peanuts', 'soy'] } }]);
+  });
+
+  it('without a location matches every restaurant, scores nothing and orders by ids', () => {
+    const b = buildSearchBody(parse('diet=vegan')) as Body;
+    expect(b.query.bool.must[0].has_parent.query).toEqual({ match_all: {} });
+    expect(b.query.bool.must[0].has_parent.score).toBe(false);
+    expect(b.sort).toEqual([{ restaurant_id: 'asc' }, { id: 'asc' }]);
+  });
+
+  it('sizes every facet to its whole vocabulary so counts are exact', () => {
+    const b = buildSearchBody(parse('')) as Body;
+    expect(b.aggs.diets.terms).toMatchObject({ field: 'diets', size: DIETS.length, shard_size: DIETS.length });
+    expect(b.aggs.allergens.terms).toMatchObject({ field: 'allergens', size: ALLERGENS.length });
+    expect(b.aggs.cuisines.terms).toMatchObject({ field: 'cuisine', size: CUISINES.length });
+  });
+});
+
+describe('statusOf', () => {
+  const shards = (total: number, successful: number, failed: number, skipped = 0) => ({ total, successful, skipped, failed });
+
+  it('is complete only when every shard answered and nothing timed out', () => {
+    expect(statusOf({ timed_out: false, _shards: shards(3, 3, 0) })).toBe('complete');
+    expect(statusOf({ timed_out: false, _shards: shards(3, 3, 0, 2) })).toBe('complete');
+  });
+
+  it('is partial when a shard failed, a shard is missing, or the search timed out', () => {
+    expect(statusOf({ timed_out: false, _shards: shards(3, 2, 1) })).toBe('partial');
+    expect(statusOf({ timed_out: false, _shards: shards(3, 2, 0) })).toBe('partial');
+    expect(statusOf({ timed_out: true, _shards: shards(3, 3, 0) })).toBe('partial');
+  });
+});
+
+describe('facetsOf', () => {
+  it('lists every vocabulary value, zero when absent, by count then vocabulary order', () => {
+    const f = facetsOf({ diets: { buckets: [{ key: 'vegan', doc_count: 2 }, { key: 'keto', doc_count: 5 }] } });
+    expect(f.diets.map((x) => x.value)).toEqual(['keto', 'vegan', ...DIETS.filter((d) => d !== 'keto' && d !== 'vegan')]);
+    expect(f.diets[0]).toEqual({ value: 'keto', count: 5 });
+    expect(f.diets.slice(2).every((x) => x.count === 0)).toBe(true);
+    expect(f.allergens).toHaveLength(ALLERGENS.length);
+    expect(f.cuisines).toHaveLength(CUISINES.length);
+  });
+});
+
+describe('compareParts', () => {
+  const part = (total: number, ids: string[], vegan = 1): Pick<SearchPart, 'total' | 'hits' | 'facets'> => ({
+    total,
+    hits: ids.map((id) => ({ id }) as SearchPart['hits'][number]),
+    facets: { diets: [{ value: 'vegan', count: vegan }], allergens: [], cuisines: [] },
+  });
+
+  it('calls equal totals, hit ids in the same order and equal facets identical', () => {
+    expect(compareParts(part(3, ['a', 'b']), part(3, ['a', 'b']))).toEqual({ identical: true, differences: [] });
+  });
+
+  it('names each difference: total, order, length, facets', () => {
+    expect(compareParts(part(3, ['a']), part(4, ['a'])).differences).toEqual(['total: routed 3, all shards 4']);
+    expect(compareParts(part(3, ['a', 'b']), part(3, ['b', 'a'])).differences[0]).toContain('position 0');
+    expect(compareParts(part(3, ['a']), part(3, ['a', 'b'])).differences[0]).toContain('routed returned 1, all shards 2');
+    expect(compareParts(part(3, ['a'], 1), part(3, ['a'], 2)).differences).toEqual(['facets.diets differ']);
+  });
+});
+
+describe('haversineKm', () => {
+  it('agrees with the S2 library’s angle between the points on the same Earth radius', () => {
+    const rand = mulberry32(7);
+    for (let i = 0; i < 200; i++) {
+      const [a, b, c, d] = [180 * rand() - 90, 360 * rand() - 180, 180 * rand() - 90, 360 * rand() - 180];
+      const s2km = s2.LatLng.fromDegrees(a, b).distance(s2.LatLng.fromDegrees(c, d)) * EARTH_RADIUS_KM;
+      expect(haversineKm(a, b, c, d)).toBeCloseTo(s2km, 6);
+    }
+  });
+});
+
+describe('plans', () => {
+  const router = new Router(fileWithCuts([1000, 2000, 3000, 500_000, 3_000_000, 5_000_000]));
+
+  it('routes a circle to the shards of its covering, names joined by commas without spaces', () => {
+    const p = parse('lat=40.7&lng=-74&radius=200mi');
+    const plan = planRouted(router, p);
+    const cover = router.coverCircle(40.7, -74, p.circle!.radius.km);
+    expect(plan.scope).toBe('routed');
+    expect(plan.routing).toBe(cover.shards.map((s) => s.name).join(','));
+    expect(plan.routing).not.toMatch(/\s/);
+  });
+
+  it('sends a search with no location to every shard without routing', () => {
+    const plan = planRouted(router, parse('diet=vegan'));
+    expect(plan).toEqual(planAll(router));
+    expect(plan.scope).toBe('all-shards');
+    expect(plan.routing).toBeNull();
+    expect(plan.shards).toHaveLength(router.numberOfShards);
+  });
+});
