@@ -7,9 +7,10 @@
  * face 0 and boundaries[N-1] = past the last cell of face 5. Its entry
  * shards[i] names it and gives the OpenSearch shard number its name routes to.
  */
-import { parseToken, cellOrdinal } from './cells';
+import { parseToken, cellOrdinal, CELL_COUNT } from './cells';
 import { shardForRouting, defaultRoutingNumShards, MAX_SHARDS } from './routingHash';
 import { sha256 } from './sha256';
+import { validateMigration, type Migration } from './migration';
 
 /** The format tag of boundary files this core reads and writes. */
 export const BOUNDARY_FORMAT = 'geoshard-boundaries/1';
@@ -51,6 +52,8 @@ export interface BoundaryFile {
   hash: string;
   /** Optional description of how the file was made (balancer, method, evenness). */
   balance?: Record<string, unknown>;
+  /** Moves in progress on a live index (see migration.ts); absent when none. */
+  migration?: Migration;
 }
 
 /** A validation problem: the JSON path of the field and a message naming its value. */
@@ -97,7 +100,8 @@ const show = (v: unknown): string => {
  * index name, level, counts, that every boundary is a canonical level-10
  * token strictly after the previous one, unique names, shard numbers in range
  * and unique, every name's routing hash landing on its declared shard, version,
- * createdAt, parent, and that `hash` matches the content.
+ * createdAt, parent, the optional `migration` (see migration.ts), and that
+ * `hash` matches the content.
  */
 export function validateBoundaryFile(input: unknown): ValidationError[] {
   const errors: ValidationError[] = [];
@@ -128,6 +132,7 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
   }
 
   // Boundaries: N-1 canonical level-10 tokens, strictly ascending by cell id.
+  const errorsBefore = errors.length;
   if (!Array.isArray(f.boundaries)) {
     err('boundaries', `${show(f.boundaries)} is not an array of level-10 tokens`);
   } else {
@@ -157,8 +162,10 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
       prev = { token: t as string, ord, i };
     });
   }
+  const boundariesOk = errors.length === errorsBefore && nOk;
 
   // Shards: N entries with unique names and unique shard numbers their names route to.
+  const errorsBeforeShards = errors.length;
   if (!Array.isArray(f.shards)) {
     err('shards', `${show(f.shards)} is not an array of { name, shard }`);
   } else {
@@ -198,6 +205,14 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
         }
       }
     });
+  }
+
+  const shardsOk = errors.length === errorsBeforeShards && nOk;
+
+  if (f.migration !== undefined) {
+    const starts = boundariesOk ? [0, ...(f.boundaries as string[]).map((t) => cellOrdinal(parseToken(t))), CELL_COUNT] : null;
+    const names = shardsOk ? (f.shards as { name: string }[]).map((s) => s.name) : null;
+    validateMigration(f.migration, { names, starts, baseHash: computeHash({ ...f, migration: undefined }) }, err);
   }
 
   if (typeof f.version !== 'number' || !Number.isInteger(f.version) || f.version < 1) {
@@ -263,11 +278,11 @@ export function withHash<T extends Omit<BoundaryFile, 'hash'> & { hash?: string 
  * fields in a fixed, readable order and a trailing newline.
  */
 export function formatBoundaryFile(file: BoundaryFile): string {
-  const order = ['format', 'index', 'level', 'numberOfShards', 'routingNumShards', 'version', 'createdAt', 'parent', 'hash', 'boundaries', 'shards', 'balance'];
+  const order = ['format', 'index', 'level', 'numberOfShards', 'routingNumShards', 'version', 'createdAt', 'parent', 'hash', 'boundaries', 'shards', 'balance', 'migration'];
   const out: Record<string, unknown> = {};
   for (const k of order) if ((file as unknown as Record<string, unknown>)[k] !== undefined) out[k] = (file as unknown as Record<string, unknown>)[k];
   for (const k of Object.keys(file)) if (!(k in out)) out[k] = (file as unknown as Record<string, unknown>)[k];
-  // Keep each shard entry on one line: a diff of two files reads shard by shard.
-  const json = JSON.stringify(out, null, 2).replace(/\{\n\s+("name"[^{}]*?)\n\s+\}/g, (_, body: string) => `{ ${body.replace(/\n\s+/g, ' ')} }`);
+  // Keep each shard entry (and each migration move) on one line: a diff of two files reads shard by shard.
+  const json = JSON.stringify(out, null, 2).replace(/\{\n\s+((?:"name"|"start")[^{}]*?)\n\s+\}/g, (_, body: string) => `{ ${body.replace(/\n\s+/g, ' ')} }`);
   return json + '\n';
 }

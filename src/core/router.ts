@@ -189,7 +189,10 @@ export class Router {
    * readExclusions lists, for every move in progress, the copy searches must
    * ignore: documents whose cell is in the move's range and whose `_routing`
    * is the non-reading owner. A search asking both owners of a move would
-   * otherwise count the range twice. Empty without a migration.
+   * otherwise count the range twice. Empty without a migration. In a query:
+   * must_not documents with that `_routing` whose restaurant's level-10 token
+   * is in [start, end) (tokens of level-10 cells are six hex digits, so a
+   * keyword range on them orders like cell ids); dishes through their parent.
    */
   readExclusions(): ReadExclusion[] {
     return this.moves.map((m) => ({
