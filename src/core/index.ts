@@ -17,3 +17,8 @@ export * from './searches';
 export * from './exports';
 export * from './faces';
 export * from './levels';
+export * from './migration';
+export * from './diff';
+export * from './fanout';
+export * from './plan';
+export * from './edit';
