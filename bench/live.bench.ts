@@ -1,0 +1,182 @@
+/**
+ * `npm run bench:live`: routed vs all-shards dish searches on a real OpenSearch
+ * node, same run, interleaved. For 15-mile and 50-mile circles around the
+ * bundled US sample cities, the same search body (the live API's: has_parent +
+ * geo_distance, top 20 dishes nearest first with their restaurant, exact total,
+ * three facets) is sent with `routing=<names>` and without routing.
+ *
+ *   1. latency: one request at a time, routed and unrouted alternating
+ *      request by request (which goes first alternates too): p50/p99 wall
+ *      time as this client sees it, and OpenSearch's `took`.
+ *   2. throughput: CONCURRENCY requests in flight, in blocks of BLOCK_MS
+ *      alternating routed / unrouted: completed searches per second.
+ *
+ * Uses the index of data/boundaries.json as `npx geoshard seed` made it (any
+ * complete seeded sample; the default one is seeded first when there is none)
+ * and the request cache off. Needs a node: `npm run cluster:start` or
+ * OPENSEARCH_URL. `--quick` shortens every phase. Results also go to
+ * test-results/bench-live.json.
+ */
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import os from 'node:os';
+import { Router, KM_PER_MILE, parseBoundaryFile } from '../src/core/index.ts';
+import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
+import { getIndexMeta, seedIndex } from '../src/server/seeder.ts';
+import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../src/server/sample.ts';
+import { runSearch, planRouted, planAll, compareParts, type Plan } from '../src/server/search.ts';
+import { parseSearchParams, type SearchParams } from '../src/server/params.ts';
+import { ROOT } from '../src/server/testkit.ts';
+
+const quick = process.argv.includes('--quick');
+const LATENCY_ROUNDS = quick ? 2 : 6;
+const CONCURRENCY = 4;
+const BLOCK_MS = quick ? 1000 : 2500;
+const BLOCKS = quick ? 2 : 4;
+const RADII_MI = [15, 50];
+
+const file = parseBoundaryFile(readFileSync(join(ROOT, 'data', 'boundaries.json'), 'utf8'), 'data/boundaries.json');
+const router = new Router(file);
+const client = new OpenSearchClient(configFromEnv());
+const cities = (JSON.parse(readFileSync(join(ROOT, 'data', 'cities.json'), 'utf8')) as { name: string; state: string; country: string; lat: number; lng: number }[]).filter((c) => c.country === 'US');
+
+/** One search to time: its params and both plans. */
+interface Job {
+  label: string;
+  params: SearchParams;
+  routed: Plan;
+  all: Plan;
+}
+
+function pct(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+async function time(job: Job, plan: Plan): Promise<{ wall: number; took: number }> {
+  const r = await runSearch(client, router, job.params, plan, { query: { request_cache: 'false' } });
+  if (r.status !== 'complete') throw new Error(`${job.label}: search was ${r.status}: ${JSON.stringify(r.shards)}`);
+  return { wall: r.wallMs, took: r.took };
+}
+
+interface Row {
+  radiusMi: number;
+  searches: number;
+  meanShardsRouted: number;
+  shards: number;
+  latency: { routed: { p50: number; p99: number; tookP50: number }; all: { p50: number; p99: number; tookP50: number }; p50Ratio: number; p99Ratio: number };
+  throughput: { routedPerS: number; allPerS: number; ratio: number; routedP50: number; routedP99: number; allP50: number; allP99: number };
+}
+
+async function benchRadius(radiusMi: number): Promise<Row> {
+  const jobs: Job[] = cities.map((c) => {
+    const params = parseSearchParams(new URLSearchParams(`lat=${c.lat}&lng=${c.lng}&radius=${radiusMi}mi&size=20`));
+    return { label: `${c.name}, ${c.state} ${radiusMi} mi`, params, routed: planRouted(router, params), all: planAll(router) };
+  });
+  // Correctness first: the two must agree, or timing them means nothing.
+  for (const j of jobs) {
+    const [a, b] = [await runSearch(client, router, j.params, j.routed), await runSearch(client, router, j.params, j.all)];
+    const cmp = compareParts(a, b);
+    if (!cmp.identical) throw new Error(`${j.label}: routed and all-shards answers differ: ${cmp.differences.join('; ')}`);
+  }
+  // 1. Latency, one at a time, interleaved request by request.
+  const lat = { routed: [] as number[], all: [] as number[], routedTook: [] as number[], allTook: [] as number[] };
+  for (let round = 0; round < LATENCY_ROUNDS; round++) {
+    for (let i = 0; i < jobs.length; i++) {
+      const j = jobs[i];
+      const order: ('routed' | 'all')[] = (round + i) % 2 === 0 ? ['routed', 'all'] : ['all', 'routed'];
+      for (const which of order) {
+        const t = await time(j, which === 'routed' ? j.routed : j.all);
+        if (which === 'routed') lat.routed.push(t.wall), lat.routedTook.push(t.took);
+        else lat.all.push(t.wall), lat.allTook.push(t.took);
+      }
+    }
+  }
+  // 2. Throughput: CONCURRENCY in flight, alternating blocks.
+  const tp = { routed: { n: 0, ms: 0, lat: [] as number[] }, all: { n: 0, ms: 0, lat: [] as number[] } };
+  let next = 0;
+  for (let b = 0; b < 2 * BLOCKS; b++) {
+    const which = b % 2 === 0 ? 'routed' : 'all';
+    const acc = tp[which];
+    const t0 = performance.now();
+    const end = t0 + BLOCK_MS;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (performance.now() < end) {
+          const j = jobs[next++ % jobs.length];
+          const t = await time(j, which === 'routed' ? j.routed : j.all);
+          acc.n++;
+          acc.lat.push(t.wall);
+        }
+      }),
+    );
+    acc.ms += performance.now() - t0;
+  }
+  const r = sortNum(lat.routed);
+  const a = sortNum(lat.all);
+  const routedPerS = tp.routed.n / (tp.routed.ms / 1000);
+  const allPerS = tp.all.n / (tp.all.ms / 1000);
+  const tr = sortNum(tp.routed.lat);
+  const ta = sortNum(tp.all.lat);
+  return {
+    radiusMi,
+    searches: jobs.length,
+    meanShardsRouted: mean(jobs.map((j) => j.routed.shards.length)),
+    shards: file.numberOfShards,
+    latency: {
+      routed: { p50: pct(r, 50), p99: pct(r, 99), tookP50: pct(sortNum(lat.routedTook), 50) },
+      all: { p50: pct(a, 50), p99: pct(a, 99), tookP50: pct(sortNum(lat.allTook), 50) },
+      p50Ratio: pct(a, 50) / pct(r, 50),
+      p99Ratio: pct(a, 99) / pct(r, 99),
+    },
+    throughput: { routedPerS, allPerS, ratio: routedPerS / allPerS, routedP50: pct(tr, 50), routedP99: pct(tr, 99), allP50: pct(ta, 50), allP99: pct(ta, 99) },
+  };
+}
+
+async function main() {
+  const info = await client.get<{ version: { number: string } }>('/');
+  let meta = await getIndexMeta(client, file.index);
+  if (meta?.hash !== file.hash || !meta.sample?.complete) {
+    console.log(`index "${file.index}" holds no complete sample for data/boundaries.json: seeding the default sample first (npx geoshard seed --recreate)...`);
+    await seedIndex({ client, router, restaurants: DEFAULT_SAMPLE_RESTAURANTS, dishesPerRestaurant: DEFAULT_DISHES_PER_RESTAURANT, recreate: true });
+    meta = await getIndexMeta(client, file.index);
+  }
+  const s = meta!.sample!;
+  const docs = (s.restaurantDocs ?? 0) + (s.dishDocs ?? 0);
+  console.log(
+    `live bench: OpenSearch ${info.version.number} at ${client.url}, index "${file.index}": ${file.numberOfShards} shards, ` +
+      `${s.restaurantDocs?.toLocaleString('en-US')} restaurants + ${s.dishDocs?.toLocaleString('en-US')} dishes (at most ${s.dishesPerRestaurant} per restaurant) = ${docs.toLocaleString('en-US')} documents; ` +
+      `${cities.length} US cities per radius; ${os.cpus().length} cores; request cache off${quick ? '; --quick' : ''}`,
+  );
+  const rows: Row[] = [];
+  for (const radiusMi of RADII_MI) {
+    // Touch the 1000 km circle once so every shard's caches (global ordinals for the join) are warm for both modes.
+    await runSearch(client, router, parseSearchParams(new URLSearchParams(`lat=39&lng=-98&radius=${(1000 / KM_PER_MILE).toFixed(0)}mi&size=0`)), planAll(router));
+    rows.push(await benchRadius(radiusMi));
+  }
+  const f = (x: number) => x.toFixed(1);
+  console.log(`\n| radius | shards asked (routed, mean) | latency p50 routed / all | p99 routed / all | took p50 routed / all | throughput routed / all (${CONCURRENCY} in flight) | p50 ratio | throughput ratio |`);
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const L = r.latency;
+    const T = r.throughput;
+    console.log(
+      `| ${r.radiusMi} mi | ${r.meanShardsRouted.toFixed(2)} of ${r.shards} | ${f(L.routed.p50)} / ${f(L.all.p50)} ms | ${f(L.routed.p99)} / ${f(L.all.p99)} ms | ${L.routed.tookP50} / ${L.all.tookP50} ms | ${f(T.routedPerS)} / ${f(T.allPerS)} searches/s | ${L.p50Ratio.toFixed(2)}x | ${T.ratio.toFixed(2)}x |`,
+    );
+  }
+  for (const r of rows) {
+    console.log(`  ${r.radiusMi} mi under load (${CONCURRENCY} in flight): p50 ${f(r.throughput.routedP50)} / ${f(r.throughput.allP50)} ms, p99 ${f(r.throughput.routedP99)} / ${f(r.throughput.allP99)} ms (routed / all)`);
+  }
+  mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+  writeFileSync(
+    join(ROOT, 'test-results', 'bench-live.json'),
+    JSON.stringify({ at: new Date().toISOString(), opensearch: info.version.number, index: file.index, shards: file.numberOfShards, sample: s, cores: os.cpus().length, concurrency: CONCURRENCY, quick, rows }, null, 2) + '\n',
+  );
+}
+
+main().catch((e) => {
+  console.error(`bench:live: ${(e as Error).message}`);
+  process.exit(1);
+});
