@@ -16,8 +16,12 @@ import { seed } from './commands/seed.ts';
 import { verifyRouting } from './commands/verifyRouting.ts';
 import { searches } from './commands/searches.ts';
 import { golden } from './commands/golden.ts';
+import { diff } from './commands/diff.ts';
+import { plan } from './commands/plan.ts';
+import { split } from './commands/split.ts';
+import { merge } from './commands/merge.ts';
 
-export const COMMANDS: Command[] = [cover, route, shardOf, balance, validate, hash, seed, verifyRouting, searches, golden];
+export const COMMANDS: Command[] = [cover, route, shardOf, balance, validate, hash, seed, verifyRouting, searches, golden, diff, plan, split, merge];
 
 const processIo: Io = {
   out: (t) => void process.stdout.write(t),

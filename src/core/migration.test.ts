@@ -31,7 +31,7 @@ describe('boundary files with moves in progress', () => {
   });
 
   it('round-trips through the on-disk format, one line per move', () => {
-    const f = migrating([move('switched'), { start: tok(100), end: tok(200), from: s0, to: s1, phase: 'copying' }].reverse());
+    const f = migrating([{ start: tok(100), end: tok(200), from: s0, to: s1, phase: 'copying' }, move('switched')]);
     const text = formatBoundaryFile(f);
     expect(parseBoundaryFile(text)).toEqual(f);
     expect(text).toContain(`{ "start": "${tok(1500)}", "end": "${tok(2000)}", "from": "${s1}", "to": "${s2}", "phase": "switched" }`);
