@@ -10,7 +10,10 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { Router } from '../core/index.ts';
 import { OpenSearchClient } from './opensearch.ts';
-import { seedIndex } from './seeder.ts';
+import { seedIndex, bulkBody } from './seeder.ts';
+import { indexBody } from './indexSpec.ts';
+import { sampleOf, docsOf } from './sample.ts';
+import { KM_PER_MILE } from '../core/index.ts';
 import { createApiMiddleware } from './middleware.ts';
 import { derivedFile, ensureSeeded, liveClient, startApi, getJson, closedPortUrl, TEST_INDEX, type RunningApi } from './testkit.ts';
 import { createServer } from 'node:http';
@@ -18,10 +21,12 @@ import type { AddressInfo } from 'node:net';
 
 const client = liveClient();
 const DRIFT_INDEX = 'geoshard-live-drift';
+const PARTIAL_INDEX = 'geoshard-live-partial';
 const running: RunningApi[] = [];
 afterAll(async () => {
   await Promise.all(running.map((r) => r.close()));
   await client.request('DELETE', `/${DRIFT_INDEX}`, { okStatuses: [404] });
+  await client.request('DELETE', `/${PARTIAL_INDEX}`, { okStatuses: [404] });
 });
 
 async function api(opts: Parameters<typeof startApi>[0]): Promise<RunningApi> {
@@ -86,6 +91,59 @@ describe('boundary drift', () => {
     expect(body.status).toBe('unavailable');
     expect(body.error.message).toContain('"geoshard-live-missing" does not exist');
     expect(body.error.message).toContain('geoshard seed');
+  });
+});
+
+describe('a shard that does not answer', () => {
+  // A real missing shard: the index is created with at most N-1 shards per
+  // node on this single-node cluster, so OpenSearch leaves one primary
+  // unassigned (the index is red until the test deletes it). Searches that
+  // ask that shard come back with successful < total and no failure entry.
+  it('makes searches that ask it "partial", never "complete", and names the shard', async () => {
+    const f = derivedFile(PARTIAL_INDEX);
+    const router = new Router(f);
+    const n = f.numberOfShards;
+    await client.request('DELETE', `/${PARTIAL_INDEX}`, { okStatuses: [404] });
+    const body = indexBody(f) as { settings: { index: Record<string, unknown> } };
+    body.settings.index['routing.allocation.total_shards_per_node'] = n - 1;
+    await client.request('PUT', `/${PARTIAL_INDEX}`, { body, query: { wait_for_active_shards: 0 } });
+    // Wait until the allocator has placed the N-1 shards it can.
+    await client.get(`/_cluster/health/${PARTIAL_INDEX}`, { query: { wait_for_active_shards: n - 1, timeout: '30s' }, timeoutMs: 40_000 });
+    const rows = await client.get<{ shard: string; state: string }[]>(`/_cat/shards/${PARTIAL_INDEX}`, { query: { format: 'json', h: 'shard,state' } });
+    const down = rows.filter((r) => r.state !== 'STARTED').map((r) => Number(r.shard));
+    expect(down).toHaveLength(1);
+    const u = down[0];
+
+    // Write a few sample restaurants whose shards are up, and pick circles that do and do not touch shard u.
+    const restaurants = sampleOf(400);
+    const up = restaurants.filter((r) => router.route(r.lat, r.lng).shard !== u);
+    const docs = up.slice(0, 40).flatMap((r) => docsOf(r, router, 2));
+    const bulk = await client.request<{ errors: boolean }>('POST', '/_bulk', { body: bulkBody(PARTIAL_INDEX, docs), query: { refresh: 'true' } });
+    expect(bulk.body.errors).toBe(false);
+    const avoid = up.find((r) => !router.coverCircle(r.lat, r.lng, 15 * KM_PER_MILE).shards.some((s) => s.shard === u))!;
+    const touch = restaurants.find((r) => router.route(r.lat, r.lng).shard === u)!;
+
+    const s = await api({ file: f, client });
+    const all = await getJson(`${s.url}/api/search?size=5`);
+    expect(all.status).toBe(200);
+    expect(all.body.status).toBe('partial');
+    expect(all.body.shards.total).toBe(n);
+    expect(all.body.shards.successful).toBe(n - 1);
+    const chips = all.body.shardsAsked as { shard: number; status: string }[];
+    expect(chips.filter((c) => c.status !== 'ok').map((c) => [c.shard, c.status])).toEqual([[u, 'unavailable']]);
+
+    const touching = await getJson(`${s.url}/api/search?lat=${touch.lat}&lng=${touch.lng}&radius=15mi`);
+    expect(touching.body.status).toBe('partial');
+
+    const avoiding = await getJson(`${s.url}/api/search?lat=${avoid.lat}&lng=${avoid.lng}&radius=15mi&compare=1`);
+    expect(avoiding.status).toBe(200);
+    expect(avoiding.body.total).toBeGreaterThan(0);
+    expect(avoiding.body.shardsAsked.every((c: { status: string }) => c.status === 'ok')).toBe(true);
+    expect(avoiding.body.unrouted.status).toBe('partial');
+    // One of the two searches is partial, so the comparison as a whole is partial.
+    expect(avoiding.body.status).toBe('partial');
+
+    await client.request('DELETE', `/${PARTIAL_INDEX}`);
   });
 });
 

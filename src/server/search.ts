@@ -31,10 +31,12 @@ export interface AskedShard extends ShardRef {
   /** Covering cells in the shard (routed searches with a location; 0 otherwise). */
   cells: number;
   /**
-   * ok: answered; failed: listed in `_shards.failures`; unknown: the search
-   * timed out and OpenSearch does not say which shard was late.
+   * ok: answered; failed: listed in `_shards.failures`; unavailable: no
+   * started copy (unassigned, recovering), so OpenSearch skipped it without a
+   * failure entry; unknown: the search timed out and OpenSearch does not say
+   * which shard was late.
    */
-  status: 'ok' | 'failed' | 'unknown';
+  status: 'ok' | 'failed' | 'unavailable' | 'unknown';
   reason?: string;
 }
 
@@ -237,8 +239,15 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
   const status = statusOf(body);
   const failed = new Map<number, string>();
   for (const f of body._shards.failures ?? []) if (typeof f.shard === 'number') failed.set(f.shard, [f.reason?.type, f.reason?.reason].filter(Boolean).join(': '));
-  const shardsAsked: AskedShard[] = plan.shards.map((s) =>
-    failed.has(s.shard) ? { ...s, status: 'failed', reason: failed.get(s.shard) } : { ...s, status: body.timed_out ? 'unknown' : 'ok' },
+  // A shard with no started copy is left out of `successful` without a failure entry; ask which one.
+  const s = body._shards;
+  const missing = s.successful + s.failed < s.total ? await shardsWithoutStartedCopy(client, router.file.index) : new Set<number>();
+  const shardsAsked: AskedShard[] = plan.shards.map((sh) =>
+    failed.has(sh.shard)
+      ? { ...sh, status: 'failed', reason: failed.get(sh.shard) }
+      : missing.has(sh.shard)
+        ? { ...sh, status: 'unavailable', reason: 'no started copy of the shard (unassigned or recovering)' }
+        : { ...sh, status: body.timed_out ? 'unknown' : 'ok' },
   );
   const total = typeof body.hits.total === 'number' ? body.hits.total : body.hits.total.value;
   return {
@@ -254,6 +263,17 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
     facets: facetsOf(body.aggregations),
     shards: body._shards,
   };
+}
+
+/** shardsWithoutStartedCopy returns the shard numbers of an index with no STARTED copy (`_cat/shards`); empty if the lookup fails. */
+async function shardsWithoutStartedCopy(client: OpenSearchClient, index: string): Promise<Set<number>> {
+  try {
+    const rows = await client.get<{ shard: string; state: string }[]>(`/_cat/shards/${encodeURIComponent(index)}`, { query: { format: 'json', h: 'shard,state' }, timeoutMs: 3000 });
+    const started = new Set(rows.filter((r) => r.state === 'STARTED').map((r) => Number(r.shard)));
+    return new Set(rows.map((r) => Number(r.shard)).filter((n) => !started.has(n)));
+  } catch {
+    return new Set();
+  }
 }
 
 /**

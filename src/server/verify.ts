@@ -16,7 +16,7 @@ export interface NameCheck {
   name: string;
   /** The shard number the boundary file declares for the name. */
   declared: number;
-  /** The shard numbers OpenSearch's `_search_shards` returned for the name (one when all is well). */
+  /** The shard numbers OpenSearch's `_search_shards` returned for the name (one when all is well; -1 for a shard with no started copy). */
   actual: number[];
   ok: boolean;
 }
@@ -52,7 +52,8 @@ export interface VerifyResult {
 /** searchShardsOf returns the shard numbers `_search_shards` lists for a routing value. */
 export async function searchShardsOf(client: OpenSearchClient, index: string, routing: string): Promise<number[]> {
   const body = await client.get<{ shards: { shard: number; index: string; primary: boolean }[][] }>(`/${encodeURIComponent(index)}/_search_shards`, { query: { routing } });
-  return body.shards.map((group) => group[0].shard);
+  // A group without copies is a shard with no started copy: OpenSearch does not say which; report -1.
+  return body.shards.map((group) => (group.length > 0 ? group[0].shard : -1));
 }
 
 /**
@@ -84,7 +85,10 @@ export async function verifyRouting(client: OpenSearchClient, router: Router): P
     const actual = await searchShardsOf(client, index, s.name);
     const ok = actual.length === 1 && actual[0] === s.shard;
     names.push({ index: s.index, name: s.name, declared: s.shard, actual, ok });
-    if (!ok) problems.push(`shard name "${s.name}" (shards[${s.index}]) lands on OpenSearch shard ${actual.join(',')}, not the declared ${s.shard}`);
+    if (!ok) {
+      const where = actual.includes(-1) ? 'a shard with no started copy (unassigned?)' : `OpenSearch shard ${actual.join(',')}`;
+      problems.push(`shard name "${s.name}" (shards[${s.index}]) lands on ${where}, not the declared ${s.shard}`);
+    }
   }
 
   const sample = meta?.sample;
