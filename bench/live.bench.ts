@@ -20,7 +20,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
-import { Router, KM_PER_MILE, parseBoundaryFile } from '../src/core/index.ts';
+import { Router, parseBoundaryFile } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
 import { getIndexMeta, seedIndex } from '../src/server/seeder.ts';
 import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../src/server/sample.ts';
@@ -70,17 +70,24 @@ interface Row {
   throughput: { routedPerS: number; allPerS: number; ratio: number; routedP50: number; routedP99: number; allP50: number; allP99: number };
 }
 
-async function benchRadius(radiusMi: number): Promise<Row> {
-  const jobs: Job[] = cities.map((c) => {
+function jobsFor(radiusMi: number): Job[] {
+  return cities.map((c) => {
     const params = parseSearchParams(new URLSearchParams(`lat=${c.lat}&lng=${c.lng}&radius=${radiusMi}mi&size=20`));
     return { label: `${c.name}, ${c.state} ${radiusMi} mi`, params, routed: planRouted(router, params), all: planAll(router) };
   });
-  // Correctness first: the two must agree, or timing them means nothing.
+}
+
+/** checkAndWarm runs every search both ways once: the answers must agree (or timing them means nothing), and caches warm up. */
+async function checkAndWarm(jobs: Job[]): Promise<void> {
   for (const j of jobs) {
     const [a, b] = [await runSearch(client, router, j.params, j.routed), await runSearch(client, router, j.params, j.all)];
     const cmp = compareParts(a, b);
     if (!cmp.identical) throw new Error(`${j.label}: routed and all-shards answers differ: ${cmp.differences.join('; ')}`);
   }
+}
+
+async function benchRadius(radiusMi: number): Promise<Row> {
+  const jobs = jobsFor(radiusMi);
   // 1. Latency, one at a time, interleaved request by request.
   const lat = { routed: [] as number[], all: [] as number[], routedTook: [] as number[], allTook: [] as number[] };
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
@@ -150,12 +157,13 @@ async function main() {
       `${s.restaurantDocs?.toLocaleString('en-US')} restaurants + ${s.dishDocs?.toLocaleString('en-US')} dishes (at most ${s.dishesPerRestaurant} per restaurant) = ${docs.toLocaleString('en-US')} documents; ` +
       `${cities.length} US cities per radius; ${os.cpus().length} cores; request cache off${quick ? '; --quick' : ''}`,
   );
+  // Warm-up and correctness check of every search of every radius before any timing.
+  for (const radiusMi of RADII_MI) await checkAndWarm(jobsFor(radiusMi));
+  const load0 = os.loadavg()[0];
   const rows: Row[] = [];
-  for (const radiusMi of RADII_MI) {
-    // Touch the 1000 km circle once so every shard's caches (global ordinals for the join) are warm for both modes.
-    await runSearch(client, router, parseSearchParams(new URLSearchParams(`lat=39&lng=-98&radius=${(1000 / KM_PER_MILE).toFixed(0)}mi&size=0`)), planAll(router));
-    rows.push(await benchRadius(radiusMi));
-  }
+  for (const radiusMi of RADII_MI) rows.push(await benchRadius(radiusMi));
+  const load1 = os.loadavg()[0];
+  console.log(`(1-minute load average ${load0.toFixed(1)} before, ${load1.toFixed(1)} after the timed part, on ${os.cpus().length} cores: other work on the machine slows both modes alike, as they are interleaved)`);
   const f = (x: number) => x.toFixed(1);
   console.log(`\n| radius | shards asked (routed, mean) | latency p50 routed / all | p99 routed / all | took p50 routed / all | throughput routed / all (${CONCURRENCY} in flight) | p50 ratio | throughput ratio |`);
   console.log('|---|---|---|---|---|---|---|---|');
@@ -172,7 +180,7 @@ async function main() {
   mkdirSync(join(ROOT, 'test-results'), { recursive: true });
   writeFileSync(
     join(ROOT, 'test-results', 'bench-live.json'),
-    JSON.stringify({ at: new Date().toISOString(), opensearch: info.version.number, index: file.index, shards: file.numberOfShards, sample: s, cores: os.cpus().length, concurrency: CONCURRENCY, quick, rows }, null, 2) + '\n',
+    JSON.stringify({ at: new Date().toISOString(), loadavg: [load0, load1], opensearch: info.version.number, index: file.index, shards: file.numberOfShards, sample: s, cores: os.cpus().length, concurrency: CONCURRENCY, quick, rows }, null, 2) + '\n',
   );
 }
 

@@ -7,12 +7,14 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBoundaryFile } from '../core/index.ts';
+import { indexBody } from './indexSpec.ts';
 import { main } from '../cli/main.ts';
 import { derivedFile, ensureSeeded, liveClient, closedPortUrl, TEST_INDEX, TEST_RESTAURANTS } from './testkit.ts';
 
 const client = liveClient();
 const dir = mkdtempSync(join(tmpdir(), 'geoshard-cli-live-'));
 const SMALL_INDEX = 'geoshard-live-cli';
+const BAD_INDEX = 'geoshard-live-cli-bad';
 
 function write(name: string, f: ReturnType<typeof derivedFile>): string {
   const p = join(dir, name);
@@ -37,6 +39,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await client.request('DELETE', `/${SMALL_INDEX}`, { okStatuses: [404] });
+  await client.request('DELETE', `/${BAD_INDEX}`, { okStatuses: [404] });
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -93,6 +96,20 @@ describe('geoshard seed', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain(derivedFile(SMALL_INDEX).hash);
     expect(r.err).toContain('--recreate');
+  });
+
+  it('reports bulk errors item by item and exits 1 instead of swallowing them', async () => {
+    // An index with the right _meta but a mapping that cannot take the documents' calories.
+    const f = derivedFile(BAD_INDEX);
+    const body = indexBody(f) as { mappings: { properties: Record<string, unknown> } };
+    body.mappings.properties.calories = { type: 'boolean' };
+    await client.request('DELETE', `/${BAD_INDEX}`, { okStatuses: [404] });
+    await client.request('PUT', `/${BAD_INDEX}`, { body });
+    const r = await run('seed', '--boundaries', write('bad.json', f), '--restaurants', '50', '--dishes-per-restaurant', '2');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/bulk request failed for \d+ of \d+ documents/);
+    expect(r.err).toMatch(/r\d{6}-d\d: 400 mapper_parsing_exception: failed to parse field \[calories\]/);
+    expect(r.out).toBe('');
   });
 
   it('rejects bad options with exit 2 naming the option and the valid range', async () => {
