@@ -14,12 +14,14 @@
  * component of the unit vector (+3 if negative); (u, v) = the other two
  * components divided by it, per face; (s, t) = the quadratic transform of
  * (u, v); (i, j) = floor(1024 · (s, t)) at level 10; the position along the
- * face's Hilbert curve from S2's orientation tables (walked one level at a
- * time); the ordinal = face · 4^10 + position, the same number as the core's
- * cellOrdinal. The shard is the last range start <= ordinal, a binary search
- * in a 1-row float texture of the range starts (Router.starts; every value
- * < 2^24, so exact in float32). s2mirror.ts repeats this code line by line
- * in JavaScript for unit tests; the e2e test reads back real pixels.
+ * face's Hilbert curve from a lookup table built from S2's orientation tables,
+ * five levels per lookup (two texture reads; walking the ten levels one by one
+ * cost about twice as much in software WebGL); the ordinal = face · 4^10 +
+ * position, the same number as the core's cellOrdinal. The shard is the last
+ * range start <= ordinal, a binary search in a 1-row float texture of the range
+ * starts (Router.starts; every value < 2^24, so exact in float32).
+ * s2mirror.ts repeats this code line by line in JavaScript for unit tests; the
+ * e2e test reads back real pixels (debug=ordinal) and checks them against the core.
  */
 
 /** Most shards the shader's binary search handles: 2^11 > MAX_SHARDS (1024). */
@@ -28,15 +30,36 @@ export const SHADER_SEARCH_STEPS = 11;
 /** Side of one face in the unfolded cube, in world units: four faces span 2π, like the map. */
 export const NET_FACE_SIDE = Math.PI / 2;
 
-/** The GLSL functions (no uniforms except those named uStarts and uShardCount). */
-export const S2_GLSL = /* glsl */ `
-// S2 orientation tables packed 2 bits per entry (S2's kIJtoPos and kPosToOrientation).
-const int S2_IJ_TO_POS_0 = 180; // orientation 0: ij 0,1,2,3 -> pos 0,1,3,2
-const int S2_IJ_TO_POS_1 = 156; // swapped:       -> 0,3,1,2
-const int S2_IJ_TO_POS_2 = 30;  // inverted:      -> 2,3,1,0
-const int S2_IJ_TO_POS_3 = 54;  // both:          -> 2,1,3,0
-const int S2_POS_TO_ORIENT = 193; // pos 0,1,2,3 -> swap, 0, 0, swap|invert
+/**
+ * hilbertLookup returns the table s2Ordinal reads (S2's own technique, with 5 bits of i and j
+ * per lookup instead of 4): for each orientation o (0..3) and 5-bit i5, j5, the texel at
+ * (32·o + i5, j5) of a 128×32 table holds pos·4 + o', where pos (0..1023) is the position of
+ * (i5, j5) along the five-level curve of orientation o and o' the orientation after it.
+ * Built from S2's kIJtoPos and kPosToOrientation tables.
+ */
+export function hilbertLookup(): Float32Array {
+  const ijToPos = [180, 156, 30, 54];
+  const out = new Float32Array(128 * 32);
+  for (let o0 = 0; o0 < 4; o0++) {
+    for (let i5 = 0; i5 < 32; i5++) {
+      for (let j5 = 0; j5 < 32; j5++) {
+        let o = o0;
+        let pos = 0;
+        for (let k = 4; k >= 0; k--) {
+          const ij = (((i5 >> k) & 1) << 1) | ((j5 >> k) & 1);
+          const p = (ijToPos[o] >> (2 * ij)) & 3;
+          pos = (pos << 2) | p;
+          o ^= (193 >> (2 * p)) & 3;
+        }
+        out[j5 * 128 + o0 * 32 + i5] = pos * 4 + o;
+      }
+    }
+  }
+  return out;
+}
 
+/** The GLSL functions (uniforms they read: uHilbert, uStarts, uShardCount). */
+export const S2_GLSL = /* glsl */ `
 int s2Face(vec3 p) {
   vec3 a = abs(p);
   int f = a.x > a.y ? (a.x > a.z ? 0 : 2) : (a.y > a.z ? 1 : 2);
@@ -77,20 +100,15 @@ vec2 s2FaceST(int f, vec3 p) {
   return vec2(s2UVToST(uv.x), s2UVToST(uv.y));
 }
 
-// The level-10 ordinal of (face, s, t): face * 4^10 + the Hilbert position of (i, j).
+// The level-10 ordinal of (face, s, t): face * 4^10 + the Hilbert position of (i, j), five
+// levels per lookup in uHilbert (see hilbertLookup: texel (32·orientation + i5, j5) holds
+// the 10-bit position of the five levels and the orientation after them, as pos·4 + orient).
 int s2Ordinal(int f, vec2 st) {
   int i = clamp(int(floor(st.x * 1024.0)), 0, 1023);
   int j = clamp(int(floor(st.y * 1024.0)), 0, 1023);
-  int orient = f & 1;
-  int pos = 0;
-  for (int k = 9; k >= 0; k--) {
-    int ij = (((i >> k) & 1) << 1) | ((j >> k) & 1);
-    int table = orient == 0 ? S2_IJ_TO_POS_0 : (orient == 1 ? S2_IJ_TO_POS_1 : (orient == 2 ? S2_IJ_TO_POS_2 : S2_IJ_TO_POS_3));
-    int p = (table >> (2 * ij)) & 3;
-    pos = (pos << 2) | p;
-    orient ^= (S2_POS_TO_ORIENT >> (2 * p)) & 3;
-  }
-  return f * 1048576 + pos;
+  int hi = int(texelFetch(uHilbert, ivec2(((f & 1) << 5) | (i >> 5), j >> 5), 0).r);
+  int lo = int(texelFetch(uHilbert, ivec2(((hi & 3) << 5) | (i & 31), j & 31), 0).r);
+  return (f << 20) | ((hi >> 2) << 10) | (lo >> 2);
 }
 
 // The key-order index of the shard holding an ordinal: the last i with starts[i] <= ordinal.

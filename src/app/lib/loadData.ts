@@ -1,0 +1,111 @@
+/**
+ * Loading the bundled data: the boundary file (validated by the core; the
+ * explorer refuses to draw an invalid one and says why), and the sample
+ * cities. The cells file and the land are parsed in the worker (worker.ts).
+ *
+ * Files are found with import.meta.glob, so a missing data file is a clear
+ * message in the page rather than a build error; `?boundaries=/path.json`
+ * (a same-origin path) opens another boundary file, e.g. a proposed one.
+ */
+import { parseBoundaryFile, BoundaryFileError, Router, type BoundaryFile } from '../../core/index';
+
+const FILES = import.meta.glob('/data/{boundaries.json,cells.csv,cities.json}', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
+
+/** URLs of the bundled data files (undefined where a file is missing). */
+export const DATA_URLS = {
+  boundaries: FILES['/data/boundaries.json'] as string | undefined,
+  cells: FILES['/data/cells.csv'] as string | undefined,
+  cities: FILES['/data/cities.json'] as string | undefined,
+};
+
+/** DataLoadError: a title for the page and the list of problems, each naming the field or file. */
+export class DataLoadError extends Error {
+  constructor(
+    readonly title: string,
+    readonly problems: string[],
+  ) {
+    super(`${title}: ${problems.join('; ')}`);
+    this.name = 'DataLoadError';
+  }
+}
+
+/** A validated boundary file and its router. */
+export interface LoadedBoundaries {
+  file: BoundaryFile;
+  router: Router;
+  /** Where the file came from (a URL path), for messages and the header. */
+  source: string;
+}
+
+type Fetch = (url: string) => Promise<Pick<Response, 'ok' | 'status' | 'statusText' | 'text'>>;
+
+/**
+ * boundariesSource returns the boundary file to open: the `boundaries`
+ * parameter of the query string if it is a same-origin path, else the bundled
+ * data/boundaries.json. Throws DataLoadError if neither exists or the
+ * parameter is not a path.
+ */
+export function boundariesSource(search: string, bundled = DATA_URLS.boundaries): string {
+  const param = new URLSearchParams(search).get('boundaries');
+  if (param !== null) {
+    if (!/^\/(?!\/)[^\s]*$/.test(param)) {
+      throw new DataLoadError('Cannot open the boundary file', [`boundaries=${param} is not a path on this server: expected a path such as /data/boundaries.json`]);
+    }
+    return param;
+  }
+  if (!bundled) {
+    throw new DataLoadError('data/boundaries.json is missing', ['the explorer draws the bundled boundary file: run `npm run data:generate` (or `npx geoshard balance`) to create it, then reload']);
+  }
+  return bundled;
+}
+
+/** loadBoundaries fetches a boundary file and validates it with the core; throws DataLoadError listing every problem. */
+export async function loadBoundaries(url: string, fetchFn: Fetch = fetch): Promise<LoadedBoundaries> {
+  const text = await fetchText(url, 'the boundary file', fetchFn);
+  const name = url.replace(/^\/@fs/, '').replace(/\?.*$/, '');
+  try {
+    const file = parseBoundaryFile(text, name);
+    return { file, router: new Router(file, name), source: name };
+  } catch (e) {
+    if (e instanceof BoundaryFileError) throw new DataLoadError(`${name} is not a valid boundary file`, e.errors.map((x) => x.message));
+    throw e;
+  }
+}
+
+/** A sample city from data/cities.json. */
+export interface City {
+  name: string;
+  state: string;
+  country: string;
+  lat: number;
+  lng: number;
+  population: number;
+}
+
+/** parseCities reads data/cities.json; throws DataLoadError naming the first bad entry. */
+export function parseCities(text: string, source = 'cities.json'): City[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new DataLoadError(`${source} is not JSON`, [(e as Error).message]);
+  }
+  if (!Array.isArray(raw)) throw new DataLoadError(`${source} is not a list of cities`, [`expected a JSON array of { name, lat, lng, ... }`]);
+  return raw.map((c, i) => {
+    const ok = c && typeof c.name === 'string' && Number.isFinite(c.lat) && Math.abs(c.lat) <= 90 && Number.isFinite(c.lng) && Math.abs(c.lng) <= 180;
+    if (!ok) throw new DataLoadError(`${source} has a bad entry`, [`[${i}]: ${JSON.stringify(c).slice(0, 80)} needs a name, lat in [-90, 90] and lng in [-180, 180]`]);
+    return { name: c.name, state: String(c.state ?? ''), country: String(c.country ?? ''), lat: c.lat, lng: c.lng, population: Number(c.population) || 0 };
+  });
+}
+
+/** fetchText fetches a text file; throws DataLoadError naming the URL and the HTTP status or network error. */
+export async function fetchText(url: string, what: string, fetchFn: Fetch = fetch): Promise<string> {
+  let res: Awaited<ReturnType<Fetch>>;
+  try {
+    res = await fetchFn(url);
+  } catch (e) {
+    throw new DataLoadError(`Cannot load ${what}`, [`${url}: ${(e as Error).message}`]);
+  }
+  if (!res.ok) throw new DataLoadError(`Cannot load ${what}`, [`${url}: HTTP ${res.status} ${res.statusText}`.trim()]);
+  return res.text();
+}

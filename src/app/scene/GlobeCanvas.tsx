@@ -1,0 +1,46 @@
+/**
+ * GlobeCanvas: the WebGL canvas (orthographic camera, frames on demand) with
+ * the shard surface, coastlines and Hilbert curve, plus the 2D canvas the city
+ * labels are drawn on. Renders the scene once the boundary file is loaded.
+ */
+import { useRef } from 'react';
+import { Canvas } from '@react-three/fiber';
+import { useApp } from '../store';
+import { readyData } from '../store/dataSlice';
+import { FrameDriver } from './FrameDriver';
+import { ShardSurface } from './ShardSurface';
+import { Coastlines } from './Coastlines';
+import { HilbertCurve } from './HilbertCurve';
+import { PointerControls } from './PointerControls';
+
+export function GlobeCanvas() {
+  const labels = useRef<HTMLCanvasElement>(null);
+  const data = useApp(readyData);
+  return (
+    <div className="globe-canvas">
+      <Canvas
+        orthographic
+        flat
+        linear
+        frameloop="demand"
+        dpr={[1, 2]}
+        camera={{ position: [0, 0, 10], zoom: 300, near: 0.1, far: 100 }}
+        onCreated={(st) => {
+          if (import.meta.env.DEV) (window as unknown as Record<string, unknown>).__geoshardScene = st;
+        }}
+        gl={{ antialias: true, preserveDrawingBuffer: true, alpha: true, powerPreference: 'high-performance' }}
+      >
+        {data && (
+          <>
+            <FrameDriver labels={labels} />
+            <ShardSurface starts={data.router.starts} colors={data.colors} />
+            <Coastlines />
+            <HilbertCurve />
+            <PointerControls />
+          </>
+        )}
+      </Canvas>
+      <canvas ref={labels} className="globe-labels" aria-hidden="true" />
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+/**
+ * The tabs of the right-hand side panel, in order. To add a panel (the radius
+ * explorer, live mode, boundary review...), write ui/YourPanel.tsx exporting a
+ * component and add one entry here.
+ */
+import type { ComponentType } from 'react';
+import { ShardsPanel } from './ShardsPanel';
+import { AboutPanel } from './AboutPanel';
+
+export interface PanelDef {
+  /** Stable id, also the tab's test id (`tab-<id>`). */
+  id: string;
+  title: string;
+  Component: ComponentType;
+}
+
+export const PANELS: PanelDef[] = [
+  { id: 'shards', title: 'Shards', Component: ShardsPanel },
+  { id: 'about', title: 'How to read', Component: AboutPanel },
+];
