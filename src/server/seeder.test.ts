@@ -1,9 +1,11 @@
 import { describe, it, expect } from 'vitest';
-import { bulkBody, bulkErrors } from './seeder.ts';
+import { bulkBody, bulkErrors, seedIndex, SeedError } from './seeder.ts';
+import { OpenSearchClient } from './opensearch.ts';
+import { LiveApi } from './api.ts';
 import { indexBody, readIndexMeta } from './indexSpec.ts';
 import { driftState } from './drift.ts';
 import { docsOf, predictCounts } from './sample.ts';
-import { Router, shardForRouting, cellAt, cellOrdinal } from '../core/index.ts';
+import { Router, shardForRouting, cellAt, cellOrdinal, withMigration, cellToken, cellFromOrdinal } from '../core/index.ts';
 import { fileWithCuts } from '../core/testutil.ts';
 import type { Restaurant } from '../data/generator.ts';
 
@@ -120,5 +122,29 @@ describe('driftState', () => {
   it('tells a missing index from an index without geoshard _meta', () => {
     expect(driftState(file, undefined).status).toBe('missing-index');
     expect(driftState(file, null).status).toBe('no-meta');
+  });
+});
+
+describe('boundary files with moves in progress', () => {
+  // A move of [1,000,000, 2,000,000) from shard 1 to shard 2, being copied.
+  const migrating = withMigration(file, {
+    epoch: 1,
+    target: 'f'.repeat(64),
+    moves: [{ start: cellToken(cellFromOrdinal(1_000_000)), end: cellToken(cellFromOrdinal(2_000_000)), from: file.shards[1].name, to: file.shards[2].name, phase: 'copying' }],
+  });
+  // Nothing listens here: the refusals must come before any request.
+  const client = new OpenSearchClient({ url: 'http://127.0.0.1:9', timeoutMs: 1000 });
+
+  it('are refused by seed, which writes each document to one owner only', async () => {
+    const e = await seedIndex({ client, router: new Router(migrating), restaurants: 1, dishesPerRestaurant: 0 }).catch((x) => x);
+    expect(e).toBeInstanceOf(SeedError);
+    expect(e.message).toContain('1 move(s) in progress');
+  });
+
+  it('are refused by the live API, which has no read exclusions', async () => {
+    const r = await new LiveApi({ file: migrating, client }).search(new URLSearchParams('lat=1&lng=2&radius=3mi'));
+    expect(r.httpStatus).toBe(500);
+    expect(r.body.status).toBe('error');
+    expect(JSON.stringify(r.body.error)).toContain('move(s) in progress');
   });
 });

@@ -104,6 +104,12 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
   const note = opts.onNote ?? (() => {});
   const sampleSpec = { restaurants: opts.restaurants, dishesPerRestaurant: opts.dishesPerRestaurant };
 
+  if (router.moves.length > 0) {
+    throw new SeedError(
+      `the boundary file has ${router.moves.length} move(s) in progress (its "migration" field): geoshard seed writes only settled boundary files, ` +
+        `each document to the one shard that owns its cell. Seed with the file before or after the migration.`,
+    );
+  }
   const existing = await getIndexMeta(client, index);
   let created = false;
   if (existing !== undefined && opts.recreate) {
