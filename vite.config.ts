@@ -22,7 +22,8 @@ function liveApi(): Plugin {
   };
   return {
     name: 'geoshard-live-api',
-    configureServer: (server) => mount((fn) => server.middlewares.use(fn)),
+    // Vitest runs a Vite server too; the unit tests do not want the API.
+    configureServer: (server) => (process.env.VITEST ? undefined : mount((fn) => server.middlewares.use(fn))),
     configurePreviewServer: (server) => mount((fn) => server.middlewares.use(fn)),
   };
 }
