@@ -17,10 +17,11 @@ import { useStore } from 'zustand';
 import type { AppState, SliceCreator } from './types';
 import { createDataSlice } from './dataSlice';
 import { createViewSlice } from './viewSlice';
+import { createSearchSlice } from './searchSlice';
 
 export type { AppState } from './types';
 
-const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice];
+const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice];
 
 /** createAppStore returns a new store with every slice (tests make their own). */
 export function createAppStore() {
