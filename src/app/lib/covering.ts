@@ -1,0 +1,205 @@
+/**
+ * The radius explorer's covering, computed off the main thread: the exact
+ * Router.coverCircle answer plus the cells' corners for the scene.
+ *
+ * Why a worker: s2js's RegionCoverer takes about 20 ms for a 100-mile circle
+ * (1,251 cells) and grows faster than the cell count beyond (0.6 s at 300 mi,
+ * ~11 s at the core's 1,000 km maximum, Node 20), so on the main thread a
+ * slider drag would drop frames and a large radius typed into the number
+ * field would freeze the page. The worker answers one request at a time; the
+ * client (createCoveringClient) keeps only the latest wish, sends it when the
+ * worker is free, and restarts a worker stuck on a stale, slow request.
+ *
+ * Pure computation and protocol (no DOM): unit-tested in covering.test.ts.
+ */
+import { Router, cellOrdinal, cellVertices, cellFromOrdinal, type BoundaryFile, type CircleRoute, type ShardCells } from '../../core/index';
+
+const RAD = Math.PI / 180;
+
+/** A covering as it crosses from the worker: typed arrays (transferred), shards and routing. */
+export interface CoveringAnswer {
+  /** Search centre, degrees; radius, km. */
+  lat: number;
+  lng: number;
+  radiusKm: number;
+  /** The boundary file's hash. */
+  hash: string;
+  /** Level-10 ordinals of the covering cells, ascending (= cell ids ascending). */
+  ordinals: Int32Array;
+  /** Key-order shard index per cell. */
+  cellShards: Int32Array;
+  /** Corners of each cell in cellVertices order, (lat, lng) radians: 8 floats per cell. */
+  corners: Float32Array;
+  shards: ShardCells[];
+  routing: string;
+  /** Compute time, ms. */
+  ms: number;
+}
+
+/**
+ * computeCovering covers a circle with router.coverCircle (lat in [-90, 90],
+ * lng degrees, radiusKm in (0, MAX_RADIUS_KM]; throws the core's RangeError
+ * otherwise) and adds ordinals and corners.
+ */
+export function computeCovering(router: Router, lat: number, lng: number, radiusKm: number): CoveringAnswer {
+  const t0 = performance.now();
+  const route = router.coverCircle(lat, lng, radiusKm);
+  const n = route.cells.length;
+  const ordinals = new Int32Array(n);
+  const corners = new Float32Array(8 * n);
+  for (let k = 0; k < n; k++) {
+    const id = route.cells[k];
+    ordinals[k] = cellOrdinal(id);
+    const v = cellVertices(id);
+    for (let j = 0; j < 4; j++) {
+      corners[8 * k + 2 * j] = v[j].lat * RAD;
+      corners[8 * k + 2 * j + 1] = v[j].lng * RAD;
+    }
+  }
+  return { lat, lng, radiusKm, hash: router.file.hash, ordinals, cellShards: route.cellShards, corners, shards: route.shards, routing: route.routing, ms: performance.now() - t0 };
+}
+
+/** routeOfAnswer rebuilds the CircleRoute (cell ids as bigint) from an answer. */
+export function routeOfAnswer(a: CoveringAnswer): CircleRoute {
+  const cells = new Array(a.ordinals.length);
+  for (let k = 0; k < a.ordinals.length; k++) cells[k] = cellFromOrdinal(a.ordinals[k]);
+  return { cells, cellShards: a.cellShards, shards: a.shards, routing: a.routing };
+}
+
+/** Messages to the worker. */
+export type CoveringRequest = { type: 'init'; file: BoundaryFile } | { type: 'cover'; id: number; lat: number; lng: number; radiusKm: number };
+
+/** Messages from the worker. */
+export type CoveringResponse =
+  | { type: 'ready'; hash: string }
+  | ({ type: 'covering'; id: number } & CoveringAnswer)
+  | { type: 'error'; id: number | null; message: string };
+
+/** What serveCovering needs of a worker's global scope (or a test double). */
+export interface CoveringScope {
+  postMessage(message: CoveringResponse, transfer?: Transferable[]): void;
+  addEventListener(type: 'message', listener: (e: { data: CoveringRequest }) => void): void;
+}
+
+/** serveCovering answers CoveringRequests on a worker scope; errors name the problem and the request id. */
+export function serveCovering(scope: CoveringScope): void {
+  let router: Router | null = null;
+  scope.addEventListener('message', (e) => {
+    const m = e.data;
+    const id = m && m.type === 'cover' ? m.id : null;
+    try {
+      if (m?.type === 'init') {
+        router = new Router(m.file, 'boundary file');
+        scope.postMessage({ type: 'ready', hash: router.file.hash });
+      } else if (m?.type === 'cover') {
+        if (!router) throw new Error('cover request before init: send { type: "init", file } first');
+        const a = computeCovering(router, m.lat, m.lng, m.radiusKm);
+        scope.postMessage({ type: 'covering', id: m.id, ...a }, [a.ordinals.buffer, a.cellShards.buffer, a.corners.buffer]);
+      } else {
+        throw new Error(`unknown request ${JSON.stringify((m as { type?: unknown })?.type)}: expected init or cover`);
+      }
+    } catch (err) {
+      scope.postMessage({ type: 'error', id, message: err instanceof Error ? err.message : String(err) });
+    }
+  });
+}
+
+/** What createCoveringClient needs of a Worker (or a test double). */
+export interface CoveringWorkerLike {
+  postMessage(message: CoveringRequest, transfer?: Transferable[]): void;
+  addEventListener(type: 'message', listener: (e: { data: CoveringResponse }) => void): void;
+  terminate(): void;
+}
+
+/** A circle to cover: degrees and km. */
+export interface CircleWish {
+  lat: number;
+  lng: number;
+  radiusKm: number;
+}
+
+/** The main thread's handle on the covering worker. */
+export interface CoveringClient {
+  /** Asks for the covering of a circle; only the latest wish is kept. */
+  want(circle: CircleWish | null): void;
+  /** Stops the worker. */
+  dispose(): void;
+}
+
+/** How long a stale request may run before its worker is replaced (ms). */
+export const RESTART_AFTER_MS = 250;
+
+/**
+ * createCoveringClient keeps one request in flight: want() while the worker
+ * is busy records the wish and sends it when the answer arrives (so answers
+ * come no faster than the worker computes, and never pile up); a request
+ * that has run longer than RESTART_AFTER_MS when a newer wish arrives is
+ * abandoned by terminating its worker and starting another (a 1,000 km
+ * covering takes seconds). onAnswer gets every answer, even one a newer wish
+ * has overtaken (it is still newer than what is shown); onError gets the
+ * worker's message.
+ */
+export function createCoveringClient(
+  makeWorker: () => CoveringWorkerLike,
+  file: BoundaryFile,
+  onAnswer: (a: CoveringAnswer, stillWanted: boolean) => void,
+  onError: (message: string, circle: CircleWish) => void,
+  now: () => number = () => performance.now(),
+): CoveringClient {
+  let worker: CoveringWorkerLike | null = null;
+  let inflight: { id: number; circle: CircleWish; t0: number } | null = null;
+  let wish: CircleWish | null = null;
+  let nextId = 1;
+  const same = (a: CircleWish | null, b: CircleWish | null) => !!a && !!b && a.lat === b.lat && a.lng === b.lng && a.radiusKm === b.radiusKm;
+
+  const start = () => {
+    const w = makeWorker();
+    w.addEventListener('message', (e) => {
+      if (w !== worker) return;
+      const m = e.data;
+      if (m.type === 'ready') return;
+      if (!inflight || m.id !== inflight.id) return;
+      const circle = inflight.circle;
+      inflight = null;
+      if (m.type === 'error') onError(m.message, circle);
+      else {
+        const { type: _t, id: _i, ...answer } = m;
+        void _t;
+        void _i;
+        onAnswer(answer, same(circle, wish));
+      }
+      if (wish && !same(circle, wish)) send();
+    });
+    w.postMessage({ type: 'init', file });
+    worker = w;
+  };
+
+  const send = () => {
+    if (!wish) return;
+    if (!worker) start();
+    inflight = { id: nextId++, circle: wish, t0: now() };
+    worker!.postMessage({ type: 'cover', id: inflight.id, ...wish });
+  };
+
+  return {
+    want(circle) {
+      if (same(circle, wish)) return;
+      wish = circle;
+      if (!circle) return;
+      if (!inflight) return send();
+      if (same(inflight.circle, circle)) return;
+      if (now() - inflight.t0 > RESTART_AFTER_MS) {
+        worker?.terminate();
+        worker = null;
+        inflight = null;
+        send();
+      }
+    },
+    dispose() {
+      worker?.terminate();
+      worker = null;
+      inflight = null;
+      wish = null;
+    },
+  };
+}
