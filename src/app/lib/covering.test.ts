@@ -36,7 +36,7 @@ describe('covering computation', () => {
 });
 
 /** A worker double: serveCovering on a scope whose messages are delivered on the next microtask. */
-function fakeWorker(log: CoveringRequest[]): CoveringWorkerLike & { terminated: boolean } {
+function fakeWorker(log: CoveringRequest[], fetchText?: (url: string) => Promise<string>): CoveringWorkerLike & { terminated: boolean } {
   const toWorker: ((e: { data: CoveringRequest }) => void)[] = [];
   const toMain: ((e: { data: CoveringResponse }) => void)[] = [];
   const w = {
@@ -55,7 +55,7 @@ function fakeWorker(log: CoveringRequest[]): CoveringWorkerLike & { terminated: 
   serveCovering({
     postMessage: (m) => queueMicrotask(() => !w.terminated && toMain.forEach((l) => l({ data: m }))),
     addEventListener: (_t, l) => toWorker.push(l),
-  });
+  }, fetchText);
   return w;
 }
 
@@ -119,5 +119,48 @@ describe('covering client', () => {
     await settle();
     expect(answers).toEqual([5]);
     client.dispose();
+  });
+});
+
+describe('worked searches in a worker', () => {
+  it('returns the core table for every city at every radius and ends its worker', async () => {
+    const { workedSearches, parseRadii } = await import('../../core/index');
+    const { runWorkedSearches } = await import('./covering');
+    const cities = [
+      { name: 'New York', state: 'NY', lat: 40.7143, lng: -74.006 },
+      { name: 'Nowhere', state: '', lat: -10, lng: 20 },
+    ];
+    const radii = parseRadii('5,50');
+    let w: ReturnType<typeof fakeWorker> | null = null;
+    const job = runWorkedSearches(() => (w = fakeWorker([])), file, cities, radii);
+    const { rows } = await job.rows;
+    expect(rows).toEqual(workedSearches(router, cities, radii));
+    expect(w!.terminated).toBe(true);
+  });
+
+  it('rejects naming the city when a centre is invalid', async () => {
+    const { parseRadii } = await import('../../core/index');
+    const { runWorkedSearches } = await import('./covering');
+    const job = runWorkedSearches(() => fakeWorker([]), file, [{ name: 'Bad', state: '', lat: 91, lng: 0 }], parseRadii('5'));
+    await expect(job.rows).rejects.toThrow(/city "Bad"/);
+  });
+});
+
+describe('fan-out weights in a worker', () => {
+  it('puts each non-empty cell’s restaurants at its centre, as weightsFromCells does', async () => {
+    const { loadFanoutWeights } = await import('./covering');
+    const { weightsFromCells } = await import('./fanout');
+    const { parseCellsCsv } = await import('../../core/index');
+    const csv = 'token,restaurants,dishes\n89c259,120,9000\n89c25b,3,200\n';
+    const w = await loadFanoutWeights(() => fakeWorker([], async (url) => (url === '/cells.csv' ? csv : Promise.reject(new Error('404')))), '/cells.csv');
+    const expected = weightsFromCells(parseCellsCsv(csv, 'cells'));
+    expect(Array.from(w.weight)).toEqual([120, 3]);
+    expect(Array.from(w.lat)).toEqual(Array.from(expected.lat));
+    expect(Array.from(w.lng)).toEqual(Array.from(expected.lng));
+  });
+
+  it('rejects with the worker’s message when the cells file cannot be read', async () => {
+    const { loadFanoutWeights } = await import('./covering');
+    await expect(loadFanoutWeights(() => fakeWorker([], async () => Promise.reject(new Error('/x.csv: HTTP 404'))), '/x.csv')).rejects.toThrow('/x.csv: HTTP 404');
   });
 });

@@ -12,7 +12,8 @@
  *
  * Pure computation and protocol (no DOM): unit-tested in covering.test.ts.
  */
-import { Router, cellOrdinal, cellVertices, cellFromOrdinal, type BoundaryFile, type CircleRoute, type ShardCells } from '../../core/index';
+import { weightsFromCells, type FanoutWeights } from './fanout';
+import { parseCellsCsv, Router, cellOrdinal, cellVertices, cellFromOrdinal, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
 
 const RAD = Math.PI / 180;
 
@@ -67,12 +68,18 @@ export function routeOfAnswer(a: CoveringAnswer): CircleRoute {
 }
 
 /** Messages to the worker. */
-export type CoveringRequest = { type: 'init'; file: BoundaryFile } | { type: 'cover'; id: number; lat: number; lng: number; radiusKm: number };
+export type CoveringRequest =
+  | { type: 'init'; file: BoundaryFile }
+  | { type: 'cover'; id: number; lat: number; lng: number; radiusKm: number }
+  | { type: 'worked'; id: number; cities: NamedPlace[]; radii: Radius[] }
+  | { type: 'weights'; id: number; url: string };
 
 /** Messages from the worker. */
 export type CoveringResponse =
   | { type: 'ready'; hash: string }
   | ({ type: 'covering'; id: number } & CoveringAnswer)
+  | { type: 'worked'; id: number; rows: WorkedSearch[]; ms: number }
+  | { type: 'weights'; id: number; weights: FanoutWeights }
   | { type: 'error'; id: number | null; message: string };
 
 /** What serveCovering needs of a worker's global scope (or a test double). */
@@ -82,12 +89,18 @@ export interface CoveringScope {
 }
 
 /** serveCovering answers CoveringRequests on a worker scope; errors name the problem and the request id. */
-export function serveCovering(scope: CoveringScope): void {
+export function serveCovering(scope: CoveringScope, fetchText: (url: string) => Promise<string> = defaultFetchText): void {
   let router: Router | null = null;
-  scope.addEventListener('message', (e) => {
+  scope.addEventListener('message', async (e) => {
     const m = e.data;
-    const id = m && m.type === 'cover' ? m.id : null;
+    const id = m && (m.type === 'cover' || m.type === 'worked' || m.type === 'weights') ? m.id : null;
     try {
+      if (m?.type === 'weights') {
+        // The fan-out map's search origins: restaurants per non-empty cell at the cell's centre.
+        const w = weightsFromCells(parseCellsCsv(await fetchText(m.url), 'data/cells.csv'));
+        scope.postMessage({ type: 'weights', id: m.id, weights: w }, [w.lat.buffer, w.lng.buffer, w.weight.buffer]);
+        return;
+      }
       if (m?.type === 'init') {
         router = new Router(m.file, 'boundary file');
         scope.postMessage({ type: 'ready', hash: router.file.hash });
@@ -95,13 +108,24 @@ export function serveCovering(scope: CoveringScope): void {
         if (!router) throw new Error('cover request before init: send { type: "init", file } first');
         const a = computeCovering(router, m.lat, m.lng, m.radiusKm);
         scope.postMessage({ type: 'covering', id: m.id, ...a }, [a.ordinals.buffer, a.cellShards.buffer, a.corners.buffer]);
+      } else if (m?.type === 'worked') {
+        if (!router) throw new Error('worked request before init: send { type: "init", file } first');
+        const t0 = performance.now();
+        const rows = workedSearches(router, m.cities, m.radii);
+        scope.postMessage({ type: 'worked', id: m.id, rows, ms: performance.now() - t0 });
       } else {
-        throw new Error(`unknown request ${JSON.stringify((m as { type?: unknown })?.type)}: expected init or cover`);
+        throw new Error(`unknown request ${JSON.stringify((m as { type?: unknown })?.type)}: expected init, cover or worked`);
       }
     } catch (err) {
       scope.postMessage({ type: 'error', id, message: err instanceof Error ? err.message : String(err) });
     }
   });
+}
+
+async function defaultFetchText(url: string): Promise<string> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  return res.text();
 }
 
 /** What createCoveringClient needs of a Worker (or a test double). */
@@ -157,7 +181,7 @@ export function createCoveringClient(
     w.addEventListener('message', (e) => {
       if (w !== worker) return;
       const m = e.data;
-      if (m.type === 'ready') return;
+      if (m.type === 'ready' || m.type === 'worked' || m.type === 'weights') return;
       if (!inflight || m.id !== inflight.id) return;
       const circle = inflight.circle;
       inflight = null;
@@ -202,4 +226,53 @@ export function createCoveringClient(
       wish = null;
     },
   };
+}
+
+/**
+ * runWorkedSearches computes the worked-searches table (core workedSearches:
+ * every city at every radius) in a worker of its own, so the table never
+ * delays the live covering; the worker ends when the answer arrives. Rejects
+ * with the core's message (naming the city) on a bad city or radius.
+ */
+export function runWorkedSearches(makeWorker: () => CoveringWorkerLike, file: BoundaryFile, cities: NamedPlace[], radii: Radius[]): { rows: Promise<{ rows: WorkedSearch[]; ms: number }>; cancel: () => void } {
+  const w = makeWorker();
+  let settle: (() => void) | null = null;
+  const rows = new Promise<{ rows: WorkedSearch[]; ms: number }>((resolve, reject) => {
+    settle = () => reject(new Error('cancelled'));
+    w.addEventListener('message', (e) => {
+      const m = e.data;
+      if (m.type === 'worked') resolve({ rows: m.rows, ms: m.ms });
+      else if (m.type === 'error') reject(new Error(m.message));
+      else return;
+      w.terminate();
+    });
+    w.postMessage({ type: 'init', file });
+    w.postMessage({ type: 'worked', id: 1, cities, radii });
+  });
+  return {
+    rows,
+    cancel: () => {
+      w.terminate();
+      settle?.();
+    },
+  };
+}
+
+/**
+ * loadFanoutWeights reads a cells file (data/cells.csv) in a worker of its
+ * own and returns the fan-out map's search origins (weightsFromCells: the
+ * restaurants of each non-empty cell at its centre); the worker then ends.
+ */
+export function loadFanoutWeights(makeWorker: () => CoveringWorkerLike, url: string): Promise<FanoutWeights> {
+  const w = makeWorker();
+  return new Promise<FanoutWeights>((resolve, reject) => {
+    w.addEventListener('message', (e) => {
+      const m = e.data;
+      if (m.type === 'weights') resolve(m.weights);
+      else if (m.type === 'error') reject(new Error(m.message));
+      else return;
+      w.terminate();
+    });
+    w.postMessage({ type: 'weights', id: 1, url });
+  });
 }

@@ -1,0 +1,80 @@
+/**
+ * Typed arrays for drawing a covering: cell fills (two triangles per cell)
+ * and outlines (four segments per cell), in the vertex layout of the scene's
+ * line shader (lineMaterial.ts, the same as typedArrays.ts SegmentArrays):
+ * per vertex the unit vector (computed here in float64: the GPU's sin and cos
+ * may err by hundreds of metres), (lat, lng) radians, the same two for the
+ * vertex that tears with it in a flat layout, and the cell's level-10
+ * ordinal (the shader colours by its shard). Written into caller-owned
+ * arrays, so the scene can update its buffers in place.
+ */
+
+/** Vertices per cell of the fill (two triangles, not indexed). */
+export const FILL_VERTS = 6;
+/** Vertices per cell of the outline (four segments). */
+export const OUTLINE_VERTS = 8;
+
+/** Buffers for a number of vertices: xyz and otherXyz 3 floats each, ll and other 2, ordinal 1. */
+export interface CellBuffers {
+  xyz: Float32Array;
+  ll: Float32Array;
+  other: Float32Array;
+  otherXyz: Float32Array;
+  ordinal: Float32Array;
+}
+
+/** cellBuffers allocates buffers for up to `cells` cells with `perCell` vertices each. */
+export function cellBuffers(cells: number, perCell: number): CellBuffers {
+  const v = cells * perCell;
+  return { xyz: new Float32Array(3 * v), ll: new Float32Array(2 * v), other: new Float32Array(2 * v), otherXyz: new Float32Array(3 * v), ordinal: new Float32Array(v) };
+}
+
+// Fill: triangles (0,1,2) and (0,2,3) of the quad; each corner tears with its diagonal
+// opposite, so a cell cut by the map's seam hides whole rather than streaking.
+const FILL_CORNERS = [0, 1, 2, 0, 2, 3];
+const DIAGONAL = [2, 3, 0, 1];
+// Outline: edges 0-1, 1-2, 2-3, 3-0; each end tears with the other end (vertex j ^ 1).
+const OUTLINE_CORNERS = [0, 1, 1, 2, 2, 3, 3, 0];
+
+/**
+ * writeCells fills `fill` and `outline` (each with room for at least n
+ * cells) from n cells' corners (8 floats per cell: (lat, lng) radians of
+ * corners 0..3, as cellVertices orders them) and ordinals. Returns n.
+ */
+export function writeCells(corners: Float32Array, ordinals: Int32Array, fill: CellBuffers, outline: CellBuffers): number {
+  const n = ordinals.length;
+  const unit = new Float64Array(12);
+  for (let k = 0; k < n; k++) {
+    const c = 8 * k;
+    const ord = ordinals[k];
+    for (let j = 0; j < 4; j++) {
+      const lat = corners[c + 2 * j];
+      const lng = corners[c + 2 * j + 1];
+      const cl = Math.cos(lat);
+      unit[3 * j] = cl * Math.cos(lng);
+      unit[3 * j + 1] = cl * Math.sin(lng);
+      unit[3 * j + 2] = Math.sin(lat);
+    }
+    const put = (b: CellBuffers, v: number, a: number, o: number) => {
+      b.ll[2 * v] = corners[c + 2 * a];
+      b.ll[2 * v + 1] = corners[c + 2 * a + 1];
+      b.other[2 * v] = corners[c + 2 * o];
+      b.other[2 * v + 1] = corners[c + 2 * o + 1];
+      for (let i = 0; i < 3; i++) {
+        b.xyz[3 * v + i] = unit[3 * a + i];
+        b.otherXyz[3 * v + i] = unit[3 * o + i];
+      }
+      b.ordinal[v] = ord;
+    };
+    for (let j = 0; j < FILL_VERTS; j++) put(fill, k * FILL_VERTS + j, FILL_CORNERS[j], DIAGONAL[FILL_CORNERS[j]]);
+    for (let j = 0; j < OUTLINE_VERTS; j++) put(outline, k * OUTLINE_VERTS + j, OUTLINE_CORNERS[j], OUTLINE_CORNERS[j ^ 1]);
+  }
+  return n;
+}
+
+/** capacityFor returns the cell capacity to allocate for n cells: the next power of two, at least 1,024 (regrowing rarely). */
+export function capacityFor(n: number): number {
+  let c = 1024;
+  while (c < n) c *= 2;
+  return c;
+}
