@@ -10,6 +10,7 @@ import { parseUrlView, formatUrlView } from './urlState';
 import { boundariesSource, loadBoundaries, fetchText, parseCities, DataLoadError, DATA_URLS } from './loadData';
 import { loadCells } from './worker';
 import { uniforms } from '../scene/uniforms';
+import { markLoaded } from '../scene/frame';
 
 export async function boot(store: StoreApi<AppState>): Promise<void> {
   const { view, problems } = parseUrlView(location.search);
@@ -28,12 +29,18 @@ export async function boot(store: StoreApi<AppState>): Promise<void> {
   }
   if (DATA_URLS.cells) {
     loadCells(DATA_URLS.cells)
-      .then((cells) => store.getState().setCells(cells))
+      .then((cells) => {
+        store.getState().setCells(cells);
+        markLoaded('cells');
+      })
       .catch((e: Error) => console.warn(`geoshard: cell weights not shown: ${e.message}`));
   }
   if (DATA_URLS.cities) {
     fetchText(DATA_URLS.cities, 'the sample cities')
-      .then((text) => store.getState().setCities(parseCities(text, 'data/cities.json')))
+      .then((text) => {
+        store.getState().setCities(parseCities(text, 'data/cities.json'));
+        markLoaded('cities');
+      })
       .catch((e: Error) => console.warn(`geoshard: cities not shown: ${e.message}`));
   }
 }

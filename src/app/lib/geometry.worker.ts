@@ -11,7 +11,7 @@ import { hilbertSegments, coastlineSegments, type SegmentArrays, type Topology }
 
 export type WorkerRequest = { kind: 'hilbert'; level: number } | { kind: 'cells'; url: string } | { kind: 'land'; url: string };
 
-const segmentBuffers = (s: SegmentArrays) => [s.ll.buffer, s.other.buffer, s.ordinal.buffer];
+const segmentBuffers = (s: SegmentArrays) => [s.ll.buffer, s.xyz.buffer, s.other.buffer, s.otherXyz.buffer, s.ordinal.buffer];
 
 async function handle(req: WorkerRequest): Promise<[unknown, Transferable[]]> {
   switch (req.kind) {

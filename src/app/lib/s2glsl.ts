@@ -60,6 +60,19 @@ export function hilbertLookup(): Float32Array {
 
 /** The GLSL functions (uniforms they read: uHilbert, uStarts, uShardCount). */
 export const S2_GLSL = /* glsl */ `
+// sin and cos to float32 precision (about 1e-7). GLSL's built-ins may err by up to 1e-4 in
+// software renderers (Vulkan's bound), which is hundreds of metres on the Earth. Reduce by the
+// nearest multiple of pi/2 (pi/2 in two parts), then Taylor series to r^9 on [-pi/4, pi/4].
+vec2 sinCos(float x) {
+  float k = floor(x * 0.6366197723675814 + 0.5);
+  float r = (x - k * 1.5707963705062866) - k * -4.371139006309477e-8;
+  float r2 = r * r;
+  float s = r + r * r2 * (-0.16666666666666666 + r2 * (0.008333333333333333 + r2 * (-0.0001984126984126984 + r2 * 2.7557319223985893e-6)));
+  float c = 1.0 + r2 * (-0.5 + r2 * (0.041666666666666664 + r2 * (-0.001388888888888889 + r2 * 2.48015873015873e-5)));
+  int q = int(k) & 3;
+  return q == 0 ? vec2(s, c) : q == 1 ? vec2(c, -s) : q == 2 ? vec2(-s, -c) : vec2(-c, s);
+}
+
 int s2Face(vec3 p) {
   vec3 a = abs(p);
   int f = a.x > a.y ? (a.x > a.z ? 0 : 2) : (a.y > a.z ? 1 : 2);
@@ -131,5 +144,13 @@ vec2 netLayout(int f, vec2 st) {
   vec2 c = f == 0 ? vec2(0.0, 0.0) : f == 1 ? vec2(1.0, 0.0) : f == 2 ? vec2(0.0, 1.0) : f == 3 ? vec2(2.0, 0.0) : f == 4 ? vec2(-1.0, 0.0) : vec2(0.0, -1.0);
   vec2 r = (f == 3 || f == 4) ? vec2(q.y, -q.x) : (f == 2 ? vec2(-q.y, q.x) : q);
   return (c + r) * ${NET_FACE_SIDE.toFixed(10)};
+}
+
+// The inverse of netLayout on a known face: (s, t) of a net position q (world units).
+vec2 netST(int f, vec2 q) {
+  vec2 c = f == 0 ? vec2(0.0, 0.0) : f == 1 ? vec2(1.0, 0.0) : f == 2 ? vec2(0.0, 1.0) : f == 3 ? vec2(2.0, 0.0) : f == 4 ? vec2(-1.0, 0.0) : vec2(0.0, -1.0);
+  vec2 g = q / ${NET_FACE_SIDE.toFixed(10)} - c;
+  vec2 r = (f == 3 || f == 4) ? vec2(-g.y, g.x) : (f == 2 ? vec2(g.y, -g.x) : g);
+  return clamp(r + 0.5, 0.0, 1.0);
 }
 `;

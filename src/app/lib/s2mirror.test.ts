@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { ordinalAt, faceSTAt, Router, CELL_COUNT } from '../../core/index';
 import { mulberry32, randomPoint, fileWithCuts } from '../../core/testutil';
-import { ordinalOfLatLng, shardOfOrdinal, s2Face, s2Ordinal } from './s2mirror';
+import { ordinalOfLatLng, shardOfOrdinal, s2Face, s2Ordinal, sinCos } from './s2mirror';
 import { netPosition, netFaceAt } from './cubeNet';
 import { S2_GLSL, SHADER_SEARCH_STEPS, hilbertLookup } from './s2glsl';
 
@@ -61,6 +61,24 @@ describe('the shader S2 port (through its JavaScript mirror)', () => {
     expect(s2Ordinal(0, 0, 0)).toBe(0);
     expect(s2Ordinal(5, 0.9999999, 0.9999999)).toBeGreaterThanOrEqual(5 * 1048576);
     expect(s2Ordinal(5, 0.9999999, 0.9999999)).toBeLessThan(6 * 1048576);
+  });
+});
+
+describe('the shader sine and cosine', () => {
+  it('stay within 2e-7 of Math.sin and Math.cos over [−2π, 2π] in float32 arithmetic', () => {
+    let worst = 0;
+    for (let k = 0; k <= 20_000; k++) {
+      const x = Math.fround(-2 * Math.PI + (4 * Math.PI * k) / 20_000);
+      const [s, c] = sinCos(x);
+      worst = Math.max(worst, Math.abs(s - Math.sin(x)), Math.abs(c - Math.cos(x)));
+    }
+    expect(worst).toBeLessThan(2e-7);
+  });
+
+  it('match the GLSL constants', () => {
+    expect(S2_GLSL).toContain('float r = (x - k * 1.5707963705062866) - k * -4.371139006309477e-8;');
+    expect(Math.fround(Math.PI / 2)).toBe(1.5707963705062866);
+    expect(Math.PI / 2 - Math.fround(Math.PI / 2)).toBe(-4.371139006309477e-8);
   });
 });
 

@@ -10,6 +10,18 @@ import { hilbertLookup } from './s2glsl';
 
 const LOOKUP = hilbertLookup();
 
+/** sinCos mirrors the GLSL: [sin x, cos x] by reduction to [−π/4, π/4] and Taylor series (run here in float32). */
+export function sinCos(x: number): [number, number] {
+  const f = Math.fround;
+  const k = Math.floor(f(x * 0.6366197723675814) + 0.5);
+  const r = f(f(x - f(k * 1.5707963705062866)) - f(k * -4.371139006309477e-8));
+  const r2 = f(r * r);
+  const s = f(r + f(f(r * r2) * f(-0.16666666666666666 + f(r2 * f(0.008333333333333333 + f(r2 * f(-0.0001984126984126984 + f(r2 * 2.7557319223985893e-6))))))));
+  const c = f(1 + f(r2 * f(-0.5 + f(r2 * f(0.041666666666666664 + f(r2 * f(-0.001388888888888889 + f(r2 * 2.48015873015873e-5))))))));
+  const q = k & 3;
+  return q === 0 ? [s, c] : q === 1 ? [c, -s] : q === 2 ? [-s, -c] : [-c, s];
+}
+
 /** s2Face mirrors the GLSL: the cube face (0..5) of a non-zero vector. */
 export function s2Face(p: [number, number, number]): number {
   const a = p.map(Math.abs);

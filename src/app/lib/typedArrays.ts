@@ -11,10 +11,16 @@ import type { RGB } from './palette';
 
 const RAD = Math.PI / 180;
 
-/** Line segments: 2 vertices each; ll and other are (lat, lng) radians per vertex, ordinal a level-10 ordinal per vertex (or −1). */
+/**
+ * Line segments: 2 vertices each. Per vertex: ll = (lat, lng) radians, xyz = the unit vector
+ * (computed here in float64: GPU sin and cos may err by 1e-4, hundreds of metres), the same
+ * two for the other end of its segment, and a level-10 ordinal (or −1).
+ */
 export interface SegmentArrays {
   ll: Float32Array;
+  xyz: Float32Array;
   other: Float32Array;
+  otherXyz: Float32Array;
   ordinal: Float32Array;
   /** Number of vertices (2 per segment). */
   count: number;
@@ -154,12 +160,16 @@ function isClosingEdge(aLat: number, aLng: number, bLat: number, bLng: number): 
 }
 
 function allocSegments(n: number): SegmentArrays {
-  return { ll: new Float32Array(4 * n), other: new Float32Array(4 * n), ordinal: new Float32Array(2 * n), count: 2 * n };
+  return { ll: new Float32Array(4 * n), xyz: new Float32Array(6 * n), other: new Float32Array(4 * n), otherXyz: new Float32Array(6 * n), ordinal: new Float32Array(2 * n), count: 2 * n };
 }
 
 function putSegment(out: SegmentArrays, v: number, a: [number, number], b: [number, number], ordA: number, ordB: number): void {
+  const pa = toXYZ(a[0], a[1]);
+  const pb = toXYZ(b[0], b[1]);
   out.ll.set([a[0] * RAD, a[1] * RAD, b[0] * RAD, b[1] * RAD], 2 * v);
+  out.xyz.set([...pa, ...pb], 3 * v);
   out.other.set([b[0] * RAD, b[1] * RAD, a[0] * RAD, a[1] * RAD], 2 * v);
+  out.otherXyz.set([...pb, ...pa], 3 * v);
   out.ordinal[v] = ordA;
   out.ordinal[v + 1] = ordB;
 }

@@ -8,7 +8,7 @@ import landUrl from 'world-atlas/land-50m.json?url';
 import { appStore, useApp } from '../store';
 import { loadLand } from '../lib/worker';
 import { lineMaterial, segmentGeometry, withFixedBounds } from './lineMaterial';
-import { frame } from './frame';
+import { frame, markLoaded } from './frame';
 
 const emptyGeometry = withFixedBounds(new THREE.BufferGeometry());
 
@@ -32,7 +32,7 @@ export function Coastlines() {
       land.current = segmentGeometry(segs);
       ref.current.geometry = land.current;
       ref.current.visible = appStore.getState().layers.land;
-      frame.invalidate();
+      markLoaded('land');
     });
   }, [on]);
 

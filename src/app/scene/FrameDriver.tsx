@@ -128,9 +128,11 @@ export function FrameDriver({ labels }: FrameDriverProps) {
     // Uniforms.
     const m = rotation(v.lat, v.lng);
     uniforms.uRot.value.set(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]);
+    uniforms.uRotT.value.set(m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]);
     uniforms.uMorph.value = v.morph;
     uniforms.uFlat.value = v.flat === 'map' ? 0 : 1;
     uniforms.uCenter.value.set(v.mapLat * RAD, v.lng * RAD);
+    uniforms.uCenterTrig.value.set(Math.cos(v.mapLat * RAD), Math.sin(v.mapLat * RAD), Math.cos(v.lng * RAD), Math.sin(v.lng * RAD));
     uniforms.uNetCenter.value.set(v.net[0], v.net[1]);
     uniforms.uLevel.value = s.level;
     uniforms.uShowShards.value = s.layers.shards ? 1 : 0;
@@ -156,12 +158,25 @@ export function FrameDriver({ labels }: FrameDriverProps) {
 
     drawLabels(labels.current, v, s.layers.labels ? s.cities : [], data.router, data.colors);
     adaptResolution(state, moving || frame.dragging, elapsedMs);
+    // After any resolution change: the shader maps gl_FragCoord to the view with these.
+    const buffer = state.gl.getDrawingBufferSize(uniforms.uBuffer.value);
+    uniforms.uPxPerUnit.value.set((ppu * buffer.x) / v.width, (ppu * buffer.y) / v.height);
     frame.wasMoving = moving || frame.dragging;
     if (moving) invalidate();
-    if (document.body.dataset.ready !== 'true') {
-      // The frame is drawn right after this callback: announce it once the task ends.
-      setTimeout(() => (document.body.dataset.ready = 'true'), 0);
-    }
+    // Hooks for tests and scripted demos, set once the frame is drawn (right after this callback):
+    // ready after the first frame; view = the settled layout; frame = frames drawn so far;
+    // loaded = the late parts (cells, cities, land) drawn so far.
+    const settled = frame.morphT === 0 ? 'globe' : frame.morphT === 1 ? v.flat : 'morphing';
+    frame.count++;
+    const count = frame.count;
+    const arrived = frame.arrived.splice(0);
+    setTimeout(() => {
+      const d = document.body.dataset;
+      if (arrived.length) d.loaded = [...new Set([...(d.loaded ?? '').split(' ').filter(Boolean), ...arrived])].sort().join(' ');
+      if (d.ready !== 'true') d.ready = 'true';
+      if (d.view !== settled) d.view = settled;
+      d.frame = String(count);
+    }, 0);
   });
   return null;
 }

@@ -13,6 +13,13 @@ import { Coastlines } from './Coastlines';
 import { HilbertCurve } from './HilbertCurve';
 import { PointerControls } from './PointerControls';
 
+/**
+ * With ?debug=ordinal the surface writes each pixel's level-10 ordinal as its colour (tests read
+ * it back); multisampling would blend the ordinals of neighbouring cells at triangle edges, so
+ * that mode draws without it.
+ */
+const DEBUG_ORDINAL = new URLSearchParams(location.search).get('debug') === 'ordinal';
+
 export function GlobeCanvas() {
   const labels = useRef<HTMLCanvasElement>(null);
   const data = useApp(readyData);
@@ -28,7 +35,7 @@ export function GlobeCanvas() {
         onCreated={(st) => {
           if (import.meta.env.DEV) (window as unknown as Record<string, unknown>).__geoshardScene = st;
         }}
-        gl={{ antialias: true, preserveDrawingBuffer: true, alpha: true, powerPreference: 'high-performance' }}
+        gl={{ antialias: !DEBUG_ORDINAL, preserveDrawingBuffer: true, alpha: true, powerPreference: 'high-performance' }}
       >
         {data && (
           <>

@@ -27,11 +27,15 @@ export const frame = {
   fly: null as null | { from: { lat: number; lng: number; net: [number, number] }; to: { lat: number; lng: number; net: [number, number] }; t0: number },
   /** Whether the first frame has been set up; when the last frame started (ms). */
   started: false,
+  /** Frames drawn so far. */
+  count: 0,
   lastFrameAt: 0,
   wasMoving: false,
   /** The full drawing resolution, and a smoothed frame time while the view moves (adaptive resolution). */
   baseDpr: 0,
   slowMs: 0,
+  /** Parts that arrived since the last frame (see markLoaded). */
+  arrived: [] as string[],
   /** Asks react-three-fiber for a frame (set by FrameDriver). */
   invalidate: () => {},
 };
@@ -57,4 +61,14 @@ export function panBy(dx: number, dy: number): void {
     }
     frame.invalidate();
   }
+}
+
+/**
+ * markLoaded records that a part loaded after the first frame (cells, cities, land) has
+ * arrived and asks for a frame; once that frame is drawn, FrameDriver adds the part to
+ * `document.body.dataset.loaded` (space-separated, sorted), for tests and scripted demos.
+ */
+export function markLoaded(part: string): void {
+  frame.arrived.push(part);
+  frame.invalidate();
 }

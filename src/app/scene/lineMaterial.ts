@@ -2,6 +2,7 @@
 import * as THREE from 'three';
 import { LINE_VERTEX, LINE_FRAGMENT } from './shaders';
 import { uniforms } from './uniforms';
+import type { SegmentArrays } from '../lib/typedArrays';
 
 export interface LineStyle {
   /** Height above the surface (unit-sphere radii), so lines draw over it. */
@@ -30,11 +31,13 @@ export function lineMaterial(style: LineStyle): THREE.ShaderMaterial {
   });
 }
 
-/** segmentGeometry wraps segment arrays (lib/typedArrays.ts) in a geometry: position = (lat, lng) radians. */
-export function segmentGeometry(s: { ll: Float32Array; other: Float32Array; ordinal: Float32Array }): THREE.BufferGeometry {
+/** segmentGeometry wraps segment arrays (lib/typedArrays.ts) in a geometry: position = the unit vector. */
+export function segmentGeometry(s: SegmentArrays): THREE.BufferGeometry {
   const g = new THREE.BufferGeometry();
-  g.setAttribute('position', new THREE.BufferAttribute(s.ll, 2));
+  g.setAttribute('position', new THREE.BufferAttribute(s.xyz, 3));
+  g.setAttribute('aLL', new THREE.BufferAttribute(s.ll, 2));
   g.setAttribute('aOther', new THREE.BufferAttribute(s.other, 2));
+  g.setAttribute('aOtherXYZ', new THREE.BufferAttribute(s.otherXyz, 3));
   g.setAttribute('aOrd', new THREE.BufferAttribute(s.ordinal, 1));
   return withFixedBounds(g);
 }

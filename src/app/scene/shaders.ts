@@ -49,7 +49,6 @@ float dimOf(int shard, int ordinal) {
 
 export const SURFACE_VERTEX = /* glsl */ `
 ${COMMON}
-out vec3 vView;
 out vec3 vParam;
 flat out int vFace;
 
@@ -70,7 +69,6 @@ void main() {
   vFace = 0;
 #endif
   vec3 p = mix(uRot * xyz, vec3(flatPos, 0.0), uMorph);
-  vView = p;
   gl_Position = projectionMatrix * viewMatrix * vec4(p, 1.0);
 }
 `;
@@ -84,7 +82,26 @@ uniform float uHilbertOn;   // dims the fill so the curve reads
 uniform int uHoverCell;     // index of the hovered cell at uLevel, or -1
 uniform int uDebug;         // 1 = write the level-10 ordinal as RGB bytes (tests)
 uniform vec3 uNeutral;
-in vec3 vView;
+uniform vec2 uBuffer;       // drawing buffer size, device pixels
+uniform vec2 uPxPerUnit;    // device pixels per world unit (x, y)
+uniform mat3 uRotT;         // view -> Earth (transpose of uRot)
+uniform vec4 uCenterTrig;   // cos, sin of the map centre's lat, then lng (computed in float64)
+
+// The map point at offset d (radians of lng, lat) from the centre, by angle addition with
+// sinCos (exact centre values from float64 uniforms, small offsets), so it stays exact when zoomed in.
+vec3 mapPoint(vec2 d) {
+  vec2 ty = sinCos(d.y);
+  vec2 tx = sinCos(d.x);
+  float cy = ty.y;
+  float sy = ty.x;
+  float cx = tx.y;
+  float sx = tx.x;
+  float clat = uCenterTrig.x * cy - uCenterTrig.y * sy;
+  float slat = uCenterTrig.y * cy + uCenterTrig.x * sy;
+  float clng = uCenterTrig.z * cx - uCenterTrig.w * sx;
+  float slng = uCenterTrig.w * cx + uCenterTrig.z * sx;
+  return vec3(clat * clng, clat * slng, slat);
+}
 in vec3 vParam;
 flat in int vFace;
 
@@ -92,16 +109,29 @@ void main() {
   int f;
   vec2 st;
   float limb = 1.0;
+  // The exact point under this pixel's centre, from gl_FragCoord rather than interpolated
+  // varyings: the rasteriser snaps vertices to a sub-pixel grid, which would shift the
+  // sampled point by a fraction of a pixel (many level-10 cells near the globe's rim).
+  vec2 xy = (gl_FragCoord.xy - 0.5 * uBuffer) / uPxPerUnit;
   if (uMorph <= 0.0) {
-    // On the globe, the exact point under this pixel: the orthographic ray meets the unit
-    // sphere at (x, y, sqrt(1 - x² - y²)) in view space. Exact at any zoom and tessellation.
-    float r2 = dot(vView.xy, vView.xy);
+    // On the globe, the orthographic ray meets the unit sphere at (x, y, sqrt(1 - x² - y²)).
+    float r2 = dot(xy, xy);
     if (r2 > 1.0) discard;
     limb = sqrt(1.0 - r2);
-    vec3 p = transpose(uRot) * vec3(vView.xy, limb);
+    vec3 p = uRotT * vec3(xy, limb);
     f = s2Face(p);
     st = s2FaceST(f, p);
+  } else if (uMorph >= 1.0) {
+#ifdef SURFACE_NET
+    f = vFace;
+    st = netST(f, xy + uNetCenter);
+#else
+    vec3 p = mapPoint(xy);
+    f = s2Face(p);
+    st = s2FaceST(f, p);
+#endif
   } else {
+    // Mid-morph: the surface is curved and moving; the interpolated parameters are close enough.
 #ifdef SURFACE_NET
     f = vFace;
     st = clamp(vParam.xy, 0.0, 1.0);
@@ -147,7 +177,9 @@ void main() {
 export const LINE_VERTEX = /* glsl */ `
 ${COMMON}
 
+attribute vec2 aLL;
 attribute vec2 aOther;
+attribute vec3 aOtherXYZ;
 attribute float aOrd;
 uniform float uLift;
 uniform vec3 uColor;
@@ -156,13 +188,13 @@ uniform float uAlpha;
 flat out vec4 vColor;
 
 void main() {
-  vec3 a = llToXYZ(position.xy);
-  vec2 fa = flatOf(position.xy, a);
+  vec3 a = position;
+  vec2 fa = flatOf(aLL, a);
   vec3 p = mix(uRot * a * (1.0 + uLift), vec3(fa, uLift), uMorph);
   gl_Position = projectionMatrix * viewMatrix * vec4(p, 1.0);
   if (uMorph > 0.0) {
     // A segment that the flat layout tears apart (the map's edge, a gap in the net) is hidden.
-    vec2 fb = flatOf(aOther, llToXYZ(aOther));
+    vec2 fb = flatOf(aOther, aOtherXYZ);
     if (distance(fa, fb) > 0.5) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
   }
   vec3 col = uColor;

@@ -15,6 +15,10 @@ export const NEUTRAL: RGB = [0.2, 0.24, 0.32];
 
 export const uniforms = {
   uRot: { value: new THREE.Matrix3() },
+  uRotT: { value: new THREE.Matrix3() },
+  uCenterTrig: { value: new THREE.Vector4(1, 0, 1, 0) },
+  uBuffer: { value: new THREE.Vector2(1, 1) },
+  uPxPerUnit: { value: new THREE.Vector2(1, 1) },
   uMorph: { value: 0 },
   uFlat: { value: 0 },
   uCenter: { value: new THREE.Vector2() },

@@ -22,14 +22,18 @@ export function Ribbon() {
         Hilbert ribbon <span className="dim">· all 6,291,456 level-10 cells in key order · {hasCells ? 'density: restaurants + dishes per cell (log)' : 'loading cell weights…'} · drag to brush, double-click to go there</span>
       </h3>
       <RibbonStrip range="all" full={FULL} />
-      {brushed && (
-        <div className="ribbon-detail">
-          <button type="button" className="ribbon-clear" onClick={() => appStore.getState().setBrush(null)} data-testid="ribbon-clear">
-            clear brush ×
-          </button>
-          <RibbonStrip range="brush" full={FULL} />
-        </div>
-      )}
+      <div className="ribbon-detail">
+        {brushed ? (
+          <>
+            <button type="button" className="ribbon-clear" onClick={() => appStore.getState().setBrush(null)} data-testid="ribbon-clear">
+              clear brush ×
+            </button>
+            <RibbonStrip range="brush" full={FULL} />
+          </>
+        ) : (
+          <p className="ribbon-placeholder">Drag across the ribbon to magnify a stretch of the curve here and highlight it on the globe.</p>
+        )}
+      </div>
     </section>
   );
 }

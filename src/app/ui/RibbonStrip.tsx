@@ -211,7 +211,7 @@ export function RibbonStrip({ range, full }: RibbonStripProps) {
   }, [range, full]);
 
   return (
-    <div className={`ribbon-strip ribbon-${range}`}>
+    <div className={`ribbon-strip ribbon-strip-${range}`}>
       {range === 'brush' && <div className="ribbon-caption mono" ref={caption} />}
       <div className="ribbon-canvas-wrap" style={{ height: HEIGHT }}>
         <canvas ref={canvas} className="ribbon-canvas" data-testid={`ribbon-canvas-${range}`} />
