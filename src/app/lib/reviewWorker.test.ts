@@ -1,0 +1,78 @@
+import { describe, it, expect } from 'vitest';
+import { serveReview, createReviewClient, REVIEW_WORKLOAD_CENTRES, REVIEW_WORKLOAD_SEED, type ReviewScope, type ReviewWorkerLike, type ReviewRequest, type ReviewResponse } from './reviewWorker';
+import { searchWorkload, expectedFanout, Router, parseCellsCsv, cellToken, cellFromOrdinal, cellOrdinal, cellAt, CELLS_HEADER } from '../../core/index';
+import { fileWithCuts } from '../../core/testutil';
+
+// A small cells file around three US cities, in key order.
+const places = [
+  { lat: 40.7128, lng: -74.006, restaurants: 40, dishes: 3000 },
+  { lat: 41.8781, lng: -87.6298, restaurants: 25, dishes: 2000 },
+  { lat: 34.0522, lng: -118.2437, restaurants: 30, dishes: 2500 },
+  { lat: 47.6062, lng: -122.3321, restaurants: 5, dishes: 400 },
+];
+const rows = places.map((p) => ({ ...p, ordinal: cellOrdinal(cellAt(p.lat, p.lng)) })).sort((a, b) => a.ordinal - b.ordinal);
+const CSV = [CELLS_HEADER, ...rows.map((r) => `${cellToken(cellFromOrdinal(r.ordinal))},${r.restaurants},${r.dishes}`)].join('\n') + '\n';
+const cells = parseCellsCsv(CSV);
+// Cuts right after two cities' cells (the next cell along the curve is a neighbour), so searches there ask two shards.
+const fileA = fileWithCuts([rows[0].ordinal + 1, rows[2].ordinal + 1]);
+const fileB = fileWithCuts([Math.floor((rows[1].ordinal + rows[2].ordinal) / 2)]);
+const fileC = fileWithCuts([rows[1].ordinal, rows[3].ordinal]);
+
+/** A worker double: the client talks to serveReview through asynchronous message passing, counting fan-out requests. */
+function pair() {
+  const counts = { fanout: 0 };
+  let clientSide: ReviewWorkerLike;
+  const scope: ReviewScope = {
+    onmessage: null,
+    postMessage: (msg: ReviewResponse) => setTimeout(() => clientSide.onmessage?.({ data: structuredClone(msg) }), 0),
+  };
+  serveReview(scope, async (url) => {
+    if (url !== '/cells.csv') throw new Error(`${url}: HTTP 404 Not Found`);
+    return CSV;
+  });
+  clientSide = {
+    onmessage: null,
+    postMessage: (msg: ReviewRequest) => {
+      if (msg.kind === 'fanout') counts.fanout++;
+      setTimeout(() => scope.onmessage?.({ data: structuredClone(msg) }), 0);
+    },
+    terminate: () => {},
+  };
+  return { client: createReviewClient(() => clientSide), counts };
+}
+
+describe('the review worker', () => {
+  it('sends the cells with restaurants and dishes apart, as the core parses them', async () => {
+    const { client } = pair();
+    expect(await client.cells('/cells.csv')).toEqual(cells);
+  });
+
+  it('computes the fan-out of the seeded 500-centre workload, equal to the core on the same workload', async () => {
+    const { client } = pair();
+    await client.cells('/cells.csv');
+    const a = await client.fanout(fileA);
+    const expected = expectedFanout(new Router(fileA), searchWorkload(cells, { seed: REVIEW_WORKLOAD_SEED, centres: REVIEW_WORKLOAD_CENTRES }), 1000);
+    expect(a!.fanout).toEqual(expected);
+    expect(a!.fanout.meanShards).toBeGreaterThan(1);
+  });
+
+  it('keeps only the latest wish while one is computed, and answers repeats from its cache', async () => {
+    const { client, counts } = pair();
+    await client.cells('/cells.csv');
+    const [a, b, c] = await Promise.all([client.fanout(fileA), client.fanout(fileB), client.fanout(fileC)]);
+    expect(a!.fanout.numberOfShards).toBe(3);
+    expect(b).toBeNull(); // replaced by fileC before the worker was free
+    expect(c!.fanout.numberOfShards).toBe(3);
+    expect(counts.fanout).toBe(2);
+    const again = await client.fanout(fileA);
+    expect(again).toBe(a);
+    expect(counts.fanout).toBe(2);
+    expect(client.cached(fileC.hash)).toBe(c);
+  });
+
+  it('rejects with the worker message when the cells cannot be loaded, and lets a later call retry', async () => {
+    const { client } = pair();
+    await expect(client.cells('/missing.csv')).rejects.toThrow('/missing.csv: HTTP 404 Not Found');
+    expect(await client.cells('/cells.csv')).toHaveLength(cells.length);
+  });
+});

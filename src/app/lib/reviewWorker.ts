@@ -1,0 +1,224 @@
+/**
+ * Boundary review off the main thread: the cells file with restaurants and
+ * dishes apart (the shared store keeps only their sum) and the expected
+ * fan-out of a boundary file, which takes 60 to 180 ms for the review's
+ * workload in Node 20 (more in a browser): too long for a frame, so a drag
+ * on the ribbon would stutter if it ran on the main thread.
+ *
+ * The workload: REVIEW_WORKLOAD_CENTRES search centres drawn in proportion to
+ * restaurants with seed REVIEW_WORKLOAD_SEED, each searched at 5, 15, 25 and
+ * 50 miles (the core's searchWorkload and DEFAULT_RADIUS_MIX), so the figures
+ * equal `geoshard diff --centres 500 --seed 1`'s. Fewer centres than the
+ * CLI's default 2,000 keep a recompute short while a boundary is dragged.
+ *
+ * serveReview is the worker's side (review.worker.ts binds it to the worker's
+ * scope); createReviewClient the main thread's: it caches answers by file
+ * hash and keeps only the latest fan-out wish while one is being computed.
+ * Pure protocol and computation, unit-tested in reviewWorker.test.ts.
+ */
+import { parseCellsCsv, searchWorkload, expectedFanout, Router, DEFAULT_RADIUS_MIX, type BoundaryFile, type CellWeight, type Fanout, type Workload } from '../../core/index';
+import { cellsFromColumns } from './review';
+
+/** Search centres of the review's fan-out workload. */
+export const REVIEW_WORKLOAD_CENTRES = 500;
+/** Seed of the review's fan-out workload. */
+export const REVIEW_WORKLOAD_SEED = 1;
+/** Query rate the shard-queries per second are given for. */
+export const REVIEW_QPS = 1000;
+
+/** The workload in words, for the panel. */
+export const REVIEW_WORKLOAD_TEXT = `${REVIEW_WORKLOAD_CENTRES} centres ∝ restaurants × ${DEFAULT_RADIUS_MIX.map((r) => r.label).join(', ')}, seed ${REVIEW_WORKLOAD_SEED}`;
+
+/** The cells list as it crosses from the worker: columns (typed arrays transferred), tokens comma-joined. */
+export interface CellColumns {
+  tokens: string;
+  ordinals: Int32Array;
+  restaurants: Float64Array;
+  dishes: Float64Array;
+}
+
+export type ReviewRequest = { id: number; kind: 'cells'; url: string } | { id: number; kind: 'fanout'; file: BoundaryFile };
+
+export type ReviewResponse =
+  | { id: number; kind: 'cells'; columns: CellColumns; ms: number }
+  | { id: number; kind: 'fanout'; hash: string; fanout: Fanout; ms: number }
+  | { id: number; kind: 'error'; message: string };
+
+/** The worker's global scope as serveReview uses it (or a test double). */
+export interface ReviewScope {
+  onmessage: ((e: { data: ReviewRequest }) => void) | null;
+  postMessage: (msg: ReviewResponse, transfer?: Transferable[]) => void;
+}
+
+const defaultFetchText = async (url: string) => {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status} ${res.statusText}`.trim());
+  return res.text();
+};
+
+/**
+ * serveReview answers review requests on a worker scope: 'cells' fetches and
+ * parses a cells file (the core's parseCellsCsv) and keeps it for the
+ * workload; 'fanout' evaluates a boundary file over the workload (waiting
+ * for the cells if they are still loading). Errors are answered, not thrown.
+ */
+export function serveReview(scope: ReviewScope, fetchText: (url: string) => Promise<string> = defaultFetchText): void {
+  let cells: Promise<CellWeight[]> | null = null;
+  let workload: Workload | null = null;
+  scope.onmessage = async (e) => {
+    const req = e.data;
+    try {
+      if (req.kind === 'cells') {
+        const t0 = performance.now();
+        cells = fetchText(req.url).then((text) => parseCellsCsv(text, req.url.replace(/\?.*$/, '')));
+        workload = null;
+        const list = await cells;
+        const columns: CellColumns = {
+          tokens: list.map((c) => c.token).join(','),
+          ordinals: Int32Array.from(list, (c) => c.ordinal),
+          restaurants: Float64Array.from(list, (c) => c.restaurants),
+          dishes: Float64Array.from(list, (c) => c.dishes),
+        };
+        scope.postMessage({ id: req.id, kind: 'cells', columns, ms: performance.now() - t0 }, [columns.ordinals.buffer, columns.restaurants.buffer, columns.dishes.buffer]);
+      } else if (req.kind === 'fanout') {
+        if (!cells) throw new Error('no cells file loaded: send a "cells" request first');
+        const list = await cells;
+        const t0 = performance.now();
+        workload ??= searchWorkload(list, { seed: REVIEW_WORKLOAD_SEED, centres: REVIEW_WORKLOAD_CENTRES });
+        const fanout = expectedFanout(new Router(req.file, 'boundary file'), workload, REVIEW_QPS);
+        scope.postMessage({ id: req.id, kind: 'fanout', hash: req.file.hash, fanout, ms: performance.now() - t0 });
+      }
+    } catch (err) {
+      scope.postMessage({ id: req.id, kind: 'error', message: (err as Error).message });
+    }
+  };
+}
+
+/** What createReviewClient needs of a Worker (or a test double). */
+export interface ReviewWorkerLike {
+  onmessage: ((e: { data: ReviewResponse }) => void) | null;
+  postMessage: (msg: ReviewRequest) => void;
+  terminate: () => void;
+}
+
+/** A fan-out answer with its compute time in the worker, ms. */
+export interface FanoutAnswer {
+  fanout: Fanout;
+  ms: number;
+}
+
+export interface ReviewClient {
+  /** Loads the cells file once (later calls return the same promise). */
+  cells: (url: string) => Promise<CellWeight[]>;
+  /**
+   * The fan-out of a file: from the cache, or computed in the worker. While
+   * one is computed, only the latest wish waits; a wish replaced by a newer
+   * one resolves null. Rejects with the worker's message on error.
+   */
+  fanout: (file: BoundaryFile) => Promise<FanoutAnswer | null>;
+  /** Fan-out already known for a hash, or undefined. */
+  cached: (hash: string) => FanoutAnswer | undefined;
+  dispose: () => void;
+}
+
+/** Answers kept per file hash (an edit session makes one file per frame of a drag). */
+export const FANOUT_CACHE_SIZE = 64;
+
+/** createReviewClient starts the worker on first use. */
+export function createReviewClient(makeWorker: () => ReviewWorkerLike): ReviewClient {
+  let worker: ReviewWorkerLike | null = null;
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: (r: ReviewResponse) => void }>();
+  let cellsPromise: Promise<CellWeight[]> | null = null;
+  const cache = new Map<string, FanoutAnswer>();
+  let inFlight: string | null = null;
+  let queued: { file: BoundaryFile; resolve: (a: FanoutAnswer | null) => void; reject: (e: Error) => void } | null = null;
+  const sameHash = new Map<string, ((a: FanoutAnswer | null, e?: Error) => void)[]>();
+
+  const send = (req: Omit<ReviewRequest, 'id'>): Promise<ReviewResponse> => {
+    if (!worker) {
+      worker = makeWorker();
+      worker.onmessage = (e) => {
+        const w = waiting.get(e.data.id);
+        waiting.delete(e.data.id);
+        w?.resolve(e.data);
+      };
+    }
+    const id = nextId++;
+    return new Promise((resolve) => {
+      waiting.set(id, { resolve });
+      worker!.postMessage({ id, ...req } as ReviewRequest);
+    });
+  };
+
+  const remember = (hash: string, a: FanoutAnswer) => {
+    cache.delete(hash);
+    cache.set(hash, a);
+    while (cache.size > FANOUT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  };
+
+  const run = (file: BoundaryFile) => {
+    inFlight = file.hash;
+    void send({ kind: 'fanout', file }).then((r) => {
+      inFlight = null;
+      const done = sameHash.get(file.hash) ?? [];
+      sameHash.delete(file.hash);
+      if (r.kind === 'fanout') {
+        const a = { fanout: r.fanout, ms: r.ms };
+        remember(file.hash, a);
+        done.forEach((f) => f(a));
+      } else {
+        const err = new Error(r.kind === 'error' ? r.message : `unexpected answer ${r.kind}`);
+        done.forEach((f) => f(null, err));
+      }
+      if (queued) {
+        const q = queued;
+        queued = null;
+        const hit = cache.get(q.file.hash);
+        if (hit) q.resolve(hit);
+        else {
+          sameHash.set(q.file.hash, [...(sameHash.get(q.file.hash) ?? []), (a, e) => (e ? q.reject(e) : q.resolve(a))]);
+          run(q.file);
+        }
+      }
+    });
+  };
+
+  return {
+    cells(url) {
+      cellsPromise ??= send({ kind: 'cells', url }).then((r) => {
+        if (r.kind === 'cells') return cellsFromColumns(r.columns);
+        cellsPromise = null; // a later call tries again
+        throw new Error(r.kind === 'error' ? r.message : `unexpected answer ${r.kind}`);
+      });
+      return cellsPromise;
+    },
+    fanout(file) {
+      const hit = cache.get(file.hash);
+      if (hit) return Promise.resolve(hit);
+      return new Promise((resolve, reject) => {
+        const settle = (a: FanoutAnswer | null, e?: Error) => (e ? reject(e) : resolve(a));
+        if (inFlight === file.hash) {
+          sameHash.get(file.hash)!.push(settle);
+          return;
+        }
+        if (inFlight === null) {
+          sameHash.set(file.hash, [settle]);
+          run(file);
+          return;
+        }
+        queued?.resolve(null);
+        queued = { file, resolve, reject };
+      });
+    },
+    cached: (hash) => cache.get(hash),
+    dispose() {
+      worker?.terminate();
+      worker = null;
+      for (const w of waiting.values()) w.resolve({ id: -1, kind: 'error', message: 'the review worker was stopped' });
+      waiting.clear();
+      queued?.resolve(null);
+      queued = null;
+    },
+  };
+}
