@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { appStore } from './store';
 import { boot } from './lib/boot';
+import { startSearch } from './lib/search';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
@@ -12,3 +13,4 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 void boot(appStore);
+startSearch(appStore);

@@ -38,11 +38,11 @@ const OUTLINE_CORNERS = [0, 1, 1, 2, 2, 3, 3, 0];
 
 /**
  * writeCells fills `fill` and `outline` (each with room for at least n
- * cells) from n cells' corners (8 floats per cell: (lat, lng) radians of
- * corners 0..3, as cellVertices orders them) and ordinals. Returns n.
+ * cells; outline may be null) from the first n cells' corners (8 floats
+ * per cell: (lat, lng) radians of corners 0..3 around the quad, as
+ * cellVertices orders them) and ordinals. Returns n.
  */
-export function writeCells(corners: Float32Array, ordinals: Int32Array, fill: CellBuffers, outline: CellBuffers): number {
-  const n = ordinals.length;
+export function writeCells(corners: Float32Array, ordinals: Int32Array, fill: CellBuffers, outline: CellBuffers | null, n = ordinals.length): number {
   const unit = new Float64Array(12);
   for (let k = 0; k < n; k++) {
     const c = 8 * k;
@@ -67,7 +67,7 @@ export function writeCells(corners: Float32Array, ordinals: Int32Array, fill: Ce
       b.ordinal[v] = ord;
     };
     for (let j = 0; j < FILL_VERTS; j++) put(fill, k * FILL_VERTS + j, FILL_CORNERS[j], DIAGONAL[FILL_CORNERS[j]]);
-    for (let j = 0; j < OUTLINE_VERTS; j++) put(outline, k * OUTLINE_VERTS + j, OUTLINE_CORNERS[j], OUTLINE_CORNERS[j ^ 1]);
+    if (outline) for (let j = 0; j < OUTLINE_VERTS; j++) put(outline, k * OUTLINE_VERTS + j, OUTLINE_CORNERS[j], OUTLINE_CORNERS[j ^ 1]);
   }
   return n;
 }

@@ -5,6 +5,7 @@
  */
 import type { ComponentType } from 'react';
 import { ShardsPanel } from './ShardsPanel';
+import { RadiusPanel } from './RadiusPanel';
 import { AboutPanel } from './AboutPanel';
 
 export interface PanelDef {
@@ -15,6 +16,7 @@ export interface PanelDef {
 }
 
 export const PANELS: PanelDef[] = [
+  { id: 'radius', title: 'Radius search', Component: RadiusPanel },
   { id: 'shards', title: 'Shards', Component: ShardsPanel },
   { id: 'about', title: 'How to read', Component: AboutPanel },
 ];
