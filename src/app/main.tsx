@@ -4,7 +4,6 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { appStore } from './store';
 import { boot } from './lib/boot';
-import { startSearch } from './lib/search';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
@@ -13,4 +12,3 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 void boot(appStore);
-startSearch(appStore);

@@ -173,10 +173,14 @@ export function startSearch(store: StoreApi<AppState>, makeWorker = () => new Wo
   });
   if (wantedCircle(store.getState()) || readyData(store.getState())) raf = requestAnimationFrame(request);
 
-  // The address bar: replace for view changes, push a new entry when the search changes after a pause.
-  const keyOf = (s: AppState) => JSON.stringify([s.searchCentre?.lat, s.searchCentre?.lng, s.searchRadius, s.noLocation, s.fanout]);
-  let writtenKey = keyOf(store.getState());
-  let keyChangedAt = 0;
+  // The address bar: replace for view changes; a new history entry for a new centre (or
+  // no-location / fan-out switch), and for a new radius unless the radius changed less than
+  // HISTORY_GAP_MS before (a slider drag is one entry).
+  const placeKey = (s: AppState) => JSON.stringify([s.searchCentre?.lat, s.searchCentre?.lng, s.noLocation, s.fanout]);
+  const radiusKey = (s: AppState) => `${s.searchRadius.value}${s.searchRadius.unit}`;
+  const keyOf = (s: AppState) => placeKey(s) + radiusKey(s);
+  let written = { place: placeKey(store.getState()), radius: radiusKey(store.getState()) };
+  let radiusChangedAt = -Infinity;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastWrite = 0;
   const write = () => {
@@ -184,17 +188,16 @@ export function startSearch(store: StoreApi<AppState>, makeWorker = () => new Wo
     lastWrite = performance.now();
     const s = store.getState();
     const search = formatUrlState(s, location.search);
-    const key = keyOf(s);
-    if (key !== writtenKey) {
-      const push = lastWrite - keyChangedAt > HISTORY_GAP_MS;
-      keyChangedAt = lastWrite;
-      writtenKey = key;
-      if (push) {
-        history.pushState(null, '', search + location.hash);
-        return;
-      }
+    const now = { place: placeKey(s), radius: radiusKey(s) };
+    let push = false;
+    if (now.place !== written.place) push = true;
+    if (now.radius !== written.radius) {
+      if (lastWrite - radiusChangedAt > HISTORY_GAP_MS) push = true;
+      radiusChangedAt = lastWrite;
     }
-    if (search !== location.search) history.replaceState(history.state, '', search + location.hash);
+    written = now;
+    if (push && search !== location.search) history.pushState(null, '', search + location.hash);
+    else if (search !== location.search) history.replaceState(history.state, '', search + location.hash);
   };
   const unsubUrl = store.subscribe((s, p) => {
     if (s.camera === p.camera && s.zoom === p.zoom && s.level === p.level && s.layers === p.layers && s.flatten === p.flatten && keyOf(s) === keyOf(p)) return;
@@ -203,7 +206,7 @@ export function startSearch(store: StoreApi<AppState>, makeWorker = () => new Wo
   });
   const onPop = () => {
     applyLink(store, location.search, false);
-    writtenKey = keyOf(store.getState());
+    written = { place: placeKey(store.getState()), radius: radiusKey(store.getState()) };
   };
   addEventListener('popstate', onPop);
   const stopFanout = startFanout(store);

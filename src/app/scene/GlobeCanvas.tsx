@@ -12,6 +12,7 @@ import { ShardSurface } from './ShardSurface';
 import { Coastlines } from './Coastlines';
 import { HilbertCurve } from './HilbertCurve';
 import { PointerControls } from './PointerControls';
+import { SearchLayers } from './SearchLayers';
 
 /**
  * With ?debug=ordinal the surface writes each pixel's level-10 ordinal as its colour (tests read
@@ -44,6 +45,7 @@ export function GlobeCanvas() {
             <Coastlines />
             <HilbertCurve />
             <PointerControls />
+            <SearchLayers />
           </>
         )}
       </Canvas>
