@@ -18,10 +18,11 @@ import type { AppState, SliceCreator } from './types';
 import { createDataSlice } from './dataSlice';
 import { createViewSlice } from './viewSlice';
 import { createSearchSlice } from './searchSlice';
+import { createLiveSlice } from './liveSlice';
 
 export type { AppState } from './types';
 
-const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice];
+const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice];
 
 /** createAppStore returns a new store with every slice (tests make their own). */
 export function createAppStore() {
