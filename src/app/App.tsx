@@ -8,6 +8,7 @@ import { SidePanel } from './ui/SidePanel';
 import { IndexBar } from './ui/IndexBar';
 import { Ribbon } from './ui/Ribbon';
 import { DataError } from './ui/DataError';
+import { ReviewRibbon } from './ui/ReviewRibbon';
 
 export function App() {
   return (
@@ -21,6 +22,7 @@ export function App() {
       <footer className="strips">
         <IndexBar />
         <Ribbon />
+        <ReviewRibbon />
       </footer>
     </div>
   );

@@ -14,7 +14,9 @@ import {
   evennessRows,
   cellsFromColumns,
   savedFileName,
+  candidateColors,
 } from './review';
+import { shardColor } from './palette';
 import { CellSums, Router, diffBoundaries, validateBoundaryFile, computeHash, formatBoundaryFile, cellFromOrdinal, cellToken, CELL_COUNT, type CellWeight } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
 
@@ -206,5 +208,12 @@ describe('small helpers', () => {
 
   it('names a saved file after its version and hash', () => {
     expect(savedFileName({ ...current, version: 7 })).toBe(`boundaries-v7-${current.hash.slice(0, 12)}.json`);
+  });
+});
+
+describe('candidateColors', () => {
+  it('keeps the colour of every name the current file has and gives new names the palette colours after the current ones', () => {
+    const cur = [shardColor(0), shardColor(1), shardColor(2)];
+    expect(candidateColors(['a', 'b', 'c'], cur, ['b', 'x', 'c', 'y'])).toEqual([shardColor(1), shardColor(3), shardColor(2), shardColor(4)]);
   });
 });

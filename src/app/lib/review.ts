@@ -25,6 +25,7 @@ import {
   type BoundaryMove,
   type CellWeight,
 } from '../../core/index';
+import { shardColor, type RGB } from './palette';
 
 /** A candidate file that passed the core's validation, or why it did not. */
 export type CandidateRead = { ok: true; file: BoundaryFile; router: Router } | { ok: false; title: string; problems: string[] };
@@ -267,4 +268,16 @@ export function cellsFromColumns(c: { tokens: string; ordinals: Int32Array; rest
 /** savedFileName names a downloaded file after its version and hash: boundaries-v2-3f9c1a2b4d5e.json. */
 export function savedFileName(file: BoundaryFile): string {
   return `boundaries-v${file.version}-${file.hash.slice(0, 12)}.json`;
+}
+
+/**
+ * candidateColors colours the candidate's shards (key order) so that a name
+ * keeps its current colour; names the current file lacks take the palette's
+ * next colours after the current file's N (distinct from all of them for up
+ * to 36 shards in all).
+ */
+export function candidateColors(currentNames: readonly string[], currentColors: readonly RGB[], candidateNames: readonly string[]): RGB[] {
+  const byName = new Map(currentNames.map((n, i) => [n, currentColors[i]]));
+  let next = currentNames.length;
+  return candidateNames.map((n) => byName.get(n) ?? shardColor(next++));
 }

@@ -37,7 +37,9 @@ export interface CellColumns {
   dishes: Float64Array;
 }
 
-export type ReviewRequest = { id: number; kind: 'cells'; url: string } | { id: number; kind: 'fanout'; file: BoundaryFile };
+/** A request without its id. */
+export type ReviewAsk = { kind: 'cells'; url: string } | { kind: 'fanout'; file: BoundaryFile };
+export type ReviewRequest = ReviewAsk & { id: number };
 
 export type ReviewResponse =
   | { id: number; kind: 'cells'; columns: CellColumns; ms: number }
@@ -135,7 +137,7 @@ export function createReviewClient(makeWorker: () => ReviewWorkerLike): ReviewCl
   let queued: { file: BoundaryFile; resolve: (a: FanoutAnswer | null) => void; reject: (e: Error) => void } | null = null;
   const sameHash = new Map<string, ((a: FanoutAnswer | null, e?: Error) => void)[]>();
 
-  const send = (req: Omit<ReviewRequest, 'id'>): Promise<ReviewResponse> => {
+  const send = (req: ReviewAsk): Promise<ReviewResponse> => {
     if (!worker) {
       worker = makeWorker();
       worker.onmessage = (e) => {

@@ -13,6 +13,7 @@ import { Coastlines } from './Coastlines';
 import { HilbertCurve } from './HilbertCurve';
 import { PointerControls } from './PointerControls';
 import { SearchLayers } from './SearchLayers';
+import { DiffOverlay } from './DiffOverlay';
 
 /**
  * With ?debug=ordinal the surface writes each pixel's level-10 ordinal as its colour (tests read
@@ -46,6 +47,7 @@ export function GlobeCanvas() {
             <HilbertCurve />
             <PointerControls />
             <SearchLayers />
+            <DiffOverlay />
           </>
         )}
       </Canvas>

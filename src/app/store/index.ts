@@ -19,10 +19,11 @@ import { createDataSlice } from './dataSlice';
 import { createViewSlice } from './viewSlice';
 import { createSearchSlice } from './searchSlice';
 import { createLiveSlice } from './liveSlice';
+import { createReviewSlice } from './reviewSlice';
 
 export type { AppState } from './types';
 
-const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice];
+const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice];
 
 /** createAppStore returns a new store with every slice (tests make their own). */
 export function createAppStore() {

@@ -30,6 +30,9 @@ import {
 import { readCandidate, withStarts, nudgeBoundary, childOf } from '../lib/review';
 import type { FanoutAnswer } from '../lib/reviewWorker';
 
+/** A fan-out answer and the hash of the file it is for. */
+export type ReviewFanout = FanoutAnswer & { hash: string };
+
 /** A split or merge applied to the candidate, and what it costs in words. */
 export interface ReviewEdit {
   kind: 'split' | 'merge';
@@ -67,8 +70,12 @@ export interface ReviewSlice {
   reviewMatch: ShardMatch;
   /** diffBoundaries(current, candidate, cells); null without a candidate, cells or current file. */
   reviewDiff: BoundaryDiff | null;
-  /** Expected fan-out of each file over the review workload (reviewWorker.ts), null while computing. */
-  reviewFanout: { current: FanoutAnswer | null; candidate: FanoutAnswer | null; error: string | null };
+  /**
+   * Expected fan-out of each file over the review workload (reviewWorker.ts),
+   * with the hash of the file it is for: while a newer file is computed the
+   * previous answer stays (the panel marks it as updating); null before the first.
+   */
+  reviewFanout: { current: ReviewFanout | null; candidate: ReviewFanout | null; error: string | null };
   /** The candidate boundary selected for nudging (1..N−1), or −1. */
   selectedBoundary: number;
   /** Problems that stopped the last save (the validator's messages); empty otherwise. */
@@ -97,7 +104,7 @@ export interface ReviewSlice {
   setReviewMatch: (m: ShardMatch) => void;
   /** Written by the driver. */
   setReviewDiff: (d: BoundaryDiff | null) => void;
-  setReviewFanout: (side: 'current' | 'candidate', a: FanoutAnswer | null, error?: string | null) => void;
+  setReviewFanout: (side: 'current' | 'candidate', a: ReviewFanout | null, error?: string | null) => void;
   /**
    * The candidate as it would be saved: a child of the current file (version
    * + 1, parent = current hash, counts recomputed, new hash). Returns the file
@@ -116,7 +123,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
   /** The file edits start from: the candidate, or the current file. */
   const editBase = (): BoundaryFile | null => get().candidate?.file ?? readyData(get())?.file ?? null;
   const setCandidate = (file: BoundaryFile, source: string, edit: ReviewEdit | null) =>
-    set({ candidate: { file, router: new Router(file, source), source, base: file, moves: 0, edit }, candidateError: null, selectedBoundary: -1, reviewSaveProblems: [], reviewNotice: null, reviewFanout: { ...get().reviewFanout, candidate: null } });
+    set({ candidate: { file, router: new Router(file, source), source, base: file, moves: 0, edit }, candidateError: null, selectedBoundary: -1, reviewSaveProblems: [], reviewNotice: null });
   /** Runs an edit, turning its RangeError into a notice. */
   const attempt = (what: string, fn: () => void) => {
     try {
@@ -157,7 +164,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
       return true;
     },
     setCandidateError: (title, problems) => set({ candidateError: { title, problems } }),
-    clearCandidate: () => set({ candidate: null, candidateError: null, reviewDiff: null, selectedBoundary: -1, reviewSaveProblems: [], reviewNotice: null, reviewFanout: { ...get().reviewFanout, candidate: null } }),
+    clearCandidate: () => set({ candidate: null, candidateError: null, reviewDiff: null, selectedBoundary: -1, reviewSaveProblems: [], reviewNotice: null, reviewFanout: { ...get().reviewFanout, candidate: null, error: null } }),
     editCurrent: () => {
       const data = readyData(get());
       const sums = get().reviewSums;

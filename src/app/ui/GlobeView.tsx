@@ -5,11 +5,13 @@ import { LayerToggles } from './LayerToggles';
 import { FlattenControl } from './FlattenControl';
 import { ZoomControls } from './ZoomControls';
 import { HoverReadout } from './HoverReadout';
+import { ReviewHover } from './ReviewHover';
 
 export function GlobeView() {
   return (
     <section className="globe-view" aria-label="Shard globe">
       <GlobeCanvas />
+      <ReviewHover />
       <div className="overlay top-left">
         <LevelControl />
         <LayerToggles />
