@@ -159,4 +159,26 @@ describe('live runner', () => {
     expect(f.statuses().length).toBe(2);
     stop();
   });
+
+  it('keeps the answer it already has when the panel is reopened on the same search, and clears an answer the search no longer wants', async () => {
+    const store = createAppStore();
+    const f = fakeFetch();
+    let stop = startLiveRunner(store, { fetch: f.impl, debounceMs: 10 });
+    store.getState().setLiveOn(true);
+    store.getState().setSearchCentre(37.7749, -122.4194, 'SF');
+    await vi.advanceTimersByTimeAsync(10);
+    f.searches()[0].resolve(RESULT(5));
+    await flush();
+    stop();
+    stop = startLiveRunner(store, { fetch: f.impl, debounceMs: 10 });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(f.searches().length).toBe(1);
+    expect(store.getState().liveSearch.result?.routed.total).toBe(5);
+    stop();
+    store.getState().clearSearch();
+    stop = startLiveRunner(store, { fetch: f.impl, debounceMs: 10 });
+    expect(store.getState().liveSearch.result).toBeNull();
+    expect(store.getState().liveSearch.url).toBeNull();
+    stop();
+  });
 });

@@ -44,7 +44,8 @@ export function startLiveRunner(store: StoreApi<AppState>, opts: LiveRunnerOptio
   const statusEveryMs = opts.statusEveryMs ?? 15_000;
 
   let active = false;
-  let lastKey: string | null = null;
+  /** The search URL last acted on; undefined before the first (and after a stop). */
+  let lastKey: string | null | undefined;
   let lastNonce = -1;
   let debounce: ReturnType<typeof setTimeout> | null = null;
   let poll: ReturnType<typeof setInterval> | null = null;
@@ -100,7 +101,7 @@ export function startLiveRunner(store: StoreApi<AppState>, opts: LiveRunnerOptio
 
   const stop = () => {
     active = false;
-    lastKey = null;
+    lastKey = undefined;
     if (debounce) clearTimeout(debounce);
     if (poll) clearInterval(poll);
     debounce = poll = null;
@@ -127,6 +128,11 @@ export function startLiveRunner(store: StoreApi<AppState>, opts: LiveRunnerOptio
     }
     const url = liveSearchUrl(liveQueryOf(s));
     if (url === lastKey && !retry) return;
+    // Reopened with the answer to this very search already in the store (the panel was closed and opened again): keep it.
+    if (lastKey === undefined && url !== null && !retry && s.liveSearch.answeredUrl === url && s.liveSearch.result && !s.liveSearch.pending) {
+      lastKey = url;
+      return;
+    }
     lastKey = url;
     if (debounce) clearTimeout(debounce);
     debounce = null;

@@ -6,6 +6,7 @@
 import type { ComponentType } from 'react';
 import { ShardsPanel } from './ShardsPanel';
 import { RadiusPanel } from './RadiusPanel';
+import { LivePanel } from './LivePanel';
 import { AboutPanel } from './AboutPanel';
 
 export interface PanelDef {
@@ -17,6 +18,7 @@ export interface PanelDef {
 
 export const PANELS: PanelDef[] = [
   { id: 'radius', title: 'Radius search', Component: RadiusPanel },
+  { id: 'live', title: 'Live', Component: LivePanel },
   { id: 'shards', title: 'Shards', Component: ShardsPanel },
   { id: 'about', title: 'How to read', Component: AboutPanel },
 ];

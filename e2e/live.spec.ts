@@ -1,0 +1,289 @@
+/**
+ * Live mode in Debian's Chromium.
+ *
+ * (a) The real path: the explorer's own server (npm start) with the live API
+ *     mounted, against the real OpenSearch node (npm run cluster:start, or
+ *     OPENSEARCH_URL). The `dishes` index of data/boundaries.json is seeded
+ *     with a small sample when missing. Expected values come from the routing
+ *     core (the shards a circle asks) and from OpenSearch itself (a plain
+ *     unrouted _count written here), never from the page.
+ * (b) The displays of failures (drift, partial, node down, no API), with /api
+ *     answered by page.route in the server's JSON shapes.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { Router, KM_PER_MILE, formatShardCount } from '../src/core/index.ts';
+import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
+import { getIndexMeta } from '../src/server/seeder.ts';
+import { shardColor, toBytes } from '../src/app/lib/palette.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const file = JSON.parse(readFileSync(fileURLToPath(new URL('../data/boundaries.json', import.meta.url)), 'utf8'));
+const router = new Router(file);
+const N = router.numberOfShards;
+const SF = { lat: 37.7749, lng: -122.4194 };
+const SF_KM = 15 * KM_PER_MILE;
+const SF_LINK = `?lat=${SF.lat}&lng=${SF.lng}&radius=15mi`;
+const sfRoute = router.coverCircle(SF.lat, SF.lng, SF_KM);
+
+/** The sample this test seeds when the index is missing: small, so it loads in seconds. */
+const E2E_SAMPLE = { restaurants: 3000, dishesPerRestaurant: 5 };
+
+/** Opens the explorer and waits for its first frame; returns the page errors seen (live array). */
+async function open(page: Page, query = ''): Promise<string[]> {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  await page.goto('/' + query);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  return errors;
+}
+
+/** Switches Live on from its tab. */
+async function liveOn(page: Page): Promise<void> {
+  await page.getByTestId('tab-live').click();
+  const toggle = page.getByTestId('live-toggle');
+  await expect(toggle).toHaveAttribute('aria-checked', 'false');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-checked', 'true');
+}
+
+const intText = async (page: Page, id: string) => Number((await page.getByTestId(id).textContent())!.replace(/,/g, ''));
+
+test.describe('live mode on the real node', () => {
+  let client: OpenSearchClient;
+
+  test.beforeAll(async ({}, info) => {
+    test.setTimeout(180_000);
+    client = new OpenSearchClient(configFromEnv());
+    try {
+      await client.get('/', { timeoutMs: 5000 });
+    } catch (e) {
+      throw new Error(`No OpenSearch node answers at ${client.url} (${(e as Error).message}). Live mode's browser test needs the real node: run \`npm run cluster:start\` (or set OPENSEARCH_URL) and run the test again.`);
+    }
+    // What the explorer's server says about the index (the same API the panel reads).
+    const base = info.project.use.baseURL!;
+    const status = async () => (await (await fetch(`${base}/api/status`, { headers: { accept: 'application/json' } })).json()) as { connection: { status: string }; drift: { status: string; message: string } | null };
+    let s = await status();
+    expect(s.connection.status, 'the explorer’s live API must reach the node').toBe('up');
+    const seed = async (recreate: boolean) => {
+      const args = ['geoshard', 'seed', '--restaurants', String(E2E_SAMPLE.restaurants), '--dishes-per-restaurant', String(E2E_SAMPLE.dishesPerRestaurant), ...(recreate ? ['--recreate'] : [])];
+      await promisify(execFile)('npx', args, { cwd: ROOT, timeout: 150_000 });
+    };
+    if (s.drift?.status === 'missing-index') {
+      await seed(false);
+    } else if (s.drift && s.drift.status !== 'ok') {
+      // Recreate only an index this test seeded itself; anyone else's index is theirs to fix.
+      const sample = (await getIndexMeta(client, file.index))?.sample;
+      if (sample?.restaurants !== E2E_SAMPLE.restaurants || sample?.dishesPerRestaurant !== E2E_SAMPLE.dishesPerRestaurant) {
+        throw new Error(`The "${file.index}" index does not match data/boundaries.json: ${s.drift.message}`);
+      }
+      await seed(true);
+    }
+    s = await status();
+    expect(s.drift?.status, `index "${file.index}" must be seeded for data/boundaries.json`).toBe('ok');
+  });
+
+  test('at San Francisco 15 mi the routed search asks the globe’s shards, all shards give the identical answer, and dishes are found', async ({ page }) => {
+    expect(sfRoute.shards.length).toBeLessThan(N);
+    const errors = await open(page, SF_LINK);
+    // The radius explorer's answer (the shards the globe lights up) is the core's.
+    await expect(page.getByTestId('routing')).toHaveText(sfRoute.routing);
+    await liveOn(page);
+    await expect(page.getByTestId('live-status')).toHaveAttribute('data-state', 'up');
+    await expect(page.getByTestId('live-status')).toContainText(file.hash.slice(0, 12));
+    await expect(page.getByTestId('live-search')).toHaveAttribute('data-state', 'circle');
+    await expect(page.getByTestId('live-badge')).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+
+    const routed = page.getByTestId('live-routed');
+    const unrouted = page.getByTestId('live-unrouted');
+    await expect(routed).toHaveAttribute('data-status', 'complete');
+    await expect(unrouted).toHaveAttribute('data-status', 'complete');
+    await expect(page.getByTestId('live-routed-routing')).toHaveText(sfRoute.routing);
+    await page.getByTestId('tab-radius').click();
+    const pageRouting = await page.getByTestId('routing').textContent();
+    await page.getByTestId('tab-live').click();
+    await expect(page.getByTestId('live-routed-routing')).toHaveText(pageRouting!);
+    await expect(page.getByTestId('live-routed-shards')).toHaveText(formatShardCount(sfRoute.shards.length, N));
+    await expect(page.getByTestId('live-unrouted-shards')).toHaveText(formatShardCount(N, N));
+    await expect(page.getByTestId('live-unrouted-routing')).toHaveText('(none)');
+    await expect(page.getByTestId('live-routing-match')).toHaveAttribute('data-match', 'true');
+    for (const s of sfRoute.shards) await expect(page.getByTestId(`live-routed-chip-${s.name}`)).toHaveAttribute('data-status', 'ok');
+    await expect(page.getByTestId('live-unrouted-chips').locator('.live-chip[data-status="ok"]')).toHaveCount(N);
+
+    await expect(page.getByTestId('live-identical')).toHaveAttribute('data-identical', 'true');
+    await expect(page.getByTestId('live-identical')).toContainText('Identical ✓');
+
+    // The total is OpenSearch's own unrouted count of dishes whose restaurant lies in the circle.
+    const { count } = (
+      await client.request<{ count: number }>('POST', `/${file.index}/_count`, {
+        body: { query: { has_parent: { parent_type: 'restaurant', query: { geo_distance: { distance: `${SF_KM * 1000}m`, location: { lat: SF.lat, lon: SF.lng } } } } } },
+      })
+    ).body;
+    expect(count).toBeGreaterThan(0);
+    expect(await intText(page, 'live-routed-total')).toBe(count);
+    expect(await intText(page, 'live-unrouted-total')).toBe(count);
+
+    const hits = page.getByTestId('live-hit');
+    await expect(page.getByTestId('live-hits')).toHaveAttribute('data-count', String(Math.min(20, count)));
+    const routings = await hits.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.routing));
+    const asked = new Set(sfRoute.shards.map((s) => s.name));
+    expect(routings.every((r) => asked.has(r!)), `every dish found lives on a routed shard: ${routings.join(',')}`).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  test('a diet facet filters to exactly its count, and an allergen filter keeps the dishes free of it', async ({ page }) => {
+    await open(page, SF_LINK);
+    await liveOn(page);
+    await expect(page.getByTestId('live-badge')).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+    const total = await intText(page, 'live-routed-total');
+    const facet = page.locator('[data-testid^="live-facet-diet-"]').first();
+    const diet = (await facet.getAttribute('data-testid'))!.replace('live-facet-diet-', '');
+    const dietCount = Number((await facet.locator('.count').textContent())!.replace(/,/g, ''));
+    expect(dietCount).toBeGreaterThan(0);
+    await facet.click();
+    await expect(facet).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByTestId('live-routed-total')).toHaveText(dietCount.toLocaleString('en-US'), { timeout: 30_000 });
+    await expect(page.getByTestId('live-badge')).toHaveAttribute('data-status', 'complete');
+    await expect(page.getByTestId('live-identical')).toHaveAttribute('data-identical', 'true');
+    await facet.click();
+    await expect(page.getByTestId('live-routed-total')).toHaveText(total.toLocaleString('en-US'), { timeout: 30_000 });
+
+    const allergen = page.locator('[data-testid^="live-facet-allergen-"]').first();
+    const containing = Number((await allergen.locator('.count').textContent())!.replace(/,/g, ''));
+    await allergen.click();
+    await expect(allergen).toContainText('free of');
+    await expect(page.getByTestId('live-routed-total')).toHaveText((total - containing).toLocaleString('en-US'), { timeout: 30_000 });
+    await expect(page.getByTestId('live-identical')).toHaveAttribute('data-identical', 'true');
+  });
+
+  test('with no location both sides ask all shards, and the panel says so', async ({ page }) => {
+    await open(page, '?location=none');
+    await liveOn(page);
+    await expect(page.getByTestId('live-search')).toHaveAttribute('data-state', 'all');
+    await expect(page.getByTestId('live-search')).toContainText(`all ${N} shards`);
+    await expect(page.getByTestId('live-badge')).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+    await expect(page.getByTestId('live-routed')).toHaveAttribute('data-scope', 'all-shards');
+    await expect(page.getByTestId('live-routed-shards')).toHaveText(formatShardCount(N, N));
+    await expect(page.getByTestId('live-identical')).toHaveAttribute('data-identical', 'true');
+  });
+});
+
+// ---------------------------------------------------------------------------
+// (b) Failure displays, /api answered by the test in the server's shapes.
+
+const shardsOf = (names: readonly { index: number; name: string; shard: number; cells?: number }[], status = 'ok') => names.map((s) => ({ index: s.index, name: s.name, shard: s.shard, cells: s.cells ?? 0, status }));
+const statusBody = (over: Record<string, unknown> = {}) => ({
+  connection: { status: 'up', url: 'http://127.0.0.1:9200', cluster: { name: 'c', version: '2.19.6', distribution: 'opensearch', health: 'green', nodes: 1 } },
+  boundary: { path: 'data/boundaries.json', index: file.index, hash: file.hash, version: file.version, numberOfShards: N, shards: [] },
+  index: { name: file.index, exists: true, docs: { restaurants: 10, dishes: 50, total: 60 }, shards: [] },
+  drift: { status: 'ok', indexHash: file.hash, fileHash: file.hash, indexVersion: 1, fileVersion: 1, message: '' },
+  limits: {},
+  vocabulary: {},
+  ...over,
+});
+const side = (scope: 'routed' | 'all-shards', shardsAsked: unknown[], shards: Record<string, number>, extra: Record<string, unknown> = {}) => ({
+  scope,
+  routing: scope === 'routed' ? sfRoute.routing : null,
+  shardsAsked,
+  took: 4,
+  wallMs: 6.5,
+  timedOut: false,
+  total: 2,
+  hits: [],
+  facets: { diets: [{ value: 'vegan', count: 1 }], allergens: [{ value: 'peanuts', count: 2 }], cuisines: [{ value: 'thai', count: 2 }] },
+  shards: { skipped: 0, ...shards },
+  ...extra,
+});
+
+async function stub(page: Page, status: unknown, search: { status: number; body: unknown }): Promise<void> {
+  await page.route('**/api/status', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(status) }));
+  await page.route('**/api/search?*', (r) => r.fulfill({ status: search.status, contentType: 'application/json', body: JSON.stringify(search.body) }));
+}
+
+test.describe('live mode failure displays', () => {
+  test('boundary drift is shown with both hashes and the search is refused, never shown as a result', async ({ page }) => {
+    const other = 'ab12cd34ef56'.repeat(5) + 'abcd';
+    const drift = { status: 'mismatch', indexHash: other, fileHash: file.hash, indexVersion: 3, fileVersion: 1 };
+    await stub(page, statusBody({ drift: { ...drift, message: 'boundary drift' } }), {
+      status: 409,
+      body: { status: 'drift', index: file.index, drift, error: { message: `boundary drift: index "dishes" was written with boundary file ${other} (version 3), but this server routes with ${file.hash} (version 1).` } },
+    });
+    await open(page, SF_LINK);
+    await liveOn(page);
+    const st = page.getByTestId('live-status');
+    await expect(st).toHaveAttribute('data-state', 'drift');
+    await expect(st).toContainText(other.slice(0, 12));
+    await expect(st).toContainText(file.hash.slice(0, 12));
+    await expect(page.getByTestId('live-command')).toHaveText('npx geoshard seed --recreate');
+    await expect(page.getByTestId('live-badge')).toHaveAttribute('data-status', 'drift');
+    await expect(page.getByTestId('live-failure')).toContainText(other);
+    await expect(page.getByTestId('live-failure')).toContainText(file.hash);
+    await expect(page.getByTestId('live-routed')).toHaveCount(0);
+  });
+
+  test('a partial search is badged partial with its failed and unavailable shards, never complete', async ({ page }) => {
+    const [first, ...rest] = sfRoute.shards;
+    const routedAsked = [...shardsOf([first], 'failed'), ...shardsOf(rest)].map((s) => (s.status === 'failed' ? { ...s, reason: 'node_disconnected_exception: node left' } : s));
+    const unAsked = router.shards.map((s, i) => ({ index: i, name: s.name, shard: s.shard, cells: 0, status: s.name === first.name ? 'unavailable' : 'ok' }));
+    await stub(page, statusBody(), {
+      status: 200,
+      body: {
+        status: 'partial',
+        index: file.index,
+        boundary: { hash: file.hash, version: 1, numberOfShards: N },
+        query: { radiusKm: SF_KM },
+        ...side('routed', routedAsked, { total: sfRoute.shards.length, successful: sfRoute.shards.length - 1, failed: 1 }),
+        unrouted: side('all-shards', unAsked, { total: N, successful: N - 1, failed: 0 }),
+        identical: true,
+        differences: [],
+        ratio: { shards: sfRoute.shards.length / N, took: 1, wall: 1 },
+      },
+    });
+    await open(page, SF_LINK);
+    await liveOn(page);
+    await expect(page.getByTestId('live-badge')).toHaveAttribute('data-status', 'partial');
+    await expect(page.getByTestId('live-badge')).not.toContainText('complete');
+    await expect(page.getByTestId('live-routed')).toHaveAttribute('data-status', 'partial');
+    await expect(page.getByTestId('live-unrouted')).toHaveAttribute('data-status', 'partial');
+    await expect(page.getByTestId(`live-routed-chip-${first.name}`)).toHaveAttribute('data-status', 'failed');
+    await expect(page.getByTestId(`live-routed-chip-${first.name}`)).toHaveAttribute('title', /node left/);
+    await expect(page.getByTestId(`live-unrouted-chip-${first.name}`)).toHaveAttribute('data-status', 'unavailable');
+    await expect(page.getByTestId('live-identical')).toContainText('partial');
+    // The chip keeps the shard's palette colour (its identity) whatever its status.
+    const swatch = await page.getByTestId(`live-routed-chip-${first.name}`).locator('.swatch').evaluate((e) => getComputedStyle(e).backgroundColor);
+    const [r, g, b] = toBytes(shardColor(first.index));
+    expect(swatch).toBe(`rgb(${r}, ${g}, ${b})`);
+  });
+
+  test('a node that is down is named with the command that starts it, and the rest of the explorer keeps working', async ({ page }) => {
+    await stub(page, statusBody({ connection: { status: 'down', url: 'http://127.0.0.1:9200', message: 'GET / on http://127.0.0.1:9200: connection refused' }, index: null, drift: null }), {
+      status: 503,
+      body: { status: 'unavailable', index: file.index, error: { message: 'GET / on http://127.0.0.1:9200: connection refused. No results: start the node ("npm run cluster:start") or check OPENSEARCH_URL (http://127.0.0.1:9200).' } },
+    });
+    const errors = await open(page, SF_LINK);
+    await liveOn(page);
+    await expect(page.getByTestId('live-status')).toHaveAttribute('data-state', 'down');
+    await expect(page.getByTestId('live-command')).toHaveText('npm run cluster:start');
+    await expect(page.getByTestId('live-badge')).toHaveAttribute('data-status', 'unavailable');
+    await expect(page.getByTestId('live-failure')).toContainText('npm run cluster:start');
+    // The radius explorer still answers.
+    await page.getByTestId('tab-radius').click();
+    await page.getByTestId('preset-los-angeles').click();
+    const la = router.coverCircle(34.0522, -118.2437, SF_KM);
+    await expect(page.getByTestId('routing')).toHaveText(la.routing);
+    expect(errors).toEqual([]);
+  });
+
+  test('a page served without the live API says so instead of failing', async ({ page }) => {
+    await page.route('**/api/**', (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><html><body>explorer</body></html>' }));
+    const errors = await open(page, SF_LINK);
+    await liveOn(page);
+    await expect(page.getByTestId('live-status')).toHaveAttribute('data-state', 'not-mounted');
+    await expect(page.getByTestId('live-status')).toContainText('npm start');
+    await expect(page.getByTestId('live-badge')).toHaveAttribute('data-status', 'unavailable');
+    expect(errors).toEqual([]);
+  });
+});
