@@ -78,23 +78,40 @@ function hatchPattern(ctx: CanvasRenderingContext2D): CanvasPattern | null {
   return hatch;
 }
 
-/** The stretch [from, to) the data spans, padded a little: where boundaries can usefully move. */
+/** Share of documents left out at each end when fitting the strip to where the documents are. */
+const FIT_TAIL = 0.002;
+
+/**
+ * The stretch [from, to) holding all but FIT_TAIL of the documents at each
+ * end, padded a little: where boundaries can usefully move (a few cells
+ * abroad would otherwise squeeze the populated faces into a few pixels).
+ * The whole curve until the cells are loaded.
+ */
 function dataExtent(s: AppState): [number, number] {
-  const sums = s.reviewSums;
-  const c = s.candidate;
-  const data = readyData(s);
-  let lo = CELL_COUNT;
-  let hi = 0;
-  if (sums && sums.ordinals.length > 0) {
-    lo = sums.ordinals[0];
-    hi = sums.ordinals[sums.ordinals.length - 1] + 1;
+  const cells = s.reviewCells;
+  if (!cells || cells.length === 0) return [0, CELL_COUNT];
+  const w = weightsOf(cells);
+  let total = 0;
+  for (const x of w) total += x;
+  let lo = cells[0].ordinal;
+  let hi = cells[cells.length - 1].ordinal + 1;
+  let acc = 0;
+  for (let k = 0; k < cells.length; k++) {
+    acc += w[k];
+    if (acc > FIT_TAIL * total) {
+      lo = cells[k].ordinal;
+      break;
+    }
   }
-  for (const st of [c?.router.starts, data?.router.starts]) {
-    if (!st) continue;
-    for (let i = 1; i < st.length - 1; i++) (lo = Math.min(lo, st[i])), (hi = Math.max(hi, st[i] + 1));
+  acc = 0;
+  for (let k = cells.length - 1; k >= 0; k--) {
+    acc += w[k];
+    if (acc > FIT_TAIL * total) {
+      hi = cells[k].ordinal + 1;
+      break;
+    }
   }
-  if (lo >= hi) return [0, CELL_COUNT];
-  const pad = Math.max(MIN_SPAN, (hi - lo) * 0.02);
+  const pad = Math.max(MIN_SPAN, (hi - lo) * 0.03);
   return [Math.max(0, Math.floor(lo - pad)), Math.min(CELL_COUNT, Math.ceil(hi + pad))];
 }
 
@@ -355,7 +372,8 @@ function Strip() {
         const a = ords[Math.max(0, k - 40)] ?? st[i - 1];
         const b = ords[Math.min(ords.length - 1, k + 40)] ?? st[i + 1];
         setView(Math.max(st[i - 1], a), Math.min(st[i + 1], b + 1));
-      } else {
+      } else if (kind === 'all') setView(0, CELL_COUNT);
+      else {
         const [a, b] = dataExtent(s);
         setView(a, b);
       }
@@ -389,8 +407,11 @@ function Strip() {
     <div className="review-strip">
       <div className="review-strip-head">
         <span className="review-zoom">
-          <button type="button" className="chip" onClick={() => fit('data')} data-testid="review-fit-data">
-            fit data
+          <button type="button" className="chip" onClick={() => fit('data')} data-testid="review-fit-data" title="The stretch holding 99.6% of the documents">
+            fit documents
+          </button>
+          <button type="button" className="chip" onClick={() => fit('all')} data-testid="review-fit-all">
+            whole curve
           </button>
           <button type="button" className="chip" onClick={() => fit('moves')} data-testid="review-fit-moves">
             fit moves

@@ -7,6 +7,7 @@ import type { ComponentType } from 'react';
 import { ShardsPanel } from './ShardsPanel';
 import { RadiusPanel } from './RadiusPanel';
 import { LivePanel } from './LivePanel';
+import { ReviewPanel } from './ReviewPanel';
 import { AboutPanel } from './AboutPanel';
 
 export interface PanelDef {
@@ -19,6 +20,7 @@ export interface PanelDef {
 export const PANELS: PanelDef[] = [
   { id: 'radius', title: 'Radius search', Component: RadiusPanel },
   { id: 'live', title: 'Live', Component: LivePanel },
+  { id: 'review', title: 'Review', Component: ReviewPanel },
   { id: 'shards', title: 'Shards', Component: ShardsPanel },
   { id: 'about', title: 'How to read', Component: AboutPanel },
 ];
