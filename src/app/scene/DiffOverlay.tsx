@@ -28,7 +28,7 @@ import { frame } from './frame';
 const MOVE_SEARCH_STEPS = 12;
 
 /** The hatch colour (sRGB): white, lighter than every shard colour (the palette's lightness tops out at OKLCH 0.91). */
-export const HATCH_RGB: [number, number, number] = [1.0, 1.0, 1.0];
+const HATCH_RGB: [number, number, number] = [1.0, 1.0, 1.0];
 
 const FRAGMENT = /* glsl */ `
 uniform mat3 uRot;
