@@ -5,7 +5,9 @@
  * replies are written here in OpenSearch's REST format, or over a real
  * connection to a closed port.
  */
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Router, cellAt, cellOrdinal, CELL_COUNT, KM_PER_MILE } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
 import { parseSearchParams } from '../../server/params';
@@ -32,6 +34,15 @@ const sfOrdinal = cellOrdinal(cellAt(SF.lat, SF.lng));
 /** Three shards; the second starts at San Francisco's own cell, so a 15-mile circle there asks two of them. */
 const FILE = fileWithCuts([sfOrdinal, Math.floor(CELL_COUNT * 0.9)], 'dishes');
 const router = new Router(FILE);
+
+/** A local URL nothing listens on (a port just released): connections to it are refused. */
+let closedUrl = '';
+beforeAll(async () => {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((r) => server.close(() => r()));
+});
 
 const query = (over: Partial<LiveQuery> = {}): LiveQuery => ({ centre: SF, radius: { value: 15, unit: 'mi' }, noLocation: false, filters: NO_FILTERS, size: 20, ...over });
 const serverParse = (url: string) => parseSearchParams(new URL(url, 'http://x').searchParams);
@@ -277,7 +288,7 @@ describe('readSearch on failures', () => {
   });
 
   it('maps a node that does not answer (a real refused connection) to unavailable, telling to start it', async () => {
-    const api = new LiveApi({ file: FILE, client: new OpenSearchClient({ url: 'http://127.0.0.1:1', timeoutMs: 2000 }) });
+    const api = new LiveApi({ file: FILE, client: new OpenSearchClient({ url: closedUrl, timeoutMs: 2000 }) });
     const r = await api.search(new URL(liveSearchUrl(query())!, 'http://x').searchParams);
     const f = expectFailure(readSearch(r.httpStatus, JSON.parse(JSON.stringify(r.body))));
     expect(f.kind).toBe('unavailable');
@@ -332,13 +343,13 @@ describe('readStatus and describeStatus', () => {
   });
 
   it('says a node that does not answer is down and how to start it', async () => {
-    const api = new LiveApi({ file: FILE, client: new OpenSearchClient({ url: 'http://127.0.0.1:1', timeoutMs: 2000 }) });
+    const api = new LiveApi({ file: FILE, client: new OpenSearchClient({ url: closedUrl, timeoutMs: 2000 }) });
     const r = await api.status();
     const s = readStatus(r.httpStatus, JSON.parse(JSON.stringify(r.body)));
     if (!s.ok) throw new Error(s.failure.message);
     const v = describeStatus(s.value, FILE.hash);
     expect(v).toMatchObject({ level: 'error', state: 'down', command: 'npm run cluster:start' });
-    expect(v.headline).toContain('http://127.0.0.1:1');
+    expect(v.headline).toContain(closedUrl);
   });
 
   it('says a missing index must be seeded', async () => {
@@ -390,7 +401,7 @@ describe('requestJson', () => {
   });
 
   it('maps a refused connection to a network failure', async () => {
-    const r = await fetchSearch('http://127.0.0.1:1/api/search', new AbortController().signal);
+    const r = await fetchSearch(`${closedUrl}/api/search`, new AbortController().signal);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.failure).toMatchObject({ kind: 'network', httpStatus: null });
   });
