@@ -23,6 +23,7 @@ import {
   cellFromOrdinal,
   cellOrdinal,
   parseToken,
+  KM_PER_MILE,
   type BoundaryFile,
 } from '../src/core/index.ts';
 
@@ -128,6 +129,36 @@ test('loads a candidate from ?candidate=, shows the documents moved as geoshard 
   await page.getByTestId('review-clear').click();
   await expect.poll(async () => (await whitePixels(page)).count).toBe(0);
   expect(errors).toEqual([]);
+});
+
+test('evaluates the radius explorer\'s current search under both files: cells, shards asked and routing before → after as the core routes them', async ({ page }) => {
+  // Move boundary 8 by 300 cells, then search 3 miles around the first moved cell whose search changes routing.
+  const candidate = nudged(current, 7, 300);
+  const cand = new Router(candidate);
+  const lo = cellOrdinal(parseToken(current.boundaries[7]));
+  const hi = cellOrdinal(parseToken(candidate.boundaries[7]));
+  const km = 3 * KM_PER_MILE;
+  let found: { lat: number; lng: number; before: ReturnType<Router['coverCircle']>; after: ReturnType<Router['coverCircle']> } | null = null;
+  for (const c of cells) {
+    if (c.ordinal < lo || c.ordinal >= hi) continue;
+    const p = cellCenter(cellFromOrdinal(c.ordinal));
+    const [lat, lng] = [Number(p.lat.toFixed(4)), Number(p.lng.toFixed(4))];
+    const before = router.coverCircle(lat, lng, km);
+    const after = cand.coverCircle(lat, lng, km);
+    if (before.routing !== after.routing) {
+      found = { lat, lng, before, after };
+      break;
+    }
+  }
+  expect(found).not.toBeNull();
+  const { lat, lng, before, after } = found!;
+  await open(page, `?candidate=/review-candidate.json&lat=${lat}&lng=${lng}&radius=3mi&layers=shards`, formatBoundaryFile(candidate));
+  await reviewed(page, candidate.hash);
+  const box = page.getByTestId('review-search');
+  await expect(box).toContainText(`${int.format(before.cells.length)} level-10 cells`);
+  await expect(page.getByTestId('review-search-shards')).toHaveText(`${before.shards.length} → ${after.shards.length}`);
+  await expect(page.getByTestId('review-search-before')).toHaveText(before.routing);
+  await expect(page.getByTestId('review-search-after')).toHaveText(after.routing);
 });
 
 test('a 16-shard candidate from geoshard balance: reindex said prominently, moved share, evenness and fan-out as the CLI gives them', async ({ page }) => {
