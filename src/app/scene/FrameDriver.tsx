@@ -6,7 +6,7 @@
  * animation asks for the next one.
  */
 import { useEffect } from 'react';
-import { useFrame, useThree, type RootState } from '@react-three/fiber';
+import { useFrame, useThree } from '@react-three/fiber';
 import type { OrthographicCamera } from 'three';
 import { appStore } from '../store';
 import { readyData } from '../store/dataSlice';
@@ -21,21 +21,6 @@ const MORPH_MS = 900;
 const FLY_MS = 800;
 const SPIN_DEG_PER_S = 4;
 const ease = (t: number) => t * t * (3 - 2 * t);
-
-/**
- * adaptResolution halves the drawing resolution while the view moves if frames are slow
- * (software WebGL takes hundreds of ms per full-resolution frame), and restores it, with one
- * more frame, as soon as the view is still: a still picture is always at full resolution.
- */
-function adaptResolution(state: RootState, active: boolean, elapsedMs: number) {
-  if (frame.baseDpr === 0) frame.baseDpr = state.viewport.dpr;
-  frame.slowMs = active ? 0.7 * frame.slowMs + 0.3 * elapsedMs : 0;
-  const want = active && frame.slowMs > 60 ? frame.baseDpr / 2 : frame.baseDpr;
-  if (state.viewport.dpr !== want) {
-    state.setDpr(want);
-    state.invalidate();
-  }
-}
 
 export interface FrameDriverProps {
   /** The canvas that labels are drawn on (sized like the WebGL canvas). */
@@ -66,11 +51,11 @@ export function FrameDriver({ labels }: FrameDriverProps) {
 
     // Flatten: morph back to the globe before switching between map and net.
     const wantFlat = s.flatten === 'globe' ? v.flat : s.flatten;
-    const target = s.flatten === 'globe' || wantFlat !== v.flat ? 0 : 1;
     if (frame.morphT === 0 && wantFlat !== v.flat) {
       v.flat = wantFlat;
       if (v.flat === 'net') frame.netWanted = netCentreOf(s.camera.lat, s.camera.lng);
     }
+    const target = s.flatten === 'globe' || wantFlat !== v.flat ? 0 : 1;
     if (!frame.started) {
       // A link that opens flat starts flat, with no morph.
       frame.started = true;
@@ -157,8 +142,7 @@ export function FrameDriver({ labels }: FrameDriverProps) {
     }
 
     drawLabels(labels.current, v, s.layers.labels ? s.cities : [], data.router, data.colors);
-    adaptResolution(state, moving || frame.dragging, elapsedMs);
-    // After any resolution change: the shader maps gl_FragCoord to the view with these.
+    // The shader maps gl_FragCoord to the view with these.
     const buffer = state.gl.getDrawingBufferSize(uniforms.uBuffer.value);
     uniforms.uPxPerUnit.value.set((ppu * buffer.x) / v.width, (ppu * buffer.y) / v.height);
     frame.wasMoving = moving || frame.dragging;
@@ -173,7 +157,13 @@ export function FrameDriver({ labels }: FrameDriverProps) {
     setTimeout(() => {
       const d = document.body.dataset;
       if (arrived.length) d.loaded = [...new Set([...(d.loaded ?? '').split(' ').filter(Boolean), ...arrived])].sort().join(' ');
-      if (d.ready !== 'true') d.ready = 'true';
+      if (d.ready !== 'true') {
+        d.ready = 'true';
+        performance.mark('geoshard-ready');
+        // Compile the materials not drawn yet (cube net, curve, search layers) in the
+        // background now, rather than stalling the main thread when they are first shown.
+        void state.gl.compileAsync(state.scene, state.camera);
+      }
       if (d.view !== settled) d.view = settled;
       d.frame = String(count);
     }, 0);

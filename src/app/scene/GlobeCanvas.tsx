@@ -35,7 +35,9 @@ export function GlobeCanvas() {
         dpr={[1, 2]}
         camera={{ position: [0, 0, 10], zoom: 300, near: 0.1, far: 100 }}
         onCreated={(st) => {
-          if (import.meta.env.DEV) (window as unknown as Record<string, unknown>).__geoshardScene = st;
+          // Reading shader logs blocks the main thread until the GPU has compiled; the shaders
+          // are fixed and tested, so production builds skip it.
+          st.gl.debug.checkShaderErrors = import.meta.env.DEV;
         }}
         gl={{ antialias: !DEBUG_ORDINAL, preserveDrawingBuffer: true, alpha: true, powerPreference: 'high-performance' }}
       >

@@ -29,12 +29,15 @@ function surfaceGeometry(a: SurfaceArrays): THREE.BufferGeometry {
   return withFixedBounds(g);
 }
 
+/**
+ * Both surfaces use one shader program (a uniform, not a define, tells them apart), so
+ * flattening into the net never compiles a program mid-animation.
+ */
 function surfaceMaterial(net: boolean): THREE.ShaderMaterial {
   return new THREE.ShaderMaterial({
-    uniforms,
+    uniforms: { ...uniforms, uSurfaceNet: { value: net ? 1 : 0 } },
     vertexShader: SURFACE_VERTEX,
     fragmentShader: SURFACE_FRAGMENT,
-    defines: net ? { SURFACE_NET: '' } : {},
     side: THREE.DoubleSide,
   });
 }

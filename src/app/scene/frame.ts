@@ -31,9 +31,6 @@ export const frame = {
   count: 0,
   lastFrameAt: 0,
   wasMoving: false,
-  /** The full drawing resolution, and a smoothed frame time while the view moves (adaptive resolution). */
-  baseDpr: 0,
-  slowMs: 0,
   /** Parts that arrived since the last frame (see markLoaded). */
   arrived: [] as string[],
   /** Asks react-three-fiber for a frame (set by FrameDriver). */

@@ -49,25 +49,28 @@ float dimOf(int shard, int ordinal) {
 
 export const SURFACE_VERTEX = /* glsl */ `
 ${COMMON}
+uniform int uSurfaceNet;    // 1: the six face patches of the cube net; 0: the lat/lng grid of the map
 out vec3 vParam;
 flat out int vFace;
 
 void main() {
-#ifdef SURFACE_NET
-  int f = int(position.x + 0.5);
-  vec2 st = position.yz;
-  vec3 xyz = normalize(s2FaceUVToXYZ(f, vec2(s2STToUV(st.x), s2STToUV(st.y))));
-  vec2 flatPos = netLayout(f, st) - uNetCenter;
-  vParam = vec3(st, 0.0);
-  vFace = f;
-#else
-  float lat = position.y;
-  float lng = uCenter.y + position.x;
-  vec3 xyz = llToXYZ(vec2(lat, lng));
-  vec2 flatPos = vec2(position.x, lat - uCenter.x);
-  vParam = vec3(lat, lng, 0.0);
-  vFace = 0;
-#endif
+  vec3 xyz;
+  vec2 flatPos;
+  if (uSurfaceNet == 1) {
+    int f = int(position.x + 0.5);
+    vec2 st = position.yz;
+    xyz = normalize(s2FaceUVToXYZ(f, vec2(s2STToUV(st.x), s2STToUV(st.y))));
+    flatPos = netLayout(f, st) - uNetCenter;
+    vParam = vec3(st, 0.0);
+    vFace = f;
+  } else {
+    float lat = position.y;
+    float lng = uCenter.y + position.x;
+    xyz = llToXYZ(vec2(lat, lng));
+    flatPos = vec2(position.x, lat - uCenter.x);
+    vParam = vec3(lat, lng, 0.0);
+    vFace = 0;
+  }
   vec3 p = mix(uRot * xyz, vec3(flatPos, 0.0), uMorph);
   gl_Position = projectionMatrix * viewMatrix * vec4(p, 1.0);
 }
@@ -75,6 +78,7 @@ void main() {
 
 export const SURFACE_FRAGMENT = /* glsl */ `
 ${COMMON}
+uniform int uSurfaceNet;
 uniform int uLevel;         // grid level 0..10
 uniform float uShowShards;  // 1 = shard colours, 0 = neutral
 uniform float uShowGrid;
@@ -121,25 +125,21 @@ void main() {
     vec3 p = uRotT * vec3(xy, limb);
     f = s2Face(p);
     st = s2FaceST(f, p);
-  } else if (uMorph >= 1.0) {
-#ifdef SURFACE_NET
+  } else if (uMorph >= 1.0 && uSurfaceNet == 1) {
     f = vFace;
     st = netST(f, xy + uNetCenter);
-#else
+  } else if (uMorph >= 1.0) {
     vec3 p = mapPoint(xy);
     f = s2Face(p);
     st = s2FaceST(f, p);
-#endif
-  } else {
+  } else if (uSurfaceNet == 1) {
     // Mid-morph: the surface is curved and moving; the interpolated parameters are close enough.
-#ifdef SURFACE_NET
     f = vFace;
     st = clamp(vParam.xy, 0.0, 1.0);
-#else
+  } else {
     vec3 p = llToXYZ(vParam.xy);
     f = s2Face(p);
     st = s2FaceST(f, p);
-#endif
   }
   int ordinal = s2Ordinal(f, st);
   if (uDebug == 1) {

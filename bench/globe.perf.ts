@@ -1,0 +1,159 @@
+/**
+ * The shard globe in headless Chromium with software WebGL (Debian's chromium, SwiftShader):
+ * JS bundle size (gzip), time from navigation to the first drawn frame, and the longest
+ * main-thread task (PerformanceObserver 'longtask', i.e. > 50 ms) while rotating, spinning,
+ * changing level and flattening. The baseline, measured in the same run and browser, is a
+ * bare page that creates a WebGL2 context and draws one frame.
+ *
+ * Run: npx tsx bench/globe.perf.ts [--skip-build]
+ * Builds into test-results/globe-dist, serves it with `vite preview`, writes test-results/globe-perf.json.
+ */
+import { build, preview } from 'vite';
+import { chromium, type Page } from 'playwright';
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = join(root, 'test-results', 'globe-dist');
+const port = Number(process.env.GLOBE_PERF_PORT ?? 5303);
+
+if (!process.argv.includes('--skip-build')) await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true, sourcemap: false } });
+const assets = join(outDir, 'assets');
+const bundles = readdirSync(assets)
+  .filter((f) => f.endsWith('.js'))
+  .map((f) => {
+    const bytes = readFileSync(join(assets, f));
+    return { file: f, kb: bytes.length / 1024, gzipKb: gzipSync(bytes, { level: 9 }).length / 1024 };
+  });
+
+const server = await preview({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', preview: { port, strictPort: true, host: '127.0.0.1' }, build: { outDir } });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--disable-background-networking'],
+});
+const base = `http://127.0.0.1:${port}/`;
+
+async function newPage(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.addInitScript(() => {
+    const w = window as unknown as { __long: { start: number; ms: number }[] };
+    w.__long = [];
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__long.push({ start: e.startTime, ms: e.duration }))).observe({ type: 'longtask', buffered: true });
+  });
+  return page;
+}
+
+/** Runs an action and returns the longest main-thread task (ms, 0 if none over 50 ms) during it. */
+async function longestDuring(page: Page, action: () => Promise<void>): Promise<number> {
+  const t0 = await page.evaluate(() => performance.now());
+  await action();
+  await page.waitForTimeout(300);
+  return page.evaluate((from) => Math.max(0, ...(window as unknown as { __long: { start: number; ms: number }[] }).__long.filter((t) => t.start >= from).map((t) => Math.round(t.ms))), t0);
+}
+
+async function waitStill(page: Page) {
+  // The view is still when no frame has been drawn for 600 ms.
+  let last = '';
+  for (let k = 0; k < 60; k++) {
+    const f = await page.evaluate(() => document.body.dataset.frame ?? '');
+    if (f === last) return;
+    last = f;
+    await page.waitForTimeout(600);
+  }
+}
+
+const runs = Number(process.env.GLOBE_PERF_RUNS ?? 3);
+const rows: Record<string, number[]> = { baselineFirstFrameMs: [], readyMs: [], rotateLongestMs: [], spinLongestMs: [], levelLongestMs: [], flattenLongestMs: [], loadLongestMs: [] };
+for (let r = 0; r < runs; r++) {
+  // Baseline: a bare WebGL2 page, one frame.
+  const bare = await newPage();
+  await bare.goto(base + 'index.html?bare');
+  rows.baselineFirstFrameMs.push(
+    await bare.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const t0 = performance.now();
+          document.body.innerHTML = '<canvas width="940" height="508"></canvas>';
+          const gl = document.querySelector('canvas')!.getContext('webgl2')!;
+          gl.clearColor(0.1, 0.2, 0.3, 1);
+          gl.clear(gl.COLOR_BUFFER_BIT);
+          gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+          requestAnimationFrame(() => resolve(Math.round(performance.now() - t0)));
+        }),
+    ),
+  );
+  await bare.close();
+
+  const page = await newPage();
+  await page.goto(base + '?lat=36&lng=-98&zoom=1&level=4&layers=shards,grid,land,labels');
+  await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 120_000 });
+  rows.readyMs.push(await page.evaluate(() => Math.round(performance.getEntriesByName('geoshard-ready')[0].startTime)));
+  await page.waitForFunction(() => /cells.*cities.*land/.test(document.body.dataset.loaded ?? ''), null, { timeout: 120_000 });
+  rows.loadLongestMs.push(await page.evaluate(() => Math.max(0, ...(window as unknown as { __long: { ms: number }[] }).__long.map((t) => Math.round(t.ms)))));
+  await waitStill(page);
+
+  const box = (await page.locator('.globe-canvas canvas').first().boundingBox())!;
+  rows.rotateLongestMs.push(
+    await longestDuring(page, async () => {
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      for (let k = 0; k < 40; k++) {
+        await page.mouse.move(box.x + box.width / 2 + 6 * k, box.y + box.height / 2 + 2 * Math.sin(k / 5) * 20);
+        await page.waitForTimeout(40);
+      }
+      await page.mouse.up();
+      await waitStill(page);
+    }),
+  );
+  rows.spinLongestMs.push(
+    await longestDuring(page, async () => {
+      await page.getByTestId('layer-spin').click();
+      await page.waitForTimeout(3000);
+      await page.getByTestId('layer-spin').click();
+      await waitStill(page);
+    }),
+  );
+  rows.levelLongestMs.push(
+    await longestDuring(page, async () => {
+      await page.getByTestId('layer-hilbert').click();
+      for (const level of [5, 6, 7, 8, 10, 3, 0, 7]) {
+        await page.getByTestId('level-input').fill(String(level));
+        await page.waitForTimeout(700);
+      }
+      await waitStill(page);
+    }),
+  );
+  rows.flattenLongestMs.push(
+    await longestDuring(page, async () => {
+      for (const mode of ['map', 'net', 'globe']) {
+        await page.getByTestId(`flatten-${mode}`).click();
+        await page.waitForFunction((m) => document.body.dataset.view === m, mode, { timeout: 60_000 });
+      }
+    }),
+  );
+  await page.close();
+}
+await browser.close();
+await server.close();
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const result = {
+  at: new Date().toISOString(),
+  runs,
+  bundles,
+  totalJsGzipKb: bundles.reduce((a, b) => a + b.gzipKb, 0),
+  median: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, median(v)])),
+  max: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, Math.max(...v)])),
+  all: rows,
+};
+console.log('JS bundles (KB, gzip):');
+for (const b of bundles) console.log(`  ${b.file.padEnd(34)} ${b.kb.toFixed(0).padStart(6)}  gzip ${b.gzipKb.toFixed(0).padStart(5)}`);
+console.log(`\n${runs} runs, median (max):`);
+for (const k of Object.keys(rows)) console.log(`  ${k.padEnd(22)} ${String(result.median[k]).padStart(6)} ms (${result.max[k]})`);
+console.log(`  ready / bare WebGL first frame: ${(result.median.readyMs / result.median.baselineFirstFrameMs).toFixed(1)}x`);
+const worst = Math.max(result.max.rotateLongestMs, result.max.levelLongestMs);
+console.log(`\ntarget: no main-thread task > 50 ms while rotating or changing level: ${worst <= 50 ? 'met' : `NOT met (longest ${worst} ms)`}`);
+mkdirSync(join(root, 'test-results'), { recursive: true });
+writeFileSync(join(root, 'test-results', 'globe-perf.json'), JSON.stringify(result, null, 2) + '\n');
