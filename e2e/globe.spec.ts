@@ -94,7 +94,7 @@ test('loads the bundled boundary file and draws without console errors', async (
   const errors = await open(page, '');
   await expect(page.getByTestId('file-info')).toContainText(`${router.numberOfShards} shards`);
   await expect(page.getByTestId('level-readout')).toHaveText('drawn at L4 · 1,536 cells');
-  await expect(page.locator('.index-segment')).toHaveCount(router.numberOfShards);
+  await expect(page.getByTestId('index-bar').getByRole('button')).toHaveCount(router.numberOfShards);
   await page.waitForTimeout(1500);
   expect(errors).toEqual([]);
 });

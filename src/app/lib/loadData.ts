@@ -45,7 +45,7 @@ type Fetch = (url: string) => Promise<Pick<Response, 'ok' | 'status' | 'statusTe
  * data/boundaries.json. Throws DataLoadError if neither exists or the
  * parameter is not a path.
  */
-export function boundariesSource(search: string, bundled = DATA_URLS.boundaries): string {
+export function boundariesSource(search: string, bundled: string | null = DATA_URLS.boundaries ?? null): string {
   const param = new URLSearchParams(search).get('boundaries');
   if (param !== null) {
     if (!/^\/(?!\/)[^\s]*$/.test(param)) {
