@@ -185,7 +185,7 @@ test('a 16-shard candidate from geoshard balance: reindex said prominently, move
   await expect(page.getByTestId('review-moved-share')).toHaveText(`${(100 * byRange.totals.share).toFixed(2)}%`);
 });
 
-test('refuses an invalid candidate and lists every problem the validator finds, each naming field and value', async ({ page }) => {
+test('refuses an invalid candidate and lists every problem the validator finds, each naming field and value; a valid file dropped on the page is taken', async ({ page }) => {
   const bad = { ...current, numberOfShards: 14, boundaries: [...current.boundaries.slice(0, 3), 'zz', ...current.boundaries.slice(4)] };
   const expected = validateBoundaryFile(bad).map((e) => e.message);
   expect(expected.length).toBeGreaterThan(2);
@@ -196,6 +196,21 @@ test('refuses an invalid candidate and lists every problem the validator finds, 
   await expect(box).toContainText('bad.json is not a valid boundary file');
   await expect(box.locator('li')).toHaveText(expected);
   await expect(page.getByTestId('review-ribbon')).toHaveCount(0);
+
+  // A valid file dropped on the page replaces the error with the candidate.
+  const good = nudged(current, 3, 5);
+  await page.evaluate(
+    ([text, name]) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], name, { type: 'application/json' }));
+      document.querySelector('.globe-view')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    },
+    [formatBoundaryFile(good), 'dropped.json'] as const,
+  );
+  await reviewed(page, good.hash);
+  await expect(page.getByTestId('review-errors')).toHaveCount(0);
+  await expect(page.getByTestId('review-candidate')).toContainText('dropped.json');
+  await expect(page.getByTestId('review-ribbon')).toBeVisible();
 });
 
 test('dragging a candidate tick changes evenness as the core computes it; nudging moves one cell; the saved file validates and loads back', async ({ page }) => {

@@ -121,8 +121,10 @@ void main() {
     return;
   }
   if (inside < 0.5) discard;
+  // Thin white stripes over the shard colours, which stay readable between them.
   float s = fract((gl_FragCoord.x + gl_FragCoord.y) / uStripePx);
-  gl_FragColor = s < 0.4 ? vec4(uHatch, 1.0) : vec4(0.05, 0.04, 0.08, 0.3);
+  if (s >= 0.3) discard;
+  gl_FragColor = vec4(uHatch, 1.0);
 }
 `;
 
@@ -197,7 +199,7 @@ export function DiffOverlay() {
   useFrame((state) => {
     const s = appStore.getState();
     const on = !!s.candidate && !!s.reviewDiff && s.reviewDiff.moves.length > 0 && uniforms.uDebug.value !== 1;
-    own.uStripePx.value = 9 * state.viewport.dpr;
+    own.uStripePx.value = 10 * state.viewport.dpr;
     if (mapMesh.current) mapMesh.current.visible = on && frame.view.flat === 'map';
     if (netMesh.current) netMesh.current.visible = on && frame.view.flat === 'net';
   });

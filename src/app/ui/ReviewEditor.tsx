@@ -47,7 +47,7 @@ function BoundaryNudge() {
       <label className="small">
         boundary{' '}
         <select value={selected} data-testid="review-boundary-select" disabled={migrating || n < 2} onChange={(e) => appStore.getState().selectBoundary(Number(e.currentTarget.value))}>
-          <option value={-1}>— pick one, or a tick on the ribbon —</option>
+          <option value={-1}>— pick one —</option>
           {c.file.boundaries.map((t, k) => (
             <option key={k + 1} value={k + 1}>
               {t} ({names[k]} | {names[k + 1]})

@@ -9,13 +9,13 @@ import { appStore, useApp } from '../store';
 import { readyData } from '../store/dataSlice';
 import { searchAsked, radiusKmOf } from '../store/searchSlice';
 import { toHex, type RGB } from '../lib/palette';
-import { formatInt } from '../lib/format';
+import { formatInt, formatCompact } from '../lib/format';
 import { candidateColors, evennessRows, searchUnderBoth, lowerBound } from '../lib/review';
 import { REVIEW_WORKLOAD_TEXT, REVIEW_QPS } from '../lib/reviewWorker';
 import { cellCenter, cellFromOrdinal, type BoundaryMove, type Fanout } from '../../core/index';
 
 const pct = (x: number, digits = 2) => `${(100 * x).toFixed(digits)}%`;
-const signedPct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`;
+const signedPct = (x: number) => (Math.abs(x) < 0.0005 ? '0.0%' : `${x > 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`);
 
 /** useReviewColors returns the current colours by name and the candidate's (names kept keep their colour). */
 export function useReviewColors(): { current: Map<string, RGB>; candidate: Map<string, RGB> } {
@@ -72,43 +72,56 @@ export function ReviewMoves() {
           No key range changes owner: the files route every document alike.
         </p>
       ) : (
-        <table className="review-table" data-testid="review-moves">
-          <thead>
-            <tr>
-              <th>range</th>
-              <th>from → to</th>
-              <th className="num">restaurants</th>
-              <th className="num">dishes</th>
-              <th className="num">% index</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.moves.slice(0, MAX_ROWS).map((m) => (
-              <tr key={`${m.startOrdinal}`} onClick={() => flyToMove(m)} title={m.sameShard ? 'same OpenSearch shard: a rename, nothing moves' : `${formatInt(m.cells)} non-empty cells`}>
-                <td className="mono">
-                  {m.start}…{m.end ?? 'end'}
-                </td>
-                <td className="mono nowrap">
-                  <Swatch color={colors.current.get(m.from)} />
-                  {m.from} → <Swatch color={colors.candidate.get(m.to)} />
-                  {m.to}
-                </td>
-                <td className="num">{formatInt(m.restaurants)}</td>
-                <td className="num">{formatInt(m.dishes)}</td>
-                <td className="num">{pct(m.share)}</td>
-              </tr>
-            ))}
-          </tbody>
-          {d.moves.length > MAX_ROWS && (
-            <tfoot>
+        <div className="review-scroll">
+          <table className="review-table" data-testid="review-moves">
+            <thead>
               <tr>
-                <td colSpan={5} className="dim">
-                  … and {d.moves.length - MAX_ROWS} more ranges (in the totals above)
-                </td>
+                <th>range</th>
+                <th>from → to</th>
+                <th className="num" title="restaurants">rest.</th>
+                <th className="num">dishes</th>
+                <th className="num" title="restaurants + dishes, share of the index">% index</th>
               </tr>
-            </tfoot>
-          )}
-        </table>
+            </thead>
+            <tbody>
+              {d.moves.slice(0, MAX_ROWS).map((m) => (
+                <tr key={`${m.startOrdinal}`} onClick={() => flyToMove(m)} title={m.sameShard ? 'same OpenSearch shard: a rename, nothing moves' : `${formatInt(m.cells)} non-empty cells`}>
+                  <td className="mono">
+                    {m.start}…
+                    <br />
+                    {m.end ?? 'end'}
+                  </td>
+                  <td className="mono">
+                    <span className="nowrap">
+                      <Swatch color={colors.current.get(m.from)} />
+                      {m.from} →
+                    </span>{' '}
+                    <span className="nowrap">
+                      <Swatch color={colors.candidate.get(m.to)} />
+                      {m.to}
+                    </span>
+                  </td>
+                  <td className="num" title={formatInt(m.restaurants)}>
+                    {formatCompact(m.restaurants)}
+                  </td>
+                  <td className="num" title={formatInt(m.dishes)}>
+                    {formatCompact(m.dishes)}
+                  </td>
+                  <td className="num">{pct(m.share)}</td>
+                </tr>
+              ))}
+            </tbody>
+            {d.moves.length > MAX_ROWS && (
+              <tfoot>
+                <tr>
+                  <td colSpan={5} className="dim">
+                    … and {d.moves.length - MAX_ROWS} more ranges (in the totals above)
+                  </td>
+                </tr>
+              </tfoot>
+            )}
+          </table>
+        </div>
       )}
     </section>
   );
@@ -120,8 +133,13 @@ export function ReviewEvenness() {
   if (!d) return null;
   const { before, after } = d.evenness;
   const rows = evennessRows(d.shards, before.mean, after.mean);
-  const max = Math.max(1.05, ...rows.flatMap((r) => [r.before ?? 0, r.after ?? 0]));
-  const w = (x: number) => `${(100 * x) / max}%`;
+  // Bars show each shard's distance from its file's mean (the centre line), on one scale for both files.
+  const scale = Math.max(0.005, ...rows.flatMap((r) => [Math.abs((r.before ?? 1) - 1), Math.abs((r.after ?? 1) - 1)]));
+  const bar = (x: number | null) => {
+    if (x === null) return { width: 0, left: '50%' };
+    const f = ((x - 1) / scale) * 50;
+    return { width: `${Math.max(Math.abs(f), 0.6)}%`, left: `${f >= 0 ? 50 : 50 + f}%` };
+  };
   const metric = (label: string, a: number, b: number, id: string) => (
     <tr>
       <td>{label}</td>
@@ -136,7 +154,7 @@ export function ReviewEvenness() {
   return (
     <section className="review-section" aria-label="Evenness">
       <h3>
-        Evenness <span className="dim">· documents per shard vs each file's mean (line)</span>
+        Evenness <span className="dim">· documents per shard vs each file's mean</span>
       </h3>
       <table className="review-table review-metrics">
         <thead>
@@ -162,9 +180,9 @@ export function ReviewEvenness() {
           <div key={r.name} className="review-bar-row" title={`${r.name}: ${r.before === null ? 'not in current' : signedPct(r.before - 1)} → ${r.after === null ? 'not in candidate' : signedPct(r.after - 1)} vs the mean`}>
             <span className="mono review-bar-name">{r.name}</span>
             <span className="review-bar-track">
-              <span className="review-bar before" style={{ width: r.before === null ? 0 : w(r.before), background: toHex(colors.current.get(r.name) ?? [0.5, 0.5, 0.5]) }} />
-              <span className="review-bar after" style={{ width: r.after === null ? 0 : w(r.after), background: toHex(colors.candidate.get(r.name) ?? [0.5, 0.5, 0.5]) }} />
-              <span className="review-bar-mean" style={{ left: w(1) }} />
+              <span className="review-bar before" style={{ ...bar(r.before), background: toHex(colors.current.get(r.name) ?? [0.5, 0.5, 0.5]) }} />
+              <span className="review-bar after" style={{ ...bar(r.after), background: toHex(colors.candidate.get(r.name) ?? [0.5, 0.5, 0.5]) }} />
+              <span className="review-bar-mean" />
             </span>
             <span className="num review-bar-text">
               {r.before === null ? '—' : signedPct(r.before - 1)} → {r.after === null ? '—' : signedPct(r.after - 1)}
@@ -172,7 +190,9 @@ export function ReviewEvenness() {
           </div>
         ))}
       </div>
-      <p className="dim small">upper bar: current file; lower bar: candidate; — where a file has no shard of that name</p>
+      <p className="dim small">
+        bars: distance from the mean (centre line), left lighter / right heavier, full width = ±{(100 * scale).toFixed(1)}%; upper bar current, lower bar candidate; — where a file has no shard of that name
+      </p>
     </section>
   );
 }
@@ -211,21 +231,23 @@ export function ReviewFanoutTable() {
       <table className="review-table" data-testid="review-fanout">
         <thead>
           <tr>
-            <th />
+            <th title="file, number of shards; hash = a hash-sharded index, every search asks all N">file, shards</th>
             <th className="num">mean shards</th>
             <th className="num">one shard</th>
-            <th className="num">shard-q/s at {formatInt(REVIEW_QPS)} q/s</th>
+            <th className="num" title={`shard-queries per second at ${formatInt(REVIEW_QPS)} queries per second (queries/s × mean shards)`}>
+              shard-q/s
+            </th>
           </tr>
         </thead>
         <tbody>
-          {cur ? fanoutRow(`current (${n} shards)`, cur.fanout, 'current') : <LoadingRow label={`current (${n} shards)`} />}
-          {cand ? fanoutRow(`candidate (${m} shards)`, cand.fanout, 'candidate', stale) : <LoadingRow label={`candidate (${m} shards)`} />}
-          {fanoutRow(`hash-sharded, ${n} shards`, hash(n), 'hash-current')}
-          {m !== n && fanoutRow(`hash-sharded, ${m} shards`, hash(m), 'hash-candidate')}
+          {cur ? fanoutRow(`current, ${n}`, cur.fanout, 'current') : <LoadingRow label={`current, ${n}`} />}
+          {cand ? fanoutRow(`candidate, ${m}`, cand.fanout, 'candidate', stale) : <LoadingRow label={`candidate, ${m}`} />}
+          {fanoutRow(`hash, ${n}`, hash(n), 'hash-current')}
+          {m !== n && fanoutRow(`hash, ${m}`, hash(m), 'hash-candidate')}
         </tbody>
       </table>
       <p className="dim small">
-        Workload: {REVIEW_WORKLOAD_TEXT} (smaller than the CLI's default 2,000 so it recomputes while you edit; <code>geoshard diff --centres 500</code> gives the same figures). Computed in a Web Worker
+        Shard-queries per second at {formatInt(REVIEW_QPS)} queries/s. Workload: {REVIEW_WORKLOAD_TEXT} (smaller than the CLI's default 2,000 so it recomputes while you edit; <code>geoshard diff --centres 500</code> gives the same figures). Computed in a Web Worker
         {cand && !stale ? ` in ${Math.round(cand.ms)} ms` : ''}
         {stale ? ' · updating…' : ''}.{fo.error ? ` ${fo.error}` : ''}
       </p>

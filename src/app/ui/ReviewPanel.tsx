@@ -155,11 +155,11 @@ export function ReviewPanel() {
       <Totals />
       {hasCandidate && (
         <>
-          <ReviewEditor />
           <ReviewMoves />
           <ReviewEvenness />
           <ReviewFanoutTable />
           <ReviewSearch />
+          <ReviewEditor />
         </>
       )}
       {!hasCandidate && hasCells && <ReviewEditor />}
