@@ -60,11 +60,25 @@ export function computeCovering(router: Router, lat: number, lng: number, radius
   return { lat, lng, radiusKm, hash: router.file.hash, ordinals, cellShards: route.cellShards, corners, shards: route.shards, routing: route.routing, ms: performance.now() - t0 };
 }
 
-/** routeOfAnswer rebuilds the CircleRoute (cell ids as bigint) from an answer. */
+/**
+ * routeOfAnswer rebuilds the CircleRoute from an answer. Its `cells` (bigint
+ * ids) are made on first read only: the explorer draws from the ordinals,
+ * and 1,000 BigInts per slider frame are work nobody may look at.
+ */
 export function routeOfAnswer(a: CoveringAnswer): CircleRoute {
-  const cells = new Array(a.ordinals.length);
-  for (let k = 0; k < a.ordinals.length; k++) cells[k] = cellFromOrdinal(a.ordinals[k]);
-  return { cells, cellShards: a.cellShards, shards: a.shards, routing: a.routing };
+  let cells: CircleRoute['cells'] | null = null;
+  return {
+    get cells() {
+      if (!cells) {
+        cells = new Array(a.ordinals.length);
+        for (let k = 0; k < a.ordinals.length; k++) cells[k] = cellFromOrdinal(a.ordinals[k]);
+      }
+      return cells;
+    },
+    cellShards: a.cellShards,
+    shards: a.shards,
+    routing: a.routing,
+  };
 }
 
 /** Messages to the worker. */

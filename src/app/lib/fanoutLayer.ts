@@ -62,6 +62,11 @@ export function subscribeFanout(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** Test and benchmark hooks on document.body.dataset: the worker's time for the last world and view grids. */
+function hook(key: 'fanoutWorldMs' | 'fanoutViewMs', ms: number): void {
+  if (typeof document !== 'undefined') document.body.dataset[key] = ms.toFixed(0);
+}
+
 function update(patch: Partial<FanoutState>): void {
   state = { ...state, ...patch };
   for (const l of listeners) l();
@@ -133,8 +138,11 @@ export function startFanout(
     return ready;
   };
 
-  /** Asks for the world grid, then the share, then (if zoomed in) the detail grid of the current radius and view. */
-  const refresh = async (what: 'all' | 'detail') => {
+  /**
+   * Asks for what the current radius and view still need: the world grid (unless cached),
+   * the detail grid when zoomed in, the share (unless cached). A later call supersedes it.
+   */
+  const refresh = async () => {
     const s = store.getState();
     if (!s.fanout) return;
     const gen = ++generation;
@@ -145,13 +153,14 @@ export function startFanout(
       await r;
       if (gen !== generation || !client) return;
       if (state.radiusKm !== radiusKm) update({ radiusKm, world: worldCache.get(radiusKm) ?? null, detail: null, share: shareCache.get(radiusKm) ?? null, error: '' });
-      if (what === 'all' && !worldCache.has(radiusKm)) {
+      if (!worldCache.has(radiusKm)) {
         update({ busy: 'world' });
         const world = await client.grid(radiusKm, gridForBbox({ west: -180, south: -90, east: 180, north: 90 }, WORLD_STEP_DEG));
         if (gen !== generation || !world) return;
         worldCache.set(radiusKm, world);
         if (worldCache.size > 12) worldCache.delete(worldCache.keys().next().value!);
         update({ world });
+        hook('fanoutWorldMs', world.ms);
       }
       const bbox = visibleBbox(frame.view);
       if (bbox) {
@@ -160,6 +169,7 @@ export function startFanout(
         const detail = await client.grid(radiusKm, gridForBbox(bbox, stepDeg, DETAIL_MAX_POINTS));
         if (gen !== generation || !detail) return;
         update({ detail });
+        hook('fanoutViewMs', detail.ms);
       } else if (state.detail) update({ detail: null });
       if (!shareCache.has(radiusKm)) {
         update({ busy: 'share' });
@@ -188,20 +198,20 @@ export function startFanout(
       return;
     }
     if (!p.fanout || s.data !== p.data) {
-      void refresh('all');
+      void refresh();
       return;
     }
     if (s.searchRadius !== p.searchRadius) {
       if (radiusTimer) clearTimeout(radiusTimer);
-      radiusTimer = setTimeout(() => void refresh('all'), RADIUS_SETTLE_MS);
+      radiusTimer = setTimeout(() => void refresh(), RADIUS_SETTLE_MS);
       return;
     }
     if (s.camera !== p.camera || s.zoom !== p.zoom || s.flatten !== p.flatten) {
       if (viewTimer) clearTimeout(viewTimer);
-      viewTimer = setTimeout(() => void refresh('detail'), SETTLE_MS);
+      viewTimer = setTimeout(() => void refresh(), SETTLE_MS);
     }
   });
-  if (store.getState().fanout) void refresh('all');
+  if (store.getState().fanout) void refresh();
 
   return () => {
     unsub();

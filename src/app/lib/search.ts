@@ -153,7 +153,9 @@ export function startSearch(store: StoreApi<AppState>, makeWorker = () => new Wo
           const now = store.getState();
           if (!wantedCircle(now) || readyData(now)?.file.hash !== a.hash) return;
           now.setCovering({ lat: a.lat, lng: a.lng, radiusKm: a.radiusKm, hash: a.hash, route: routeOfAnswer(a), ordinals: a.ordinals, corners: a.corners, ms: a.ms });
+          // Test and benchmark hooks: the circle last shown, and the worker's time for it.
           document.body.dataset.covering = `${a.lat},${a.lng},${a.radiusKm}`;
+          document.body.dataset.coveringMs = a.ms.toFixed(1);
         },
         (message, circle) => console.warn(`geoshard: cannot cover ${circle.radiusKm} km around ${circle.lat}, ${circle.lng}: ${message}`),
       );

@@ -53,7 +53,7 @@ export function SearchResult() {
       el.dataset.state = state;
       const asked = searchAsked(s);
       const route = !s.noLocation && s.searchCentre ? s.covering?.route : null;
-      cells.textContent = route ? String(route.cells.length) : '0';
+      cells.textContent = route ? String(route.cellShards.length) : '0';
       shards.textContent = formatShardCount(asked ? asked.indices.length : 0, N);
       routing.textContent = asked ? asked.routing : '—';
       const counts = new Map(route?.shards.map((x) => [x.index, x.cells]) ?? []);
@@ -69,7 +69,7 @@ export function SearchResult() {
           : state === 'none'
             ? 'Pick a centre: a preset, a city, or click the globe.'
             : route
-              ? `${formatInt(route.cells.length)} level-10 cells cover the circle; ${route.shards.length === 1 ? 'all are on one shard' : `they fall on ${route.shards.length} of the ${N} shards`}.`
+              ? `${formatInt(route.cellShards.length)} level-10 cells cover the circle; ${route.shards.length === 1 ? 'all are on one shard' : `they fall on ${route.shards.length} of the ${N} shards`}.`
               : 'Covering the circle…';
     };
     update(appStore.getState());
