@@ -27,8 +27,8 @@ describe('balance', () => {
     const rand = mulberry32(99);
     for (let t = 0; t < 300; t++) {
       const n = 1 + Math.floor(rand() * 12);
-      const w = Array.from({ length: n }, () => (rand() < 0.2 ? 0 : Math.floor(rand() * (rand() < 0.1 ? 1000 : 50))));
-      if (w.every((x) => x === 0)) w[0] = 1;
+      const w: number[] = Array.from({ length: n }, () => (rand() < 0.2 ? 0 : Math.floor(rand() * (rand() < 0.1 ? 1000 : 50))));
+      if (!w.some((x) => x > 0)) w[0] = 1;
       for (let k = 1; k <= n; k++) {
         const s = optimalSplit(w, k);
         expect(s.shards).toBe(k);
