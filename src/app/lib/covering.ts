@@ -2,18 +2,19 @@
  * The radius explorer's covering, computed off the main thread: the exact
  * Router.coverCircle answer plus the cells' corners for the scene.
  *
- * Why a worker: s2js's RegionCoverer takes about 20 ms for a 100-mile circle
- * (1,251 cells) and grows faster than the cell count beyond (0.6 s at 300 mi,
- * ~11 s at the core's 1,000 km maximum, Node 20), so on the main thread a
- * slider drag would drop frames and a large radius typed into the number
- * field would freeze the page. The worker answers one request at a time; the
+ * Why a worker: a covering takes milliseconds to tens of milliseconds (plus
+ * the corners of every cell: 45,000 cells at the core's 1,000 km maximum),
+ * so on the main thread a slider drag would drop frames and a large radius
+ * typed into the number field would stall the page. (s2js's RegionCoverer
+ * itself takes ~20 ms at 100 miles and ~11 s at 1,000 km; the core's walk,
+ * coverWalk.ts, gives the same cells in linear time.) The worker answers one request at a time; the
  * client (createCoveringClient) keeps only the latest wish, sends it when the
  * worker is free, and restarts a worker stuck on a stale, slow request.
  *
  * Pure computation and protocol (no DOM): unit-tested in covering.test.ts.
  */
 import { weightsFromCells, type FanoutWeights } from './fanout';
-import { parseCellsCsv, Router, cellOrdinal, cellVertices, cellFromOrdinal, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
+import { parseCellsCsv, Router, coverCircleRoute, cellVertices, cellFromOrdinal, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
 
 const RAD = Math.PI / 180;
 
@@ -38,20 +39,20 @@ export interface CoveringAnswer {
 }
 
 /**
- * computeCovering covers a circle with router.coverCircle (lat in [-90, 90],
+ * computeCovering covers a circle as router.coverCircle does (lat in [-90, 90],
  * lng degrees, radiusKm in (0, MAX_RADIUS_KM]; throws the core's RangeError
  * otherwise) and adds ordinals and corners.
  */
 export function computeCovering(router: Router, lat: number, lng: number, radiusKm: number): CoveringAnswer {
   const t0 = performance.now();
-  const route = router.coverCircle(lat, lng, radiusKm);
-  const n = route.cells.length;
-  const ordinals = new Int32Array(n);
+  // The same covering as router.coverCircle, by the core's linear walk (coverWalk.ts): 80 ms
+  // instead of seconds at the 1,000 km maximum.
+  const route = coverCircleRoute(router, lat, lng, radiusKm);
+  const ordinals = route.ordinals;
+  const n = ordinals.length;
   const corners = new Float32Array(8 * n);
   for (let k = 0; k < n; k++) {
-    const id = route.cells[k];
-    ordinals[k] = cellOrdinal(id);
-    const v = cellVertices(id);
+    const v = cellVertices(cellFromOrdinal(ordinals[k]));
     for (let j = 0; j < 4; j++) {
       corners[8 * k + 2 * j] = v[j].lat * RAD;
       corners[8 * k + 2 * j + 1] = v[j].lng * RAD;
