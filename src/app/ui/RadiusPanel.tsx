@@ -53,12 +53,12 @@ function CentreReadout() {
   const centre = useApp((s) => s.searchCentre);
   const cities = useApp((s) => s.cities);
   const noLocation = useApp((s) => s.noLocation);
-  if (!centre) return <p className="centre-readout dim">No centre yet · click the globe to search around any point</p>;
+  if (!centre) return <p className="centre-readout dim">No centre yet: pick a city, or click anywhere on the globe.</p>;
   return (
     <p className="centre-readout">
       <span className="pin-dot" aria-hidden="true" />
       <b data-testid="centre-label">{centre.label || centreLabel(centre.lat, centre.lng, cities)}</b>
-      {noLocation && <span className="dim"> (ignored: no location)</span>}
+      {noLocation ? <span className="dim">(not used: no location)</span> : <span className="dim small">· click the globe to move it</span>}
       <button type="button" className="link" data-testid="clear-search" onClick={() => appStore.getState().clearSearch()}>
         clear
       </button>
