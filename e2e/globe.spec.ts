@@ -133,6 +133,7 @@ test('updates the level readout and the link when the level changes', async ({ p
 });
 
 test('changes the picture when each layer is toggled, and restores it when toggled back', async ({ page }) => {
+  test.slow(); // several redraws, each hundreds of ms in software WebGL
   await open(page, '?lat=40&lng=-100&zoom=1.2&level=5&layers=shards,grid,land,labels');
   // Coastlines and cities arrive after the first frame.
   await page.waitForFunction(() => /cities.*land/.test(document.body.dataset.loaded ?? ''));
@@ -149,6 +150,7 @@ test('changes the picture when each layer is toggled, and restores it when toggl
 });
 
 test('flattens into the map and the cube net and back, keeping the point at the centre', async ({ page }) => {
+  test.slow(); // several redraws, each hundreds of ms in software WebGL
   await open(page, `${SF_VIEW}&layers=shards`);
   const globe = centre(await pixels(page));
   const box = (await page.locator('.globe-canvas canvas').first().boundingBox())!;
@@ -177,6 +179,7 @@ test('highlights a shard on the globe while its index-bar segment is hovered', a
 });
 
 test('brushing the ribbon highlights that stretch of the curve on the globe', async ({ page }) => {
+  test.slow(); // several redraws, each hundreds of ms in software WebGL
   await open(page, '?lat=40&lng=-100&zoom=1&level=4&layers=shards');
   const before = await pixels(page);
   const diff = await keep(page);
@@ -187,7 +190,7 @@ test('brushing the ribbon highlights that stretch of the curve on the globe', as
   await page.mouse.move(sfX + 15, strip.y + 30, { steps: 5 });
   await page.mouse.up();
   await page.mouse.move(strip.x + strip.width / 2, strip.y - 200); // off the ribbon: no shard highlighted
-  await expect(page.getByTestId('ribbon-canvas-brush')).toBeVisible();
+  await expect(page.getByTestId('ribbon-clear')).toBeVisible();
   // Most of the globe lies outside the stretch and fades; San Francisco lies inside and keeps its colour.
   await expect.poll(diff).toBeGreaterThan(0.2);
   const css = (await page.locator('.globe-canvas canvas').first().boundingBox())!;

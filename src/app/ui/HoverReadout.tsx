@@ -50,7 +50,7 @@ export function HoverReadout() {
         <dd ref={refs.face} data-testid="hover-face">—</dd>
         <dt>token L10</dt>
         <dd ref={refs.token} data-testid="hover-token" className="mono">—</dd>
-        <dt>curve position</dt>
+        <dt>curve ordinal</dt>
         <dd ref={refs.ordinal} className="mono">—</dd>
         <dt>shard</dt>
         <dd>

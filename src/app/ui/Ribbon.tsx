@@ -1,8 +1,9 @@
 /**
  * Ribbon: the whole key space (every level-10 cell, face 0 to face 5) as one
  * strip: shards as coloured ranges, boundaries as ticks, the weight per cell
- * (data/cells.csv) as a density plot. Dragging across it brushes a stretch,
- * which the globe highlights and a second strip below shows magnified.
+ * (data/cells.csv) as a density plot. A second strip magnifies the stretch
+ * that holds data, or the stretch brushed on either strip, which the globe
+ * highlights.
  */
 import { useApp, appStore } from '../store';
 import { readyData } from '../store/dataSlice';
@@ -23,16 +24,12 @@ export function Ribbon() {
       </h3>
       <RibbonStrip range="all" full={FULL} />
       <div className="ribbon-detail">
-        {brushed ? (
-          <>
-            <button type="button" className="ribbon-clear" onClick={() => appStore.getState().setBrush(null)} data-testid="ribbon-clear">
-              clear brush ×
-            </button>
-            <RibbonStrip range="brush" full={FULL} />
-          </>
-        ) : (
-          <p className="ribbon-placeholder">Drag across the ribbon to magnify a stretch of the curve here and highlight it on the globe.</p>
+        {brushed && (
+          <button type="button" className="ribbon-clear" onClick={() => appStore.getState().setBrush(null)} data-testid="ribbon-clear">
+            clear brush ×
+          </button>
         )}
+        <RibbonStrip range="detail" full={FULL} />
       </div>
     </section>
   );

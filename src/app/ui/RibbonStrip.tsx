@@ -13,9 +13,21 @@ import { formatInt } from '../lib/format';
 import { cellToken, cellFromOrdinal, cellCenter, CELLS_PER_FACE, CELL_COUNT } from '../../core/index';
 
 export interface RibbonStripProps {
-  /** "all": the fixed range `full`; "brush": the store's brushed range. */
-  range: 'all' | 'brush';
+  /**
+   * "all": the fixed range `full`; "detail": the brushed stretch, or before any brush the
+   * stretch that holds data (first to last non-empty cell of data/cells.csv, padded).
+   */
+  range: 'all' | 'detail';
   full: [number, number];
+}
+
+/** dataExtent returns the stretch from the first to the last non-empty cell, padded by 3% each side. */
+function dataExtent(cells: CellsData | null, full: [number, number]): [number, number] {
+  if (!cells || cells.ordinals.length === 0) return full;
+  const lo = cells.ordinals[0];
+  const hi = cells.ordinals[cells.ordinals.length - 1] + 1;
+  const pad = Math.ceil((hi - lo) * 0.03);
+  return [Math.max(full[0], lo - pad), Math.min(full[1], hi + pad)];
 }
 
 const FACE_H = 14;
@@ -98,8 +110,9 @@ export function RibbonStrip({ range, full }: RibbonStripProps) {
   useEffect(() => {
     const el = canvas.current!;
     const current = (): [number, number] => {
-      const b = appStore.getState().brush;
-      return range === 'brush' && b ? [b[0], b[1] + 1] : full;
+      const s = appStore.getState();
+      if (range === 'all') return full;
+      return s.brush ? [s.brush[0], s.brush[1] + 1] : dataExtent(s.cells, full);
     };
     const redraw = () => {
       const s = appStore.getState();
@@ -109,8 +122,9 @@ export function RibbonStrip({ range, full }: RibbonStripProps) {
       draw(el, from, to, data, s.cells);
       placeBrush();
       placeMarker();
-      if (caption.current && range === 'brush') {
-        caption.current.textContent = `${cellToken(cellFromOrdinal(from))} … ${cellToken(cellFromOrdinal(to - 1))} · ${formatInt(to - from)} cells`;
+      if (caption.current && range === 'detail') {
+        const what = s.brush ? 'brushed' : 'all cells with data';
+        caption.current.textContent = `${what}: ${cellToken(cellFromOrdinal(from))} … ${cellToken(cellFromOrdinal(to - 1))} · ${formatInt(to - from)} cells`;
       }
     };
     const placeMarker = () => {
@@ -195,7 +209,7 @@ export function RibbonStrip({ range, full }: RibbonStripProps) {
     ro.observe(el);
     const unsubscribe = appStore.subscribe((s, p) => {
       if (s.hover !== p.hover) placeMarker();
-      if (s.cells !== p.cells || s.data !== p.data || (s.brush !== p.brush && range === 'brush')) redraw();
+      if (s.cells !== p.cells || s.data !== p.data || (s.brush !== p.brush && range === 'detail')) redraw();
       else if (s.brush !== p.brush) placeBrush();
     });
     redraw();
@@ -212,7 +226,7 @@ export function RibbonStrip({ range, full }: RibbonStripProps) {
 
   return (
     <div className={`ribbon-strip ribbon-strip-${range}`}>
-      {range === 'brush' && <div className="ribbon-caption mono" ref={caption} />}
+      {range === 'detail' && <div className="ribbon-caption mono" ref={caption} />}
       <div className="ribbon-canvas-wrap" style={{ height: HEIGHT }}>
         <canvas ref={canvas} className="ribbon-canvas" data-testid={`ribbon-canvas-${range}`} />
         <div className="ribbon-brush" ref={brushBox} />
