@@ -168,6 +168,37 @@ test('flattens into the map and the cube net and back, keeping the point at the 
   await expect(page).not.toHaveURL(/flatten=/);
 });
 
+test('zooms with the buttons and the wheel and shows the zoom as a percentage', async ({ page }) => {
+  await open(page, `${SF_VIEW}&layers=shards`);
+  await expect(page.getByTestId('zoom-readout')).toHaveText('4,000%');
+  await page.getByTestId('zoom-in').click();
+  await expect(page.getByTestId('zoom-readout')).toHaveText('6,000%');
+  await page.getByTestId('zoom-out').click();
+  await page.getByTestId('zoom-out').click();
+  await expect(page.getByTestId('zoom-readout')).toHaveText('2,667%');
+  const box = (await page.locator('.globe-canvas canvas').first().boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -400);
+  await expect.poll(async () => Number((await page.getByTestId('zoom-readout').textContent())!.replace(/[,%]/g, ''))).toBeGreaterThan(2667);
+  await expect.poll(() => Number(new URL(page.url()).searchParams.get('zoom'))).toBeGreaterThan(26.67);
+});
+
+test('glides to centre the point that is double-clicked', async ({ page }) => {
+  await open(page, `${SF_VIEW}&layers=shards`);
+  const box = (await page.locator('.globe-canvas canvas').first().boundingBox())!;
+  const v: ViewGeometry = { ...SF, zoom: 40, morph: 0, flat: 'map', mapLat: SF.lat, net: [0, 0], width: box.width, height: box.height };
+  const target = unprojectScreen(v, box.width / 2 + 150, box.height / 2 - 80)!;
+  await page.mouse.dblclick(box.x + box.width / 2 + 150, box.y + box.height / 2 - 80);
+  await expect
+    .poll(() => {
+      const q = new URL(page.url()).searchParams;
+      return Math.hypot(Number(q.get('lat')) - target.lat, Number(q.get('lng')) - target.lng);
+    })
+    .toBeLessThan(0.001);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(page.getByTestId('hover-token')).toHaveText(router.route(target.lat, target.lng).token);
+});
+
 test('highlights a shard on the globe while its index-bar segment is hovered', async ({ page }) => {
   await open(page, `${SF_VIEW}&layers=shards`);
   const own = centre(await pixels(page));
