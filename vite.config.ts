@@ -32,7 +32,8 @@ export default defineConfig({
   plugins: [react(), liveApi()],
   server: { host: '127.0.0.1', port, strictPort: true },
   preview: { host: '127.0.0.1', port, strictPort: true },
-  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 2000 },
+  // Never inline data files: the explorer shows where its boundary file came from.
+  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 2000, assetsInlineLimit: 0 },
   worker: { format: 'es' },
   test: {
     testTimeout: 60_000,
