@@ -15,6 +15,8 @@ if (!existsSync(join(root, 'data', 'boundaries.json'))) {
   console.error('geoshard: data/boundaries.json is missing: run `npm run data:generate` to rebuild the bundled data.');
   process.exit(1);
 }
+// vite.config.ts imports the core's extensionless TypeScript; Vite's native config loader notice is noise here.
+process.env.VITE_CONFIG_NATIVE_IGNORE_WARNING ??= 'true';
 const { createServer } = await import('vite');
 const server = await createServer({ root, configFile: join(root, 'vite.config.ts'), clearScreen: false });
 await server.listen();

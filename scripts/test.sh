@@ -8,6 +8,7 @@
 #   6. browser tests (Playwright driving /usr/bin/chromium), 7. a summary line.
 # Set OPENSEARCH_URL to run the live tests against another cluster instead of a local node.
 set -uo pipefail
+export VITE_CONFIG_NATIVE_IGNORE_WARNING=${VITE_CONFIG_NATIVE_IGNORE_WARNING:-true}
 cd "$(dirname "$0")/.."
 mkdir -p test-results
 rm -f test-results/*.json
