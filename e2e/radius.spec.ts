@@ -8,6 +8,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { GoldenEntry } from '../src/cli/commands/golden.ts';
 import { Router, parseRadius, KM_PER_MILE, formatShardCount, parseToken, cellOrdinal } from '../src/core/index.ts';
 
 const read = (rel: string) => readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8');
@@ -16,16 +17,6 @@ const router = new Router(file);
 const N = router.numberOfShards;
 const cities = JSON.parse(read('../data/cities.json')) as { name: string; state: string; lat: number; lng: number }[];
 
-interface GoldenEntry {
-  name: string;
-  state: string;
-  lat: number;
-  lng: number;
-  radius: string;
-  cells: number;
-  shardCount: string;
-  routing: string;
-}
 const golden = JSON.parse(read('./cities.golden.json')) as { boundaryHash: string; numberOfShards: number; cities: GoldenEntry[] };
 const gold = (name: string, radius = '15mi') => golden.cities.find((c) => c.name === name && c.radius === radius)!;
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from './main.ts';
 import { ROOT } from './io.ts';
+import type { GoldenEntry as Entry } from './commands/golden.ts';
 import { fileWithCuts } from '../core/testutil.ts';
 import { Router, coverCircle, computeHash, formatBoundaryFile, cellOrdinal, parseToken, KM_PER_MILE } from '../core/index.ts';
 
@@ -19,16 +20,6 @@ const CITIES = join(ROOT, 'data', 'cities.json');
 const GOLDEN = join(ROOT, 'e2e', 'cities.golden.json');
 const PRESETS = ['San Francisco', 'Los Angeles', 'Dallas', 'Miami', 'New York', 'Chicago'];
 
-interface Entry {
-  name: string;
-  state: string;
-  lat: number;
-  lng: number;
-  radius: string;
-  cells: number;
-  shardCount: string;
-  routing: string;
-}
 interface City {
   name: string;
   state: string;
