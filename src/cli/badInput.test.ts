@@ -155,7 +155,7 @@ const targets: Case[] = [
   { name: 'balance --out FIFO', argv: () => balance('--out', p.fifo), code: 1, err: () => new RegExp(`cannot write boundary file ${esc(p.fifo)}: it is a named pipe \\(FIFO\\); the CLI writes only regular files`) },
   { name: 'balance --out SOCKET', argv: () => balance('--out', p.socket), code: 1, err: () => new RegExp(`cannot write boundary file ${esc(p.socket)}: it is a socket; the CLI writes only regular files`) },
   { name: 'split --out FIFO', argv: () => ['split', p.cur, 'india', '--cells', p.cells, '--out', p.fifo], code: 1, err: () => /it is a named pipe \(FIFO\)/ },
-  { name: 'golden --out DIR', argv: () => ['golden', '--out', p.aDir], code: 1, err: () => /it is a directory; the CLI writes only regular files/ },
+  { name: 'golden --out DIR', argv: () => ['golden', '--out', p.aDir], code: 1, err: () => new RegExp(`cannot write golden file ${esc(p.aDir)}: it is a directory; the CLI writes only regular files`) },
   { name: 'hash --write on a FIFO', argv: () => ['hash', p.fifo, '--write'], code: 1, err: () => new RegExp(`cannot read boundary file ${esc(p.fifo)}: it is a named pipe \\(FIFO\\), not a regular file`) },
 ];
 
