@@ -7,7 +7,7 @@
  * a process, for what only a process shows (a failing write, the bin's output).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, writeFileSync, readFileSync, existsSync, mkdirSync, readdirSync, truncateSync, symlinkSync, chmodSync, statSync, lstatSync, copyFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readFileSync, existsSync, mkdirSync, readdirSync, truncateSync, symlinkSync, chmodSync, statSync, lstatSync, copyFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -75,8 +75,9 @@ beforeAll(async () => {
   writeFileSync(p.deep, `{"format":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
 });
 
-afterAll(() => {
-  server?.close();
+afterAll(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  rmSync(dir, { recursive: true, force: true });
 });
 
 interface Case {
