@@ -7,10 +7,13 @@
  * face 0 and boundaries[N-1] = past the last cell of face 5. Its entry
  * shards[i] names it and gives the OpenSearch shard number its name routes to.
  */
-import { parseToken, cellOrdinal, CELL_COUNT } from './cells';
-import { shardForRouting, defaultRoutingNumShards, MAX_SHARDS } from './routingHash';
-import { sha256 } from './sha256';
-import { validateMigration, type Migration } from './migration';
+import { parseToken, cellOrdinal, CELL_COUNT } from './cells.ts';
+import { shardForRouting, defaultRoutingNumShards, MAX_SHARDS } from './routingHash.ts';
+import { sha256 } from './sha256.ts';
+import { validateMigration, type Migration } from './migration.ts';
+import { RESERVED_KEYS, fieldPath, reportUnknownFields } from './fields.ts';
+
+export { RESERVED_KEYS };
 
 /** The format tag of boundary files this core reads and writes. */
 export const BOUNDARY_FORMAT = 'geoshard-boundaries/1';
@@ -63,24 +66,68 @@ export interface ValidationError {
 }
 
 /**
+ * MAX_BOUNDARY_FILE_BYTES is the largest boundary file the core reads: 8 MiB
+ * of UTF-8. A file of MAX_SHARDS shards with counts, a balance report and a
+ * migration is under 200 kB (data/boundaries.json, 15 shards, is 2 kB), so
+ * anything larger is not a boundary file; it is refused before it is parsed
+ * (parseBoundaryFile, checkBoundaryFileSize) instead of after minutes of work.
+ * The number of shards is bounded by MAX_SHARDS (OpenSearch's own limit of
+ * primary shards per index), which validation applies to `numberOfShards`,
+ * `boundaries` and `shards` before looking at their entries.
+ */
+export const MAX_BOUNDARY_FILE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * MAX_NESTING_DEPTH is how deeply arrays and objects may nest in a boundary
+ * file, counting the file itself as 1. Its own fields need 3 (`shards[i]`,
+ * `balance.range`, `migration.moves[i]`); deeper values are refused before any
+ * other check, so no check recurses without bound.
+ */
+export const MAX_NESTING_DEPTH = 32;
+
+/**
+ * MAX_LISTED_PROBLEMS is the most problems validateBoundaryFile lists; when a
+ * file has more, the list ends with one line "and N more problems" and
+ * checkBoundaryFile (or BoundaryFileError.total) gives the count.
+ */
+export const MAX_LISTED_PROBLEMS = 50;
+
+
+/**
+ * The fields a boundary file may have (its schema is closed: any other field is
+ * refused, naming it, so every byte of content is either checked or hashed).
+ */
+export const BOUNDARY_FILE_FIELDS: readonly string[] = ['format', 'index', 'level', 'numberOfShards', 'routingNumShards', 'boundaries', 'shards', 'version', 'createdAt', 'parent', 'hash', 'balance', 'migration'];
+
+/** The fields a shard entry may have. */
+export const SHARD_ENTRY_FIELDS: readonly string[] = ['name', 'shard', 'restaurants', 'dishes'];
+
+/**
  * canonicalContent returns the bytes the file hash is taken over: the file as
- * JSON without its `hash` field, object keys sorted, no white space.
+ * JSON without its `hash` field, object keys sorted, no white space. Every own
+ * key is kept, even `__proto__` (copies are null-prototype objects), so two
+ * different contents never give the same bytes. Throws a RangeError for values
+ * nested deeper than MAX_NESTING_DEPTH (validation refuses those first).
  */
 export function canonicalContent(file: object): string {
-  const sortKeys = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(sortKeys);
+  const sortKeys = (v: unknown, depth: number): unknown => {
+    if (v && typeof v === 'object' && depth > MAX_NESTING_DEPTH) {
+      throw new RangeError(`the file nests arrays or objects more than ${MAX_NESTING_DEPTH} deep: it cannot be a boundary file`);
+    }
+    if (Array.isArray(v)) return v.map((x) => sortKeys(x, depth + 1));
     if (v && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
+      // A null-prototype copy: assigning "__proto__" makes an own key, not a new prototype.
+      const out: Record<string, unknown> = Object.create(null);
       for (const k of Object.keys(v).sort()) {
         if (k === 'hash' && v === file) continue;
         const x = (v as Record<string, unknown>)[k];
-        if (x !== undefined) out[k] = sortKeys(x);
+        if (x !== undefined) out[k] = sortKeys(x, depth + 1);
       }
       return out;
     }
     return v;
   };
-  return JSON.stringify(sortKeys(file));
+  return JSON.stringify(sortKeys(file, 1));
 }
 
 /** computeHash returns the sha256 (hex) of a boundary file's canonical content. */
@@ -94,22 +141,112 @@ const show = (v: unknown): string => {
   return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '...' : s;
 };
 
+/** What checkBoundaryFile found: the first problems (at most the limit asked for) and how many there are in all. */
+export interface BoundaryFileCheck {
+  /** The first problems found, in the order the checks run. */
+  problems: ValidationError[];
+  /** The number of problems in all (>= problems.length). */
+  total: number;
+}
+
+
 /**
- * validateBoundaryFile checks everything routing depends on and returns every
- * problem found (an empty list means valid). It never throws. Checks: format,
- * index name, level, counts, that every boundary is a canonical level-10
- * token strictly after the previous one, unique names, shard numbers in range
- * and unique, every name's routing hash landing on its declared shard, version,
- * createdAt, parent, the optional `migration` (see migration.ts), and that
- * `hash` matches the content.
+ * scanStructure walks the whole value without recursion and reports reserved
+ * keys (anywhere) and nesting deeper than MAX_NESTING_DEPTH. Returns false
+ * when the value is too deep for the other checks to look at.
+ */
+function scanStructure(root: unknown, err: (field: string, message: string) => void): boolean {
+  // Paths are built only for a problem: each stack entry links to its parent.
+  type Node = { v: object; depth: number; parent: Node | null; key: string | number };
+  const pathOf = (n: Node): string => {
+    const parts: (string | number)[] = [];
+    for (let x: Node | null = n; x && x.parent; x = x.parent) parts.push(x.key);
+    let p = '';
+    for (const k of parts.reverse()) p = typeof k === 'number' ? `${p}[${k}]` : fieldPath(p, k);
+    return p;
+  };
+  if (!root || typeof root !== 'object') return true;
+  const stack: Node[] = [{ v: root, depth: 1, parent: null, key: '' }];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.depth > MAX_NESTING_DEPTH) {
+      let top: Node = n;
+      while (top.parent && top.parent.parent) top = top.parent;
+      const where = top.parent && !Array.isArray(root) ? pathOf(top) : '(file)';
+      const at = pathOf(n);
+      err(where, `nests arrays or objects more than ${MAX_NESTING_DEPTH} deep (at ${at.length > 40 ? at.slice(0, 40) + '...' : at || 'the top'}): a boundary file's fields nest at most 3 deep`);
+      return false;
+    }
+    if (Array.isArray(n.v)) {
+      for (let i = n.v.length - 1; i >= 0; i--) {
+        const x: unknown = n.v[i];
+        if (x && typeof x === 'object') stack.push({ v: x, depth: n.depth + 1, parent: n, key: i });
+      }
+    } else {
+      const keys = Object.keys(n.v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i];
+        if (RESERVED_KEYS.includes(k)) {
+          err(fieldPath(pathOf(n), k), `"${k}" is a reserved key and cannot appear in a boundary file (keys ${RESERVED_KEYS.map((r) => `"${r}"`).join(', ')} are refused at every level)`);
+          continue;
+        }
+        const x: unknown = (n.v as Record<string, unknown>)[k];
+        if (x && typeof x === 'object') stack.push({ v: x, depth: n.depth + 1, parent: n, key: k });
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * validateBoundaryFile checks everything routing depends on and returns the
+ * problems found (an empty list means valid): at most MAX_LISTED_PROBLEMS of
+ * them, then, when there are more, one last entry (field "(file)") whose
+ * message is "and N more problems"; checkBoundaryFile gives the count. It never
+ * throws, whatever the input (a value from JSON.parse, or any object).
+ *
+ * Checks: no reserved key (`__proto__`, `constructor`, `prototype`) at any
+ * depth and nesting at most MAX_NESTING_DEPTH; no field outside the schema
+ * (BOUNDARY_FILE_FIELDS, SHARD_ENTRY_FIELDS, and those of `migration` and its
+ * moves; `balance` is free-form and hashed); format, index name, level,
+ * counts (numberOfShards in [1, MAX_SHARDS]), that every boundary is a
+ * canonical level-10 token strictly after the previous one, unique names,
+ * shard numbers in range and unique, every name's routing hash landing on its
+ * declared shard, version, createdAt, parent, the optional `migration` (see
+ * migration.ts), and that `hash` matches the content.
  */
 export function validateBoundaryFile(input: unknown): ValidationError[] {
-  const errors: ValidationError[] = [];
-  const err = (field: string, message: string) => errors.push({ field, message: `${field}: ${message}` });
+  const { problems, total } = checkBoundaryFile(input);
+  return listProblems(problems, total);
+}
+
+/** listProblems returns the first MAX_LISTED_PROBLEMS problems and, if total is larger, a last "and N more problems" entry. */
+function listProblems(problems: readonly ValidationError[], total: number): ValidationError[] {
+  const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
+  const more = Math.max(total, problems.length) - listed.length;
+  if (more > 0) listed.push({ field: '(file)', message: `and ${more} more problem${more === 1 ? '' : 's'}` });
+  return listed;
+}
+
+/**
+ * checkBoundaryFile runs validateBoundaryFile's checks and returns the first
+ * `maxListed` problems (default MAX_LISTED_PROBLEMS; >= 0) and the number of
+ * problems in all. Never throws.
+ */
+export function checkBoundaryFile(input: unknown, maxListed: number = MAX_LISTED_PROBLEMS): BoundaryFileCheck {
+  const problems: ValidationError[] = [];
+  let total = 0;
+  const push = (e: ValidationError) => {
+    total++;
+    if (problems.length < maxListed) problems.push(e);
+  };
+  const err = (field: string, message: string) => push({ field, message: `${field}: ${message}` });
+  if (!scanStructure(input, err)) return { problems, total };
   if (!isObj(input)) {
     err('(file)', `expected a JSON object, got ${show(input)}`);
-    return errors;
+    return { problems, total };
   }
+  reportUnknownFields(input, '', 'a boundary file', BOUNDARY_FILE_FIELDS, err);
   const f = input;
   if (f.format !== BOUNDARY_FORMAT) err('format', `${show(f.format)} is not supported: expected "${BOUNDARY_FORMAT}"`);
   if (typeof f.index !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/.test(f.index) || f.index.length > 255) {
@@ -132,9 +269,12 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
   }
 
   // Boundaries: N-1 canonical level-10 tokens, strictly ascending by cell id.
-  const errorsBefore = errors.length;
+  const errorsBefore = total;
   if (!Array.isArray(f.boundaries)) {
     err('boundaries', `${show(f.boundaries)} is not an array of level-10 tokens`);
+  } else if (f.boundaries.length > MAX_SHARDS - 1) {
+    // Too many to be a file of at most MAX_SHARDS shards: checking each would only list noise.
+    err('boundaries', `has ${f.boundaries.length} tokens: a file has at most MAX_SHARDS - 1 = ${MAX_SHARDS - 1} (one fewer than its shards)`);
   } else {
     if (nOk && f.boundaries.length !== (n as number) - 1) {
       err('boundaries', `has ${f.boundaries.length} tokens: expected numberOfShards - 1 = ${(n as number) - 1}`);
@@ -145,7 +285,7 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
       try {
         ord = cellOrdinal(parseToken(t as string, `boundaries[${i}]:`));
       } catch (e) {
-        errors.push({ field: `boundaries[${i}]`, message: (e as Error).message });
+        push({ field: `boundaries[${i}]`, message: (e as Error).message });
         return;
       }
       if (ord === 0) {
@@ -162,12 +302,14 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
       prev = { token: t as string, ord, i };
     });
   }
-  const boundariesOk = errors.length === errorsBefore && nOk;
+  const boundariesOk = total === errorsBefore && nOk;
 
   // Shards: N entries with unique names and unique shard numbers their names route to.
-  const errorsBeforeShards = errors.length;
+  const errorsBeforeShards = total;
   if (!Array.isArray(f.shards)) {
     err('shards', `${show(f.shards)} is not an array of { name, shard }`);
+  } else if (f.shards.length > MAX_SHARDS) {
+    err('shards', `has ${f.shards.length} entries: a file has at most MAX_SHARDS = ${MAX_SHARDS} shards`);
   } else {
     if (nOk && f.shards.length !== n) err('shards', `has ${f.shards.length} entries: expected numberOfShards = ${n}`);
     const names = new Map<string, number>();
@@ -178,6 +320,7 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
         err(p, `${show(s)} is not an object { name, shard }`);
         return;
       }
+      reportUnknownFields(s, p, 'a shard entry', SHARD_ENTRY_FIELDS, err);
       const name = s.name;
       if (typeof name !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(name)) {
         err(`${p}.name`, `${show(name)} is not a valid shard name: 1 to 64 letters, digits, "_", "." or "-" (no commas or spaces: a routing string joins names with commas)`);
@@ -207,7 +350,11 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
     });
   }
 
-  const shardsOk = errors.length === errorsBeforeShards && nOk;
+  const shardsOk = total === errorsBeforeShards && nOk;
+
+  if (f.balance !== undefined && !isObj(f.balance)) {
+    err('balance', `${show(f.balance)} is not an object describing how the file was made (method, evenness, ...): give an object or no field`);
+  }
 
   if (f.migration !== undefined) {
     const starts = boundariesOk ? [0, ...(f.boundaries as string[]).map((t) => cellOrdinal(parseToken(t))), CELL_COUNT] : null;
@@ -232,30 +379,120 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
       err('hash', `"${f.hash}" does not match the content (sha256 ${expected}): the file was edited after it was hashed; review the edit, then run geoshard hash FILE --write`);
     }
   }
-  return errors;
+  return { problems, total };
 }
 
-/** BoundaryFileError is thrown when an invalid boundary file is loaded; `errors` lists every problem. */
+/**
+ * BoundaryFileError is thrown when an invalid boundary file is loaded.
+ * `errors` lists the problems as validateBoundaryFile does (at most
+ * MAX_LISTED_PROBLEMS, then "and N more problems"); `total` counts them all.
+ * The message names the source and lists the same lines.
+ */
 export class BoundaryFileError extends Error {
   readonly errors: ValidationError[];
-  constructor(errors: ValidationError[], source = 'boundary file') {
-    super(`${source} is invalid (${errors.length} problem${errors.length === 1 ? '' : 's'}):\n  ${errors.map((e) => e.message).join('\n  ')}`);
+  /** The number of problems in all. */
+  readonly total: number;
+  /**
+   * errors: the problems found (any number; the first MAX_LISTED_PROBLEMS are
+   * kept); total: the number in all, when `errors` is already a shortened list.
+   */
+  constructor(errors: ValidationError[], source = 'boundary file', total = errors.length) {
+    const more = errors.length > 0 && /^and \d+ more problems?$/.test(errors[errors.length - 1].message);
+    const listed = more ? errors : listProblems(errors, total);
+    const count = Math.max(total, errors.length - (more ? 1 : 0));
+    super(`${source} is invalid (${count} problem${count === 1 ? '' : 's'}):\n  ${listed.map((e) => e.message).join('\n  ')}`);
     this.name = 'BoundaryFileError';
-    this.errors = errors;
+    this.errors = listed;
+    this.total = count;
   }
 }
 
-/** assertValidBoundaryFile throws a BoundaryFileError listing every problem unless the file is valid. */
+/** assertValidBoundaryFile throws a BoundaryFileError listing the problems (see validateBoundaryFile) unless the file is valid. */
 export function assertValidBoundaryFile(input: unknown, source?: string): asserts input is BoundaryFile {
-  const errors = validateBoundaryFile(input);
-  if (errors.length > 0) throw new BoundaryFileError(errors, source);
+  const { problems, total } = checkBoundaryFile(input);
+  if (total > 0) throw new BoundaryFileError(problems, source, total);
+}
+
+/** utf8Length returns the number of bytes of `text` in UTF-8 (a lone surrogate counts 3, as TextEncoder writes U+FFFD). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // a surrogate pair: 2 code units, 4 bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+const mib = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+
+/**
+ * checkBoundaryFileSize throws a BoundaryFileError naming the source, its size
+ * and the limit when `bytes` (a file's size in bytes) is over
+ * MAX_BOUNDARY_FILE_BYTES. Readers that know a file's size before reading it
+ * (a stat, a Content-Length) call it first; parseBoundaryFile applies it to
+ * the text it is given.
+ */
+export function checkBoundaryFileSize(bytes: number, source = 'boundary file'): void {
+  if (bytes > MAX_BOUNDARY_FILE_BYTES) throw tooLarge(`${bytes} bytes (${mib(bytes)})`, source);
+}
+
+const tooLarge = (size: string, source: string): BoundaryFileError =>
+  new BoundaryFileError(
+    [
+      {
+        field: '(file)',
+        message: `(file): ${size} is over the limit of ${MAX_BOUNDARY_FILE_BYTES} bytes (${mib(MAX_BOUNDARY_FILE_BYTES)}) for a boundary file: a file of ${MAX_SHARDS} shards is under 200 kB, so this is not a boundary file`,
+      },
+    ],
+    source,
+  );
+
+/**
+ * tooDeepAt returns the index of the first "[" or "{" of `text` (JSON) that
+ * opens nesting level MAX_NESTING_DEPTH + 1, or -1. It only counts brackets
+ * outside strings, so JSON.parse is never given millions of nested values.
+ */
+function tooDeepAt(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_NESTING_DEPTH) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
 }
 
 /**
  * parseBoundaryFile parses JSON text and validates it; throws a
- * BoundaryFileError (or one naming the JSON syntax problem).
+ * BoundaryFileError naming `source` (a file name or URL, for messages) and
+ * every problem (see validateBoundaryFile), or the JSON syntax problem. It is
+ * the one way to read a boundary file's text: it refuses text over
+ * MAX_BOUNDARY_FILE_BYTES (in UTF-8) before parsing, and nesting deeper than
+ * MAX_NESTING_DEPTH before any check, so no input overflows the stack. A
+ * leading byte-order mark (U+FEFF) is accepted and dropped, as a browser's
+ * fetch().text() drops it: it is not part of the content or the hash.
  */
 export function parseBoundaryFile(text: string, source = 'boundary file'): BoundaryFile {
+  // text.length <= UTF-8 bytes <= 3 * text.length: count bytes only when it can matter.
+  if (text.length > MAX_BOUNDARY_FILE_BYTES) throw tooLarge(`${text.length} characters (${mib(text.length)} or more in UTF-8)`, source);
+  if (text.length * 3 > MAX_BOUNDARY_FILE_BYTES) checkBoundaryFileSize(utf8Length(text), source);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const deep = tooDeepAt(text);
+  if (deep >= 0) {
+    const line = text.slice(0, deep).split('\n').length;
+    throw new BoundaryFileError([{ field: '(file)', message: `(file): nests arrays or objects more than ${MAX_NESTING_DEPTH} deep (line ${line}, character ${deep + 1}): a boundary file's fields nest at most 3 deep` }], source);
+  }
   let obj: unknown;
   try {
     obj = JSON.parse(text);
@@ -279,7 +516,7 @@ export function withHash<T extends Omit<BoundaryFile, 'hash'> & { hash?: string 
  */
 export function formatBoundaryFile(file: BoundaryFile): string {
   const order = ['format', 'index', 'level', 'numberOfShards', 'routingNumShards', 'version', 'createdAt', 'parent', 'hash', 'boundaries', 'shards', 'balance', 'migration'];
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   for (const k of order) if ((file as unknown as Record<string, unknown>)[k] !== undefined) out[k] = (file as unknown as Record<string, unknown>)[k];
   for (const k of Object.keys(file)) if (!(k in out)) out[k] = (file as unknown as Record<string, unknown>)[k];
   // Keep each shard entry (and each migration move) on one line: a diff of two files reads shard by shard.

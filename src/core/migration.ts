@@ -39,10 +39,17 @@
  * the range: it must drop the copies named by the move's ignored owner (see
  * Router.readExclusions: documents of the range whose `_routing` is that name).
  */
-import { parseToken, cellOrdinal, CELL_COUNT } from './cells';
+import { parseToken, cellOrdinal, CELL_COUNT } from './cells.ts';
+import { reportUnknownFields } from './fields.ts';
 
 /** The phases of one move, in the order a move goes through them. */
 export const MIGRATION_PHASES = ['dual-write', 'copying', 'verified', 'switched', 'done'] as const;
+
+/** The fields of a boundary file's `migration` (the schema is closed: others are refused). */
+export const MIGRATION_FIELDS: readonly string[] = ['epoch', 'base', 'target', 'moves'];
+
+/** The fields of one move of `migration.moves`. */
+export const MIGRATION_MOVE_FIELDS: readonly string[] = ['start', 'end', 'from', 'to', 'phase'];
 
 /** A move's phase: see the table in this file's comment. */
 export type MigrationPhase = (typeof MIGRATION_PHASES)[number];
@@ -133,6 +140,7 @@ export function validateMigration(m: unknown, ctx: MigrationContext, err: (field
     err('migration', `${show(m)} is not an object { epoch, base, target, moves }: omit the field when no move is in progress`);
     return;
   }
+  reportUnknownFields(m, 'migration', 'migration', MIGRATION_FIELDS, err);
   if (typeof m.epoch !== 'number' || !Number.isInteger(m.epoch) || m.epoch < 1) {
     err('migration.epoch', `${show(m.epoch)} is invalid: expected a positive integer`);
   }
@@ -162,6 +170,7 @@ export function validateMigration(m: unknown, ctx: MigrationContext, err: (field
       err(p, `${show(mv)} is not an object { start, end, from, to, phase }`);
       return;
     }
+    reportUnknownFields(mv, p, 'a move', MIGRATION_MOVE_FIELDS, err);
     let start: number | null = null;
     let end: number | null = null;
     try {
