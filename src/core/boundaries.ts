@@ -97,10 +97,10 @@ export const MAX_LISTED_PROBLEMS = 50;
  * The fields a boundary file may have (its schema is closed: any other field is
  * refused, naming it, so every byte of content is either checked or hashed).
  */
-export const BOUNDARY_FILE_FIELDS: readonly string[] = ['format', 'index', 'level', 'numberOfShards', 'routingNumShards', 'boundaries', 'shards', 'version', 'createdAt', 'parent', 'hash', 'balance', 'migration'];
+export const BOUNDARY_FILE_FIELDS: readonly (keyof BoundaryFile)[] = ['format', 'index', 'level', 'numberOfShards', 'routingNumShards', 'boundaries', 'shards', 'version', 'createdAt', 'parent', 'hash', 'balance', 'migration'];
 
 /** The fields a shard entry may have. */
-export const SHARD_ENTRY_FIELDS: readonly string[] = ['name', 'shard', 'restaurants', 'dishes'];
+export const SHARD_ENTRY_FIELDS: readonly (keyof ShardEntry)[] = ['name', 'shard', 'restaurants', 'dishes'];
 
 /**
  * canonicalContent returns the bytes the file hash is taken over: the file as
@@ -148,7 +148,6 @@ export interface BoundaryFileCheck {
   /** The number of problems in all (>= problems.length). */
   total: number;
 }
-
 
 /**
  * scanStructure walks the whole value without recursion and reports reserved
@@ -393,8 +392,10 @@ export class BoundaryFileError extends Error {
   /** The number of problems in all. */
   readonly total: number;
   /**
-   * errors: the problems found (any number; the first MAX_LISTED_PROBLEMS are
-   * kept); total: the number in all, when `errors` is already a shortened list.
+   * errors: the problems found (any number: the first MAX_LISTED_PROBLEMS are
+   * kept, then "and N more problems"), or a list validateBoundaryFile already
+   * shortened (it ends with that line); total: the number in all, when
+   * `errors` holds only the first ones.
    */
   constructor(errors: ValidationError[], source = 'boundary file', total = errors.length) {
     const more = errors.length > 0 && /^and \d+ more problems?$/.test(errors[errors.length - 1].message);
@@ -452,25 +453,65 @@ const tooLarge = (size: string, source: string): BoundaryFileError =>
     source,
   );
 
+/** What scanText found: where nesting first went too deep, and the first key repeated in one object. */
+interface TextScan {
+  /** Index of the "[" or "{" opening nesting level MAX_NESTING_DEPTH + 1, or -1. */
+  deepAt: number;
+  /** The path of the first key that appears twice in one object, and its index; null if none. */
+  duplicate: { field: string; at: number } | null;
+}
+
 /**
- * tooDeepAt returns the index of the first "[" or "{" of `text` (JSON) that
- * opens nesting level MAX_NESTING_DEPTH + 1, or -1. It only counts brackets
- * outside strings, so JSON.parse is never given millions of nested values.
+ * scanText walks JSON text once, without recursion, counting brackets outside
+ * strings (so JSON.parse is never given millions of nested values) and
+ * noting the first key that appears twice in one object (JSON.parse would
+ * keep only the last, so the file would not mean what a reader sees). It
+ * stops at the first nesting too deep. On text that is not JSON its findings
+ * may be meaningless: JSON.parse reports the syntax error.
  */
-function tooDeepAt(text: string): number {
-  let depth = 0;
-  let inString = false;
+function scanText(text: string): TextScan {
+  type Frame = { arr: true; index: number } | { arr: false; keys: Set<string>; key: string; expectKey: boolean };
+  const frames: Frame[] = [];
+  let duplicate: TextScan['duplicate'] = null;
+  let start = -1; // index of the opening quote of the string being read
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
+    if (start >= 0) {
       if (c === 0x5c) i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
+      else if (c === 0x22) {
+        const top = frames[frames.length - 1];
+        if (top && !top.arr && top.expectKey) {
+          let key = text.slice(start + 1, i);
+          if (key.includes('\\')) {
+            try {
+              key = JSON.parse(`"${key}"`) as string;
+            } catch {
+              // Not a JSON string: JSON.parse reports it.
+            }
+          }
+          if (top.keys.has(key) && !duplicate) {
+            let path = '';
+            for (const f of frames.slice(0, -1)) path = f.arr ? `${path}[${f.index}]` : fieldPath(path, f.key);
+            duplicate = { field: fieldPath(path, key), at: start };
+          }
+          top.keys.add(key);
+          top.key = key;
+          top.expectKey = false;
+        }
+        start = -1;
+      }
+    } else if (c === 0x22) start = i;
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_NESTING_DEPTH) return i;
-    } else if (c === 0x5d || c === 0x7d) depth--;
+      if (frames.length >= MAX_NESTING_DEPTH) return { deepAt: i, duplicate };
+      frames.push(c === 0x5b ? { arr: true, index: 0 } : { arr: false, keys: new Set(), key: '', expectKey: true });
+    } else if (c === 0x5d || c === 0x7d) frames.pop();
+    else if (c === 0x2c) {
+      const top = frames[frames.length - 1];
+      if (top?.arr) top.index++;
+      else if (top) top.expectKey = true;
+    }
   }
-  return -1;
+  return { deepAt: -1, duplicate };
 }
 
 /**
@@ -479,7 +520,8 @@ function tooDeepAt(text: string): number {
  * every problem (see validateBoundaryFile), or the JSON syntax problem. It is
  * the one way to read a boundary file's text: it refuses text over
  * MAX_BOUNDARY_FILE_BYTES (in UTF-8) before parsing, and nesting deeper than
- * MAX_NESTING_DEPTH before any check, so no input overflows the stack. A
+ * MAX_NESTING_DEPTH before any check, so no input overflows the stack, and
+ * refuses a key repeated in one object (naming its path). A
  * leading byte-order mark (U+FEFF) is accepted and dropped, as a browser's
  * fetch().text() drops it: it is not part of the content or the hash.
  */
@@ -488,16 +530,24 @@ export function parseBoundaryFile(text: string, source = 'boundary file'): Bound
   if (text.length > MAX_BOUNDARY_FILE_BYTES) throw tooLarge(`${text.length} characters (${mib(text.length)} or more in UTF-8)`, source);
   if (text.length * 3 > MAX_BOUNDARY_FILE_BYTES) checkBoundaryFileSize(utf8Length(text), source);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const deep = tooDeepAt(text);
-  if (deep >= 0) {
-    const line = text.slice(0, deep).split('\n').length;
-    throw new BoundaryFileError([{ field: '(file)', message: `(file): nests arrays or objects more than ${MAX_NESTING_DEPTH} deep (line ${line}, character ${deep + 1}): a boundary file's fields nest at most 3 deep` }], source);
+  const lineOf = (at: number) => text.slice(0, at).split('\n').length;
+  const scan = scanText(text);
+  if (scan.deepAt >= 0) {
+    const at = scan.deepAt;
+    throw new BoundaryFileError([{ field: '(file)', message: `(file): nests arrays or objects more than ${MAX_NESTING_DEPTH} deep (line ${lineOf(at)}, character ${at + 1}): a boundary file's fields nest at most 3 deep` }], source);
   }
   let obj: unknown;
   try {
     obj = JSON.parse(text);
   } catch (e) {
     throw new BoundaryFileError([{ field: '(file)', message: `(file): not JSON: ${(e as Error).message}` }], source);
+  }
+  if (scan.duplicate) {
+    const { field, at } = scan.duplicate;
+    throw new BoundaryFileError(
+      [{ field, message: `${field}: appears twice in one object (the second time on line ${lineOf(at)}): JSON keeps only the last, so the file would not mean what it reads; keep one` }],
+      source,
+    );
   }
   assertValidBoundaryFile(obj, source);
   return obj;

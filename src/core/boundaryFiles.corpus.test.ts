@@ -55,6 +55,10 @@ const REFUSED: [file: string, fields: string[], message?: RegExp][] = [
   ['unknown-shard.json', ['shards[2].colour'], /^shards\[2\]\.colour: unknown field: a shard entry has only the fields name, shard, restaurants, dishes/],
   ['unknown-migration.json', ['migration.note'], /unknown field: migration has only the fields epoch, base, target, moves/],
   ['unknown-move.json', ['migration.moves[0].eta'], /unknown field: a move has only the fields start, end, from, to, phase/],
+  // A key twice in one object: JSON.parse keeps the last, a reader sees the first.
+  ['duplicate-key-top.json', ['version'], /^version: appears twice in one object \(the second time on line 7\)/],
+  ['duplicate-key-shard.json', ['shards[3].shard'], /appears twice in one object \(the second time on line 30\)/],
+  ['duplicate-key-escaped.json', ['level'], /appears twice/], // "\u006cevel" is "level"
   // Limits.
   ['too-many-shards.json', ['numberOfShards'], /1025 is invalid: expected an integer in \[1, 1024\]/],
   ['deep-balance.json', ['(file)'], new RegExp(`more than ${MAX_NESTING_DEPTH} deep \\(line 44,`)],

@@ -46,10 +46,10 @@ import { reportUnknownFields } from './fields.ts';
 export const MIGRATION_PHASES = ['dual-write', 'copying', 'verified', 'switched', 'done'] as const;
 
 /** The fields of a boundary file's `migration` (the schema is closed: others are refused). */
-export const MIGRATION_FIELDS: readonly string[] = ['epoch', 'base', 'target', 'moves'];
+export const MIGRATION_FIELDS: readonly (keyof Migration)[] = ['epoch', 'base', 'target', 'moves'];
 
 /** The fields of one move of `migration.moves`. */
-export const MIGRATION_MOVE_FIELDS: readonly string[] = ['start', 'end', 'from', 'to', 'phase'];
+export const MIGRATION_MOVE_FIELDS: readonly (keyof MigrationMove)[] = ['start', 'end', 'from', 'to', 'phase'];
 
 /** A move's phase: see the table in this file's comment. */
 export type MigrationPhase = (typeof MIGRATION_PHASES)[number];
