@@ -66,16 +66,24 @@ export interface ValidationError {
 }
 
 /**
- * MAX_BOUNDARY_FILE_BYTES is the largest boundary file the core reads: 8 MiB
- * of UTF-8. A file of MAX_SHARDS shards with counts, a balance report and a
- * migration is under 200 kB (data/boundaries.json, 15 shards, is 2 kB), so
- * anything larger is not a boundary file; it is refused before it is parsed
- * (parseBoundaryFile, checkBoundaryFileSize) instead of after minutes of work.
- * The number of shards is bounded by MAX_SHARDS (OpenSearch's own limit of
- * primary shards per index), which validation applies to `numberOfShards`,
- * `boundaries` and `shards` before looking at their entries.
+ * MAX_BOUNDARY_FILE_BYTES is the largest boundary file the core reads: 1 MiB
+ * of UTF-8. The largest valid file, MAX_SHARDS shards with counts, a balance
+ * report and a migration of MAX_MIGRATION_MOVES moves, is about 310 kB
+ * (data/boundaries.json, 15 shards, is 2 kB), so anything larger is not a
+ * boundary file; it is refused before it is parsed (parseBoundaryFile,
+ * checkBoundaryFileSize) instead of after minutes of work. The number of
+ * shards is bounded by MAX_SHARDS (OpenSearch's own limit of primary shards
+ * per index), which validation applies to `numberOfShards`, `boundaries` and
+ * `shards` before looking at their entries.
  */
-export const MAX_BOUNDARY_FILE_BYTES = 8 * 1024 * 1024;
+export const MAX_BOUNDARY_FILE_BYTES = 1024 * 1024;
+
+/**
+ * MAX_OBJECT_FIELDS is the most keys one object of a boundary file may have:
+ * the file itself has at most 13, `balance` a handful. More is refused before
+ * parsing (JSON.parse takes seconds over an object of 100,000 keys).
+ */
+export const MAX_OBJECT_FIELDS = 64;
 
 /**
  * MAX_NESTING_DEPTH is how deeply arrays and objects may nest in a boundary
@@ -183,6 +191,10 @@ function scanStructure(root: unknown, err: (field: string, message: string) => v
       }
     } else {
       const keys = Object.keys(n.v);
+      if (keys.length > MAX_OBJECT_FIELDS) {
+        err(pathOf(n) || '(file)', `has ${keys.length} fields: an object of a boundary file has at most ${MAX_OBJECT_FIELDS}`);
+        return false;
+      }
       for (let i = keys.length - 1; i >= 0; i--) {
         const k = keys[i];
         if (RESERVED_KEYS.includes(k)) {
@@ -447,7 +459,7 @@ const tooLarge = (size: string, source: string): BoundaryFileError =>
     [
       {
         field: '(file)',
-        message: `(file): ${size} is over the limit of ${MAX_BOUNDARY_FILE_BYTES} bytes (${mib(MAX_BOUNDARY_FILE_BYTES)}) for a boundary file: a file of ${MAX_SHARDS} shards is under 200 kB, so this is not a boundary file`,
+        message: `(file): ${size} is over the limit of ${MAX_BOUNDARY_FILE_BYTES} bytes (${mib(MAX_BOUNDARY_FILE_BYTES)}) for a boundary file: one of ${MAX_SHARDS} shards with a migration is about 310 kB, so this is not a boundary file`,
       },
     ],
     source,
@@ -459,20 +471,28 @@ interface TextScan {
   deepAt: number;
   /** The path of the first key that appears twice in one object, and its index; null if none. */
   duplicate: { field: string; at: number } | null;
+  /** The path of the first object with more than MAX_OBJECT_FIELDS keys, and the index of the key over it; null if none. */
+  wide: { field: string; at: number } | null;
 }
 
 /**
  * scanText walks JSON text once, without recursion, counting brackets outside
  * strings (so JSON.parse is never given millions of nested values) and
- * noting the first key that appears twice in one object (JSON.parse would
- * keep only the last, so the file would not mean what a reader sees). It
- * stops at the first nesting too deep. On text that is not JSON its findings
- * may be meaningless: JSON.parse reports the syntax error.
+ * stopping at the first key that appears twice in one object (JSON.parse
+ * would keep only the last, so the file would not mean what a reader sees)
+ * or at the first object with more than MAX_OBJECT_FIELDS keys. On text
+ * that is not JSON it still reports only what the text shows (a key
+ * repeated, brackets too deep); JSON.parse reports the syntax error.
  */
 function scanText(text: string): TextScan {
   type Frame = { arr: true; index: number } | { arr: false; keys: Set<string>; key: string; expectKey: boolean };
   const frames: Frame[] = [];
   let duplicate: TextScan['duplicate'] = null;
+  const pathTo = (key: string | null): string => {
+    let path = '';
+    for (const f of frames.slice(0, -1)) path = f.arr ? `${path}[${f.index}]` : fieldPath(path, f.key);
+    return key === null ? path || '(file)' : fieldPath(path, key);
+  };
   let start = -1; // index of the opening quote of the string being read
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -489,12 +509,9 @@ function scanText(text: string): TextScan {
               // Not a JSON string: JSON.parse reports it.
             }
           }
-          if (top.keys.has(key) && !duplicate) {
-            let path = '';
-            for (const f of frames.slice(0, -1)) path = f.arr ? `${path}[${f.index}]` : fieldPath(path, f.key);
-            duplicate = { field: fieldPath(path, key), at: start };
-          }
+          if (top.keys.has(key)) return { deepAt: -1, duplicate: { field: pathTo(key), at: start }, wide: null };
           top.keys.add(key);
+          if (top.keys.size > MAX_OBJECT_FIELDS) return { deepAt: -1, duplicate: null, wide: { field: pathTo(null), at: start } };
           top.key = key;
           top.expectKey = false;
         }
@@ -502,7 +519,7 @@ function scanText(text: string): TextScan {
       }
     } else if (c === 0x22) start = i;
     else if (c === 0x5b || c === 0x7b) {
-      if (frames.length >= MAX_NESTING_DEPTH) return { deepAt: i, duplicate };
+      if (frames.length >= MAX_NESTING_DEPTH) return { deepAt: i, duplicate: null, wide: null };
       frames.push(c === 0x5b ? { arr: true, index: 0 } : { arr: false, keys: new Set(), key: '', expectKey: true });
     } else if (c === 0x5d || c === 0x7d) frames.pop();
     else if (c === 0x2c) {
@@ -511,7 +528,7 @@ function scanText(text: string): TextScan {
       else if (top) top.expectKey = true;
     }
   }
-  return { deepAt: -1, duplicate };
+  return { deepAt: -1, duplicate: null, wide: null };
 }
 
 /**
@@ -520,10 +537,11 @@ function scanText(text: string): TextScan {
  * every problem (see validateBoundaryFile), or the JSON syntax problem. It is
  * the one way to read a boundary file's text: it refuses text over
  * MAX_BOUNDARY_FILE_BYTES (in UTF-8) before parsing, and nesting deeper than
- * MAX_NESTING_DEPTH before any check, so no input overflows the stack, and
- * refuses a key repeated in one object (naming its path). A
- * leading byte-order mark (U+FEFF) is accepted and dropped, as a browser's
- * fetch().text() drops it: it is not part of the content or the hash.
+ * MAX_NESTING_DEPTH, objects wider than MAX_OBJECT_FIELDS and a key repeated
+ * in one object (naming its path) before JSON.parse, so no input overflows
+ * the stack or takes seconds. A leading byte-order mark (U+FEFF) is accepted
+ * and dropped, as a browser's fetch().text() drops it: it is not part of the
+ * content or the hash.
  */
 export function parseBoundaryFile(text: string, source = 'boundary file'): BoundaryFile {
   // text.length <= UTF-8 bytes <= 3 * text.length: count bytes only when it can matter.
@@ -536,18 +554,22 @@ export function parseBoundaryFile(text: string, source = 'boundary file'): Bound
     const at = scan.deepAt;
     throw new BoundaryFileError([{ field: '(file)', message: `(file): nests arrays or objects more than ${MAX_NESTING_DEPTH} deep (line ${lineOf(at)}, character ${at + 1}): a boundary file's fields nest at most 3 deep` }], source);
   }
-  let obj: unknown;
-  try {
-    obj = JSON.parse(text);
-  } catch (e) {
-    throw new BoundaryFileError([{ field: '(file)', message: `(file): not JSON: ${(e as Error).message}` }], source);
-  }
   if (scan.duplicate) {
     const { field, at } = scan.duplicate;
     throw new BoundaryFileError(
       [{ field, message: `${field}: appears twice in one object (the second time on line ${lineOf(at)}): JSON keeps only the last, so the file would not mean what it reads; keep one` }],
       source,
     );
+  }
+  if (scan.wide) {
+    const { field, at } = scan.wide;
+    throw new BoundaryFileError([{ field, message: `${field}: has more than ${MAX_OBJECT_FIELDS} fields (line ${lineOf(at)}): an object of a boundary file has at most ${MAX_OBJECT_FIELDS}` }], source);
+  }
+  let obj: unknown;
+  try {
+    obj = JSON.parse(text);
+  } catch (e) {
+    throw new BoundaryFileError([{ field: '(file)', message: `(file): not JSON: ${(e as Error).message}` }], source);
   }
   assertValidBoundaryFile(obj, source);
   return obj;

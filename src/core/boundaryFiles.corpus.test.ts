@@ -22,6 +22,7 @@ import {
   MAX_BOUNDARY_FILE_BYTES,
   MAX_LISTED_PROBLEMS,
   MAX_NESTING_DEPTH,
+  MAX_OBJECT_FIELDS,
   type BoundaryFile,
 } from './boundaries.ts';
 
@@ -141,19 +142,43 @@ describe('boundary files too large or too deep to be one', () => {
     expect(text.length).toBeGreaterThan(50_000_000);
     const e = refusal(text, 'huge.json');
     expect(e.message).toBe(
-      `huge.json is invalid (1 problem):\n  (file): ${text.length} characters (${(text.length / 1048576).toFixed(1)} MiB or more in UTF-8) is over the limit of 8388608 bytes (8.0 MiB) for a boundary file: a file of 1024 shards is under 200 kB, so this is not a boundary file`,
+      `huge.json is invalid (1 problem):\n  (file): ${text.length} characters (${(text.length / 1048576).toFixed(1)} MiB or more in UTF-8) is over the limit of 1048576 bytes (1.0 MiB) for a boundary file: one of 1024 shards with a migration is about 310 kB, so this is not a boundary file`,
     );
   });
 
-  it('counts the limit in UTF-8 bytes: 3 million euro signs are 9 million bytes', () => {
-    const text = JSON.stringify({ format: '€'.repeat(3_000_000) });
+  it('counts the limit in UTF-8 bytes: 400,000 euro signs are 1.2 million bytes', () => {
+    const text = JSON.stringify({ format: '€'.repeat(400_000) });
     expect(text.length).toBeLessThan(MAX_BOUNDARY_FILE_BYTES);
-    expect(refusal(text, 'euro.json').message).toContain(`(file): ${9_000_000 + text.length - 3_000_000} bytes (8.6 MiB) is over the limit of 8388608 bytes`);
+    expect(refusal(text, 'euro.json').message).toContain(`(file): ${1_200_000 + text.length - 400_000} bytes (1.1 MiB) is over the limit of 1048576 bytes`);
+  });
+
+  it('keeps the largest valid file, 1024 shards with a full migration, well under the limit', () => {
+    // 1024 shard entries of ~85 bytes, 1023 boundaries of ~14, 2047 moves of ~100 (see MAX_MIGRATION_MOVES).
+    expect(1024 * 85 + 1023 * 14 + 2047 * 100).toBeLessThan(MAX_BOUNDARY_FILE_BYTES / 3);
+  });
+
+  it('refuses an object with more fields than MAX_OBJECT_FIELDS before parsing it, naming it', () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `"k${i}": ${i}`).join(', ');
+    const text = BUNDLED.replace('"balance": {', `"balance": { ${keys},`);
+    expect(refusal(text, 'wide.json').errors).toEqual([{ field: 'balance', message: `balance: has more than ${MAX_OBJECT_FIELDS} fields (line 43): an object of a boundary file has at most ${MAX_OBJECT_FIELDS}` }]);
+    const top = refusal(`{ ${keys} }`, 'wide-top.json');
+    expect(top.errors.map((e) => e.field)).toEqual(['(file)']);
+    // The same file given as an object.
+    expect(validateBoundaryFile(JSON.parse(text))).toEqual([{ field: 'balance', message: `balance: has 20005 fields: an object of a boundary file has at most ${MAX_OBJECT_FIELDS}` }]);
+  });
+
+  it('refuses more migration moves than MAX_MIGRATION_MOVES with one problem, not one per move', () => {
+    const f = JSON.parse(readFileSync(join(DIR, 'migration-valid.json'), 'utf8'));
+    f.migration.moves = Array.from({ length: 80_000 }, () => f.migration.moves[0]);
+    f.hash = computeHash(f);
+    const { problems, total } = checkBoundaryFile(f);
+    expect(problems).toEqual([{ field: 'migration.moves', message: 'migration.moves: has 80000 moves: a migration has at most MAX_MIGRATION_MOVES = 2047 (2 * MAX_SHARDS - 1)' }]);
+    expect(total).toBe(1);
   });
 
   it('lets a reader refuse a file by its size before reading it', () => {
     expect(() => checkBoundaryFileSize(MAX_BOUNDARY_FILE_BYTES)).not.toThrow();
-    expect(() => checkBoundaryFileSize(MAX_BOUNDARY_FILE_BYTES + 1, 'big.json')).toThrow(/^big.json is invalid \(1 problem\):\n  \(file\): 8388609 bytes \(8\.0 MiB\) is over the limit/);
+    expect(() => checkBoundaryFileSize(MAX_BOUNDARY_FILE_BYTES + 1, 'big.json')).toThrow(/^big.json is invalid \(1 problem\):\n  \(file\): 1048577 bytes \(1\.0 MiB\) is over the limit of 1048576 bytes/);
   });
 
   it('refuses more boundaries or shards than MAX_SHARDS allows with one problem each, not one per entry', () => {
@@ -171,16 +196,16 @@ describe('boundary files too large or too deep to be one', () => {
 });
 
 describe('the list of problems', () => {
-  // The bundled file with 120 fields it does not have, re-hashed: exactly 120 problems.
+  // The bundled file with 8 fields it does not have in each of its 15 shard entries, re-hashed: exactly 120 problems.
   const file = JSON.parse(BUNDLED);
-  for (let i = 0; i < 120; i++) file[`extra${i}`] = i;
+  for (const s of file.shards) for (let i = 0; i < 8; i++) s[`x${i}`] = i;
   file.hash = computeHash(file);
 
   it(`lists the first ${MAX_LISTED_PROBLEMS} problems, then one line with how many more`, () => {
     const errors = validateBoundaryFile(file);
     expect(errors).toHaveLength(MAX_LISTED_PROBLEMS + 1);
-    expect(errors[0].field).toBe('extra0');
-    expect(errors[MAX_LISTED_PROBLEMS - 1].field).toBe(`extra${MAX_LISTED_PROBLEMS - 1}`);
+    expect(errors[0].field).toBe('shards[0].x0');
+    expect(errors[MAX_LISTED_PROBLEMS - 1].field).toBe('shards[6].x1'); // the 50th: 6 entries of 8, then 2
     expect(errors[MAX_LISTED_PROBLEMS]).toEqual({ field: '(file)', message: 'and 70 more problems' });
   });
 

@@ -41,9 +41,18 @@
  */
 import { parseToken, cellOrdinal, CELL_COUNT } from './cells.ts';
 import { reportUnknownFields } from './fields.ts';
+import { MAX_SHARDS } from './routingHash.ts';
 
 /** The phases of one move, in the order a move goes through them. */
 export const MIGRATION_PHASES = ['dual-write', 'copying', 'verified', 'switched', 'done'] as const;
+
+/**
+ * MAX_MIGRATION_MOVES is the most moves a migration may list: 2 * MAX_SHARDS - 1.
+ * Moves lie between consecutive boundaries of the union of the base and
+ * target files' boundaries (at most 2 * (MAX_SHARDS - 1) cuts), so no
+ * migration between two valid files needs more.
+ */
+export const MAX_MIGRATION_MOVES = 2 * MAX_SHARDS - 1;
 
 /** The fields of a boundary file's `migration` (the schema is closed: others are refused). */
 export const MIGRATION_FIELDS: readonly (keyof Migration)[] = ['epoch', 'base', 'target', 'moves'];
@@ -159,6 +168,11 @@ export function validateMigration(m: unknown, ctx: MigrationContext, err: (field
   }
   if (!Array.isArray(m.moves) || m.moves.length === 0) {
     err('migration.moves', `${show(m.moves)} is not a non-empty array of { start, end, from, to, phase }: omit the migration field when no move is in progress`);
+    return;
+  }
+  if (m.moves.length > MAX_MIGRATION_MOVES) {
+    // More than any migration between two valid files needs: checking each would only list noise.
+    err('migration.moves', `has ${m.moves.length} moves: a migration has at most MAX_MIGRATION_MOVES = ${MAX_MIGRATION_MOVES} (2 * MAX_SHARDS - 1)`);
     return;
   }
   const nameIndex = new Map<string, number>();
