@@ -11,7 +11,7 @@ import { parseToken, cellOrdinal, CELL_COUNT } from './cells.ts';
 import { shardForRouting, defaultRoutingNumShards, MAX_SHARDS } from './routingHash.ts';
 import { sha256 } from './sha256.ts';
 import { validateMigration, type Migration } from './migration.ts';
-import { RESERVED_KEYS, fieldPath, reportUnknownFields } from './fields.ts';
+import { RESERVED_KEYS, fieldPath, reportUnknownFields, show } from './fields.ts';
 
 export { RESERVED_KEYS };
 
@@ -144,10 +144,6 @@ export function computeHash(file: object): string {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-const show = (v: unknown): string => {
-  const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '...' : s;
-};
 
 /** What checkBoundaryFile found: the first problems (at most the limit asked for) and how many there are in all. */
 export interface BoundaryFileCheck {

@@ -1,8 +1,19 @@
 /**
- * Field paths and the closed schema of boundary files: the helpers
- * boundaries.ts and migration.ts share to name a field and refuse one the
- * schema does not have.
+ * Field paths, quoted values and the closed schema of boundary files: the
+ * helpers boundaries.ts and migration.ts share to name a field, show its
+ * value and refuse a field the schema does not have.
  */
+
+/**
+ * show returns a value as a problem message quotes it: JSON, cut to 60
+ * characters. A number JSON cannot write (1e400 parses as Infinity) is
+ * written as JavaScript does, not as JSON's "null".
+ */
+export function show(v: unknown): string {
+  if (typeof v === 'number' && !Number.isFinite(v)) return `${v} (a number out of range)`;
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '...' : s;
+}
 
 /** Keys refused anywhere in a boundary file, at any depth: as object keys they could reach a prototype. */
 export const RESERVED_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];

@@ -40,7 +40,7 @@
  * Router.readExclusions: documents of the range whose `_routing` is that name).
  */
 import { parseToken, cellOrdinal, CELL_COUNT } from './cells.ts';
-import { reportUnknownFields } from './fields.ts';
+import { reportUnknownFields, show } from './fields.ts';
 import { MAX_SHARDS } from './routingHash.ts';
 
 /** The phases of one move, in the order a move goes through them. */
@@ -122,10 +122,6 @@ export interface ResolvedMove extends MigrationMove {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-const show = (v: unknown): string => {
-  const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '...' : s;
-};
 const HASH_RE = /^[0-9a-f]{64}$/;
 
 /** What validateMigration needs to know about the rest of the file. */
