@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { s2 } from 's2js';
 import { buildSearchBody, statusOf, facetsOf, compareParts, haversineKm, planRouted, planAll, type SearchPart } from './search.ts';
-import { parseSearchParams } from './params.ts';
+import { parseSearchParams } from './wire.ts';
 import { Router, EARTH_RADIUS_KM } from '../core/index.ts';
 import { fileWithCuts, mulberry32 } from '../core/testutil.ts';
 import { DIETS, ALLERGENS, CUISINES } from '../data/generator.ts';

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseSearchParams, ParamError, MAX_SIZE, DEFAULT_SIZE, describeQuery } from './params.ts';
+import { parseSearchParams, ParamError, MAX_SIZE, DEFAULT_SIZE, describeQuery } from './wire.ts';
 import { DIETS, ALLERGENS, CUISINES } from '../data/generator.ts';
 import { KM_PER_MILE } from '../core/index.ts';
 
