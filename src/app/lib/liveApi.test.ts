@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router, cellAt, cellOrdinal, CELL_COUNT, KM_PER_MILE } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
-import { parseSearchParams } from '../../server/params';
+import { parseSearchParams } from '../../server/wire';
 import { LiveApi } from '../../server/api';
 import { OpenSearchClient, type RequestOptions, type Response as OsResponse } from '../../server/opensearch';
 import { radiusKmOf } from '../store/searchSlice';

@@ -11,9 +11,23 @@
  * node URL); readStatus strips them again, so none can reach the page.
  */
 import type { RadiusUnit } from '../../core/index';
+import {
+  searchQueryString,
+  sideStatus,
+  redactUrl,
+  type FilterKind,
+  type ShardAnswer,
+  type AskedShard,
+  type DishHit,
+  type FacetCount,
+  type Facets,
+  type SearchSide,
+} from '../../server/wire';
+
+export { sideStatus, redactUrl, type ShardAnswer };
 
 /** The three filters the API takes; values come from the API's vocabulary. */
-export type LiveFilterKind = 'diet' | 'allergen' | 'cuisine';
+export type LiveFilterKind = FilterKind;
 
 /** Selected filter values: diet = dishes carrying every one; allergen = dishes free of every one; cuisine = dishes of any one. */
 export type LiveFilters = Record<LiveFilterKind, readonly string[]>;
@@ -43,20 +57,9 @@ export const LIVE_SIZE = 20;
  * globe covers. Filter values are sorted, so equal searches give equal URLs.
  */
 export function liveSearchParams(q: LiveQuery): URLSearchParams | null {
-  const p = new URLSearchParams();
-  if (!q.noLocation) {
-    if (!q.centre) return null;
-    p.set('lat', String(q.centre.lat));
-    p.set('lng', String(q.centre.lng));
-    p.set('radius', `${q.radius.value}${q.radius.unit}`);
-  }
-  for (const kind of ['diet', 'allergen', 'cuisine'] as const) {
-    const values = [...new Set(q.filters[kind])].sort();
-    if (values.length > 0) p.set(kind, values.join(','));
-  }
-  p.set('size', String(q.size));
-  p.set('compare', '1');
-  return p;
+  if (!q.noLocation && !q.centre) return null;
+  const circle = q.noLocation || !q.centre ? null : { ...q.centre, radius: q.radius };
+  return new URLSearchParams(searchQueryString({ circle, filters: q.filters, size: q.size, compare: true }));
 }
 
 /** liveSearchUrl returns `/api/search?...` for a query, or null (see liveSearchParams). */
@@ -68,66 +71,16 @@ export function liveSearchUrl(q: LiveQuery, base = '/api/search'): string | null
 // ---------------------------------------------------------------------------
 // Answers
 
-/** How one shard answered: see src/server/search.ts AskedShard. */
-export type ShardAnswer = 'ok' | 'failed' | 'unavailable' | 'unknown';
-
-/** A shard a search asked. */
-export interface LiveShard {
-  /** Key-order index in the boundary file (the palette colour). */
-  index: number;
-  name: string;
-  /** OpenSearch shard number. */
-  shard: number;
-  /** Covering cells in the shard (0 for all-shards searches). */
-  cells: number;
-  status: ShardAnswer;
-  reason: string | null;
-}
+/** A shard a search asked (the wire's AskedShard; reason null when ok). */
+export type LiveShard = AskedShard & { reason: string | null };
 
 /** One dish of the results. */
-export interface LiveHit {
-  id: string;
-  name: string;
-  cuisine: string;
-  diets: string[];
-  allergens: string[];
-  calories: number;
-  priceCents: number;
-  routing: string | null;
-  restaurant: { id: string; name: string; place: string; state: string; lat: number; lng: number } | null;
-  /** Great-circle km from the centre; null without a location. */
-  distanceKm: number | null;
-}
+export type LiveHit = DishHit;
+export type LiveFacet = FacetCount;
+export type LiveFacets = Facets;
 
-export interface LiveFacet {
-  value: string;
-  count: number;
-}
-
-export interface LiveFacets {
-  diets: LiveFacet[];
-  allergens: LiveFacet[];
-  cuisines: LiveFacet[];
-}
-
-/** One executed search (routed, or on all shards). */
-export interface LiveSide {
-  /** complete only when every asked shard answered in time (computed from `_shards` and `timedOut`, as the server does). */
-  status: 'complete' | 'partial';
-  scope: 'routed' | 'all-shards';
-  /** The routing string sent, or null when none was (all shards). */
-  routing: string | null;
-  shardsAsked: LiveShard[];
-  /** OpenSearch's took, ms. */
-  took: number;
-  /** Wall time at the API server, ms. */
-  wallMs: number;
-  timedOut: boolean;
-  total: number;
-  hits: LiveHit[];
-  facets: LiveFacets;
-  shards: { total: number; successful: number; skipped: number; failed: number };
-}
+/** One executed search (routed, or on all shards); status is recomputed from `_shards` and the shards' answers, as the server does. */
+export type LiveSide = Omit<SearchSide, 'shardsAsked'> & { shardsAsked: LiveShard[] };
 
 /** A search that ran: the routed side, and the all-shards side when compared. */
 export interface LiveResult {
@@ -207,17 +160,6 @@ function facetList(v: unknown): LiveFacet[] {
 
 const SHARD_ANSWERS: readonly ShardAnswer[] = ['ok', 'failed', 'unavailable', 'unknown'];
 
-/**
- * sideStatus classifies one search by OpenSearch's own report: partial when it
- * timed out, a shard failed, or fewer shards succeeded than were asked
- * (`successful` includes skipped shards), or any asked shard is not "ok".
- */
-export function sideStatus(s: Pick<LiveSide, 'timedOut' | 'shards' | 'shardsAsked'>): 'complete' | 'partial' {
-  const sh = s.shards;
-  if (s.timedOut || sh.failed > 0 || sh.successful < sh.total) return 'partial';
-  return s.shardsAsked.every((x) => x.status === 'ok') ? 'complete' : 'partial';
-}
-
 /** readSide reads one search of the answer (the body itself for routed, `unrouted` for all shards). */
 function readSide(v: Record<string, unknown>, what: string): LiveSide {
   const asked = need(Array.isArray(v.shardsAsked) ? v.shardsAsked : null, `${what} shardsAsked`);
@@ -241,7 +183,7 @@ function readSide(v: Record<string, unknown>, what: string): LiveSide {
       calories: num(h.calories),
       priceCents: num(h.priceCents),
       routing: strOrNull(h.routing),
-      restaurant: r ? { id: str(r.id), name: str(r.name), place: str(r.place), state: str(r.state), lat: num(r.lat), lng: num(r.lng) } : null,
+      restaurant: r ? { id: str(r.id), name: str(r.name), place: str(r.place), state: str(r.state), lat: num(r.lat), lng: num(r.lng), cuisines: strs(r.cuisines) } : null,
       distanceKm: numOrNull(h.distanceKm),
     };
   });
@@ -251,6 +193,7 @@ function readSide(v: Record<string, unknown>, what: string): LiveSide {
     scope: v.scope === 'routed' ? 'routed' : 'all-shards',
     routing: strOrNull(v.routing),
     shardsAsked,
+    partialReason: strOrNull(v.partialReason),
     took: num(v.took),
     wallMs: num(v.wallMs),
     timedOut: v.timedOut === true,
@@ -343,11 +286,6 @@ export interface LiveStatus {
   /** The index (null when the node is down or the boundary file unusable). */
   index: { name: string; exists: boolean; restaurants: number | null; dishes: number | null; error: string | null } | null;
   drift: { status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index'; indexHash: string | null; fileHash: string | null; indexVersion: number | null; fileVersion: number | null; message: string } | null;
-}
-
-/** redactUrl removes user:password@ from a URL. */
-export function redactUrl(url: string): string {
-  return url.replace(/^(\w+:\/\/)[^/@]*@/, '$1');
 }
 
 /** readStatus reads an /api/status answer (HTTP status and parsed JSON body, undefined when not JSON). */

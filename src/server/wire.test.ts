@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseSearchParams, ParamError, MAX_SIZE, DEFAULT_SIZE, describeQuery } from './params.ts';
+import { parseSearchParams, ParamError, MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, describeQuery, decimalString, searchQueryString, redactUrl } from './wire.ts';
 import { DIETS, ALLERGENS, CUISINES } from '../data/generator.ts';
 import { KM_PER_MILE } from '../core/index.ts';
 
@@ -124,5 +124,88 @@ describe('parseSearchParams', () => {
     const q = describeQuery(parse('lat=1&lng=2&radius=10km&allergen=milk'));
     expect(q).toMatchObject({ lat: 1, lng: 2, radius: '10km', radiusKm: 10, allergensExcluded: ['milk'] });
     expect(q.radiusMi).toBeCloseTo(10 / 1.609344, 12);
+  });
+
+  it('accepts decimal numbers only for lat and lng, naming the parameter, the value and what is valid', () => {
+    // Number() reads these as 16, 1, 7, 100, 16 and 0.5: the API must not.
+    for (const v of ['0x10', '0b1', '0o7', '1e2', '1E1', ' 5', '5 ', '.5', '5.', '1_0', '+-1', '٣']) {
+      for (const name of ['lat', 'lng'] as const) {
+        const qs = name === 'lat' ? `lat=${encodeURIComponent(v)}&lng=0&radius=1` : `lat=0&lng=${encodeURIComponent(v)}&radius=1`;
+        const e = fails(qs);
+        expect(e.param).toBe(name);
+        expect(e.message).toContain(JSON.stringify(v));
+        expect(e.message).toContain('decimal number of degrees');
+      }
+    }
+    expect(parse('lat=-33.5&lng=%2B151.25&radius=1').circle).toMatchObject({ lat: -33.5, lng: 151.25 });
+    expect(parse('lat=0.0000001&lng=-0&radius=1').circle?.lat).toBe(1e-7);
+  });
+
+  it('accepts decimal radii only, with the unit mi or km', () => {
+    for (const v of ['1e-300km', '1e2km', '0x10', '0b1km', '0o7mi', 'Infinitykm', '15 mi', '.5km', '15mi ', '15ft', '-1km']) {
+      const e = fails(`lat=0&lng=0&radius=${encodeURIComponent(v)}`);
+      expect(e.param).toBe('radius');
+      expect(e.message).toContain(JSON.stringify(v));
+      expect(e.message).toMatch(/decimal number .* mi or km/);
+    }
+    expect(parse('lat=0&lng=0&radius=15KM').circle?.radius.km).toBe(15);
+    expect(parse('lat=0&lng=0&radius=2miles').circle?.radius.km).toBeCloseTo(2 * KM_PER_MILE, 12);
+  });
+
+  it('refuses radii below the stated minimum of 10 m, saying the minimum and the maximum', () => {
+    expect(MIN_RADIUS_KM).toBe(0.01);
+    for (const v of ['0.009km', '0.0000001km', '0.005mi']) {
+      const e = fails(`lat=0&lng=0&radius=${v}`);
+      expect(e.param).toBe('radius');
+      expect(e.message).toContain(JSON.stringify(v));
+      expect(e.message).toContain('from 0.01 km to 1000 km');
+    }
+    expect(parse('lat=0&lng=0&radius=0.01km').circle?.radius.km).toBe(0.01);
+    // 0.01 km is 0.0062137 mi: 0.0063mi is just above the minimum.
+    expect(parse('lat=0&lng=0&radius=0.0063mi').circle?.radius.km).toBeCloseTo(0.0063 * 1.609344, 12);
+    expect(describeQuery(parse('lat=0&lng=0&radius=0.01km')).radius).toBe('0.01km');
+  });
+
+  it('names an unknown parameter quoted, so an empty or odd name is still visible', () => {
+    const e = fails('=1');
+    expect(e.param).toBe('');
+    expect(e.message).toContain('"" is not a search parameter');
+  });
+});
+
+describe('decimalString', () => {
+  it('writes numbers as plain decimals that read back to the same number', () => {
+    const cases: [number, string][] = [
+      [1e-7, '0.0000001'],
+      [-1.5e-7, '-0.00000015'],
+      [1.2345e-10, '0.00000000012345'],
+      [1e21, '1000000000000000000000'],
+      [1.5e22, '15000000000000000000000'],
+      [37.7749, '37.7749'],
+      [-122.4194, '-122.4194'],
+      [0, '0'],
+    ];
+    for (const [n, s] of cases) {
+      expect(decimalString(n)).toBe(s);
+      expect(Number(decimalString(n))).toBe(n);
+    }
+  });
+});
+
+describe('searchQueryString', () => {
+  it('writes what parseSearchParams reads back exactly, even for coordinates String() writes with an exponent', () => {
+    const qs = searchQueryString({ circle: { lat: 1e-7, lng: -2.5e-8, radius: { value: 0.5, unit: 'km' } }, filters: { diet: ['vegan'], allergen: [], cuisine: [] }, size: 5, compare: true });
+    expect(qs).not.toMatch(/e-/);
+    const p = parseSearchParams(new URLSearchParams(qs));
+    expect(p.circle).toEqual({ lat: 1e-7, lng: -2.5e-8, radius: { value: 0.5, unit: 'km', km: 0.5 } });
+    expect(p).toMatchObject({ diets: ['vegan'], size: 5, compare: true });
+  });
+});
+
+describe('redactUrl', () => {
+  it('removes user:password@ from a URL and from URLs inside a message', () => {
+    expect(redactUrl('https://elastic:s3cret@search.example.com:9200')).toBe('https://search.example.com:9200');
+    expect(redactUrl('GET / on http://a:b@h:1 failed; see https://c:d@k/x')).toBe('GET / on http://h:1 failed; see https://k/x');
+    expect(redactUrl('http://h:9200/path@x')).toBe('http://h:9200/path@x');
   });
 });
