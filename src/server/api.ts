@@ -274,6 +274,11 @@ function driftResult(head: Record<string, unknown>, d: DriftState): ApiResult {
 
 function errorResult(head: Record<string, unknown>, e: unknown, url: string): ApiResult {
   if (e instanceof OpenSearchError) {
+    const none = e.noShardAnswered;
+    if (none && none.length > 0) {
+      const shards = none.map((f) => `shard ${f.shard}${f.node ? ` (node ${f.node})` : ''}: ${f.reason}`).join('; ');
+      return { httpStatus: 503, body: { status: 'unavailable', ...head, error: { message: `No shard asked could answer, so there are no results: ${shards}. Wait for the node to return or a replica to be promoted.` } } };
+    }
     if (e.unavailable) {
       return { httpStatus: 503, body: { status: 'unavailable', ...head, error: { message: `${e.message}. No results: start the node ("npm run cluster:start") or check OPENSEARCH_URL (${url}).` } } };
     }

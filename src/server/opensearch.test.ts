@@ -115,6 +115,35 @@ describe('OpenSearchClient', () => {
     expect(e.message).toBe(`OpenSearch refused PUT /i/_doc/1 on ${url}: 400 routing_missing_exception: routing is required for [i]/[1]`);
   });
 
+  it('calls a search no shard could answer unavailable, naming the shards, and keeps a refused query an error', async () => {
+    // The shape of OpenSearch's SearchPhaseExecutionException JSON ("all shards failed"), as a
+    // 2.19 node answered while the node holding the asked shard was stopping (HTTP 500).
+    const allFailed = (type: string, status: number) => ({
+      error: {
+        root_cause: [{ type, reason: 'x' }],
+        type: 'search_phase_execution_exception',
+        reason: 'all shards failed',
+        phase: 'query',
+        grouped: true,
+        failed_shards: [{ shard: 3, index: 'dishes', node: 'n2', reason: { type, reason: `[n2][127.0.0.1:9301] ${type}` } }],
+      },
+      status,
+    });
+    let body: unknown = null;
+    let status = 500;
+    const url = await serve((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
+    const c = new OpenSearchClient({ url, timeoutMs: 2000 });
+    body = allFailed('node_disconnected_exception', 500);
+    const down = (await c.request('POST', '/dishes/_search', { body: {} }).catch((x) => x)) as OpenSearchError;
+    expect(down.noShardAnswered).toEqual([{ shard: 3, node: 'n2', reason: '[n2][127.0.0.1:9301] node_disconnected_exception' }]);
+    expect(down.unavailable).toBe(true);
+    body = allFailed('query_shard_exception', 400);
+    status = 400;
+    const bad = (await c.request('POST', '/dishes/_search', { body: {} }).catch((x) => x)) as OpenSearchError;
+    expect(bad.noShardAnswered).toBeNull();
+    expect(bad.unavailable).toBe(false);
+  });
+
   it('returns listed statuses as answers rather than errors', async () => {
     const url = await serve((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"type":"index_not_found_exception"}}'));
     const r = await new OpenSearchClient({ url, timeoutMs: 2000 }).request('GET', '/x/_mapping', { okStatuses: [404] });

@@ -109,9 +109,41 @@ export class OpenSearchError extends Error {
 
   /** True when nothing answered in time: the cluster is down, unreachable or too slow. */
   get unavailable(): boolean {
-    return this.kind === 'unreachable' || this.kind === 'timeout' || this.status === 503;
+    return this.kind === 'unreachable' || this.kind === 'timeout' || this.status === 503 || this.noShardAnswered !== null;
+  }
+
+  /**
+   * noShardAnswered lists the shards of a search that failed as a whole
+   * because none of the shards it asked had a copy to answer ("all shards
+   * failed" with only unavailability reasons: a node stopped mid-search, a
+   * shard unassigned), or null for any other error. OpenSearch answers those
+   * with 500 while a node is leaving and 503 once the shard is unassigned; a
+   * query OpenSearch refuses (a bad query) has other reasons and stays an
+   * error.
+   */
+  get noShardAnswered(): { shard: number; node: string | null; reason: string }[] | null {
+    if (this.type !== 'search_phase_execution_exception') return null;
+    const err = (this.body as { error?: { failed_shards?: unknown } } | undefined)?.error;
+    const failed = Array.isArray(err?.failed_shards) ? (err.failed_shards as { shard?: unknown; node?: unknown; reason?: { type?: unknown; reason?: unknown } }[]) : [];
+    if (failed.length === 0) return this.status === 503 ? [] : null;
+    if (!failed.every((f) => typeof f.reason?.type === 'string' && UNAVAILABLE_SHARD_REASONS.has(f.reason.type))) return null;
+    return failed.map((f) => ({ shard: Number(f.shard), node: typeof f.node === 'string' ? f.node : null, reason: String(f.reason?.reason ?? f.reason?.type) }));
   }
 }
+
+/** OpenSearch failure types that mean a shard had no copy to answer, not that the query was wrong. */
+const UNAVAILABLE_SHARD_REASONS = new Set([
+  'no_shard_available_action_exception',
+  'node_disconnected_exception',
+  'node_not_connected_exception',
+  'node_closed_exception',
+  'connect_transport_exception',
+  'send_request_transport_exception',
+  'shard_not_found_exception',
+  'unavailable_shards_exception',
+  'index_shard_closed_exception',
+  'illegal_index_shard_state_exception',
+]);
 
 /** Options of one request. */
 export interface RequestOptions {
