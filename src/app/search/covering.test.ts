@@ -149,7 +149,7 @@ describe('worked searches in a worker', () => {
 describe('fan-out weights in a worker', () => {
   it('puts each non-empty cell’s restaurants at its centre, as weightsFromCells does', async () => {
     const { loadFanoutWeights } = await import('./covering');
-    const { weightsFromCells } = await import('../fanout/fanout');
+    const { weightsFromCells } = await import('../../core/index');
     const { parseCellsCsv } = await import('../../core/index');
     const csv = 'token,restaurants,dishes\n89c259,120,9000\n89c25b,3,200\n';
     const w = await loadFanoutWeights(() => fakeWorker([], async (url) => (url === '/cells.csv' ? csv : Promise.reject(new Error('404')))), '/cells.csv');

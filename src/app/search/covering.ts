@@ -13,8 +13,7 @@
  *
  * Pure computation and protocol (no DOM): unit-tested in covering.test.ts.
  */
-import { weightsFromCells, type FanoutWeights } from '../fanout/fanout';
-import { parseCellsCsv, Router, coverCircleRoute, cellVertices, cellFromOrdinal, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
+import { parseCellsCsv, weightsFromCells, type FanoutWeights, Router, coverCircleRoute, cellVertices, cellFromOrdinal, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
 
 const RAD = Math.PI / 180;
 
