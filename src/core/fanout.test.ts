@@ -21,7 +21,8 @@ import {
   type FanoutWeights,
 } from './fanout';
 import { Router } from './router';
-import { coverCircle, KM_PER_MILE } from './cover';
+import { KM_PER_MILE } from './cover';
+import { regionCovererCells } from './reference/regionCoverer';
 import { cellAt, cellOrdinal, parseToken, tokenAt, cellCenter, cellFromOrdinal, CELL_COUNT } from './cells';
 import type { CellWeight } from './build';
 import { fileWithCuts, mulberry32 } from './testutil';
@@ -110,7 +111,7 @@ describe('expectedFanout', () => {
     const brute = workload.radii.map((r) => {
       const asked = workload.centres.map((c) => {
         const shards = new Set<number>();
-        for (const id of coverCircle(c.lat, c.lng, r.km)) {
+        for (const id of regionCovererCells(c.lat, c.lng, r.km)) {
           const o = cellOrdinal(id);
           let i = 0;
           while (i < starts.length && starts[i] <= o) i++;
@@ -161,7 +162,7 @@ function expectedCounts(router: Router, g: FanoutGrid, radiusKm: number): number
   for (let j = 0; j < g.rows; j++) {
     for (let i = 0; i < g.cols; i++) {
       const p = pixel(g, i, j);
-      out.push(Math.min(255, router.coverCircle(p.lat, p.lng, radiusKm).shards.length));
+      out.push(Math.min(255, router.cover(p.lat, p.lng, radiusKm).shards.length));
     }
   }
   return out;
@@ -215,8 +216,8 @@ describe('fan-out grid', () => {
   it('asks the fast path fewer times than there are pixels when pixels are small against the radius', () => {
     const router = new Router(fileWithCuts([cellOrdinal(parseToken('808581')) + 5, 3_000_000]));
     let calls = 0;
-    const orig = router.shardsForCircle.bind(router);
-    router.shardsForCircle = (a, b, c) => (calls++, orig(a, b, c));
+    const orig = router.shardsAsked.bind(router);
+    router.shardsAsked = (a, b, c) => (calls++, orig(a, b, c));
     const g: FanoutGrid = { west: -123, south: 37, east: -121.5, north: 38.5, cols: 40, rows: 40 };
     const counts = computeFanoutGrid(router, g, 30);
     expect(calls).toBeLessThan(g.cols * g.rows / 2);
@@ -266,7 +267,7 @@ describe('fan-out grid', () => {
     const sf = cellOrdinal(parseToken('808581'));
     const router = new Router(fileWithCuts(Array.from({ length: 300 }, (_, k) => sf - 150 + k)));
     const g: FanoutGrid = { west: -122.5, south: 37.7, east: -122.3, north: 37.8, cols: 2, rows: 1 };
-    expect(router.shardsForCircle(37.75, -122.45, 300).length).toBeGreaterThan(255);
+    expect(router.shardsAsked(37.75, -122.45, 300).length).toBeGreaterThan(255);
     expect(Array.from(computeFanoutGrid(router, g, 300))).toEqual([255, 255]);
   });
 
@@ -325,7 +326,7 @@ describe('weighted one-shard share', () => {
       const sums = [0, 0, 0, 0];
       let total = 0;
       for (const p of pts) {
-        const k = router.coverCircle(p.lat, p.lng, km).shards.length;
+        const k = router.cover(p.lat, p.lng, km).shards.length;
         sums[Math.min(4, k) - 1] += p.population;
         total += p.population;
       }

@@ -20,4 +20,4 @@ export * from './diff';
 export * from './fanout';
 export * from './plan';
 export * from './edit';
-export * from './coverWalk';
+

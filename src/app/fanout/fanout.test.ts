@@ -17,7 +17,7 @@ function expectedCounts(router: Router, g: FanoutGrid, radiusKm: number): number
   for (let j = 0; j < g.rows; j++) {
     for (let i = 0; i < g.cols; i++) {
       const p = pixel(g, i, j);
-      out.push(Math.min(255, router.coverCircle(p.lat, p.lng, radiusKm).shards.length));
+      out.push(Math.min(255, router.cover(p.lat, p.lng, radiusKm).shards.length));
     }
   }
   return out;
