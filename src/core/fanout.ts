@@ -317,10 +317,11 @@ export function gridWidthDeg(b: FanoutBbox): number {
   return b.east > b.west ? b.east - b.west : b.east - b.west + 360;
 }
 
-/** wrapLng maps any longitude to [-180, 180). */
+/** wrapLng wraps a longitude (degrees) into [-180, 180); longitudes already there come back unchanged. */
 export function wrapLng(lng: number): number {
-  const x = (((lng + 180) % 360) + 360) % 360 - 180;
-  return x === -0 ? 0 : x;
+  if (lng >= -180 && lng < 180) return lng;
+  const w = (((lng + 180) % 360) + 360) % 360 - 180;
+  return Object.is(w, -0) ? 0 : w;
 }
 
 /** gridLng returns the longitude of column i's pixel centres, in [-180, 180). */

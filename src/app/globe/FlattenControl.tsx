@@ -1,6 +1,6 @@
 /** FlattenControl: globe, equirectangular map or unfolded cube (an animated morph between them). */
 import { useApp, appStore } from '../shell/store';
-import { FLATTEN_MODES, type FlattenMode } from '../shell/urlState';
+import { FLATTEN_MODES, type FlattenMode } from '../shell/url';
 
 const LABELS: Record<FlattenMode, string> = { globe: 'Globe', map: 'Map', net: 'Cube net' };
 

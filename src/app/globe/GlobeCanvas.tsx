@@ -3,6 +3,7 @@
  * the shard surface, coastlines and Hilbert curve, plus the 2D canvas the city
  * labels are drawn on. Renders the scene once the boundary file is loaded.
  */
+import { parseUrl } from '../shell/url';
 import { useRef } from 'react';
 import { Canvas } from '@react-three/fiber';
 import { useApp } from '../shell/store';
@@ -20,7 +21,7 @@ import { DiffOverlay } from '../review/DiffOverlay';
  * it back); multisampling would blend the ordinals of neighbouring cells at triangle edges, so
  * that mode draws without it.
  */
-const DEBUG_ORDINAL = new URLSearchParams(location.search).get('debug') === 'ordinal';
+const DEBUG_ORDINAL = parseUrl(location.search).debugOrdinal;
 
 export function GlobeCanvas() {
   const labels = useRef<HTMLCanvasElement>(null);

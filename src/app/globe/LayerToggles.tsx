@@ -1,6 +1,6 @@
 /** LayerToggles: one switch per layer (shards, hilbert, grid, land, labels, spin). */
 import { useApp, appStore } from '../shell/store';
-import { LAYERS, type Layer } from '../shell/urlState';
+import { LAYERS, type Layer } from '../shell/url';
 
 const TITLES: Record<Layer, string> = {
   shards: 'Fill every level-10 cell with its shard’s colour',

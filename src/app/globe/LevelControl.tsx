@@ -1,7 +1,7 @@
 /** LevelControl: the S2 level drawn (0 to 10) and the readout "drawn at L4 · 1,536 cells". */
 import { useApp, appStore } from '../shell/store';
 import { formatLevelReadout } from '../shell/format';
-import { MAX_LEVEL } from '../shell/urlState';
+import { MAX_LEVEL } from '../shell/url';
 import { MAX_CURVE_LEVEL } from './HilbertCurve';
 
 export function LevelControl() {

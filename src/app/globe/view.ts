@@ -12,7 +12,7 @@
 import { latLngOfFaceST, faceSTAt } from './faces';
 import { netPosition, netFaceAt, NET_BOUNDS } from './cubeNet';
 import { NET_FACE_SIDE } from './s2glsl';
-import { wrapLng } from '../shell/urlState';
+import { wrapLng } from '../shell/url';
 
 const RAD = Math.PI / 180;
 

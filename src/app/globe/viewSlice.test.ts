@@ -4,7 +4,7 @@ import { urlViewOf } from './viewSlice';
 import { readyData } from '../shell/dataSlice';
 import { fileWithCuts } from '../../core/testutil';
 import { Router } from '../../core/index';
-import { DEFAULT_VIEW, MAX_ZOOM, MIN_ZOOM } from '../shell/urlState';
+import { DEFAULT_VIEW, MAX_ZOOM, MIN_ZOOM } from '../shell/url';
 import { shardColor } from '../shell/palette';
 
 const s = () => appStore.getState();

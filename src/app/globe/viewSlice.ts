@@ -5,7 +5,7 @@
  * write to the DOM; no component re-renders for them.
  */
 import type { SliceCreator } from '../shell/types';
-import { DEFAULT_VIEW, LAYERS, MIN_ZOOM, MAX_ZOOM, MAX_LEVEL, wrapLng, type Layer, type FlattenMode, type UrlView } from '../shell/urlState';
+import { DEFAULT_VIEW, LAYERS, MIN_ZOOM, MAX_ZOOM, MAX_LEVEL, wrapLng, type Layer, type FlattenMode, type UrlView } from '../shell/url';
 
 /** What is under the pointer on the globe. */
 export interface Hover {

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
+import { candidateUrl } from '../shell/url';
 import {
   readCandidate,
-  candidateUrl,
   lowerBound,
   boundaryChoices,
   snapBoundary,

@@ -46,18 +46,6 @@ export function readCandidate(text: string, source: string): CandidateRead {
   }
 }
 
-/**
- * candidateUrl returns the candidate to open from a query string's
- * `candidate` parameter: a path on this server (/x.json) or an http(s) URL;
- * null when there is none. Throws a RangeError naming the value otherwise.
- */
-export function candidateUrl(search: string): string | null {
-  const param = new URLSearchParams(search).get('candidate');
-  if (param === null || param === '') return null;
-  if (/^\/(?!\/)\S*$/.test(param) || /^https?:\/\/\S+$/i.test(param)) return param;
-  throw new RangeError(`candidate=${param} is not a URL: expected a path on this server such as /candidate.json, or an http(s) URL`);
-}
-
 /** lowerBound returns the position of the first value >= x in an ascending list (its length if none). */
 export function lowerBound(sorted: ArrayLike<number>, x: number): number {
   let lo = 0;

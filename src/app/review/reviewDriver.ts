@@ -19,7 +19,7 @@ import type { AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { computeReviewDiff } from './reviewSlice';
 import { createReviewClient, type ReviewClient, type ReviewWorkerLike } from './reviewWorker';
-import { candidateUrl } from './review';
+import { candidateUrl } from '../shell/url';
 import { DATA_URLS, fetchText, DataLoadError } from '../shell/loadData';
 
 let client: ReviewClient | null = null;

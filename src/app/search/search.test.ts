@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { wantedCircle, formatUrlState } from './search';
-import { parseUrlSearch } from './searchUrl';
-import { parseUrlView } from '../shell/urlState';
+import { parseUrlSearch } from '../shell/url';
+import { parseUrlView } from '../shell/url';
 import { createAppStore } from '../shell/store';
 import { KM_PER_MILE } from '../../core/index';
 

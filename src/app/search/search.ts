@@ -17,8 +17,7 @@ import { readyData } from '../shell/dataSlice';
 import { radiusKmOf } from './searchSlice';
 import { urlViewOf } from '../globe/viewSlice';
 import { createCoveringClient, routeOfAnswer, type CircleWish, type CoveringClient } from './covering';
-import { parseUrlSearch, formatUrlSearch, type UrlSearch } from './searchUrl';
-import { parseUrlView, formatUrlView } from '../shell/urlState';
+import { parseUrl, formatUrl, type UrlSearch } from '../shell/url';
 import { fitZoom } from './searchGeometry';
 import { frame } from '../globe/frame';
 import { startFanout } from '../fanout/fanoutLayer';
@@ -37,7 +36,7 @@ export function searchOf(s: AppState): UrlSearch {
 
 /** formatUrlState writes the whole state (view and search) as a query string, keeping other parameters of base. */
 export function formatUrlState(s: AppState, base: string): string {
-  return formatUrlSearch(searchOf(s), s.camera, formatUrlView(urlViewOf(s), base));
+  return formatUrl(urlViewOf(s), searchOf(s), base);
 }
 
 /** A zoom the scene applies once it knows the canvas size (a link opened without zoom=). */
@@ -231,19 +230,18 @@ export function startSearch(store: StoreApi<AppState>, makeWorker = () => new Wo
  * boot(); on back/forward it is applied here.
  */
 function applyLink(store: StoreApi<AppState>, query: string, atBoot: boolean): void {
-  const { search, camera, hasZoom, problems } = parseUrlSearch(query);
-  if (atBoot) for (const p of problems) console.warn(`geoshard: ${p}`);
+  // At boot, boot() has applied the view and reported the link's problems.
+  const { view, search, hasZoom } = parseUrl(query);
   const s = store.getState();
   if (!atBoot) {
-    const { view } = parseUrlView(query);
     s.applyUrlView(view);
     frame.fly = null;
   }
   s.applyUrlSearch(search);
   if (search.centre) {
     s.setLayer('spin', false);
-    if (camera) s.setCamera(camera.lat, camera.lng);
-    else s.setCamera(search.centre.lat, search.centre.lng);
+    // parseUrl put the camera on view= (or on the centre).
+    s.setCamera(view.lat, view.lng);
     if (!hasZoom) pendingFit = true;
   }
   frame.invalidate();

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { circleOutline, fitZoom, centreLabel, cityLabel, FIT_FRACTION } from './searchGeometry';
 import { EARTH_RADIUS_KM, KM_PER_MILE } from '../../core/index';
 import { baseScale } from '../globe/view';
-import { MAX_ZOOM } from '../shell/urlState';
+import { MAX_ZOOM } from '../shell/url';
 
 /** Haversine distance in km (an independent formula from the outline's destination-point one). */
 function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {

@@ -5,7 +5,7 @@
  */
 import { EARTH_RADIUS_KM } from '../../core/index';
 import { baseScale, type FlatKind } from '../globe/view';
-import { MIN_ZOOM, MAX_ZOOM } from '../shell/urlState';
+import { MIN_ZOOM, MAX_ZOOM } from '../shell/url';
 import { formatLatLng } from '../shell/format';
 
 const RAD = Math.PI / 180;

@@ -16,7 +16,7 @@
 import type { SliceCreator } from '../shell/types';
 import type { CircleRoute, RadiusUnit } from '../../core/index';
 import { KM_PER_MILE, MAX_RADIUS_KM } from '../../core/index';
-import { wrapLng } from '../shell/urlState';
+import { wrapLng } from '../shell/url';
 
 /** A search centre: degrees, lat in [-90, 90], lng in [-180, 180); label is what the panel shows ("New York, NY", "40.7143° N, 74.0060° W"). */
 export interface SearchCentre {

@@ -6,7 +6,7 @@
  */
 import type { StoreApi } from 'zustand/vanilla';
 import type { AppState } from './store';
-import { parseUrlView } from './urlState';
+import { parseUrl } from './url';
 import { startSearch } from '../search/search';
 import { boundariesSource, loadBoundaries, fetchText, parseCities, DataLoadError, DATA_URLS } from './loadData';
 import { loadCells } from '../globe/geometryClient';
@@ -14,11 +14,11 @@ import { uniforms } from '../globe/uniforms';
 import { markLoaded } from '../globe/frame';
 
 export async function boot(store: StoreApi<AppState>): Promise<void> {
-  const { view, problems } = parseUrlView(location.search);
-  for (const p of problems) console.warn(`geoshard: ${p}`);
-  store.getState().applyUrlView(view);
-  const debug = new URLSearchParams(location.search).get('debug');
-  uniforms.uDebug.value = debug === 'ordinal' ? 1 : 0;
+  // The link, read once by the one codec (shell/url.ts): its view here, its search in startSearch.
+  const url = parseUrl(location.search);
+  for (const p of url.problems) console.warn(`geoshard: ${p}`);
+  store.getState().applyUrlView(url.view);
+  uniforms.uDebug.value = url.debugOrdinal ? 1 : 0;
   // The radius search from the link, its covering, and the address bar (view and search, with
   // back/forward): lib/search.ts.
   startSearch(store);
