@@ -7,6 +7,9 @@
  * its segment, so a shader can hide a segment that a flat layout cuts (the
  * map's date line, a gap between faces of the cube net).
  */
+import { geoDistance, geoInterpolate } from 'd3-geo';
+import { mesh } from 'topojson-client';
+import type * as TopoJSON from 'topojson-specification';
 import type { RGB } from '../shell/palette';
 
 const RAD = Math.PI / 180;
@@ -49,17 +52,10 @@ export function paletteTexels(colors: readonly RGB[]): Uint8Array {
   return out;
 }
 
-/** slerp returns the point a fraction f along the great circle from a to b (degrees in, degrees out). */
+/** slerpLatLng returns the point a fraction f along the great circle from a to b (degrees in, degrees out; d3-geo's geoInterpolate). */
 export function slerpLatLng(aLat: number, aLng: number, bLat: number, bLng: number, f: number): [number, number] {
-  const a = toXYZ(aLat, aLng);
-  const b = toXYZ(bLat, bLng);
-  const dot = Math.min(1, Math.max(-1, a[0] * b[0] + a[1] * b[1] + a[2] * b[2]));
-  const omega = Math.acos(dot);
-  if (omega < 1e-12) return [aLat, aLng];
-  const wa = Math.sin((1 - f) * omega) / Math.sin(omega);
-  const wb = Math.sin(f * omega) / Math.sin(omega);
-  const p = [wa * a[0] + wb * b[0], wa * a[1] + wb * b[1], wa * a[2] + wb * b[2]];
-  return [Math.atan2(p[2], Math.hypot(p[0], p[1])) / RAD, Math.atan2(p[1], p[0]) / RAD];
+  const [lng, lat] = geoInterpolate([aLng, aLat], [bLng, bLat])(f);
+  return [lat, lng];
 }
 
 function toXYZ(lat: number, lng: number): [number, number, number] {
@@ -67,11 +63,9 @@ function toXYZ(lat: number, lng: number): [number, number, number] {
   return [c * Math.cos(lng * RAD), c * Math.sin(lng * RAD), Math.sin(lat * RAD)];
 }
 
-/** angleDeg returns the great-circle angle between two points, in degrees. */
+/** angleDeg returns the great-circle angle between two points, in degrees (d3-geo's geoDistance). */
 export function angleDeg(aLat: number, aLng: number, bLat: number, bLng: number): number {
-  const a = toXYZ(aLat, aLng);
-  const b = toXYZ(bLat, bLng);
-  return Math.atan2(Math.hypot(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]), a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / RAD;
+  return geoDistance([aLng, aLat], [bLng, bLat]) / RAD;
 }
 
 /**
@@ -112,40 +106,26 @@ export function hilbertSegments(centres: Float64Array, level: number, maxStepDeg
   return out;
 }
 
-/** A TopoJSON topology as world-atlas ships it (quantized, delta-encoded arcs). */
-export interface Topology {
-  type: 'Topology';
-  arcs: number[][][];
-  transform?: { scale: [number, number]; translate: [number, number] };
-}
+/** A TopoJSON topology as world-atlas ships it (decoded by topojson-client). */
+export type Topology = TopoJSON.Topology;
 
 /**
  * coastlineSegments decodes every arc of a world-atlas land topology into
- * segments. Edges that Natural Earth adds to close polygons (along the date
- * line and along the south pole) are not coastline and are dropped. Throws a
- * RangeError naming the field if the input is not a topology.
+ * segments (topojson-client's mesh: every arc once, dequantized). Edges that
+ * Natural Earth adds to close polygons (along the date line and along the
+ * south pole) are not coastline and are dropped. Throws a RangeError naming
+ * the field if the input is not a topology.
  */
 export function coastlineSegments(topology: Topology): SegmentArrays {
   if (!topology || topology.type !== 'Topology' || !Array.isArray(topology.arcs)) {
     throw new RangeError(`land topology: type ${JSON.stringify(topology?.type)} with ${Array.isArray(topology?.arcs) ? 'arcs' : 'no arcs'}: expected a TopoJSON Topology such as world-atlas/land-50m.json`);
   }
-  const [sx, sy] = topology.transform?.scale ?? [1, 1];
-  const [tx, ty] = topology.transform?.translate ?? [0, 0];
-  const quantized = !!topology.transform;
   const segs: number[] = [];
-  for (const arc of topology.arcs) {
-    let x = 0;
-    let y = 0;
-    let prev: [number, number] | null = null;
-    for (const pt of arc) {
-      if (quantized) {
-        x += pt[0];
-        y += pt[1];
-      } else [x, y] = pt;
-      const lng = quantized ? x * sx + tx : x;
-      const lat = quantized ? y * sy + ty : y;
-      if (prev && !isClosingEdge(prev[0], prev[1], lat, lng)) segs.push(prev[0], prev[1], lat, lng);
-      prev = [lat, lng];
+  for (const line of mesh(topology).coordinates) {
+    for (let k = 1; k < line.length; k++) {
+      const [aLng, aLat] = line[k - 1];
+      const [bLng, bLat] = line[k];
+      if (!isClosingEdge(aLat, aLng, bLat, bLng)) segs.push(aLat, aLng, bLat, bLng);
     }
   }
   const out = allocSegments(segs.length / 4);

@@ -3,6 +3,7 @@
  * outline, the zoom at which it fills the view, and the name of a centre.
  * Degrees and km unless named Rad.
  */
+import { geoRotation } from 'd3-geo';
 import { EARTH_RADIUS_KM } from '../../core/index';
 import { baseScale, type FlatKind } from '../globe/view';
 import { MIN_ZOOM, MAX_ZOOM } from '../shell/url';
@@ -14,23 +15,18 @@ const RAD = Math.PI / 180;
  * circleOutline returns n points on the circle of radiusKm around (lat, lng)
  * (great-circle distance on the sphere of EARTH_RADIUS_KM, the covering's
  * own model), as (lat, lng) radians, 2 floats per point, starting due north
- * and going clockwise. n ≥ 3.
+ * and going clockwise. n ≥ 3. d3-geo's rotations do the spherical work: a
+ * ring of colatitude radiusKm around the north pole, carried to the centre.
  */
 export function circleOutline(lat: number, lng: number, radiusKm: number, n: number, out = new Float32Array(2 * n)): Float32Array {
-  const d = radiusKm / EARTH_RADIUS_KM;
-  const p1 = lat * RAD;
-  const l1 = lng * RAD;
-  const sp = Math.sin(p1);
-  const cp = Math.cos(p1);
-  const sd = Math.sin(d);
-  const cd = Math.cos(d);
+  const toCentre = geoRotation([-lng, -lat]); // its inverse carries (0, 0) to the centre
+  const poleToOrigin = geoRotation([0, 90]); // its inverse carries the north pole to (0, 0)
+  const colat = 90 - radiusKm / EARTH_RADIUS_KM / RAD;
   for (let i = 0; i < n; i++) {
-    const b = (2 * Math.PI * i) / n;
-    const s2 = sp * cd + cp * sd * Math.cos(b);
-    const p2 = Math.asin(Math.max(-1, Math.min(1, s2)));
-    const l2 = l1 + Math.atan2(Math.sin(b) * sd * cp, cd - sp * s2);
-    out[2 * i] = p2;
-    out[2 * i + 1] = Math.atan2(Math.sin(l2), Math.cos(l2));
+    // Around the pole, bearing b (clockwise from north, seen from the centre) is longitude 180 − b.
+    const [pLng, pLat] = toCentre.invert(poleToOrigin.invert([180 - (360 * i) / n, colat]));
+    out[2 * i] = pLat * RAD;
+    out[2 * i + 1] = pLng * RAD;
   }
   return out;
 }
