@@ -1,7 +1,7 @@
 /**
  * FanoutMap: the fan-out map layer: where a search of the current radius
  * would ask 2, 3 or 4+ shards, over the world grid and, when zoomed in, the
- * finer grid of the view (lib/fanoutLayer.ts computes both in a worker).
+ * finer grid of the view (fanout/fanoutLayer.ts computes both in a worker).
  *
  * Drawn as geometry rather than as a texture sampled in a shader: each
  * pixel (runs of equal pixels merged) is a quad placed with float64 unit

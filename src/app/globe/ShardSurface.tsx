@@ -1,6 +1,6 @@
 /**
  * ShardSurface: the globe's surface, coloured per pixel by the shard that owns
- * the level-10 cell under it (see SURFACE_FRAGMENT and lib/s2glsl.ts for why a
+ * the level-10 cell under it (see SURFACE_FRAGMENT and globe/s2glsl.ts for why a
  * shader). Two meshes share one set of uniforms: a latitude/longitude grid
  * that morphs into the equirectangular map, and six face patches that morph
  * into the unfolded cube. Only the one for the current flat layout is drawn.

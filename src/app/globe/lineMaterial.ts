@@ -31,7 +31,7 @@ export function lineMaterial(style: LineStyle): THREE.ShaderMaterial {
   });
 }
 
-/** segmentGeometry wraps segment arrays (lib/typedArrays.ts) in a geometry: position = the unit vector. */
+/** segmentGeometry wraps segment arrays (globe/typedArrays.ts) in a geometry: position = the unit vector. */
 export function segmentGeometry(s: SegmentArrays): THREE.BufferGeometry {
   const g = new THREE.BufferGeometry();
   g.setAttribute('position', new THREE.BufferAttribute(s.xyz, 3));

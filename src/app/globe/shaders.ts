@@ -14,7 +14,7 @@ uniform int uFlat;          // 0 map, 1 cube net
 uniform vec2 uCenter;       // view centre (lat, lng) radians
 uniform vec2 uNetCenter;    // net position at the view centre
 uniform sampler2D uStarts;  // range start per shard (float texels), 1 row
-uniform sampler2D uHilbert; // S2 Hilbert lookup, 128 x 32 (lib/s2glsl.ts hilbertLookup)
+uniform sampler2D uHilbert; // S2 Hilbert lookup, 128 x 32 (globe/s2glsl.ts hilbertLookup)
 uniform int uShardCount;
 uniform sampler2D uPalette; // colour per shard (sRGB bytes), 1 row
 uniform int uHighlight;     // shard index or -1

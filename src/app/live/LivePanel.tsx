@@ -6,7 +6,7 @@
  * boundary drift and partial results each say so, and the rest of the
  * explorer keeps working.
  *
- * The requests are made by lib/liveRunner.ts while this panel is open and the
+ * The requests are made by live/liveRunner.ts while this panel is open and the
  * switch is on. Test hooks: live-toggle (role switch, aria-checked),
  * live-status (LiveStatus.tsx), live-badge (data-status complete | partial |
  * unavailable | drift | invalid | error | pending | none), live-search,

@@ -3,8 +3,8 @@
  *
  * The search itself is the radius explorer's (searchSlice: centre, radius,
  * no-location mode); this slice adds only what live mode owns. The requests
- * are made by lib/liveRunner.ts, which watches the store and writes
- * `liveStatus` and `liveSearch` here; the panel (ui/LivePanel.tsx) reads them.
+ * are made by live/liveRunner.ts, which watches the store and writes
+ * `liveStatus` and `liveSearch` here; the panel (live/LivePanel.tsx) reads them.
  */
 import type { SliceCreator } from '../shell/types';
 import { NO_FILTERS, type LiveFilterKind, type LiveFilters, type LiveFailure, type LiveResult, type LiveStatus } from './liveApi';
@@ -45,9 +45,9 @@ export interface LiveSlice {
   clearLiveFilters: () => void;
   /** Asks the status and the current search again. */
   retryLive: () => void;
-  /** Written by lib/liveRunner.ts only. */
+  /** Written by live/liveRunner.ts only. */
   setLiveStatus: (s: LiveStatusState) => void;
-  /** Written by lib/liveRunner.ts only. */
+  /** Written by live/liveRunner.ts only. */
   setLiveSearch: (s: LiveSearchState) => void;
 }
 

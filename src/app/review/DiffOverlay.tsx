@@ -3,14 +3,14 @@
  * hatched and outlined over the shard surface on the globe, the map and the
  * cube net.
  *
- * The same per-pixel method as the shard surface (see lib/s2glsl.ts): each
+ * The same per-pixel method as the shard surface (see globe/s2glsl.ts): each
  * pixel finds its level-10 ordinal, then looks it up in the moves (a 2-row
- * float texture of [start, end) ordinals, lib/review movesTexels) by binary
+ * float texture of [start, end) ordinals, review/review.ts movesTexels) by binary
  * search. Pixels in a move get white diagonal stripes in screen space; pixels where
  * "in a move" changes within a 2×2 block get a solid outline, so a move's
  * edge is exact at level 10 however far one zooms. Its own meshes and
  * material, drawn after the surface; the shared uniforms (view, morph,
- * Hilbert table) come from scene/uniforms.ts.
+ * Hilbert table) come from globe/uniforms.ts.
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { useFrame } from '@react-three/fiber';

@@ -6,13 +6,13 @@
  *
  * The candidate's ticks can be dragged: the boundary snaps to the start of
  * the nearest non-empty cell that leaves both neighbours a non-empty cell
- * (lib/review snapBoundary), and the store is updated at most once per
+ * (review/review.ts snapBoundary), and the store is updated at most once per
  * animation frame (the latest pointer position wins), so the diff and every
  * figure follow the drag without a React render per pointer move. Click a
  * tick to select it, then ← / → move it cell by cell (Shift: 10 cells).
  * Wheel zooms around the pointer, dragging elsewhere pans.
  *
- * This component also starts the review's wiring (lib/reviewDriver.ts): it
+ * This component also starts the review's wiring (review/reviewDriver.ts): it
  * is always mounted, and draws nothing until there is a candidate.
  *
  * Test hooks on the canvas: data-from / data-to = the ordinals [from, to)

@@ -1,6 +1,6 @@
 /**
  * The boundary review's wiring in the page (the DOM half of
- * store/reviewSlice.ts): loads the cells with restaurants and dishes apart
+ * review/reviewSlice.ts): loads the cells with restaurants and dishes apart
  * through the review worker once review is used, opens `?candidate=<url>`,
  * accepts a boundary file dropped anywhere on the page, recomputes the diff
  * when the current file, the candidate, the cells or the matching change,

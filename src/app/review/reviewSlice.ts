@@ -4,7 +4,7 @@
  * core, and the expected fan-out of both files, computed in a worker).
  *
  * State transitions live here and are unit-tested (reviewSlice.test.ts).
- * lib/reviewDriver.ts loads the cells with restaurants and dishes apart,
+ * review/reviewDriver.ts loads the cells with restaurants and dishes apart,
  * opens `?candidate=`, accepts dropped files, recomputes `reviewDiff` when
  * the current file, the candidate, the cells or the matching change (at most
  * once per frame while a boundary is dragged: the ribbon applies drags in an
@@ -92,7 +92,7 @@ export interface ReviewSlice {
   editCurrent: () => void;
   /** Puts candidate boundary i (1..N−1) at a start ordinal strictly between its neighbours. */
   moveBoundary: (i: number, ordinal: number) => void;
-  /** Moves the selected boundary by `steps` non-empty cells (see lib/review nudgeBoundary). */
+  /** Moves the selected boundary by `steps` non-empty cells (see review/review.ts nudgeBoundary). */
   nudgeSelected: (steps: number) => void;
   selectBoundary: (i: number) => void;
   /** Splits a candidate shard (or a current one, without a candidate) at its weighted median. */

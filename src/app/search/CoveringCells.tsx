@@ -4,7 +4,7 @@
  * segments for all cells (a 100-mile covering has ~1,250 cells), drawn with
  * the scene's line shader so they follow the globe, the map and the net.
  * Buffers are allocated with room to spare and updated in place when a new
- * covering arrives (at most one per animation frame, see lib/search.ts);
+ * covering arrives (at most one per animation frame, see search/search.ts);
  * nothing here re-renders React.
  */
 import { useEffect, useMemo, useRef } from 'react';

@@ -2,7 +2,7 @@
  * The radius search (Plate II): a centre, a radius in miles or km, and the
  * "no location" mode; plus its covering, derived once per change.
  *
- * The covering is not computed here: lib/search.ts watches this slice,
+ * The covering is not computed here: search/search.ts watches this slice,
  * computes the covering in a worker (a 1,000 km circle takes seconds in
  * s2js) at most once per animation frame, and writes the answer to
  * `covering`. Read the shards a search asks with searchAsked(s), which also
@@ -32,7 +32,7 @@ export interface SearchRadius {
   unit: RadiusUnit;
 }
 
-/** The covering of the current circle, as the worker computed it (lib/search.ts). */
+/** The covering of the current circle, as the worker computed it (search/search.ts). */
 export interface SearchCovering {
   /** The circle it covers: degrees and km. */
   lat: number;
@@ -80,9 +80,9 @@ export interface SearchSlice {
   setFanout: (on: boolean) => void;
   /** Removes the search (no centre, default radius kept). */
   clearSearch: () => void;
-  /** Applies a search read from a link (see lib/searchUrl.ts) in one update. */
+  /** Applies a search read from a link (see shell/url.ts) in one update. */
   applyUrlSearch: (s: { centre: SearchCentre | null; radius: SearchRadius; noLocation: boolean; fanout: boolean }) => void;
-  /** Written by lib/search.ts only. */
+  /** Written by search/search.ts only. */
   setCovering: (covering: SearchCovering | null) => void;
 }
 

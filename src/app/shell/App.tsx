@@ -1,6 +1,6 @@
 /**
  * The explorer's layout: header; the globe beside a tabbed side panel
- * (ui/panels.ts lists the tabs); the index bar and the Hilbert ribbon below.
+ * (shell/panels.ts lists the tabs); the index bar and the Hilbert ribbon below.
  */
 import { Header } from './Header';
 import { GlobeView } from '../globe/GlobeView';

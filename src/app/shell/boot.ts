@@ -1,7 +1,7 @@
 /**
  * boot starts the explorer: applies the view from the URL, loads and
  * validates the boundary file, then loads the cell weights and cities in the
- * background; startSearch (lib/search.ts) keeps the URL in step with the
+ * background; startSearch (search/search.ts) keeps the URL in step with the
  * view and the radius search.
  */
 import type { StoreApi } from 'zustand/vanilla';
@@ -20,7 +20,7 @@ export async function boot(store: StoreApi<AppState>): Promise<void> {
   store.getState().applyUrlView(url.view);
   uniforms.uDebug.value = url.debugOrdinal ? 1 : 0;
   // The radius search from the link, its covering, and the address bar (view and search, with
-  // back/forward): lib/search.ts.
+  // back/forward): search/search.ts.
   startSearch(store);
   try {
     const { file, router, source } = await loadBoundaries(boundariesSource(location.search));

@@ -1,5 +1,5 @@
 /**
- * How PALETTE in palette.ts was chosen (run: npx tsx src/app/lib/palette.design.ts; about 10 s).
+ * How PALETTE in palette.ts was chosen (run: npx tsx src/app/shell/palette.design.ts; about 10 s).
  *
  * Candidates: the most saturated in-gamut colour (chroma 0.07 to 0.17) at each of 48 hues and
  * 6 OKLab lightnesses from 0.56 to 0.91. Greedy, in key order: each next colour maximises the

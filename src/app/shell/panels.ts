@@ -1,6 +1,6 @@
 /**
  * The tabs of the right-hand side panel, in order. To add a panel (the radius
- * explorer, live mode, boundary review...), write ui/YourPanel.tsx exporting a
+ * explorer, live mode, boundary review...), write <feature>/YourPanel.tsx exporting a
  * component and add one entry here.
  */
 import type { ComponentType } from 'react';
