@@ -15,8 +15,6 @@ export * from './build';
 export { sha256 } from './sha256';
 export * from './searches';
 export * from './exports';
-export * from './faces';
-export * from './levels';
 export * from './migration';
 export * from './diff';
 export * from './fanout';
