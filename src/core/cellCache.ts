@@ -44,6 +44,64 @@ export interface CacheReport {
   hot: HotCell[];
 }
 
+/**
+ * An LRU set of at most `size` keys: a doubly linked list over slots (head =
+ * least recently used) and a map from key to slot; O(1) per touch.
+ */
+class Lru {
+  private readonly slot = new Map<number, number>();
+  private readonly keys: Int32Array;
+  private readonly prev: Int32Array;
+  private readonly next: Int32Array;
+  private head = -1;
+  private tail = -1;
+  private used = 0;
+
+  constructor(private readonly size: number) {
+    const n = Math.min(size, 1 << 24);
+    this.keys = new Int32Array(n);
+    this.prev = new Int32Array(n);
+    this.next = new Int32Array(n);
+  }
+
+  private unlink(s: number): void {
+    const p = this.prev[s];
+    const n = this.next[s];
+    if (p >= 0) this.next[p] = n;
+    else this.head = n;
+    if (n >= 0) this.prev[n] = p;
+    else this.tail = p;
+  }
+
+  private append(s: number): void {
+    this.prev[s] = this.tail;
+    this.next[s] = -1;
+    if (this.tail >= 0) this.next[this.tail] = s;
+    else this.head = s;
+    this.tail = s;
+  }
+
+  /** touch looks a key up: true (and most recent) when held; else inserts it, evicting the least recent when full, and returns false. */
+  touch(key: number): boolean {
+    const s = this.slot.get(key);
+    if (s !== undefined) {
+      if (s !== this.tail) (this.unlink(s), this.append(s));
+      return true;
+    }
+    let t: number;
+    if (this.used < Math.min(this.size, this.keys.length)) t = this.used++;
+    else {
+      t = this.head;
+      this.unlink(t);
+      this.slot.delete(this.keys[t]);
+    }
+    this.keys[t] = key;
+    this.slot.set(key, t);
+    this.append(t);
+    return false;
+  }
+}
+
 /** traceOrder returns the positions of the searches in simulation order (see the file comment). */
 export function traceOrder(searches: readonly WorkloadSearch[]): { order: 'time' | 'file'; positions: number[] } {
   const positions = searches.map((_, i) => i);
@@ -67,8 +125,7 @@ export function simulateCellCache(searches: readonly WorkloadSearch[], coverings
   const lookupsByCell = new Map<number, number>();
   const hitsByCell = sizes.map(() => new Map<number, number>());
   const runs: CacheRun[] = sizes.map((size, k) => {
-    // A Map iterates in insertion order: delete + set moves a key to the most recent end.
-    const cache = new Map<number, true>();
+    const lru = new Lru(size);
     let lookups = 0;
     let hits = 0;
     let fullHits = 0;
@@ -80,15 +137,10 @@ export function simulateCellCache(searches: readonly WorkloadSearch[], coverings
       for (const o of coverings[p]) {
         lookups += w;
         if (k === 0) lookupsByCell.set(o, (lookupsByCell.get(o) ?? 0) + w);
-        if (cache.has(o)) {
+        if (lru.touch(o)) {
           hits += w;
           hitsByCell[k].set(o, (hitsByCell[k].get(o) ?? 0) + w);
-          cache.delete(o);
-        } else {
-          all = false;
-          if (cache.size >= size) cache.delete(cache.keys().next().value!);
-        }
-        cache.set(o, true);
+        } else all = false;
       }
       if (all) fullHits += w;
     }
