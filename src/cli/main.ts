@@ -20,8 +20,12 @@ import { diff } from './commands/diff.ts';
 import { plan } from './commands/plan.ts';
 import { split } from './commands/split.ts';
 import { merge } from './commands/merge.ts';
+import { workload } from './commands/workload.ts';
+import { hotspots } from './commands/hotspots.ts';
+import { check } from './commands/check.ts';
+import { cache } from './commands/cache.ts';
 
-export const COMMANDS: Command[] = [cover, route, shardOf, balance, validate, hash, seed, verifyRouting, searches, golden, diff, plan, split, merge];
+export const COMMANDS: Command[] = [cover, route, shardOf, balance, validate, hash, seed, verifyRouting, searches, golden, diff, plan, split, merge, workload, hotspots, check, cache];
 
 const processIo: Io = {
   out: (t) => void process.stdout.write(t),

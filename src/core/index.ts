@@ -21,3 +21,8 @@ export * from './fanout';
 export * from './plan';
 export * from './edit';
 
+export * from './workload.ts';
+export * from './workloadGen.ts';
+export * from './requestLoad.ts';
+export * from './cellCache.ts';
+export * from './gate.ts';
