@@ -67,6 +67,7 @@
  * the weight points themselves, not read off the grid, so it does not depend
  * on the view or its resolution.
  */
+import { mulberry32 } from './prng';
 import { s2 } from 's2js';
 import { cellFromOrdinal, cellCenter, ordinalAt, CELL_COUNT, type LatLng } from './cells';
 import { KM_PER_MILE, EARTH_RADIUS_KM, MAX_RADIUS_KM, assertRadiusKm } from './cover';
@@ -102,17 +103,6 @@ export interface Workload {
   centres: LatLng[];
   /** The radius mix with weights normalised to sum to 1. */
   radii: RadiusShare[];
-}
-
-/** mulberry32: a small seeded PRNG yielding floats in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Leaf (level-30) cells per level-10 cell: 4^20 = 2^40. */
