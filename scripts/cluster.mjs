@@ -27,7 +27,7 @@
 //   OPENSEARCH_PORT          HTTP port of node 1 (default 9200)
 //   OPENSEARCH_VERSION       OpenSearch version to fetch (default 2.19.6; 3.8.0 works too)
 //   OPENSEARCH_HEAP          JVM heap per node, e.g. 1g or 512m (default 1g for 1 node, 512m each for more)
-//   OPENSEARCH_START_TIMEOUT seconds to wait for the cluster to become yellow (default 120 + 60 per extra node)
+//   OPENSEARCH_START_TIMEOUT seconds to wait for the cluster to become yellow (default 180 + 60 per extra node)
 //   OPENSEARCH_JAVA_HOME     Java home to run the nodes with (default: found automatically)
 //   GEOSHARD_CACHE           cache root (default ~/.cache/geoshard; as root /var/cache/geoshard,
 //                            because the nodes run as a system user that cannot enter /root)
@@ -541,6 +541,9 @@ function writeNodeConfig(state, node) {
   fs.writeFileSync(path.join(p.conf, 'opensearch.yml'), `${lines.join('\n')}\n`);
 }
 
+/** Seconds a start of n nodes may take (OPENSEARCH_START_TIMEOUT, default 180 + 60 per extra node). */
+const startTimeoutS = (n) => Number(process.env.OPENSEARCH_START_TIMEOUT || 180 + 60 * (n - 1));
+
 /** Spawns node k (daemonised) and returns its pid once the JVM wrote its pid file. */
 async function launchNode(state, node, java) {
   const p = nodePaths(node.n);
@@ -592,8 +595,9 @@ async function launchNode(state, node, java) {
   child.once('exit', (c) => (code = c));
   child.once('error', (e) => (code = e.message));
   child.unref();
-  // The launcher forks the JVM (-d) and exits; the JVM writes the pid file once it runs.
-  const launchDeadline = Date.now() + 90000;
+  // The launcher forks the JVM (-d) and exits; the JVM writes the pid file once it runs, which
+  // on a busy machine can take minutes: wait as long as for the whole start.
+  const launchDeadline = Date.now() + startTimeoutS(state.nodes.length) * 1000;
   let pid = null;
   while (!(pid = readPid(node.n)) && Date.now() < launchDeadline) {
     if (code !== 'running' && code !== 0) break;
@@ -747,7 +751,7 @@ async function start(opts) {
     }
     pids.set(node.n, await launchNode(state, node, java));
   }
-  const timeoutS = Number(process.env.OPENSEARCH_START_TIMEOUT || 120 + 60 * (n - 1));
+  const timeoutS = startTimeoutS(n);
   const health = await waitForCluster(LOCAL_URL, n, pids, t0, timeoutS);
   const root = await probe(LOCAL_URL);
   log(
@@ -776,7 +780,7 @@ async function startOne(k, state) {
   prepare(java);
   const pid = await launchNode(state, node, java);
   const url = `http://127.0.0.1:${node.http}`;
-  const timeoutS = Number(process.env.OPENSEARCH_START_TIMEOUT || 120);
+  const timeoutS = startTimeoutS(1);
   // A node answers _cluster/health only once it has joined a cluster with an elected cluster manager.
   const health = await waitForCluster(url, 1, new Map([[k, pid]]), t0, timeoutS);
   log(`node ${k} up and joined in ${secondsSince(t0)} s (pid ${pid}): cluster has ${health.number_of_nodes} node(s), health ${health.status}.`);
