@@ -15,6 +15,8 @@
 # Set OPENSEARCH_URL to run the live tests against another cluster instead of a local one (the
 # 3.8 step is then skipped); GEOSHARD_SKIP_OS3=1 skips the 3.8 step.
 set -uo pipefail
+# Creating a 15-shard index across nodes can take longer than a search's 10 s on a busy 2-core machine.
+export OPENSEARCH_TIMEOUT_MS=${OPENSEARCH_TIMEOUT_MS:-30000}
 export VITE_CONFIG_NATIVE_IGNORE_WARNING=${VITE_CONFIG_NATIVE_IGNORE_WARNING:-true}
 cd "$(dirname "$0")/.."
 mkdir -p test-results
