@@ -696,6 +696,13 @@ async function start(opts) {
   const recorded = readState();
   if (opts.node !== null) return startOne(opts.node, recorded);
 
+  const rec1 = recorded?.nodes.find((x) => x.n === 1);
+  if (runningPid(1) && rec1 && rec1.http !== PORT) {
+    fail(
+      `the cluster of ${DIR} is already running (node 1 pid ${runningPid(1)}) on port ${rec1.http}, not ${PORT}. ` +
+        `Stop it first ("node scripts/cluster.mjs stop") or use OPENSEARCH_PORT=${rec1.http}.`,
+    );
+  }
   const n = opts.nodes ?? recorded?.nodes.length ?? 1;
   const heap = process.env.OPENSEARCH_HEAP || (n > 1 ? '512m' : '1g');
   if (!/^\d+[kmg]$/i.test(heap)) fail(`OPENSEARCH_HEAP=${heap} is not a JVM size such as 1g or 512m.`);
