@@ -294,3 +294,24 @@ test('splitting the heaviest shard at its weighted median shows the reindex and 
   await expect(page.getByTestId('review-evenness-after-hom')).toHaveText(d.evenness.after.heaviestOverMean.toFixed(4));
   await expect(page.getByTestId('review-moved-documents')).toHaveText(int.format(d.totals.documents));
 });
+
+test('refuses a candidate or boundary link whose path resolves to another host, and never fetches it (issue 10)', async ({ page }) => {
+  const elsewhere: string[] = [];
+  page.on('request', (r) => new URL(r.url()).port === '5399' && elsewhere.push(r.url()));
+  // "/\host/x.json" starts with a slash but the browser reads it as //host/x.json.
+  await open(page, `?layers=shards&candidate=${encodeURIComponent('/\\127.0.0.1:5399/x.json')}`);
+  const box = page.getByTestId('review-errors');
+  await expect(box).toContainText('is not a path on this server: it resolves to http://127.0.0.1:5399/x.json');
+  await expect(page.getByTestId('review-ribbon')).toHaveCount(0);
+
+  await page.goto(`/?boundaries=${encodeURIComponent('/\\/127.0.0.1:5399/x.json')}`);
+  await expect(page.getByTestId('data-error')).toContainText('is not a path on this server');
+  expect(elsewhere).toEqual([]);
+
+  // The header says where the drawn boundary file came from.
+  await open(page, '?layers=shards');
+  await expect(page.locator('header')).toContainText('data/boundaries.json');
+  await page.goto('/?layers=shards&boundaries=/data/boundaries.json');
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  await expect(page.locator('header')).toContainText('/data/boundaries.json');
+});

@@ -64,7 +64,18 @@ describe('candidateUrl', () => {
 
   it('rejects a value that is neither, naming it', () => {
     expect(() => candidateUrl('?candidate=javascript:alert(1)')).toThrow('candidate=javascript:alert(1) is not a URL');
-    expect(() => candidateUrl('?candidate=//evil.org/x')).toThrow(/is not a URL/);
+    expect(() => candidateUrl('?candidate=//evil.org/x')).toThrow(/candidate=\/\/evil.org\/x is not a path on this server: it resolves to http:\/\/evil.org\/x/);
+  });
+
+  it('judges a path by the origin it resolves to, as the browser fetches it (issue 10)', () => {
+    const origin = 'http://127.0.0.1:5173';
+    // A backslash after the first slash makes the browser read a host: another origin.
+    expect(() => candidateUrl(`?candidate=${encodeURIComponent('/\\127.0.0.1:5399/x.json')}`, origin)).toThrow(/resolves to http:\/\/127.0.0.1:5399\/x.json; to open a file from another host, name it as a full http\(s\) URL/);
+    expect(() => candidateUrl(`?candidate=${encodeURIComponent('/\\/evil/x.json')}`, origin)).toThrow(/resolves to http:\/\/evil\/x.json/);
+    expect(candidateUrl('?candidate=/proposals/next.json', origin)).toBe('/proposals/next.json');
+    // A host named plainly is allowed: the review panel says where the file came from.
+    expect(candidateUrl('?candidate=http%3A%2F%2F127.0.0.1%3A5399%2Fx.json', origin)).toBe('http://127.0.0.1:5399/x.json');
+    expect(() => candidateUrl(`?candidate=${encodeURIComponent('http://\\evil/x.json')}`, origin)).toThrow(/is not a URL/);
   });
 });
 

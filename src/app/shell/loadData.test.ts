@@ -12,8 +12,8 @@ describe('loading the boundary file', () => {
   });
 
   it('refuses a boundaries parameter that is not a same-origin path', () => {
-    for (const bad of ['https://example.com/b.json', '//example.com/b.json', 'b.json']) {
-      expect(() => boundariesSource(`?boundaries=${encodeURIComponent(bad)}`, '/x')).toThrow(/is not a path on this server/);
+    for (const bad of ['https://example.com/b.json', '//example.com/b.json', 'b.json', '/\\127.0.0.1:5399/x.json', '/\\/evil/x.json', '/\t/evil/x.json']) {
+      expect(() => boundariesSource(`?boundaries=${encodeURIComponent(bad)}`, '/x', 'http://127.0.0.1:5173'), bad).toThrow(/is not a path on this server: .*it must resolve to http:\/\/127.0.0.1:5173/);
     }
   });
 

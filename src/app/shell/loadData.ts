@@ -8,6 +8,7 @@
  * (a same-origin path) opens another boundary file, e.g. a proposed one.
  */
 import { parseBoundaryFile, BoundaryFileError, Router, type BoundaryFile } from '../../core/index';
+import { serverPath, pageOrigin } from './url';
 
 const FILES = import.meta.glob('/data/{boundaries.json,cells.csv,cities.json}', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 
@@ -45,13 +46,14 @@ type Fetch = (url: string) => Promise<Pick<Response, 'ok' | 'status' | 'statusTe
  * data/boundaries.json. Throws DataLoadError if neither exists or the
  * parameter is not a path.
  */
-export function boundariesSource(search: string, bundled: string | null = DATA_URLS.boundaries ?? null): string {
+export function boundariesSource(search: string, bundled: string | null = DATA_URLS.boundaries ?? null, origin: string = pageOrigin()): string {
   const param = new URLSearchParams(search).get('boundaries');
   if (param !== null) {
-    if (!/^\/(?!\/)[^\s]*$/.test(param)) {
-      throw new DataLoadError('Cannot open the boundary file', [`boundaries=${param} is not a path on this server: expected a path such as /data/boundaries.json`]);
+    const path = serverPath(param, origin);
+    if (path === null) {
+      throw new DataLoadError('Cannot open the boundary file', [`boundaries=${param} is not a path on this server: expected a path such as /data/boundaries.json (it must resolve to ${new URL(origin).origin})`]);
     }
-    return param;
+    return path;
   }
   if (!bundled) {
     throw new DataLoadError('data/boundaries.json is missing', ['the explorer draws the bundled boundary file: run `npm run data:generate` (or `npx geoshard balance`) to create it, then reload']);
@@ -62,7 +64,8 @@ export function boundariesSource(search: string, bundled: string | null = DATA_U
 /** loadBoundaries fetches a boundary file and validates it with the core; throws DataLoadError listing every problem. */
 export async function loadBoundaries(url: string, fetchFn: Fetch = fetch): Promise<LoadedBoundaries> {
   const text = await fetchText(url, 'the boundary file', fetchFn);
-  const name = url.replace(/^\/@fs/, '').replace(/\?.*$/, '');
+  // The bundled file is served under a build-hashed name; people know it as data/boundaries.json.
+  const name = url === DATA_URLS.boundaries ? 'data/boundaries.json' : url.replace(/^\/@fs/, '').replace(/\?.*$/, '');
   try {
     const file = parseBoundaryFile(text, name);
     return { file, router: new Router(file, name), source: name };

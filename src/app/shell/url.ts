@@ -253,14 +253,52 @@ export function formatUrl(view: UrlView, search: UrlSearch, base: string): strin
   return formatUrlSearch(search, view, formatUrlView(view, base));
 }
 
+/** The page's origin (a fixed stand-in where there is no page, as in unit tests). */
+export const pageOrigin = (): string => globalThis.location?.origin ?? 'http://localhost';
+
+/**
+ * serverPath resolves a link parameter that must be a path on this server
+ * (such as /data/boundaries.json) against `origin` the way the browser will
+ * fetch it, and returns it as path + query; null when it is not one. A path
+ * is judged by where it resolves, not by how it starts: `/\\host/x.json` and
+ * `//host/x.json` start with "/" but name another host, so a link could
+ * otherwise show a file from a host it does not name plainly.
+ */
+export function serverPath(param: string, origin: string): string | null {
+  if (!param.startsWith('/') || /\s/.test(param)) return null;
+  let u: URL;
+  try {
+    u = new URL(param, origin);
+  } catch {
+    return null;
+  }
+  return u.origin === new URL(origin).origin ? u.pathname + u.search : null;
+}
+
 /**
  * candidateUrl returns the candidate to open from a query string's
- * `candidate` parameter: a path on this server (/x.json) or an http(s) URL;
- * null when there is none. Throws a RangeError naming the value otherwise.
+ * `candidate` parameter: a path on this server (/x.json, resolved against
+ * `origin` and kept only if it stays there) or an http(s) URL that names its
+ * host plainly; null when there is none. Throws a RangeError naming the value
+ * otherwise.
  */
-export function candidateUrl(search: string): string | null {
+export function candidateUrl(search: string, origin: string = pageOrigin()): string | null {
   const param = new URLSearchParams(search).get('candidate');
   if (param === null || param === '') return null;
-  if (/^\/(?!\/)\S*$/.test(param) || /^https?:\/\/\S+$/i.test(param)) return param;
+  if (param.startsWith('/')) {
+    const path = serverPath(param, origin);
+    if (path !== null) return path;
+    throw new RangeError(`candidate=${param} is not a path on this server: it resolves to ${describeTarget(param, origin)}; to open a file from another host, name it as a full http(s) URL`);
+  }
+  if (/^https?:\/\/[^\s/\\]+(\/\S*)?$/i.test(param)) return new URL(param).href;
   throw new RangeError(`candidate=${param} is not a URL: expected a path on this server such as /candidate.json, or an http(s) URL`);
+}
+
+/** Where a relative link would lead, for messages. */
+function describeTarget(param: string, origin: string): string {
+  try {
+    return new URL(param, origin).href;
+  } catch {
+    return 'no URL';
+  }
 }
