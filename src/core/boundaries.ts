@@ -7,10 +7,10 @@
  * face 0 and boundaries[N-1] = past the last cell of face 5. Its entry
  * shards[i] names it and gives the OpenSearch shard number its name routes to.
  */
-import { parseToken, cellOrdinal, CELL_COUNT } from './cells';
-import { shardForRouting, defaultRoutingNumShards, MAX_SHARDS } from './routingHash';
-import { sha256 } from './sha256';
-import { validateMigration, type Migration } from './migration';
+import { parseToken, cellOrdinal, CELL_COUNT } from './cells.ts';
+import { shardForRouting, defaultRoutingNumShards, MAX_SHARDS } from './routingHash.ts';
+import { sha256 } from './sha256.ts';
+import { validateMigration, type Migration } from './migration.ts';
 
 /** The format tag of boundary files this core reads and writes. */
 export const BOUNDARY_FORMAT = 'geoshard-boundaries/1';

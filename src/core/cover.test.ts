@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { coverCircle, parseRadius, formatRadius, circleCap, KM_PER_MILE, MAX_RADIUS_KM, EARTH_RADIUS_KM } from './cover';
-import { cellToken, cellLevel, tokenAt } from './cells';
+import { coverCircle, parseRadius, formatRadius, circleCap, KM_PER_MILE, MAX_RADIUS_KM, EARTH_RADIUS_KM } from './cover.ts';
+import { cellToken, cellLevel, tokenAt } from './cells.ts';
 
 const mi = (x: number) => x * KM_PER_MILE;
 

@@ -8,7 +8,7 @@
  * own distance filter decides what is inside.
  */
 import { s2 } from 's2js';
-import { assertLatLng, LEVEL, type CellId } from './cells';
+import { assertLatLng, LEVEL, type CellId } from './cells.ts';
 
 /** Mean Earth radius in km (IUGG), the radius the covering uses. */
 export const EARTH_RADIUS_KM = 6371.0088;

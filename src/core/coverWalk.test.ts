@@ -1,9 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import { coverCircleOrdinals, coverCircleRoute } from './coverWalk';
-import { Router } from './router';
-import { coverCircle } from './cover';
-import { cellOrdinal } from './cells';
-import { mulberry32, randomPoint, fileWithCuts } from './testutil';
+import { coverCircleOrdinals, coverCircleRoute } from './coverWalk.ts';
+import { Router } from './router.ts';
+import { coverCircle } from './cover.ts';
+import { cellOrdinal } from './cells.ts';
+import { mulberry32, randomPoint, fileWithCuts } from './testutil.ts';
 
 /** The RegionCoverer's covering as ordinals: the reference. */
 const reference = (lat: number, lng: number, km: number) => coverCircle(lat, lng, km).map(cellOrdinal);

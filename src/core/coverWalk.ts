@@ -14,9 +14,9 @@
  * Equality with coverCircle is checked on seeded random circles in tests.
  */
 import { s2 } from 's2js';
-import { cellOrdinal, ordinalRange, LEVEL, type CellId } from './cells';
-import { circleCap } from './cover';
-import type { Router, ShardCells } from './router';
+import { cellOrdinal, ordinalRange, LEVEL, type CellId } from './cells.ts';
+import { circleCap } from './cover.ts';
+import type { Router, ShardCells } from './router.ts';
 
 const { cellid } = s2;
 

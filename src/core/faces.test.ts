@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import s2geometry from 's2-geometry';
-import { faceSTAt, latLngOfFaceST } from './faces';
-import { cellAt, cellFace } from './cells';
-import { mulberry32, randomPoint } from './testutil';
+import { faceSTAt, latLngOfFaceST } from './faces.ts';
+import { cellAt, cellFace } from './cells.ts';
+import { mulberry32, randomPoint } from './testutil.ts';
 
 // s2-geometry is an independent JavaScript implementation of S2's projection: the oracle
 // for point → face → (u, v) → (s, t).

@@ -12,7 +12,7 @@
  * All latitudes and longitudes are in degrees.
  */
 import { s2 } from 's2js';
-import { assertLatLng, type LatLng } from './cells';
+import { assertLatLng, type LatLng } from './cells.ts';
 
 const { cellid } = s2;
 

@@ -1,10 +1,10 @@
 import { describe, it, expect } from 'vitest';
-import { searchWorkload, expectedFanout, fanoutOf, pointInCell, DEFAULT_RADIUS_MIX } from './fanout';
-import { Router } from './router';
-import { coverCircle, KM_PER_MILE } from './cover';
-import { cellAt, cellOrdinal, parseToken, tokenAt } from './cells';
-import type { CellWeight } from './build';
-import { fileWithCuts, mulberry32 } from './testutil';
+import { searchWorkload, expectedFanout, fanoutOf, pointInCell, DEFAULT_RADIUS_MIX } from './fanout.ts';
+import { Router } from './router.ts';
+import { coverCircle, KM_PER_MILE } from './cover.ts';
+import { cellAt, cellOrdinal, parseToken, tokenAt } from './cells.ts';
+import type { CellWeight } from './build.ts';
+import { fileWithCuts, mulberry32 } from './testutil.ts';
 
 /** Cells around a few cities, in key order, with seeded counts. */
 function cityCells(): CellWeight[] {

@@ -16,10 +16,10 @@
  * query rate = queries/s × mean shards asked.
  */
 import { s2 } from 's2js';
-import { cellFromOrdinal, CELL_COUNT, type LatLng } from './cells';
-import { KM_PER_MILE, assertRadiusKm } from './cover';
-import type { Router } from './router';
-import type { CellWeight } from './build';
+import { cellFromOrdinal, CELL_COUNT, type LatLng } from './cells.ts';
+import { KM_PER_MILE, assertRadiusKm } from './cover.ts';
+import type { Router } from './router.ts';
+import type { CellWeight } from './build.ts';
 
 const { cellid } = s2;
 

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import s2geometry from 's2-geometry';
-import { cellsAtLevel, levelCellId, levelCellCenters, ordinalsPerCell } from './levels';
-import { cellLevel, cellToken, ordinalRange, cellAt } from './cells';
+import { cellsAtLevel, levelCellId, levelCellCenters, ordinalsPerCell } from './levels.ts';
+import { cellLevel, cellToken, ordinalRange, cellAt } from './cells.ts';
 
 // s2-geometry (an independent implementation) names a cell by face/level/position key; the
 // k-th cell of level L in key order has key `face/` + the base-4 digits of its position.

@@ -7,7 +7,7 @@
  * run of the curve.
  */
 import { s2 } from 's2js';
-import { cellFromOrdinal, cellCenter, LEVEL, type CellId } from './cells';
+import { cellFromOrdinal, cellCenter, LEVEL, type CellId } from './cells.ts';
 
 const { cellid } = s2;
 

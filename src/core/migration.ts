@@ -39,7 +39,7 @@
  * the range: it must drop the copies named by the move's ignored owner (see
  * Router.readExclusions: documents of the range whose `_routing` is that name).
  */
-import { parseToken, cellOrdinal, CELL_COUNT } from './cells';
+import { parseToken, cellOrdinal, CELL_COUNT } from './cells.ts';
 
 /** The phases of one move, in the order a move goes through them. */
 export const MIGRATION_PHASES = ['dual-write', 'copying', 'verified', 'switched', 'done'] as const;

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { Router } from './router';
-import { cellOrdinal, tokenAt, CELL_COUNT } from './cells';
-import { coverCircle } from './cover';
-import { mulberry32, randomPoint, fileWithCuts } from './testutil';
+import { Router } from './router.ts';
+import { cellOrdinal, tokenAt, CELL_COUNT } from './cells.ts';
+import { coverCircle } from './cover.ts';
+import { mulberry32, randomPoint, fileWithCuts } from './testutil.ts';
 
 
 function randomCuts(rand: () => number, n: number): number[] {

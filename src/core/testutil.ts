@@ -17,10 +17,10 @@ export function randomPoint(rand: () => number): { lat: number; lng: number } {
   return { lat: (Math.asin(z) * 180) / Math.PI, lng: 360 * rand() - 180 };
 }
 
-import { withHash, BOUNDARY_FORMAT, type BoundaryFile } from './boundaries';
-import { pickShardNames } from './names';
-import { cellFromOrdinal, cellToken, cellOrdinal, tokenAt, CELL_COUNT } from './cells';
-import { Router } from './router';
+import { withHash, BOUNDARY_FORMAT, type BoundaryFile } from './boundaries.ts';
+import { pickShardNames } from './names.ts';
+import { cellFromOrdinal, cellToken, cellOrdinal, tokenAt, CELL_COUNT } from './cells.ts';
+import { Router } from './router.ts';
 
 /** fileWithCuts returns a valid, hashed boundary file cutting the curve at the given ordinals (deduplicated, sorted, 0 dropped). */
 export function fileWithCuts(ordinals: number[], index = 'test'): BoundaryFile {
