@@ -73,15 +73,15 @@ export function runFanoutBench(root: string, quick = false): FanoutBenchResult {
     const sample: { lat: number; lng: number }[] = [];
     for (let k = 0; k < coarse.cols * coarse.rows; k += 16) sample.push({ lat: gridLat(coarse, Math.floor(k / coarse.cols)), lng: gridLng(coarse, k % coarse.cols) });
     for (const p of sample) {
-      const a = router.coverCircle(p.lat, p.lng, km).shards.length;
-      const b = router.shardsForCircle(p.lat, p.lng, km).length;
+      const a = router.cover(p.lat, p.lng, km).shards.length;
+      const b = router.shardsAsked(p.lat, p.lng, km).length;
       if (a !== b) throw new Error(`fast path differs from the covering at ${p.lat},${p.lng} ${radiusMi} mi`);
     }
     const whole = measure({ blocks: () => computeFanoutGrid(router, coarse, km, 'blocks'), fast: () => computeFanoutGrid(router, coarse, km, 'fast') }, [0], minMs, 1);
     const per = measure(
       {
-        cover: () => sample.forEach((p) => router.coverCircle(p.lat, p.lng, km)),
-        fast: () => sample.forEach((p) => router.shardsForCircle(p.lat, p.lng, km)),
+        cover: () => sample.forEach((p) => router.cover(p.lat, p.lng, km)),
+        fast: () => sample.forEach((p) => router.shardsAsked(p.lat, p.lng, km)),
       },
       [0],
       minMs,

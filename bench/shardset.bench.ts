@@ -29,17 +29,17 @@ export function runShardSetBench(boundariesPath: string, citiesPath: string, min
     let cells = 0;
     let shards = 0;
     for (const c of centres) {
-      const slow = router.coverCircle(c.lat, c.lng, km);
-      const fast = router.shardsForCircle(c.lat, c.lng, km);
+      const slow = router.cover(c.lat, c.lng, km);
+      const fast = router.shardsAsked(c.lat, c.lng, km);
       const want = slow.shards.map((s) => s.index);
       if (JSON.stringify(fast) !== JSON.stringify(want)) throw new Error(`fast path differs at ${c.name} ${radiusMi} mi: ${fast} vs ${want}`);
-      cells += slow.cells.length;
+      cells += slow.ordinals.length;
       shards += want.length;
     }
     const t = measure(
       {
-        baseline: (c) => router.coverCircle(c.lat, c.lng, km).shards,
-        fast: (c) => router.shardsForCircle(c.lat, c.lng, km),
+        baseline: (c) => router.cover(c.lat, c.lng, km).shards,
+        fast: (c) => router.shardsAsked(c.lat, c.lng, km),
       },
       centres,
       minMs,

@@ -27,7 +27,7 @@ const N = router.numberOfShards;
 const SF = { lat: 37.7749, lng: -122.4194 };
 const SF_KM = 15 * KM_PER_MILE;
 const SF_LINK = `?lat=${SF.lat}&lng=${SF.lng}&radius=15mi`;
-const sfRoute = router.coverCircle(SF.lat, SF.lng, SF_KM);
+const sfRoute = router.cover(SF.lat, SF.lng, SF_KM);
 
 /** The sample this test seeds when the index is missing: 9,000 documents, about 15 s on a busy 2-core machine, ~60 dishes within 15 mi of San Francisco. */
 const E2E_SAMPLE = { restaurants: 1500, dishesPerRestaurant: 5 };
@@ -272,7 +272,7 @@ test.describe('live mode failure displays', () => {
     // The radius explorer still answers.
     await page.getByTestId('tab-radius').click();
     await page.getByTestId('preset-los-angeles').click();
-    const la = router.coverCircle(34.0522, -118.2437, SF_KM);
+    const la = router.cover(34.0522, -118.2437, SF_KM);
     await expect(page.getByTestId('routing')).toHaveText(la.routing);
     expect(errors).toEqual([]);
   });

@@ -22,8 +22,8 @@ const gold = (name: string, radius = '15mi') => golden.cities.find((c) => c.name
 
 /** The covering the core computes for a circle (the independent side of the comparisons). */
 function expected(lat: number, lng: number, radius: string) {
-  const r = router.coverCircle(lat, lng, parseRadius(radius).km);
-  return { cells: r.cells.length, shardCount: formatShardCount(r.shards.length, N), routing: r.routing };
+  const r = router.cover(lat, lng, parseRadius(radius).km);
+  return { cells: r.ordinals.length, shardCount: formatShardCount(r.shards.length, N), routing: r.routing };
 }
 
 /** Opens the explorer and waits for its first frame; returns the page errors seen (live array). */

@@ -138,13 +138,13 @@ test('evaluates the radius explorer\'s current search under both files: cells, s
   const lo = cellOrdinal(parseToken(current.boundaries[7]));
   const hi = cellOrdinal(parseToken(candidate.boundaries[7]));
   const km = 3 * KM_PER_MILE;
-  let found: { lat: number; lng: number; before: ReturnType<Router['coverCircle']>; after: ReturnType<Router['coverCircle']> } | null = null;
+  let found: { lat: number; lng: number; before: ReturnType<Router['cover']>; after: ReturnType<Router['cover']> } | null = null;
   for (const c of cells) {
     if (c.ordinal < lo || c.ordinal >= hi) continue;
     const p = cellCenter(cellFromOrdinal(c.ordinal));
     const [lat, lng] = [Number(p.lat.toFixed(4)), Number(p.lng.toFixed(4))];
-    const before = router.coverCircle(lat, lng, km);
-    const after = cand.coverCircle(lat, lng, km);
+    const before = router.cover(lat, lng, km);
+    const after = cand.cover(lat, lng, km);
     if (before.routing !== after.routing) {
       found = { lat, lng, before, after };
       break;
@@ -155,7 +155,7 @@ test('evaluates the radius explorer\'s current search under both files: cells, s
   await open(page, `?candidate=/review-candidate.json&lat=${lat}&lng=${lng}&radius=3mi&layers=shards`, formatBoundaryFile(candidate));
   await reviewed(page, candidate.hash);
   const box = page.getByTestId('review-search');
-  await expect(box).toContainText(`${int.format(before.cells.length)} level-10 cells`);
+  await expect(box).toContainText(`${int.format(before.ordinals.length)} level-10 cells`);
   await expect(page.getByTestId('review-search-shards')).toHaveText(`${before.shards.length} → ${after.shards.length}`);
   await expect(page.getByTestId('review-search-before')).toHaveText(before.routing);
   await expect(page.getByTestId('review-search-after')).toHaveText(after.routing);

@@ -6,7 +6,8 @@ import { main } from './main.ts';
 import { ROOT } from './io.ts';
 import type { GoldenEntry as Entry } from './commands/golden.ts';
 import { fileWithCuts } from '../core/testutil.ts';
-import { Router, coverCircle, computeHash, formatBoundaryFile, cellOrdinal, parseToken, KM_PER_MILE } from '../core/index.ts';
+import { regionCovererCells } from '../core/reference/regionCoverer.ts';
+import { Router, computeHash, formatBoundaryFile, cellOrdinal, parseToken, KM_PER_MILE } from '../core/index.ts';
 
 async function run(...argv: string[]) {
   let out = '';
@@ -33,7 +34,7 @@ function expected(router: Router, lat: number, lng: number, radius: string) {
   const m = /^(\d+(?:\.\d+)?)(mi|km)$/.exec(radius);
   if (!m) throw new Error(`golden radius ${radius} is not written as <number>mi or <number>km`);
   const km = Number(m[1]) * (m[2] === 'mi' ? KM_PER_MILE : 1);
-  const cells = coverCircle(lat, lng, km);
+  const cells = regionCovererCells(lat, lng, km);
   const shards = [...new Set(cells.map((c) => router.shardOfCell(c).index))].sort((a, b) => a - b);
   return { cells: cells.length, shardCount: `${shards.length} / ${router.numberOfShards}`, routing: shards.map((i) => router.shards[i].name).join(','), shards: shards.length };
 }

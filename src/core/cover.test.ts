@@ -1,16 +1,24 @@
 import { describe, it, expect } from 'vitest';
-import { coverCircle, parseRadius, formatRadius, circleCap, KM_PER_MILE, MAX_RADIUS_KM, EARTH_RADIUS_KM } from './cover.ts';
-import { cellToken, cellLevel, tokenAt } from './cells.ts';
+import { parseRadius, formatRadius, circleCap, KM_PER_MILE, MAX_RADIUS_KM, EARTH_RADIUS_KM } from './cover.ts';
+import { cellToken, cellLevel, tokenAt, cellFromOrdinal } from './cells.ts';
+import { coverOrdinals } from './coverWalk.ts';
+import { regionCovererCells } from './reference/regionCoverer.ts';
+
+/** The production covering (the walk behind Router.cover), as cell ids. */
+const coverCircle = (lat: number, lng: number, km: number) => Array.from(coverOrdinals(lat, lng, km), cellFromOrdinal);
 
 const mi = (x: number) => x * KM_PER_MILE;
 
-describe('coverCircle', () => {
+describe('the level-10 covering of a circle', () => {
   // Cell counts published in the article (reference 000), computed there with the S2 library.
   it("reproduces the article's covering sizes", () => {
     expect(coverCircle(37.7749, -122.4194, mi(15))).toHaveLength(40); // San Francisco, 15 mi
     expect(coverCircle(40.7128, -74.006, mi(15))).toHaveLength(38); // New York, 15 mi
     expect(coverCircle(37.7749, -122.4194, mi(25))).toHaveLength(98); // San Francisco, 25 mi
     expect(coverCircle(37.3382, -121.8863, mi(15))).toHaveLength(38); // San Jose, 15 mi
+    // The RegionCoverer reference agrees with the article too.
+    expect(regionCovererCells(37.7749, -122.4194, mi(15))).toHaveLength(40);
+    expect(regionCovererCells(37.7749, -122.4194, mi(25))).toHaveLength(98);
   });
 
   it('returns distinct level-10 cells ascending, including the centre cell', () => {

@@ -5,10 +5,12 @@
  * radiusKm / EARTH_RADIUS_KM. Its covering is exactly what S2's RegionCoverer
  * returns with minLevel = maxLevel = 10 and no cell limit: every level-10 cell
  * the cap intersects. Coverings deliberately overshoot the circle; the search's
- * own distance filter decides what is inside.
+ * own distance filter decides what is inside. The covering itself is found by
+ * the walk in coverWalk.ts (Router.cover); this file holds the circle's units,
+ * limits and cap.
  */
 import { s2 } from 's2js';
-import { assertLatLng, LEVEL, type CellId } from './cells.ts';
+import { assertLatLng } from './cells.ts';
 
 /** Mean Earth radius in km (IUGG), the radius the covering uses. */
 export const EARTH_RADIUS_KM = 6371.0088;
@@ -82,17 +84,4 @@ export function circleCap(lat: number, lng: number, radiusKm: number): s2.Cap {
   assertRadiusKm(radiusKm);
   const center = s2.Point.fromLatLng(s2.LatLng.fromDegrees(lat, lng));
   return s2.Cap.fromCenterAngle(center, (radiusKm / EARTH_RADIUS_KM));
-}
-
-/**
- * coverCircle returns the level-10 covering of a search circle: the cell ids
- * S2's RegionCoverer gives with minLevel = maxLevel = 10 and no cell limit,
- * ascending in key order. Same preconditions as circleCap.
- */
-export function coverCircle(lat: number, lng: number, radiusKm: number): CellId[] {
-  const cap = circleCap(lat, lng, radiusKm);
-  const coverer = new s2.RegionCoverer({ minLevel: LEVEL, maxLevel: LEVEL, maxCells: Number.MAX_SAFE_INTEGER });
-  const cells = [...coverer.covering(cap)];
-  cells.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return cells;
 }

@@ -1,5 +1,5 @@
 /**
- * The covering walk checked against the cap itself, in the style of golang/geo's
+ * Router.cover (the covering walk) checked against the cap itself, in the style of golang/geo's
  * checkCovering / C++ S2's CheckCoveringTight (s2/regioncoverer_test): every returned
  * level-10 cell intersects the cap (tight), and every level-10 neighbour (edge and
  * vertex neighbours, s2js cellid.allNeighbors) of a returned cell that was left out does
@@ -10,17 +10,19 @@
  */
 import { describe, it, expect } from 'vitest';
 import { s2 } from 's2js';
-import { coverCircleOrdinals } from './coverWalk.ts';
-import { cellFromOrdinal } from './cells.ts';
-import { mulberry32, randomPoint } from './testutil.ts';
+import { Router } from './router.ts';
+import { cellFromOrdinal, CELL_COUNT } from './cells.ts';
+import { fileWithCuts, mulberry32, randomPoint } from './testutil.ts';
 
 const { cellid } = s2;
 /** The mean Earth radius (IUGG R1), the sphere geoshard's radii are measured on. */
 const EARTH_KM = 6371.0088;
 
-/** The level-10 cells the walk returns for a circle, as cell ids. */
+const router = new Router(fileWithCuts(Array.from({ length: 11 }, (_, i) => Math.round(((i + 1) * CELL_COUNT) / 12))));
+
+/** The level-10 cells Router.cover returns for a circle, as cell ids. */
 function walk(lat: number, lng: number, radiusKm: number): bigint[] {
-  return Array.from(coverCircleOrdinals(lat, lng, radiusKm), cellFromOrdinal);
+  return Array.from(router.cover(lat, lng, radiusKm).ordinals, cellFromOrdinal);
 }
 
 /** checkCoveringTight returns the problems found with the walk's answer for one circle (empty when it is exact). */

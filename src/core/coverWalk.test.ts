@@ -1,12 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { coverCircleOrdinals, coverCircleRoute } from './coverWalk.ts';
+import { coverOrdinals as coverCircleOrdinals } from './coverWalk.ts';
 import { Router } from './router.ts';
-import { coverCircle } from './cover.ts';
-import { cellOrdinal } from './cells.ts';
+import { regionCovererCells } from './reference/regionCoverer.ts';
+import { cellOrdinal, cellFromOrdinal } from './cells.ts';
 import { mulberry32, randomPoint, fileWithCuts } from './testutil.ts';
 
 /** The RegionCoverer's covering as ordinals: the reference. */
-const reference = (lat: number, lng: number, km: number) => coverCircle(lat, lng, km).map(cellOrdinal);
+const reference = (lat: number, lng: number, km: number) => regionCovererCells(lat, lng, km).map(cellOrdinal);
 
 describe('covering by walking the cell hierarchy', () => {
   it('equals the RegionCoverer covering on seeded random circles from 0.5 to 150 km', () => {
@@ -39,7 +39,7 @@ describe('covering by walking the cell hierarchy', () => {
     expect(coverCircleOrdinals(37.7749, -122.4194, 0.01).length).toBeGreaterThanOrEqual(1);
   });
 
-  it('refuses what coverCircle refuses, with the same message', () => {
+  it('refuses what the RegionCoverer path refuses, with the same message', () => {
     expect(() => coverCircleOrdinals(91, 0, 5)).toThrow(/lat/);
     expect(() => coverCircleOrdinals(0, 0, 1001)).toThrow('radius 1001 km is out of range');
     expect(() => coverCircleOrdinals(0, 0, 0)).toThrow(RangeError);
@@ -47,20 +47,23 @@ describe('covering by walking the cell hierarchy', () => {
 });
 
 describe('the walk resolved to shards', () => {
-  it('gives Router.coverCircle’s cell shards, shards and routing string on circles across cuts', () => {
+  it('gives, from Router.cover, the reference covering’s cells, each cell’s own shard, the shard counts and the routing string on circles across cuts', () => {
     const rand = mulberry32(7);
     for (let i = 0; i < 40; i++) {
       const p = randomPoint(rand);
       const km = 1 + rand() * 100;
-      const here = coverCircle(p.lat, p.lng, km).map(cellOrdinal);
+      const here = reference(p.lat, p.lng, km);
       // Cut the curve inside the covering, so the circle straddles shards.
       const router = new Router(fileWithCuts([here[0] + 1, here[Math.floor(here.length / 2)], here[here.length - 1]]));
-      const want = router.coverCircle(p.lat, p.lng, km);
-      const got = coverCircleRoute(router, p.lat, p.lng, km);
-      expect(Array.from(got.ordinals)).toEqual(want.cells.map(cellOrdinal));
-      expect(got.cellShards).toEqual(want.cellShards);
-      expect(got.shards).toEqual(want.shards);
-      expect(got.routing).toBe(want.routing);
+      const got = router.cover(p.lat, p.lng, km);
+      // Expected: each reference cell looked up on its own with shardOfToken; counts and names from that.
+      const owners = here.map((o) => router.shardOfCell(cellFromOrdinal(o)).index);
+      const asked = [...new Set(owners)].sort((a, b) => a - b);
+      expect(Array.from(got.ordinals)).toEqual(here);
+      expect(Array.from(got.cellShards)).toEqual(owners);
+      expect(got.shards).toEqual(asked.map((i) => ({ ...router.shards[i], cells: owners.filter((x) => x === i).length })));
+      expect(got.routing).toBe(asked.map((i) => router.shards[i].name).join(','));
+      expect(router.shardsAsked(p.lat, p.lng, km)).toEqual(asked);
     }
   });
 });

@@ -3,7 +3,7 @@ import { s2 } from 's2js';
 import { cellRings, cellGeometry, cellWkt, coveringGeoJson, coveringCsv, workedSearchesCsv, csvField, COVERING_CSV_HEADER, WORKED_SEARCHES_CSV_HEADER, type GeoJsonRing } from './exports.ts';
 import { workedSearches, parseRadii } from './searches.ts';
 import { Router } from './router.ts';
-import { cellAt, cellCenter, cellOrdinal, cellToken, parseToken } from './cells.ts';
+import { cellAt, cellCenter, cellOrdinal, cellToken, parseToken, cellFromOrdinal } from './cells.ts';
 import { parseRadius } from './cover.ts';
 import { fileWithCuts, mulberry32, randomPoint } from './testutil.ts';
 
@@ -125,10 +125,10 @@ describe('cellRings', () => {
 describe('coveringGeoJson', () => {
   it('has one feature per covering cell, in key order, with its token and shard', () => {
     const radius = parseRadius('25mi');
-    const route = router.coverCircle(37.7749, -122.4194, radius.km);
+    const route = router.cover(37.7749, -122.4194, radius.km);
     const gj = coveringGeoJson(router, route, { lat: 37.7749, lng: -122.4194, radius });
     expect(gj.type).toBe('FeatureCollection');
-    expect(gj.features.map((f) => f.id)).toEqual(route.cells.map(cellToken));
+    expect(gj.features.map((f) => f.id)).toEqual(Array.from(route.ordinals, (o) => cellToken(cellFromOrdinal(o))));
     for (const f of gj.features) {
       const s = router.shardOfToken(f.properties.token);
       expect(f.properties).toEqual({ token: f.id, shard: s.name, shardNumber: s.shard, shardIndex: s.index });
@@ -140,7 +140,7 @@ describe('coveringGeoJson', () => {
       index: 'test',
       boundaryHash: router.file.hash,
       boundaryVersion: 1,
-      cells: route.cells.length,
+      cells: route.ordinals.length,
       shardCount: `${route.shards.length} / 5`,
       routing: route.routing,
       search: { lat: 37.7749, lng: -122.4194, radius: '25mi', radiusKm: radius.km },
@@ -149,21 +149,21 @@ describe('coveringGeoJson', () => {
   });
 
   it('leaves out the search when none is given', () => {
-    const gj = coveringGeoJson(router, router.coverCircle(0, 0, 5));
+    const gj = coveringGeoJson(router, router.cover(0, 0, 5));
     expect(gj.geoshard.search).toBeUndefined();
   });
 });
 
 describe('coveringCsv', () => {
   it('writes one row per cell: token, shard name, shard number, key-order index and its outline', () => {
-    const route = router.coverCircle(37.7749, -122.4194, 30);
+    const route = router.cover(37.7749, -122.4194, 30);
     const rows = readCsv(coveringCsv(router, route));
     expect(rows[0].join(',')).toBe(COVERING_CSV_HEADER);
-    expect(rows).toHaveLength(route.cells.length + 1);
+    expect(rows).toHaveLength(route.ordinals.length + 1);
     rows.slice(1).forEach((r, k) => {
-      const s = router.shardOfCell(route.cells[k]);
-      expect(r.slice(0, 4)).toEqual([cellToken(route.cells[k]), s.name, String(s.shard), String(s.index)]);
-      const ring = cellRings(route.cells[k])[0];
+      const s = router.shardOfCell(cellFromOrdinal(route.ordinals[k]));
+      expect(r.slice(0, 4)).toEqual([cellToken(cellFromOrdinal(route.ordinals[k])), s.name, String(s.shard), String(s.index)]);
+      const ring = cellRings(cellFromOrdinal(route.ordinals[k]))[0];
       expect(r[4]).toBe(`POLYGON((${ring.map((p) => p.join(' ')).join(', ')}))`);
     });
   });

@@ -28,7 +28,7 @@
  * (longitude east, latitude north), as RFC 7946 §3.1.6 asks for exterior
  * rings. Coordinates are degrees rounded to 7 decimals (about 1 cm).
  */
-import { cellToken, cellVertices, type CellId } from './cells.ts';
+import { cellToken, cellVertices, cellFromOrdinal, type CellId } from './cells.ts';
 import { formatRadius, type Radius } from './cover.ts';
 import type { CircleRoute, Router } from './router.ts';
 import { formatShardCount, type WorkedSearch } from './searches.ts';
@@ -192,7 +192,7 @@ export interface CoveringGeoJson {
 }
 
 /**
- * coveringGeoJson returns a covering (from router.coverCircle) as a GeoJSON
+ * coveringGeoJson returns a covering (from router.cover) as a GeoJSON
  * FeatureCollection: one feature per cell, in key order, with its token and
  * shard; the collection records the routing string, "k / N", the boundary
  * file's hash and, when given, the search centre and radius. Precondition:
@@ -205,12 +205,13 @@ export function coveringGeoJson(router: Router, route: CircleRoute, search?: Sea
       index: router.file.index,
       boundaryHash: router.file.hash,
       boundaryVersion: router.file.version,
-      cells: route.cells.length,
+      cells: route.ordinals.length,
       shardCount: formatShardCount(route.shards.length, router.numberOfShards),
       routing: route.routing,
       ...(search ? { search: { lat: search.lat, lng: search.lng, radius: formatRadius(search.radius), radiusKm: search.radius.km } } : {}),
     },
-    features: route.cells.map((id, k) => {
+    features: Array.from(route.ordinals, (ordinal, k) => {
+      const id = cellFromOrdinal(ordinal);
       const s = router.shards[route.cellShards[k]];
       const token = cellToken(id);
       return { type: 'Feature', id: token, properties: { token, shard: s.name, shardNumber: s.shard, shardIndex: s.index }, geometry: cellGeometry(id) };
@@ -237,7 +238,8 @@ export const COVERING_CSV_HEADER = 'token,shard,shard_number,shard_index,polygon
  */
 export function coveringCsv(router: Router, route: CircleRoute): string {
   let out = COVERING_CSV_HEADER + '\r\n';
-  route.cells.forEach((id, k) => {
+  route.ordinals.forEach((ordinal, k) => {
+    const id = cellFromOrdinal(ordinal);
     const s = router.shards[route.cellShards[k]];
     out += csvLine([cellToken(id), s.name, s.shard, s.index, cellWkt(id)]);
   });

@@ -1,7 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { searchWorkload, expectedFanout, fanoutOf, pointInCell, DEFAULT_RADIUS_MIX } from './fanout.ts';
 import { Router } from './router.ts';
-import { coverCircle, KM_PER_MILE } from './cover.ts';
+import { KM_PER_MILE } from './cover.ts';
+import { regionCovererCells } from './reference/regionCoverer.ts';
 import { cellAt, cellOrdinal, parseToken, tokenAt } from './cells.ts';
 import type { CellWeight } from './build.ts';
 import { fileWithCuts, mulberry32 } from './testutil.ts';
@@ -90,7 +91,7 @@ describe('expectedFanout', () => {
     const brute = workload.radii.map((r) => {
       const asked = workload.centres.map((c) => {
         const shards = new Set<number>();
-        for (const id of coverCircle(c.lat, c.lng, r.km)) {
+        for (const id of regionCovererCells(c.lat, c.lng, r.km)) {
           const o = cellOrdinal(id);
           let i = 0;
           while (i < starts.length && starts[i] <= o) i++;

@@ -12,7 +12,7 @@
  * sampled. Default mix: 5, 15, 25 and 50 miles, equally often.
  *
  * Fan-out of a search = the number of shards its level-10 covering touches
- * (Router.shardsForCircle, the read owners). Shard-queries per second at a
+ * (Router.shardsAsked, the read owners). Shard-queries per second at a
  * query rate = queries/s × mean shards asked.
  */
 import { s2 } from 's2js';
@@ -178,7 +178,7 @@ export function fanoutOf(numberOfShards: number, workload: Workload, shardsAsked
   };
 }
 
-/** expectedFanout evaluates a workload under a router with Router.shardsForCircle (the fast path). qps ≥ 0, default 1000. */
+/** expectedFanout evaluates a workload under a router with Router.shardsAsked (the fast path). qps ≥ 0, default 1000. */
 export function expectedFanout(router: Router, workload: Workload, qps = 1000): Fanout {
-  return fanoutOf(router.numberOfShards, workload, (lat, lng, km) => router.shardsForCircle(lat, lng, km).length, qps);
+  return fanoutOf(router.numberOfShards, workload, (lat, lng, km) => router.shardsAsked(lat, lng, km).length, qps);
 }

@@ -22,4 +22,4 @@ export * from './diff.ts';
 export * from './fanout.ts';
 export * from './plan.ts';
 export * from './edit.ts';
-export * from './coverWalk.ts';
+

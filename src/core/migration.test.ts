@@ -3,7 +3,7 @@ import { Router } from './router.ts';
 import { validateBoundaryFile, formatBoundaryFile, parseBoundaryFile, withHash, type BoundaryFile } from './boundaries.ts';
 import { MIGRATION_PHASES, type MigrationMove, type MigrationPhase } from './migration.ts';
 import { withMigration } from './plan.ts';
-import { coverCircle } from './cover.ts';
+import { regionCovererCells } from './reference/regionCoverer.ts';
 import { cellOrdinal, cellFromOrdinal, cellToken, tokenAt, CELL_COUNT } from './cells.ts';
 import { fileWithCuts, mulberry32, randomPoint } from './testutil.ts';
 
@@ -101,7 +101,7 @@ describe('Router during a move', () => {
     expect(r.route(37.7749, -122.4194).name).toBe(b.name);
     expect(r.writeShards(37.7749, -122.4194).map((s) => s.name)).toEqual([b.name, f0.shards[2].name]);
     expect(r.readShard(37.7749, -122.4194).name).toBe(f0.shards[2].name);
-    expect(r.coverCircle(37.7749, -122.4194, 1).routing).toBe(f0.shards[2].name);
+    expect(r.cover(37.7749, -122.4194, 1).routing).toBe(f0.shards[2].name);
   });
 
   it('lists the read layout as maximal runs covering the curve', () => {
@@ -187,12 +187,12 @@ describe('Router during a move', () => {
         while (i < cuts.length && cuts[i] <= o) i++;
         return f0.shards[i].name;
       };
-      const want = [...new Set(coverCircle(lat, lng, km).map((c) => readOwner(cellOrdinal(c))))].sort();
-      const slow = r.coverCircle(lat, lng, km);
-      const fast = r.shardsForCircle(lat, lng, km).map((i) => r.shards[i].name);
+      const want = [...new Set(regionCovererCells(lat, lng, km).map((c) => readOwner(cellOrdinal(c))))].sort();
+      const slow = r.cover(lat, lng, km);
+      const fast = r.shardsAsked(lat, lng, km).map((i) => r.shards[i].name);
       expect(slow.shards.map((s) => s.name).sort(), `circle ${lat},${lng} r=${km}`).toEqual(want);
       expect(fast.sort(), `circle ${lat},${lng} r=${km}`).toEqual(want);
-      expect(r.circleRouting(lat, lng, km)).toBe(slow.routing);
+      expect(r.routingString(r.shardsAsked(lat, lng, km))).toBe(slow.routing);
     }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { Router } from './router.ts';
-import { cellOrdinal, tokenAt, CELL_COUNT } from './cells.ts';
-import { coverCircle } from './cover.ts';
+import { cellOrdinal, tokenAt, CELL_COUNT, cellFromOrdinal } from './cells.ts';
+import { regionCovererCells } from './reference/regionCoverer.ts';
 import { mulberry32, randomPoint, fileWithCuts } from './testutil.ts';
 
 
@@ -46,9 +46,9 @@ describe('Router', () => {
   it('counts covering cells per shard, summing to the covering size', () => {
     const sfOrd = cellOrdinal(BigInt('0x8085810000000000'));
     const r = new Router(fileWithCuts([sfOrd]));
-    const res = r.coverCircle(37.7749, -122.4194, 24.14);
-    expect(res.shards.reduce((a, s) => a + s.cells, 0)).toBe(res.cells.length);
-    expect(res.cells).toEqual(coverCircle(37.7749, -122.4194, 24.14));
+    const res = r.cover(37.7749, -122.4194, 24.14);
+    expect(res.shards.reduce((a, s) => a + s.cells, 0)).toBe(res.ordinals.length);
+    expect(Array.from(res.ordinals, cellFromOrdinal)).toEqual(regionCovererCells(37.7749, -122.4194, 24.14));
     expect(res.routing).toBe(r.routingString(res.shards.map((s) => s.index)));
     expect(res.shards.length).toBe(2);
   });

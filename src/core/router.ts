@@ -3,8 +3,8 @@
  * all from one validated boundary file.
  */
 import { s2 } from 's2js';
-import { cellAt, cellOrdinal, parseToken, ordinalRange, CELL_COUNT, LEVEL, type CellId } from './cells.ts';
-import { circleCap, coverCircle } from './cover.ts';
+import { cellAt, cellOrdinal, parseToken, CELL_COUNT, LEVEL, type CellId } from './cells.ts';
+import { walkCircle, coverOrdinals } from './coverWalk.ts';
 import { assertValidBoundaryFile, type BoundaryFile } from './boundaries.ts';
 import { resolveMoves, phaseRouting, type ResolvedMove } from './migration.ts';
 
@@ -27,9 +27,9 @@ export interface ShardCells extends ShardRef {
 
 /** A circle's covering resolved to shards. */
 export interface CircleRoute {
-  /** The covering, ascending cell ids. */
-  cells: CellId[];
-  /** For each covering cell, the key-order index of its shard. */
+  /** The covering: level-10 curve ordinals, ascending (cellFromOrdinal gives the cell ids). */
+  ordinals: Int32Array;
+  /** For each covering cell, the key-order index of the shard searches read it from. */
   cellShards: Int32Array;
   /** The shards asked, in key order, with their cell counts. */
   shards: ShardCells[];
@@ -64,8 +64,8 @@ export interface ReadExclusion {
  * file's `boundaries`. When the file has moves in progress (its `migration`
  * field, see migration.ts) a document is written with writeShards (one or two
  * owners) and searches read each range from one owner (readShard,
- * readIndexOfOrdinal); coverCircle, shardsForCircle and circleRouting always
- * resolve cells to read owners. Without a migration, read owner = write owner
+ * readIndexOfOrdinal); cover and shardsAsked always resolve cells to read
+ * owners. Without a migration, read owner = write owner
  * = the boundaries' owner.
  */
 export class Router {
@@ -248,77 +248,58 @@ export class Router {
   }
 
   /**
-   * coverCircle covers a circle with level-10 cells (the exact RegionCoverer
-   * covering) and resolves them to the shards searches read them from.
-   * radiusKm in (0, MAX_RADIUS_KM].
+   * cover answers "which level-10 cells and shards does this circle touch":
+   * the circle of radiusKm around (lat, lng), covered exactly as S2's
+   * RegionCoverer covers it at level 10 (by the walk in coverWalk.ts), each
+   * cell resolved to the shard searches read it from. lat in [-90, 90], lng
+   * finite, radiusKm in (0, MAX_RADIUS_KM]; throws RangeError naming the value
+   * otherwise.
    */
-  coverCircle(lat: number, lng: number, radiusKm: number): CircleRoute {
-    const cells = coverCircle(lat, lng, radiusKm);
-    const cellShards = new Int32Array(cells.length);
-    const counts = new Map<number, number>();
-    cells.forEach((c, k) => {
-      const i = this.readIndexOfOrdinal(cellOrdinal(c));
+  cover(lat: number, lng: number, radiusKm: number): CircleRoute {
+    const ordinals = coverOrdinals(lat, lng, radiusKm);
+    const cellShards = new Int32Array(ordinals.length);
+    const counts = new Int32Array(this.numberOfShards);
+    for (let k = 0; k < ordinals.length; k++) {
+      const i = this.readIndexOfOrdinal(ordinals[k]);
       cellShards[k] = i;
-      counts.set(i, (counts.get(i) ?? 0) + 1);
-    });
-    const shards = [...counts.keys()].sort((a, b) => a - b).map((i) => ({ ...this.shards[i], cells: counts.get(i)! }));
-    return { cells, cellShards, shards, routing: shards.map((s) => s.name).join(',') };
+      counts[i]++;
+    }
+    const shards: ShardCells[] = [];
+    for (let i = 0; i < this.numberOfShards; i++) if (counts[i] > 0) shards.push({ ...this.shards[i], cells: counts[i] });
+    return { ordinals, cellShards, shards, routing: shards.map((s) => s.name).join(',') };
   }
 
   /**
-   * shardsForCircle returns the key-order indices (ascending) of the shards a
-   * circle's level-10 covering touches, without listing the cells: the fast
-   * path. It walks the cell hierarchy from the cells bounding the cap (as the
- * RegionCoverer starts) and stops descending
-   * as soon as a cell's range of level-10 ordinals lies in one shard, lies
-   * wholly inside the cap, or can add no shard not yet found. It uses the
-   * same cap and the same cap-cell tests as the RegionCoverer, so its result
-   * equals the shards of coverCircle (checked on random circles in tests).
-   * Shards are read owners (see readIndexOfOrdinal): the walk runs over the
-   * read layout, where one shard may own several runs during a migration.
+   * shardsAsked returns the key-order indices (ascending) of the shards a
+   * circle's covering touches: cover's shards without listing the cells. The
+   * same walk, stopped as soon as a cell's range of ordinals lies in one read
+   * segment, or can add no shard not yet found; so it costs a fraction of
+   * cover for wide circles. Preconditions as cover.
    */
-  shardsForCircle(lat: number, lng: number, radiusKm: number): number[] {
-    const cap = circleCap(lat, lng, radiusKm);
+  shardsAsked(lat: number, lng: number, radiusKm: number): number[] {
     const found = new Uint8Array(this.numberOfShards);
     let nFound = 0;
     const starts = this.readStarts;
     const owners = this.readOwners;
-    // Adds the owners of segments lo..hi.
-    const add = (lo: number, hi: number) => {
-      for (let k = lo; k <= hi; k++) {
-        const i = owners[k];
-        if (!found[i]) (found[i] = 1), nFound++;
-      }
-    };
-    const visit = (id: CellId): void => {
-      if (nFound === this.numberOfShards) return;
-      const cell = s2.Cell.fromCellID(id);
-      if (!cap.intersectsCell(cell)) return;
-      const [first, last] = ordinalRange(id);
-      // Segments of the read layout (the shards themselves when no move is in progress).
+    const segments = (first: number, last: number): [number, number] => {
       const lo = this.segmentOfOrdinal(first);
-      const hi = lo === owners.length - 1 || starts[lo + 1] > last ? lo : this.segmentOfOrdinal(last);
-      if (lo === hi) return add(lo, lo);
-      let missing = false;
-      for (let k = lo; k <= hi && !missing; k++) missing = !found[owners[k]];
-      if (!missing) return;
-      if (cap.containsCell(cell)) return add(lo, hi);
-      // A level-10 cell lies in one shard, so the recursion stops at level 10.
-      for (const child of cellid.children(id)) visit(child);
+      return [lo, lo === owners.length - 1 || starts[lo + 1] > last ? lo : this.segmentOfOrdinal(last)];
     };
-    // Start, like the RegionCoverer, from the few cells bounding the cap rather than the six faces.
-    const start = cap.cellUnionBound();
-    for (const id of start.length > 0 ? start : [0, 1, 2, 3, 4, 5].map((f) => cellid.fromFace(f))) {
-      if (cellid.level(id) > LEVEL) visit(cellid.parent(id, LEVEL));
-      else visit(id);
-    }
+    const add = (lo: number, hi: number) => {
+      for (let k = lo; k <= hi; k++) if (!found[owners[k]]) (found[owners[k]] = 1), nFound++;
+    };
+    walkCircle(lat, lng, radiusKm, {
+      settle: (first, last) => {
+        if (nFound === this.numberOfShards) return true;
+        const [lo, hi] = segments(first, last);
+        if (lo === hi) return add(lo, lo), true;
+        for (let k = lo; k <= hi; k++) if (!found[owners[k]]) return false;
+        return true;
+      },
+      take: (first, last) => add(...segments(first, last)),
+    });
     const out: number[] = [];
     for (let i = 0; i < this.numberOfShards; i++) if (found[i]) out.push(i);
     return out;
-  }
-
-  /** circleRouting returns the routing string for a circle via the fast path. */
-  circleRouting(lat: number, lng: number, radiusKm: number): string {
-    return this.routingString(this.shardsForCircle(lat, lng, radiusKm));
   }
 }

@@ -1,7 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { workedSearches, parseRadii, parseCities, formatShardCount, type NamedPlace } from './searches.ts';
 import { Router } from './router.ts';
-import { coverCircle, parseRadius, KM_PER_MILE } from './cover.ts';
+import { parseRadius, KM_PER_MILE } from './cover.ts';
+import { regionCovererCells } from './reference/regionCoverer.ts';
 import { cellOrdinal, parseToken } from './cells.ts';
 import { fileWithCuts, mulberry32, randomPoint } from './testutil.ts';
 
@@ -21,8 +22,8 @@ describe('workedSearches', () => {
     const rows = workedSearches(router, cities, radii);
     expect(rows.map((r) => `${r.city}@${r.radius.value}${r.radius.unit}`)).toEqual(cities.flatMap((c) => ['1mi', '15mi', '25km'].map((x) => `${c.name}@${x}`)));
     for (const row of rows) {
-      // Independent of Router.coverCircle: the covering from cover.ts, each cell looked up on its own.
-      const cells = coverCircle(row.lat, row.lng, row.radius.km);
+      // Independent of Router.cover: the RegionCoverer reference covering, each cell looked up on its own.
+      const cells = regionCovererCells(row.lat, row.lng, row.radius.km);
       const perShard = new Map<number, number>();
       for (const c of cells) {
         const i = router.shardOfCell(c).index;
@@ -62,7 +63,7 @@ describe('workedSearches', () => {
     for (const row of workedSearches(router, places, [parseRadius('40km')])) {
       expect(row.cellsPerShard.reduce((a, s) => a + s.cells, 0)).toBe(row.cells);
       expect(row.cellsPerShard.every((s) => s.cells >= 1)).toBe(true);
-      expect(router.shardsForCircle(row.lat, row.lng, row.radius.km)).toEqual(row.cellsPerShard.map((s) => s.index));
+      expect(router.shardsAsked(row.lat, row.lng, row.radius.km)).toEqual(row.cellsPerShard.map((s) => s.index));
     }
   });
 });

@@ -4,7 +4,7 @@
  * out ("A 15-mile search around San Francisco covers 40 cells, and all 40
  * belong to nova").
  *
- * Every figure comes from Router.coverCircle (the exact RegionCoverer
+ * Every figure comes from Router.cover (the exact RegionCoverer
  * covering); nothing here re-implements cells or routing. Latitudes and
  * longitudes are in degrees.
  */
@@ -80,7 +80,7 @@ export function workedSearches(router: Router, cities: readonly NamedPlace[], ra
     for (const radius of radii) {
       let route;
       try {
-        route = router.coverCircle(c.lat, c.lng, radius.km);
+        route = router.cover(c.lat, c.lng, radius.km);
       } catch (e) {
         throw new RangeError(`city ${JSON.stringify(c.name)}: ${(e as Error).message}`);
       }
@@ -90,7 +90,7 @@ export function workedSearches(router: Router, cities: readonly NamedPlace[], ra
         lat: c.lat,
         lng: c.lng,
         radius: { value: radius.value, unit: radius.unit, km: radius.km },
-        cells: route.cells.length,
+        cells: route.ordinals.length,
         shardsAsked: route.shards.length,
         numberOfShards: router.numberOfShards,
         routing: route.routing,

@@ -63,8 +63,8 @@ export function fastPathCases(seed: number, count: number, check: (slow: number[
       ...Array.from({ length: 16 }, () => Math.min(CELL_COUNT - 1, Math.max(1, centre + Math.round((rand() - 0.5) * 2 * spread)))),
     ];
     const r = new Router(fileWithCuts(cuts));
-    const slow = r.coverCircle(lat, lng, radiusKm).shards.map((s) => s.index);
-    const fast = r.shardsForCircle(lat, lng, radiusKm);
+    const slow = r.cover(lat, lng, radiusKm).shards.map((s) => s.index);
+    const fast = r.shardsAsked(lat, lng, radiusKm);
     check(slow, fast, `circle ${lat},${lng} r=${radiusKm} km`);
     if (slow.length > 1) multi++;
   }

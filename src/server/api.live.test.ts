@@ -109,7 +109,7 @@ describe('routed and all-shards searches on the real node', () => {
       expect(body.hits.map((h: { id: string }) => h.id), c.label).toEqual(body.unrouted.hits.map((h: { id: string }) => h.id));
 
       // The routing string is the covering's shard names; OpenSearch asked exactly those shards.
-      const cover = router.coverCircle(c.lat, c.lng, c.radiusMi * KM_PER_MILE);
+      const cover = router.cover(c.lat, c.lng, c.radiusMi * KM_PER_MILE);
       expect(body.routing, c.label).toBe(cover.routing);
       expect(body.shards.total, c.label).toBe(cover.shards.length);
       expect(body.shards.failed, c.label).toBe(0);

@@ -120,7 +120,7 @@ describe('a shard that does not answer', () => {
     const docs = up.slice(0, 40).flatMap((r) => docsOf(r, router, 2));
     const bulk = await client.request<{ errors: boolean }>('POST', '/_bulk', { body: bulkBody(PARTIAL_INDEX, docs), query: { refresh: 'true' } });
     expect(bulk.body.errors).toBe(false);
-    const avoid = up.find((r) => !router.coverCircle(r.lat, r.lng, 15 * KM_PER_MILE).shards.some((s) => s.shard === u))!;
+    const avoid = up.find((r) => !router.cover(r.lat, r.lng, 15 * KM_PER_MILE).shards.some((s) => s.shard === u))!;
     const touch = restaurants.find((r) => router.route(r.lat, r.lng).shard === u)!;
 
     const s = await api({ file: f, client });

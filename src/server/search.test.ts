@@ -117,7 +117,7 @@ describe('plans', () => {
   it('routes a circle to the shards of its covering, names joined by commas without spaces', () => {
     const p = parse('lat=40.7&lng=-74&radius=200mi');
     const plan = planRouted(router, p);
-    const cover = router.coverCircle(40.7, -74, p.circle!.radius.km);
+    const cover = router.cover(40.7, -74, p.circle!.radius.km);
     expect(plan.scope).toBe('routed');
     expect(plan.routing).toBe(cover.shards.map((s) => s.name).join(','));
     expect(plan.routing).not.toMatch(/\s/);

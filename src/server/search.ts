@@ -206,7 +206,7 @@ export interface Plan {
  */
 export function planRouted(router: Router, p: SearchParams): Plan {
   if (!p.circle) return planAll(router);
-  const c = router.coverCircle(p.circle.lat, p.circle.lng, p.circle.radius.km);
+  const c = router.cover(p.circle.lat, p.circle.lng, p.circle.radius.km);
   return { scope: 'routed', routing: c.routing, shards: c.shards };
 }
 

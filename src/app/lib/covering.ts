@@ -1,6 +1,6 @@
 /**
  * The radius explorer's covering, computed off the main thread: the exact
- * Router.coverCircle answer plus the cells' corners for the scene.
+ * Router.cover answer plus the cells' corners for the scene.
  *
  * Why a worker: a covering takes milliseconds to tens of milliseconds (plus
  * the corners of every cell: 45,000 cells at the core's 1,000 km maximum),
@@ -14,7 +14,7 @@
  * Pure computation and protocol (no DOM): unit-tested in covering.test.ts.
  */
 import { weightsFromCells, type FanoutWeights } from './fanout';
-import { parseCellsCsv, Router, coverCircleRoute, cellVertices, cellFromOrdinal, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
+import { parseCellsCsv, Router, cellVertices, cellFromOrdinal, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
 
 const RAD = Math.PI / 180;
 
@@ -39,15 +39,13 @@ export interface CoveringAnswer {
 }
 
 /**
- * computeCovering covers a circle as router.coverCircle does (lat in [-90, 90],
+ * computeCovering covers a circle as router.cover does (lat in [-90, 90],
  * lng degrees, radiusKm in (0, MAX_RADIUS_KM]; throws the core's RangeError
  * otherwise) and adds ordinals and corners.
  */
 export function computeCovering(router: Router, lat: number, lng: number, radiusKm: number): CoveringAnswer {
   const t0 = performance.now();
-  // The same covering as router.coverCircle, by the core's linear walk (coverWalk.ts): 80 ms
-  // instead of seconds at the 1,000 km maximum.
-  const route = coverCircleRoute(router, lat, lng, radiusKm);
+  const route = router.cover(lat, lng, radiusKm);
   const ordinals = route.ordinals;
   const n = ordinals.length;
   const corners = new Float32Array(8 * n);
@@ -61,25 +59,9 @@ export function computeCovering(router: Router, lat: number, lng: number, radius
   return { lat, lng, radiusKm, hash: router.file.hash, ordinals, cellShards: route.cellShards, corners, shards: route.shards, routing: route.routing, ms: performance.now() - t0 };
 }
 
-/**
- * routeOfAnswer rebuilds the CircleRoute from an answer. Its `cells` (bigint
- * ids) are made on first read only: the explorer draws from the ordinals,
- * and 1,000 BigInts per slider frame are work nobody may look at.
- */
+/** routeOfAnswer returns the CircleRoute an answer carries (the core's shape, no copy). */
 export function routeOfAnswer(a: CoveringAnswer): CircleRoute {
-  let cells: CircleRoute['cells'] | null = null;
-  return {
-    get cells() {
-      if (!cells) {
-        cells = new Array(a.ordinals.length);
-        for (let k = 0; k < a.ordinals.length; k++) cells[k] = cellFromOrdinal(a.ordinals[k]);
-      }
-      return cells;
-    },
-    cellShards: a.cellShards,
-    shards: a.shards,
-    routing: a.routing,
-  };
+  return { ordinals: a.ordinals, cellShards: a.cellShards, shards: a.shards, routing: a.routing };
 }
 
 /** Messages to the worker. */

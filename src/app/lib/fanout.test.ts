@@ -38,7 +38,7 @@ function expectedCounts(router: Router, g: FanoutGrid, radiusKm: number): number
   for (let j = 0; j < g.rows; j++) {
     for (let i = 0; i < g.cols; i++) {
       const p = pixel(g, i, j);
-      out.push(Math.min(255, router.coverCircle(p.lat, p.lng, radiusKm).shards.length));
+      out.push(Math.min(255, router.cover(p.lat, p.lng, radiusKm).shards.length));
     }
   }
   return out;
@@ -92,8 +92,8 @@ describe('fan-out grid', () => {
   it('asks the fast path fewer times than there are pixels when pixels are small against the radius', () => {
     const router = new Router(fileWithCuts([cellOrdinal(parseToken('808581')) + 5, 3_000_000]));
     let calls = 0;
-    const orig = router.shardsForCircle.bind(router);
-    router.shardsForCircle = (a, b, c) => (calls++, orig(a, b, c));
+    const orig = router.shardsAsked.bind(router);
+    router.shardsAsked = (a, b, c) => (calls++, orig(a, b, c));
     const g: FanoutGrid = { west: -123, south: 37, east: -121.5, north: 38.5, cols: 40, rows: 40 };
     const counts = computeFanoutGrid(router, g, 30);
     expect(calls).toBeLessThan(g.cols * g.rows / 2);
@@ -143,7 +143,7 @@ describe('fan-out grid', () => {
     const sf = cellOrdinal(parseToken('808581'));
     const router = new Router(fileWithCuts(Array.from({ length: 300 }, (_, k) => sf - 150 + k)));
     const g: FanoutGrid = { west: -122.5, south: 37.7, east: -122.3, north: 37.8, cols: 2, rows: 1 };
-    expect(router.shardsForCircle(37.75, -122.45, 300).length).toBeGreaterThan(255);
+    expect(router.shardsAsked(37.75, -122.45, 300).length).toBeGreaterThan(255);
     expect(Array.from(computeFanoutGrid(router, g, 300))).toEqual([255, 255]);
   });
 
@@ -202,7 +202,7 @@ describe('weighted one-shard share', () => {
       const sums = [0, 0, 0, 0];
       let total = 0;
       for (const p of pts) {
-        const k = router.coverCircle(p.lat, p.lng, km).shards.length;
+        const k = router.cover(p.lat, p.lng, km).shards.length;
         sums[Math.min(4, k) - 1] += p.population;
         total += p.population;
       }

@@ -8,8 +8,8 @@
  * for the main thread. All angles are degrees, distances km.
  *
  * ## Exactness
- * Each count equals router.shardsForCircle(lat, lng, radiusKm).length, which
- * equals router.coverCircle(...).shards.length. The default method
+ * Each count equals router.shardsAsked(lat, lng, radiusKm).length, which
+ * equals router.cover(...).shards.length. The default method
  * ('blocks') gets there without asking every point: for a block of points
  * with a centre c and every point within dKm of c, the circle around any of
  * them (radius r) lies inside the circle around c of radius r + d and
@@ -18,10 +18,10 @@
  *   shards(c, r − d) ⊆ shards(p, r) ⊆ shards(c, r + d)   for every p in the block,
  * and when both ends have the same size (always when the outer one asks one
  * shard) every point of the block asks that many shards. Otherwise the block
- * is split in two, down to single points, which ask shardsForCircle itself.
+ * is split in two, down to single points, which ask Router.shardsAsked itself.
  * The radii are widened/narrowed by FANOUT_EPS_KM, far above floating-point
  * error, so the sandwich holds for S2's computed coverings, not just on paper.
- * Methods 'fast' (shardsForCircle at every point) and 'cover' (the full
+ * Methods 'fast' (Router.shardsAsked at every point) and 'cover' (the full
  * RegionCoverer covering at every point) give identical counts and serve as
  * baselines.
  *
@@ -166,7 +166,7 @@ function distKm(ax: number, ay: number, az: number, bx: number, by: number, bz: 
 
 /** countAt returns one point's count by the per-point method ('fast' or 'cover'). */
 function countAt(router: Router, lat: number, lng: number, radiusKm: number, method: FanoutMethod): number {
-  return method === 'cover' ? router.coverCircle(lat, lng, radiusKm).shards.length : router.shardsForCircle(lat, lng, radiusKm).length;
+  return method === 'cover' ? router.cover(lat, lng, radiusKm).shards.length : router.shardsAsked(lat, lng, radiusKm).length;
 }
 
 /**
@@ -177,11 +177,11 @@ function sandwich(router: Router, lat: number, lng: number, radiusKm: number, dK
   if (dKm > radiusKm * SANDWICH_MAX_SPREAD) return 0;
   const outer = radiusKm + dKm + FANOUT_EPS_KM;
   if (outer > MAX_RADIUS_KM) return 0;
-  const hi = router.shardsForCircle(lat, lng, outer).length;
+  const hi = router.shardsAsked(lat, lng, outer).length;
   if (hi === 1) return 1;
   const inner = radiusKm - dKm - FANOUT_EPS_KM;
   if (inner <= 0) return 0;
-  return router.shardsForCircle(lat, lng, inner).length === hi ? hi : 0;
+  return router.shardsAsked(lat, lng, inner).length === hi ? hi : 0;
 }
 
 /** Pixels (or weight points) by how many shards their search asks: [1, 2, 3, 4 or more]. */

@@ -140,7 +140,7 @@ function searchResponse(o: { took: number; shards: { total: number; successful: 
   };
 }
 
-const sfRoute = router.coverCircle(SF.lat, SF.lng, 15 * KM_PER_MILE);
+const sfRoute = router.cover(SF.lat, SF.lng, 15 * KM_PER_MILE);
 
 /** The API's answer to a URL, as the browser receives it (JSON round trip). */
 async function answer(reply: (method: string, path: string, opts: RequestOptions) => Reply, url: string) {

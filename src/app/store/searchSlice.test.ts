@@ -67,7 +67,7 @@ describe('search slice', () => {
     expect(all.routing).toBe(router.allShardsRouting());
     expect(searchAsked(store.getState())).toBe(all);
     store.getState().setSearchCentre(40.7143, -74.006, 'New York, NY');
-    const route: CircleRoute = router.coverCircle(40.7143, -74.006, 50 * KM_PER_MILE);
+    const route: CircleRoute = router.cover(40.7143, -74.006, 50 * KM_PER_MILE);
     store.getState().setCovering({ lat: 40.7143, lng: -74.006, radiusKm: 50 * KM_PER_MILE, hash: file.hash, route, ordinals: new Int32Array(0), corners: new Float32Array(0), ms: 0 });
     const asked = searchAsked(store.getState())!;
     expect(asked.all).toBe(false);

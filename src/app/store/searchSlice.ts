@@ -40,7 +40,7 @@ export interface SearchCovering {
   radiusKm: number;
   /** The boundary file's hash it was routed with. */
   hash: string;
-  /** Exactly Router.coverCircle(lat, lng, radiusKm). */
+  /** Exactly Router.cover(lat, lng, radiusKm). */
   route: CircleRoute;
   /** Level-10 ordinals of route.cells (same order), for the scene. */
   ordinals: Int32Array;

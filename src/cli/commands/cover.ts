@@ -1,4 +1,4 @@
-import { parseRadius, cellToken } from '../../core/index.ts';
+import { parseRadius, cellToken, cellFromOrdinal } from '../../core/index.ts';
 import { parse, num, str } from '../args.ts';
 import { loadRouter, DEFAULT_BOUNDARIES } from '../io.ts';
 import type { Command } from '../command.ts';
@@ -22,13 +22,13 @@ cell limit) and prints the cell count, the cells per shard and the routing strin
     const lng = num(values.lng, 'lng', 'cover');
     const radius = parseRadius(str(values.radius, 'radius', 'cover'), 'mi', '--radius');
     const router = loadRouter((values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES);
-    const r = router.coverCircle(lat, lng, radius.km);
+    const r = router.cover(lat, lng, radius.km);
     if (values.json) {
       const shards = r.shards.map((s) => ({ name: s.name, shard: s.shard, cells: s.cells }));
-      io.out(JSON.stringify({ cells: r.cells.map(cellToken), shards, routing: r.routing }) + '\n');
+      io.out(JSON.stringify({ cells: Array.from(r.ordinals, (o) => cellToken(cellFromOrdinal(o))), shards, routing: r.routing }) + '\n');
       return 0;
     }
-    io.out(`${r.cells.length} cells, ${r.shards.length} / ${router.numberOfShards} shards\n`);
+    io.out(`${r.ordinals.length} cells, ${r.shards.length} / ${router.numberOfShards} shards\n`);
     for (const s of r.shards) io.out(`  ${s.name.padEnd(12)} shard ${String(s.shard).padStart(3)}  ${String(s.cells).padStart(6)} cells\n`);
     io.out(`routing=${r.routing}\n`);
     return 0;

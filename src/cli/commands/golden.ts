@@ -56,8 +56,8 @@ export interface GoldenFile {
 }
 
 function entry(router: Router, c: NamedPlace, radius: string): GoldenEntry {
-  const r = router.coverCircle(c.lat, c.lng, parseRadius(radius).km);
-  return { name: c.name, state: c.state, lat: c.lat, lng: c.lng, radius, cells: r.cells.length, shardCount: formatShardCount(r.shards.length, router.numberOfShards), routing: r.routing };
+  const r = router.cover(c.lat, c.lng, parseRadius(radius).km);
+  return { name: c.name, state: c.state, lat: c.lat, lng: c.lng, radius, cells: r.ordinals.length, shardCount: formatShardCount(r.shards.length, router.numberOfShards), routing: r.routing };
 }
 
 /**
@@ -76,7 +76,7 @@ export function pickStraddling(router: Router, cities: readonly NamedPlace[], co
     for (const { city } of byPopulation) {
       if (out.length === count) return out;
       if (out.some((o) => o.city === city)) continue;
-      if (router.shardsForCircle(city.lat, city.lng, km).length >= 2) out.push({ city, radius });
+      if (router.shardsAsked(city.lat, city.lng, km).length >= 2) out.push({ city, radius });
     }
   }
   return out;
@@ -100,7 +100,7 @@ export function buildGolden(router: Router, cities: readonly NamedPlace[], paths
   }
   for (const s of straddling) entries.push(entry(router, s.city, s.radius));
   return {
-    generatedBy: 'npx geoshard golden (src/cli/commands/golden.ts): computed by the routing core (Router.coverCircle) from the boundary and cities files below; do not edit by hand, regenerate and review the diff',
+    generatedBy: 'npx geoshard golden (src/cli/commands/golden.ts): computed by the routing core (Router.cover) from the boundary and cities files below; do not edit by hand, regenerate and review the diff',
     boundaryFile: paths.boundaries,
     boundaryHash: router.file.hash,
     boundaryVersion: router.file.version,
