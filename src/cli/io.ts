@@ -1,8 +1,8 @@
-/** File helpers shared by the CLI commands: reading inputs with clear errors, atomic writes. */
-import { readFileSync, writeFileSync, renameSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname, resolve, join } from 'node:path';
+/** File helpers shared by the CLI commands: reading inputs with clear errors, validated and atomic writes. */
+import { closeSync, fchmodSync, fchownSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { basename, dirname, resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseBoundaryFile, parseCellsCsv, Router, BoundaryFileError, type BoundaryFile, type CellWeight } from '../core/index.ts';
+import { parseBoundaryFile, parseCellsCsv, validateBoundaryFile, formatBoundaryFile, Router, BoundaryFileError, type BoundaryFile, type CellWeight, type ValidationError } from '../core/index.ts';
 
 /** The repository root (two levels above this file). */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -11,6 +11,23 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const DEFAULT_BOUNDARIES = join(ROOT, 'data', 'boundaries.json');
 export const DEFAULT_CELLS = join(ROOT, 'data', 'cells.csv');
 export const DEFAULT_CITIES = join(ROOT, 'data', 'cities.json');
+
+/**
+ * The largest boundary file the CLI reads, in bytes (4 MiB). A valid file of
+ * the most shards the core allows (1024) with a migration in progress is about
+ * 0.1 MiB, so this leaves a wide margin while refusing, before reading a byte,
+ * the files whose millions of tokens would take minutes to check.
+ */
+export const MAX_BOUNDARY_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The largest cells or cities file the CLI reads, in bytes (256 MiB): a cells
+ * file listing every one of the 6,291,456 level-10 cells is about 190 MiB.
+ */
+export const MAX_DATA_FILE_BYTES = 256 * 1024 * 1024;
+
+/** How many problems of an invalid file the CLI lists before "and N more". */
+export const MAX_LISTED_PROBLEMS = 50;
 
 /** CliError carries a user-facing message and an exit code (2: usage, 1: bad input or failure). */
 export class CliError extends Error {
@@ -23,19 +40,107 @@ export class CliError extends Error {
   }
 }
 
-/** readText reads a UTF-8 file or throws a CliError naming the path. */
-export function readText(path: string, what: string): string {
+const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+
+/** What a file system object is, in words, for messages ("a directory", "a character device"). */
+function kindOf(st: Stats): string {
+  if (st.isFile()) return 'a regular file';
+  if (st.isDirectory()) return 'a directory';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
+}
+
+/** reason turns a Node file system error into words (no stack, no syscall jargon). */
+function reason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EDQUOT':
+      return 'disk quota exceeded';
+    case 'EFBIG':
+      return 'file too large for the file system or the process limit';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    case 'ENAMETOOLONG':
+      return 'the path is too long';
+    case 'ELOOP':
+      return 'too many levels of symbolic links';
+    case 'EIO':
+      return 'input/output error';
+    default:
+      return code ? `${code}: ${(e as Error).message.replace(/^\w+: /, '').replace(/, \w+ '.*'$/, '')}` : String((e as Error)?.message ?? e);
+  }
+}
+
+/**
+ * readText reads a UTF-8 file or throws a CliError naming the path. The file
+ * must be a regular file of at most maxBytes bytes: its size is checked before
+ * it is read, so an oversized input is refused at once.
+ */
+export function readText(path: string, what: string, maxBytes = MAX_BOUNDARY_FILE_BYTES): string {
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch (e) {
+    throw new CliError(`cannot read ${what} ${path}: ${reason(e)}`);
+  }
+  if (!st.isFile()) throw new CliError(`cannot read ${what} ${path}: it is ${kindOf(st)}, not a regular file`);
+  if (st.size > maxBytes) {
+    throw new CliError(`cannot read ${what} ${path}: it is ${st.size.toLocaleString('en-US')} bytes (${mib(st.size)}), over the limit of ${maxBytes.toLocaleString('en-US')} bytes (${mib(maxBytes)}) for a ${what}`);
+  }
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CliError(`cannot read ${what} ${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    throw new CliError(`cannot read ${what} ${path}: ${reason(e)}`);
+  }
+}
+
+/**
+ * problemLines lists a file's problems for people, one per line indented by
+ * two spaces: the first `max`, then "and N more" when there are more.
+ */
+export function problemLines(errors: readonly { message: string }[], max = MAX_LISTED_PROBLEMS): string {
+  const shown = errors.slice(0, max).map((e) => `  ${e.message}\n`);
+  if (errors.length > max) shown.push(`  and ${(errors.length - max).toLocaleString('en-US')} more\n`);
+  return shown.join('');
+}
+
+/** problemCount writes "1 problem" or "N problems". */
+export const problemCount = (n: number) => `${n.toLocaleString('en-US')} problem${n === 1 ? '' : 's'}`;
+
+/**
+ * naming runs fn, which reads or checks the file at path, and turns the
+ * RangeErrors JavaScript throws on a pathological input (nesting too deep for
+ * the stack, a string or array too long) into a CliError naming the file.
+ */
+export function naming<T>(path: string, what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof RangeError && /call stack/i.test(e.message)) throw new CliError(`${what} ${path} cannot be checked: it is nested too deeply (${e.message})`);
+    if (e instanceof RangeError && /(string|array) length/i.test(e.message)) throw new CliError(`${what} ${path} cannot be checked: it is too large (${e.message})`);
+    throw e;
   }
 }
 
 /** loadBoundaryFile reads and validates a boundary file; a BoundaryFileError lists every problem. */
 export function loadBoundaryFile(path = DEFAULT_BOUNDARIES): BoundaryFile {
-  return parseBoundaryFile(readText(path, 'boundary file'), path);
+  const text = readText(path, 'boundary file', MAX_BOUNDARY_FILE_BYTES);
+  return naming(path, 'boundary file', () => parseBoundaryFile(text, path));
 }
 
 /** loadRouter reads, validates and indexes a boundary file. */
@@ -45,25 +150,157 @@ export function loadRouter(path = DEFAULT_BOUNDARIES): Router {
 
 /** loadCells reads a cells file (token,restaurants,dishes in key order). */
 export function loadCells(path = DEFAULT_CELLS): CellWeight[] {
-  return parseCellsCsv(readText(path, 'cells file'), path);
+  return parseCellsCsv(readText(path, 'cells file', MAX_DATA_FILE_BYTES), path);
 }
 
 /**
- * writeFileAtomic writes text to path via a temporary file in the same folder
- * and a rename, so a reader never sees a half-written file and a failure
- * leaves the old file untouched.
+ * resolveTarget returns the file a write to `path` replaces: the path itself,
+ * or the file a symbolic link points to (so the link stays a link), with the
+ * target's current state (null when it does not exist yet). Throws a CliError
+ * saying what is wrong when the target exists and is not a regular file, when
+ * a part of the folder path is not a folder, or when the path names a folder.
  */
-export function writeFileAtomic(path: string, text: string): void {
-  const dir = dirname(resolve(path));
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${Date.now()}-${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
+export function resolveTarget(path: string, what = 'file'): { target: string; existing: Stats | null } {
+  if (path === '' || /[\\/]$/.test(path)) throw new CliError(`cannot write ${what} ${JSON.stringify(path)}: give a file name, not a folder`);
+  let target = resolve(path);
+  let link: Stats | null = null;
   try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
+    link = lstatSync(target);
   } catch (e) {
-    rmSync(tmp, { force: true });
-    throw new CliError(`cannot write ${path}: ${(e as Error).message}`);
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && (e as NodeJS.ErrnoException).code !== 'ENOTDIR') throw new CliError(`cannot write ${what} ${path}: ${reason(e)}`);
   }
+  if (link?.isSymbolicLink()) {
+    try {
+      target = realpathSync(target);
+    } catch (e) {
+      throw new CliError(`cannot write ${what} ${path}: it is a symbolic link whose target cannot be resolved (${reason(e)})`);
+    }
+  }
+  let existing: Stats | null = null;
+  try {
+    existing = statSync(target);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new CliError(`cannot write ${what} ${path}: ${reason(e)}`);
+  }
+  if (existing && !existing.isFile()) {
+    throw new CliError(`cannot write ${what} ${path}: it is ${kindOf(existing)}; the CLI writes only regular files (give the path of a new or existing regular file)`);
+  }
+  if (!existing) checkFolder(dirname(target), path, what);
+  return { target, existing };
+}
+
+/**
+ * checkFolder throws a CliError when `dir` cannot hold a new file: a part of
+ * it exists and is not a folder. Missing folders are fine (they are created).
+ */
+function checkFolder(dir: string, path: string, what: string): void {
+  for (let d = dir; ; d = dirname(d)) {
+    let st: Stats | null = null;
+    try {
+      st = statSync(d);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new CliError(`cannot write ${what} ${path}: ${d}: ${reason(e)}`);
+    }
+    if (st) {
+      if (!st.isDirectory()) throw new CliError(`cannot write ${what} ${path}: ${d} is ${kindOf(st)}, not a folder`);
+      return;
+    }
+    if (dirname(d) === d) return;
+  }
+}
+
+/**
+ * checkFolderTarget throws a CliError unless `dir` is an existing folder or
+ * can be created as one (no part of it is a file). For options naming an
+ * output folder (plan --out-dir).
+ */
+export function checkFolderTarget(dir: string, what = 'folder'): void {
+  checkFolder(resolve(dir), dir, what);
+}
+
+/**
+ * writeFileAtomic writes text to path so that a reader sees the old file or
+ * the whole new one, never a part: it writes a temporary file in the target's
+ * folder, fsyncs it, renames it over the target and fsyncs the folder (best
+ * effort). A symbolic link is written through to its target; an existing
+ * file keeps its permission bits (and, when allowed, its owner). Missing
+ * folders are created. Refuses a target that exists and is not a regular file
+ * (a device, folder, pipe or socket). Any failure throws a CliError naming the
+ * path and the reason, and removes the temporary file; the target is then
+ * untouched.
+ */
+export function writeFileAtomic(path: string, text: string, what = 'file'): void {
+  const { target, existing } = resolveTarget(path, what);
+  const dir = dirname(target);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw new CliError(`cannot write ${what} ${path}: cannot create the folder ${dir}: ${reason(e)}`);
+  }
+  const tmp = join(dir, `.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  let fd: number | null = null;
+  try {
+    fd = openSync(tmp, 'wx', 0o666);
+    if (existing) {
+      fchmodSync(fd, existing.mode & 0o7777);
+      if (existing.uid !== process.getuid?.() || existing.gid !== process.getgid?.()) {
+        try {
+          fchownSync(fd, existing.uid, existing.gid);
+        } catch {
+          // Only root may give a file away; otherwise the new file is the writer's, as after any editor's save.
+        }
+      }
+    }
+    writeFileSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = null;
+    renameSync(tmp, target);
+  } catch (e) {
+    if (fd !== null) {
+      try {
+        closeSync(fd);
+      } catch {
+        // The write already failed; that is the error to report.
+      }
+    }
+    rmSync(tmp, { force: true });
+    throw new CliError(`cannot write ${what} ${path}: ${reason(e)}; nothing was written`);
+  }
+  try {
+    const d = openSync(dir, 'r');
+    try {
+      fsyncSync(d);
+    } finally {
+      closeSync(d);
+    }
+  } catch {
+    // Some file systems cannot fsync a folder; the rename is done either way.
+  }
+}
+
+/**
+ * checkBoundaryFile throws a CliError listing the problems (at most
+ * MAX_LISTED_PROBLEMS) unless `file` is a valid boundary file: a command
+ * calls it before writing, so it never writes a file `geoshard validate`
+ * would reject.
+ */
+export function checkBoundaryFile(file: unknown, path: string, command: string): void {
+  const errors: ValidationError[] = validateBoundaryFile(file);
+  if (errors.length > 0) {
+    throw new CliError(`geoshard ${command}: not writing ${path}: the boundary file would be invalid (${problemCount(errors.length)}):\n${problemLines(errors).trimEnd()}`);
+  }
+}
+
+/**
+ * writeBoundaryFile validates a boundary file, then writes it atomically in
+ * the standard layout (formatBoundaryFile). Writes nothing when it is invalid.
+ */
+export function writeBoundaryFile(path: string, file: BoundaryFile, command: string): void {
+  checkBoundaryFile(file, path, command);
+  writeFileAtomic(path, formatBoundaryFile(file), 'boundary file');
 }
 
 export { BoundaryFileError };

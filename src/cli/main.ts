@@ -4,7 +4,7 @@
  * non-zero (2 for usage errors, 1 for bad input or failures).
  */
 import { BoundaryFileError } from '../core/index.ts';
-import { CliError } from './io.ts';
+import { CliError, problemLines } from './io.ts';
 import type { Command, Io } from './command.ts';
 
 /**
@@ -71,13 +71,25 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     return await cmd.run(rest, io);
   } catch (e) {
     if (e instanceof CliError) {
-      io.err(e.message + '\n');
+      // Messages from the shared helpers (reading, writing) get the command's name in front.
+      io.err(`${e.message.startsWith('geoshard ') ? '' : `geoshard ${name}: `}${e.message}\n`);
       return e.exitCode;
     }
-    if (e instanceof BoundaryFileError || e instanceof RangeError) {
+    if (e instanceof BoundaryFileError) {
+      // The first line names the file and the count; list at most the first problems.
+      io.err(`geoshard ${name}: ${e.message.split('\n', 1)[0]}\n${problemLines(e.errors)}`);
+      return 1;
+    }
+    if (e instanceof RangeError && !/call stack|string length|array length/i.test(e.message)) {
+      // The core's RangeErrors name the input at fault (a latitude, a radius, a cells-file line).
       io.err(`geoshard ${name}: ${e.message}\n`);
       return 1;
     }
-    throw e;
+    // Last resort: a defect or an unexpected failure. One line, no stack unless GEOSHARD_DEBUG=1.
+    const debug = process.env.GEOSHARD_DEBUG === '1';
+    const first = String((e as Error)?.message ?? e).split('\n', 1)[0];
+    io.err(`geoshard ${name}: internal error: ${first}${debug ? '' : ' (set GEOSHARD_DEBUG=1 for details)'}\n`);
+    if (debug) io.err(`${(e as Error)?.stack ?? String(e)}\n`);
+    return 1;
   }
 }

@@ -11,6 +11,9 @@ import { parseToken, cellOrdinal, CELL_COUNT } from './cells.ts';
 import { shardForRouting, defaultRoutingNumShards, MAX_SHARDS } from './routingHash.ts';
 import { sha256 } from './sha256.ts';
 import { validateMigration, type Migration } from './migration.ts';
+import { RESERVED_KEYS, fieldPath, reportUnknownFields, show } from './fields.ts';
+
+export { RESERVED_KEYS };
 
 /** The format tag of boundary files this core reads and writes. */
 export const BOUNDARY_FORMAT = 'geoshard-boundaries/1';
@@ -63,24 +66,76 @@ export interface ValidationError {
 }
 
 /**
+ * MAX_BOUNDARY_FILE_BYTES is the largest boundary file the core reads: 1 MiB
+ * of UTF-8. The largest valid file, MAX_SHARDS shards with counts, a balance
+ * report and a migration of MAX_MIGRATION_MOVES moves, is about 310 kB
+ * (data/boundaries.json, 15 shards, is 2 kB), so anything larger is not a
+ * boundary file; it is refused before it is parsed (parseBoundaryFile,
+ * checkBoundaryFileSize) instead of after minutes of work. The number of
+ * shards is bounded by MAX_SHARDS (OpenSearch's own limit of primary shards
+ * per index), which validation applies to `numberOfShards`, `boundaries` and
+ * `shards` before looking at their entries.
+ */
+export const MAX_BOUNDARY_FILE_BYTES = 1024 * 1024;
+
+/**
+ * MAX_OBJECT_FIELDS is the most keys one object of a boundary file may have:
+ * the file itself has at most 13, `balance` a handful. More is refused before
+ * parsing (JSON.parse takes seconds over an object of 100,000 keys).
+ */
+export const MAX_OBJECT_FIELDS = 64;
+
+/**
+ * MAX_NESTING_DEPTH is how deeply arrays and objects may nest in a boundary
+ * file, counting the file itself as 1. Its own fields need 3 (`shards[i]`,
+ * `balance.range`, `migration.moves[i]`); deeper values are refused before any
+ * other check, so no check recurses without bound.
+ */
+export const MAX_NESTING_DEPTH = 32;
+
+/**
+ * MAX_LISTED_PROBLEMS is the most problems validateBoundaryFile lists; when a
+ * file has more, the list ends with one line "and N more problems" and
+ * checkBoundaryFile (or BoundaryFileError.total) gives the count.
+ */
+export const MAX_LISTED_PROBLEMS = 50;
+
+
+/**
+ * The fields a boundary file may have (its schema is closed: any other field is
+ * refused, naming it, so every byte of content is either checked or hashed).
+ */
+export const BOUNDARY_FILE_FIELDS: readonly (keyof BoundaryFile)[] = ['format', 'index', 'level', 'numberOfShards', 'routingNumShards', 'boundaries', 'shards', 'version', 'createdAt', 'parent', 'hash', 'balance', 'migration'];
+
+/** The fields a shard entry may have. */
+export const SHARD_ENTRY_FIELDS: readonly (keyof ShardEntry)[] = ['name', 'shard', 'restaurants', 'dishes'];
+
+/**
  * canonicalContent returns the bytes the file hash is taken over: the file as
- * JSON without its `hash` field, object keys sorted, no white space.
+ * JSON without its `hash` field, object keys sorted, no white space. Every own
+ * key is kept, even `__proto__` (copies are null-prototype objects), so two
+ * different contents never give the same bytes. Throws a RangeError for values
+ * nested deeper than MAX_NESTING_DEPTH (validation refuses those first).
  */
 export function canonicalContent(file: object): string {
-  const sortKeys = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(sortKeys);
+  const sortKeys = (v: unknown, depth: number): unknown => {
+    if (v && typeof v === 'object' && depth > MAX_NESTING_DEPTH) {
+      throw new RangeError(`the file nests arrays or objects more than ${MAX_NESTING_DEPTH} deep: it cannot be a boundary file`);
+    }
+    if (Array.isArray(v)) return v.map((x) => sortKeys(x, depth + 1));
     if (v && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
+      // A null-prototype copy: assigning "__proto__" makes an own key, not a new prototype.
+      const out: Record<string, unknown> = Object.create(null);
       for (const k of Object.keys(v).sort()) {
         if (k === 'hash' && v === file) continue;
         const x = (v as Record<string, unknown>)[k];
-        if (x !== undefined) out[k] = sortKeys(x);
+        if (x !== undefined) out[k] = sortKeys(x, depth + 1);
       }
       return out;
     }
     return v;
   };
-  return JSON.stringify(sortKeys(file));
+  return JSON.stringify(sortKeys(file, 1));
 }
 
 /** computeHash returns the sha256 (hex) of a boundary file's canonical content. */
@@ -89,27 +144,116 @@ export function computeHash(file: object): string {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-const show = (v: unknown): string => {
-  const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '...' : s;
-};
+
+/** What checkBoundaryFile found: the first problems (at most the limit asked for) and how many there are in all. */
+export interface BoundaryFileCheck {
+  /** The first problems found, in the order the checks run. */
+  problems: ValidationError[];
+  /** The number of problems in all (>= problems.length). */
+  total: number;
+}
 
 /**
- * validateBoundaryFile checks everything routing depends on and returns every
- * problem found (an empty list means valid). It never throws. Checks: format,
- * index name, level, counts, that every boundary is a canonical level-10
- * token strictly after the previous one, unique names, shard numbers in range
- * and unique, every name's routing hash landing on its declared shard, version,
- * createdAt, parent, the optional `migration` (see migration.ts), and that
- * `hash` matches the content.
+ * scanStructure walks the whole value without recursion and reports reserved
+ * keys (anywhere) and nesting deeper than MAX_NESTING_DEPTH. Returns false
+ * when the value is too deep for the other checks to look at.
+ */
+function scanStructure(root: unknown, err: (field: string, message: string) => void): boolean {
+  // Paths are built only for a problem: each stack entry links to its parent.
+  type Node = { v: object; depth: number; parent: Node | null; key: string | number };
+  const pathOf = (n: Node): string => {
+    const parts: (string | number)[] = [];
+    for (let x: Node | null = n; x && x.parent; x = x.parent) parts.push(x.key);
+    let p = '';
+    for (const k of parts.reverse()) p = typeof k === 'number' ? `${p}[${k}]` : fieldPath(p, k);
+    return p;
+  };
+  if (!root || typeof root !== 'object') return true;
+  const stack: Node[] = [{ v: root, depth: 1, parent: null, key: '' }];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.depth > MAX_NESTING_DEPTH) {
+      let top: Node = n;
+      while (top.parent && top.parent.parent) top = top.parent;
+      const where = top.parent && !Array.isArray(root) ? pathOf(top) : '(file)';
+      const at = pathOf(n);
+      err(where, `nests arrays or objects more than ${MAX_NESTING_DEPTH} deep (at ${at.length > 40 ? at.slice(0, 40) + '...' : at || 'the top'}): a boundary file's fields nest at most 3 deep`);
+      return false;
+    }
+    if (Array.isArray(n.v)) {
+      for (let i = n.v.length - 1; i >= 0; i--) {
+        const x: unknown = n.v[i];
+        if (x && typeof x === 'object') stack.push({ v: x, depth: n.depth + 1, parent: n, key: i });
+      }
+    } else {
+      const keys = Object.keys(n.v);
+      if (keys.length > MAX_OBJECT_FIELDS) {
+        err(pathOf(n) || '(file)', `has ${keys.length} fields: an object of a boundary file has at most ${MAX_OBJECT_FIELDS}`);
+        return false;
+      }
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i];
+        if (RESERVED_KEYS.includes(k)) {
+          err(fieldPath(pathOf(n), k), `"${k}" is a reserved key and cannot appear in a boundary file (keys ${RESERVED_KEYS.map((r) => `"${r}"`).join(', ')} are refused at every level)`);
+          continue;
+        }
+        const x: unknown = (n.v as Record<string, unknown>)[k];
+        if (x && typeof x === 'object') stack.push({ v: x, depth: n.depth + 1, parent: n, key: k });
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * validateBoundaryFile checks everything routing depends on and returns the
+ * problems found (an empty list means valid): at most MAX_LISTED_PROBLEMS of
+ * them, then, when there are more, one last entry (field "(file)") whose
+ * message is "and N more problems"; checkBoundaryFile gives the count. It never
+ * throws, whatever the input (a value from JSON.parse, or any object).
+ *
+ * Checks: no reserved key (`__proto__`, `constructor`, `prototype`) at any
+ * depth and nesting at most MAX_NESTING_DEPTH; no field outside the schema
+ * (BOUNDARY_FILE_FIELDS, SHARD_ENTRY_FIELDS, and those of `migration` and its
+ * moves; `balance` is free-form and hashed); format, index name, level,
+ * counts (numberOfShards in [1, MAX_SHARDS]), that every boundary is a
+ * canonical level-10 token strictly after the previous one, unique names,
+ * shard numbers in range and unique, every name's routing hash landing on its
+ * declared shard, version, createdAt, parent, the optional `migration` (see
+ * migration.ts), and that `hash` matches the content.
  */
 export function validateBoundaryFile(input: unknown): ValidationError[] {
-  const errors: ValidationError[] = [];
-  const err = (field: string, message: string) => errors.push({ field, message: `${field}: ${message}` });
+  const { problems, total } = checkBoundaryFile(input);
+  return listProblems(problems, total);
+}
+
+/** listProblems returns the first MAX_LISTED_PROBLEMS problems and, if total is larger, a last "and N more problems" entry. */
+function listProblems(problems: readonly ValidationError[], total: number): ValidationError[] {
+  const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
+  const more = Math.max(total, problems.length) - listed.length;
+  if (more > 0) listed.push({ field: '(file)', message: `and ${more} more problem${more === 1 ? '' : 's'}` });
+  return listed;
+}
+
+/**
+ * checkBoundaryFile runs validateBoundaryFile's checks and returns the first
+ * `maxListed` problems (default MAX_LISTED_PROBLEMS; >= 0) and the number of
+ * problems in all. Never throws.
+ */
+export function checkBoundaryFile(input: unknown, maxListed: number = MAX_LISTED_PROBLEMS): BoundaryFileCheck {
+  const problems: ValidationError[] = [];
+  let total = 0;
+  const push = (e: ValidationError) => {
+    total++;
+    if (problems.length < maxListed) problems.push(e);
+  };
+  const err = (field: string, message: string) => push({ field, message: `${field}: ${message}` });
+  if (!scanStructure(input, err)) return { problems, total };
   if (!isObj(input)) {
     err('(file)', `expected a JSON object, got ${show(input)}`);
-    return errors;
+    return { problems, total };
   }
+  reportUnknownFields(input, '', 'a boundary file', BOUNDARY_FILE_FIELDS, err);
   const f = input;
   if (f.format !== BOUNDARY_FORMAT) err('format', `${show(f.format)} is not supported: expected "${BOUNDARY_FORMAT}"`);
   if (typeof f.index !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/.test(f.index) || f.index.length > 255) {
@@ -132,9 +276,12 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
   }
 
   // Boundaries: N-1 canonical level-10 tokens, strictly ascending by cell id.
-  const errorsBefore = errors.length;
+  const errorsBefore = total;
   if (!Array.isArray(f.boundaries)) {
     err('boundaries', `${show(f.boundaries)} is not an array of level-10 tokens`);
+  } else if (f.boundaries.length > MAX_SHARDS - 1) {
+    // Too many to be a file of at most MAX_SHARDS shards: checking each would only list noise.
+    err('boundaries', `has ${f.boundaries.length} tokens: a file has at most MAX_SHARDS - 1 = ${MAX_SHARDS - 1} (one fewer than its shards)`);
   } else {
     if (nOk && f.boundaries.length !== (n as number) - 1) {
       err('boundaries', `has ${f.boundaries.length} tokens: expected numberOfShards - 1 = ${(n as number) - 1}`);
@@ -145,7 +292,7 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
       try {
         ord = cellOrdinal(parseToken(t as string, `boundaries[${i}]:`));
       } catch (e) {
-        errors.push({ field: `boundaries[${i}]`, message: (e as Error).message });
+        push({ field: `boundaries[${i}]`, message: (e as Error).message });
         return;
       }
       if (ord === 0) {
@@ -162,12 +309,14 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
       prev = { token: t as string, ord, i };
     });
   }
-  const boundariesOk = errors.length === errorsBefore && nOk;
+  const boundariesOk = total === errorsBefore && nOk;
 
   // Shards: N entries with unique names and unique shard numbers their names route to.
-  const errorsBeforeShards = errors.length;
+  const errorsBeforeShards = total;
   if (!Array.isArray(f.shards)) {
     err('shards', `${show(f.shards)} is not an array of { name, shard }`);
+  } else if (f.shards.length > MAX_SHARDS) {
+    err('shards', `has ${f.shards.length} entries: a file has at most MAX_SHARDS = ${MAX_SHARDS} shards`);
   } else {
     if (nOk && f.shards.length !== n) err('shards', `has ${f.shards.length} entries: expected numberOfShards = ${n}`);
     const names = new Map<string, number>();
@@ -178,6 +327,7 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
         err(p, `${show(s)} is not an object { name, shard }`);
         return;
       }
+      reportUnknownFields(s, p, 'a shard entry', SHARD_ENTRY_FIELDS, err);
       const name = s.name;
       if (typeof name !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(name)) {
         err(`${p}.name`, `${show(name)} is not a valid shard name: 1 to 64 letters, digits, "_", "." or "-" (no commas or spaces: a routing string joins names with commas)`);
@@ -207,7 +357,11 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
     });
   }
 
-  const shardsOk = errors.length === errorsBeforeShards && nOk;
+  const shardsOk = total === errorsBeforeShards && nOk;
+
+  if (f.balance !== undefined && !isObj(f.balance)) {
+    err('balance', `${show(f.balance)} is not an object describing how the file was made (method, evenness, ...): give an object or no field`);
+  }
 
   if (f.migration !== undefined) {
     const starts = boundariesOk ? [0, ...(f.boundaries as string[]).map((t) => cellOrdinal(parseToken(t))), CELL_COUNT] : null;
@@ -232,30 +386,181 @@ export function validateBoundaryFile(input: unknown): ValidationError[] {
       err('hash', `"${f.hash}" does not match the content (sha256 ${expected}): the file was edited after it was hashed; review the edit, then run geoshard hash FILE --write`);
     }
   }
-  return errors;
+  return { problems, total };
 }
 
-/** BoundaryFileError is thrown when an invalid boundary file is loaded; `errors` lists every problem. */
+/**
+ * BoundaryFileError is thrown when an invalid boundary file is loaded.
+ * `errors` lists the problems as validateBoundaryFile does (at most
+ * MAX_LISTED_PROBLEMS, then "and N more problems"); `total` counts them all.
+ * The message names the source and lists the same lines.
+ */
 export class BoundaryFileError extends Error {
   readonly errors: ValidationError[];
-  constructor(errors: ValidationError[], source = 'boundary file') {
-    super(`${source} is invalid (${errors.length} problem${errors.length === 1 ? '' : 's'}):\n  ${errors.map((e) => e.message).join('\n  ')}`);
+  /** The number of problems in all. */
+  readonly total: number;
+  /**
+   * errors: the problems found (any number: the first MAX_LISTED_PROBLEMS are
+   * kept, then "and N more problems"), or a list validateBoundaryFile already
+   * shortened (it ends with that line); total: the number in all, when
+   * `errors` holds only the first ones.
+   */
+  constructor(errors: ValidationError[], source = 'boundary file', total = errors.length) {
+    const more = errors.length > 0 && /^and \d+ more problems?$/.test(errors[errors.length - 1].message);
+    const listed = more ? errors : listProblems(errors, total);
+    const count = Math.max(total, errors.length - (more ? 1 : 0));
+    super(`${source} is invalid (${count} problem${count === 1 ? '' : 's'}):\n  ${listed.map((e) => e.message).join('\n  ')}`);
     this.name = 'BoundaryFileError';
-    this.errors = errors;
+    this.errors = listed;
+    this.total = count;
   }
 }
 
-/** assertValidBoundaryFile throws a BoundaryFileError listing every problem unless the file is valid. */
+/** assertValidBoundaryFile throws a BoundaryFileError listing the problems (see validateBoundaryFile) unless the file is valid. */
 export function assertValidBoundaryFile(input: unknown, source?: string): asserts input is BoundaryFile {
-  const errors = validateBoundaryFile(input);
-  if (errors.length > 0) throw new BoundaryFileError(errors, source);
+  const { problems, total } = checkBoundaryFile(input);
+  if (total > 0) throw new BoundaryFileError(problems, source, total);
+}
+
+/** utf8Length returns the number of bytes of `text` in UTF-8 (a lone surrogate counts 3, as TextEncoder writes U+FFFD). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // a surrogate pair: 2 code units, 4 bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+const mib = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+
+/**
+ * checkBoundaryFileSize throws a BoundaryFileError naming the source, its size
+ * and the limit when `bytes` (a file's size in bytes) is over
+ * MAX_BOUNDARY_FILE_BYTES. Readers that know a file's size before reading it
+ * (a stat, a Content-Length) call it first; parseBoundaryFile applies it to
+ * the text it is given.
+ */
+export function checkBoundaryFileSize(bytes: number, source = 'boundary file'): void {
+  if (bytes > MAX_BOUNDARY_FILE_BYTES) throw tooLarge(`${bytes} bytes (${mib(bytes)})`, source);
+}
+
+const tooLarge = (size: string, source: string): BoundaryFileError =>
+  new BoundaryFileError(
+    [
+      {
+        field: '(file)',
+        message: `(file): ${size} is over the limit of ${MAX_BOUNDARY_FILE_BYTES} bytes (${mib(MAX_BOUNDARY_FILE_BYTES)}) for a boundary file: one of ${MAX_SHARDS} shards with a migration is about 310 kB, so this is not a boundary file`,
+      },
+    ],
+    source,
+  );
+
+/** What scanText found: where nesting first went too deep, and the first key repeated in one object. */
+interface TextScan {
+  /** Index of the "[" or "{" opening nesting level MAX_NESTING_DEPTH + 1, or -1. */
+  deepAt: number;
+  /** The path of the first key that appears twice in one object, and its index; null if none. */
+  duplicate: { field: string; at: number } | null;
+  /** The path of the first object with more than MAX_OBJECT_FIELDS keys, and the index of the key over it; null if none. */
+  wide: { field: string; at: number } | null;
+}
+
+/**
+ * scanText walks JSON text once, without recursion, counting brackets outside
+ * strings (so JSON.parse is never given millions of nested values) and
+ * stopping at the first key that appears twice in one object (JSON.parse
+ * would keep only the last, so the file would not mean what a reader sees)
+ * or at the first object with more than MAX_OBJECT_FIELDS keys. On text
+ * that is not JSON it still reports only what the text shows (a key
+ * repeated, brackets too deep); JSON.parse reports the syntax error.
+ */
+function scanText(text: string): TextScan {
+  type Frame = { arr: true; index: number } | { arr: false; keys: Set<string>; key: string; expectKey: boolean };
+  const frames: Frame[] = [];
+  let duplicate: TextScan['duplicate'] = null;
+  const pathTo = (key: string | null): string => {
+    let path = '';
+    for (const f of frames.slice(0, -1)) path = f.arr ? `${path}[${f.index}]` : fieldPath(path, f.key);
+    return key === null ? path || '(file)' : fieldPath(path, key);
+  };
+  let start = -1; // index of the opening quote of the string being read
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (start >= 0) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) {
+        const top = frames[frames.length - 1];
+        if (top && !top.arr && top.expectKey) {
+          let key = text.slice(start + 1, i);
+          if (key.includes('\\')) {
+            try {
+              key = JSON.parse(`"${key}"`) as string;
+            } catch {
+              // Not a JSON string: JSON.parse reports it.
+            }
+          }
+          if (top.keys.has(key)) return { deepAt: -1, duplicate: { field: pathTo(key), at: start }, wide: null };
+          top.keys.add(key);
+          if (top.keys.size > MAX_OBJECT_FIELDS) return { deepAt: -1, duplicate: null, wide: { field: pathTo(null), at: start } };
+          top.key = key;
+          top.expectKey = false;
+        }
+        start = -1;
+      }
+    } else if (c === 0x22) start = i;
+    else if (c === 0x5b || c === 0x7b) {
+      if (frames.length >= MAX_NESTING_DEPTH) return { deepAt: i, duplicate: null, wide: null };
+      frames.push(c === 0x5b ? { arr: true, index: 0 } : { arr: false, keys: new Set(), key: '', expectKey: true });
+    } else if (c === 0x5d || c === 0x7d) frames.pop();
+    else if (c === 0x2c) {
+      const top = frames[frames.length - 1];
+      if (top?.arr) top.index++;
+      else if (top) top.expectKey = true;
+    }
+  }
+  return { deepAt: -1, duplicate: null, wide: null };
 }
 
 /**
  * parseBoundaryFile parses JSON text and validates it; throws a
- * BoundaryFileError (or one naming the JSON syntax problem).
+ * BoundaryFileError naming `source` (a file name or URL, for messages) and
+ * every problem (see validateBoundaryFile), or the JSON syntax problem. It is
+ * the one way to read a boundary file's text: it refuses text over
+ * MAX_BOUNDARY_FILE_BYTES (in UTF-8) before parsing, and nesting deeper than
+ * MAX_NESTING_DEPTH, objects wider than MAX_OBJECT_FIELDS and a key repeated
+ * in one object (naming its path) before JSON.parse, so no input overflows
+ * the stack or takes seconds. A leading byte-order mark (U+FEFF) is accepted
+ * and dropped, as a browser's fetch().text() drops it: it is not part of the
+ * content or the hash.
  */
 export function parseBoundaryFile(text: string, source = 'boundary file'): BoundaryFile {
+  // text.length <= UTF-8 bytes <= 3 * text.length: count bytes only when it can matter.
+  if (text.length > MAX_BOUNDARY_FILE_BYTES) throw tooLarge(`${text.length} characters (${mib(text.length)} or more in UTF-8)`, source);
+  if (text.length * 3 > MAX_BOUNDARY_FILE_BYTES) checkBoundaryFileSize(utf8Length(text), source);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const lineOf = (at: number) => text.slice(0, at).split('\n').length;
+  const scan = scanText(text);
+  if (scan.deepAt >= 0) {
+    const at = scan.deepAt;
+    throw new BoundaryFileError([{ field: '(file)', message: `(file): nests arrays or objects more than ${MAX_NESTING_DEPTH} deep (line ${lineOf(at)}, character ${at + 1}): a boundary file's fields nest at most 3 deep` }], source);
+  }
+  if (scan.duplicate) {
+    const { field, at } = scan.duplicate;
+    throw new BoundaryFileError(
+      [{ field, message: `${field}: appears twice in one object (the second time on line ${lineOf(at)}): JSON keeps only the last, so the file would not mean what it reads; keep one` }],
+      source,
+    );
+  }
+  if (scan.wide) {
+    const { field, at } = scan.wide;
+    throw new BoundaryFileError([{ field, message: `${field}: has more than ${MAX_OBJECT_FIELDS} fields (line ${lineOf(at)}): an object of a boundary file has at most ${MAX_OBJECT_FIELDS}` }], source);
+  }
   let obj: unknown;
   try {
     obj = JSON.parse(text);
@@ -279,7 +584,7 @@ export function withHash<T extends Omit<BoundaryFile, 'hash'> & { hash?: string 
  */
 export function formatBoundaryFile(file: BoundaryFile): string {
   const order = ['format', 'index', 'level', 'numberOfShards', 'routingNumShards', 'version', 'createdAt', 'parent', 'hash', 'boundaries', 'shards', 'balance', 'migration'];
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   for (const k of order) if ((file as unknown as Record<string, unknown>)[k] !== undefined) out[k] = (file as unknown as Record<string, unknown>)[k];
   for (const k of Object.keys(file)) if (!(k in out)) out[k] = (file as unknown as Record<string, unknown>)[k];
   // Keep each shard entry (and each migration move) on one line: a diff of two files reads shard by shard.

@@ -40,9 +40,25 @@
  * Router.readExclusions: documents of the range whose `_routing` is that name).
  */
 import { parseToken, cellOrdinal, CELL_COUNT } from './cells.ts';
+import { reportUnknownFields, show } from './fields.ts';
+import { MAX_SHARDS } from './routingHash.ts';
 
 /** The phases of one move, in the order a move goes through them. */
 export const MIGRATION_PHASES = ['dual-write', 'copying', 'verified', 'switched', 'done'] as const;
+
+/**
+ * MAX_MIGRATION_MOVES is the most moves a migration may list: 2 * MAX_SHARDS - 1.
+ * Moves lie between consecutive boundaries of the union of the base and
+ * target files' boundaries (at most 2 * (MAX_SHARDS - 1) cuts), so no
+ * migration between two valid files needs more.
+ */
+export const MAX_MIGRATION_MOVES = 2 * MAX_SHARDS - 1;
+
+/** The fields of a boundary file's `migration` (the schema is closed: others are refused). */
+export const MIGRATION_FIELDS: readonly (keyof Migration)[] = ['epoch', 'base', 'target', 'moves'];
+
+/** The fields of one move of `migration.moves`. */
+export const MIGRATION_MOVE_FIELDS: readonly (keyof MigrationMove)[] = ['start', 'end', 'from', 'to', 'phase'];
 
 /** A move's phase: see the table in this file's comment. */
 export type MigrationPhase = (typeof MIGRATION_PHASES)[number];
@@ -106,10 +122,6 @@ export interface ResolvedMove extends MigrationMove {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-const show = (v: unknown): string => {
-  const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '...' : s;
-};
 const HASH_RE = /^[0-9a-f]{64}$/;
 
 /** What validateMigration needs to know about the rest of the file. */
@@ -133,6 +145,7 @@ export function validateMigration(m: unknown, ctx: MigrationContext, err: (field
     err('migration', `${show(m)} is not an object { epoch, base, target, moves }: omit the field when no move is in progress`);
     return;
   }
+  reportUnknownFields(m, 'migration', 'migration', MIGRATION_FIELDS, err);
   if (typeof m.epoch !== 'number' || !Number.isInteger(m.epoch) || m.epoch < 1) {
     err('migration.epoch', `${show(m.epoch)} is invalid: expected a positive integer`);
   }
@@ -153,6 +166,11 @@ export function validateMigration(m: unknown, ctx: MigrationContext, err: (field
     err('migration.moves', `${show(m.moves)} is not a non-empty array of { start, end, from, to, phase }: omit the migration field when no move is in progress`);
     return;
   }
+  if (m.moves.length > MAX_MIGRATION_MOVES) {
+    // More than any migration between two valid files needs: checking each would only list noise.
+    err('migration.moves', `has ${m.moves.length} moves: a migration has at most MAX_MIGRATION_MOVES = ${MAX_MIGRATION_MOVES} (2 * MAX_SHARDS - 1)`);
+    return;
+  }
   const nameIndex = new Map<string, number>();
   ctx.names?.forEach((n, i) => nameIndex.set(n, i));
   let prev: { end: number; i: number } | null = null;
@@ -162,6 +180,7 @@ export function validateMigration(m: unknown, ctx: MigrationContext, err: (field
       err(p, `${show(mv)} is not an object { start, end, from, to, phase }`);
       return;
     }
+    reportUnknownFields(mv, p, 'a move', MIGRATION_MOVE_FIELDS, err);
     let start: number | null = null;
     let end: number | null = null;
     try {

@@ -1,6 +1,6 @@
-import { balance as runBalance, cellWeights, buildBoundaryFile, formatBoundaryFile, type BalanceReport } from '../../core/index.ts';
-import { parse, int } from '../args.ts';
-import { loadCells, writeFileAtomic, DEFAULT_CELLS, CliError } from '../io.ts';
+import { balance as runBalance, cellWeights, buildBoundaryFile, type BalanceReport } from '../../core/index.ts';
+import { parse, int, timestamp, fieldValue } from '../args.ts';
+import { loadCells, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';
 import type { Command, Io } from '../command.ts';
 
 const pct = (x: number) => `${((x - 1) * 100).toFixed(2)}%`;
@@ -37,7 +37,8 @@ shards.
   --index NAME   OpenSearch index name written in the file (default dishes)
   --targets N    target sizes the greedy method tries (default 4000)
   --out FILE     write the chosen boundary file here (default: print the report only)
-  --created-at T createdAt to record (default now; fixed values make output reproducible)
+  --created-at T createdAt to record, ISO-8601 such as 2026-11-30T00:00:00.000Z (default now;
+                 fixed values make output reproducible)
   --json         print the report as JSON`,
   run(argv, io: Io) {
     const { values } = parse(
@@ -49,6 +50,11 @@ shards.
     const max = int(values.max, 'max', 'balance', 36, 1, 1024);
     if (max < min) throw new CliError(`geoshard balance: --max ${max} is below --min ${min}`, 2);
     const targets = int(values.targets, 'targets', 'balance', 4000, 1, 1_000_000);
+    // Check every option before the balancing work, so a typo costs nothing.
+    const index = fieldValue((values.index as string | undefined) ?? 'dishes', 'index', 'index', 'balance');
+    const createdAt = timestamp(values['created-at'], 'created-at', 'balance');
+    const outPath = values.out as string | undefined;
+    if (outPath !== undefined) resolveTarget(outPath, 'boundary file');
     const cells = loadCells((values.cells as string | undefined) ?? DEFAULT_CELLS);
     const weights = cellWeights(cells);
     const progress = process.stderr.isTTY && !values.json;
@@ -63,10 +69,10 @@ shards.
     if (progress) process.stderr.write('\r' + ' '.repeat(20) + '\r');
     const best = report.best;
     const file = buildBoundaryFile({
-      index: (values.index as string | undefined) ?? 'dishes',
+      index,
       cells,
       cuts: best.split.cuts,
-      createdAt: values['created-at'] as string | undefined,
+      createdAt,
       balance: {
         method: best.method,
         weight: 'restaurants + dishes',
@@ -75,7 +81,7 @@ shards.
         cells: cells.length,
       },
     });
-    if (values.out) writeFileAtomic(values.out as string, formatBoundaryFile(file));
+    if (outPath !== undefined) writeBoundaryFile(outPath, file, 'balance');
     if (values.json) {
       const row = (s: typeof best.split | null) => (s ? { evenness: s.evenness, heaviest: s.heaviest, weights: s.weights } : null);
       io.out(

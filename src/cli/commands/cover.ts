@@ -1,5 +1,5 @@
 import { parseRadius, cellToken, cellFromOrdinal } from '../../core/index.ts';
-import { parse, num, str } from '../args.ts';
+import { parse, degrees, str } from '../args.ts';
 import { loadRouter, DEFAULT_BOUNDARIES } from '../io.ts';
 import type { Command } from '../command.ts';
 
@@ -12,14 +12,14 @@ Covers the circle with level-10 S2 cells (S2's RegionCoverer, min = max level 10
 cell limit) and prints the cell count, the cells per shard and the routing string.
 
   --lat D            centre latitude in degrees, [-90, 90]
-  --lng D            centre longitude in degrees
+  --lng D            centre longitude in degrees, [-180, 180]
   --radius R         radius with unit: 15mi, 25km (a bare number is miles); at most 1000 km
   --boundaries FILE  boundary file (default data/boundaries.json)
   --json             print { "cells": [tokens in key order], "shards": [{ "name", "shard", "cells" }], "routing" }`,
   run(argv, io) {
     const { values } = parse(argv, { lat: { type: 'string' }, lng: { type: 'string' }, radius: { type: 'string' }, boundaries: { type: 'string' }, json: { type: 'boolean' } }, 'cover');
-    const lat = num(values.lat, 'lat', 'cover');
-    const lng = num(values.lng, 'lng', 'cover');
+    const lat = degrees(values.lat, 'lat', 'cover');
+    const lng = degrees(values.lng, 'lng', 'cover');
     const radius = parseRadius(str(values.radius, 'radius', 'cover'), 'mi', '--radius');
     const router = loadRouter((values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES);
     const r = router.cover(lat, lng, radius.km);

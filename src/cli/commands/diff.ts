@@ -1,5 +1,5 @@
 import { diffBoundaries, searchWorkload, expectedFanout, parseRadius, formatRadius, Router, type BoundaryDiff, type Fanout, type RadiusShare, type Evenness } from '../../core/index.ts';
-import { parse, int } from '../args.ts';
+import { parse, int, decimal } from '../args.ts';
 import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
 
@@ -14,8 +14,8 @@ export function parseRadii(text: string, command: string): RadiusShare[] {
     const [r, w, extra] = p.split(':');
     if (extra !== undefined) throw new CliError(`geoshard ${command}: --radii entry ${JSON.stringify(p)} is not radius[:weight]`, 2);
     const radius = parseRadius(r, 'mi', '--radii');
-    const weight = w === undefined ? 1 : Number(w);
-    if (!Number.isFinite(weight) || weight <= 0 || (w !== undefined && w.trim() === '')) {
+    const weight = w === undefined ? 1 : decimal(w);
+    if (weight === undefined || weight <= 0) {
       throw new CliError(`geoshard ${command}: --radii weight ${JSON.stringify(w)} in ${JSON.stringify(p)} is invalid: expected a number greater than 0`, 2);
     }
     return { km: radius.km, weight, label: formatRadius(radius) };
@@ -107,8 +107,8 @@ problem the validator finds (exit 1).
       true,
     );
     if (positionals.length !== 2) throw new CliError('geoshard diff: give CURRENT and CANDIDATE boundary files\nRun "geoshard diff --help" for usage.', 2);
-    const qps = values.qps === undefined ? 1000 : Number(values.qps);
-    if (!Number.isFinite(qps) || qps < 0 || (values.qps !== undefined && (values.qps as string).trim() === '')) throw new CliError(`geoshard diff: --qps ${JSON.stringify(values.qps)} is invalid: expected a non-negative number of queries per second`, 2);
+    const qps = values.qps === undefined ? 1000 : decimal(values.qps as string);
+    if (qps === undefined || qps < 0) throw new CliError(`geoshard diff: --qps ${JSON.stringify(values.qps)} is invalid: expected a non-negative number of queries per second`, 2);
     const centres = int(values.centres, 'centres', 'diff', 2000, 1, 1_000_000);
     const seed = int(values.seed, 'seed', 'diff', 1, -2147483648, 2147483647);
     const match = (values.match as string | undefined) ?? 'name';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve, isAbsolute } from 'node:path';
 import { formatShardCount, parseRadius, type NamedPlace, type Router } from '../../core/index.ts';
 import { parse } from '../args.ts';
-import { loadRouter, readText, writeFileAtomic, CliError, DEFAULT_BOUNDARIES, DEFAULT_CITIES, ROOT } from '../io.ts';
+import { loadRouter, readText, writeFileAtomic, resolveTarget, CliError, DEFAULT_BOUNDARIES, DEFAULT_CITIES, ROOT } from '../io.ts';
 import { loadCities } from './searches.ts';
 import type { Command } from '../command.ts';
 
@@ -169,6 +169,7 @@ Writes them with the boundary file's hash and version, atomically.
       const r = relative(ROOT, resolve(p)).split('\\').join('/');
       return r === '' || r.startsWith('../') || isAbsolute(r) ? resolve(p) : r;
     };
+    if (!values.check) resolveTarget(out, 'golden file');
     const router = loadRouter(boundariesPath);
     const g = buildGolden(router, loadCities(citiesPath), { boundaries: rel(boundariesPath), cities: rel(citiesPath) });
     const text = formatGolden(g);
@@ -193,7 +194,7 @@ Writes them with the boundary file's hash and version, atomically.
       );
       return 1;
     }
-    writeFileAtomic(out, text);
+    writeFileAtomic(out, text, 'golden file');
     io.out(`wrote ${rel(out)}: ${g.cities.length} searches from ${g.boundaryFile} (version ${g.boundaryVersion}, hash ${g.boundaryHash.slice(0, 12)}…); straddling: ${g.straddling.map((n, i) => `${n} at ${g.cities[g.cities.length - 2 + i].radius}`).join(', ')}\n`);
     return 0;
   },

@@ -1,7 +1,54 @@
-import { computeHash, validateBoundaryFile, formatBoundaryFile, type BoundaryFile } from '../../core/index.ts';
+import { canonicalContent, computeHash, validateBoundaryFile, formatBoundaryFile, type BoundaryFile } from '../../core/index.ts';
 import { parse } from '../args.ts';
-import { readText, writeFileAtomic, CliError } from '../io.ts';
+import { readText, naming, writeFileAtomic, problemLines, problemCount, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
+
+const JSON_SPACE = new Set([' ', '\t', '\n', '\r']);
+
+/**
+ * topLevelMembers lists the members of the top-level object of a JSON text:
+ * each key and the [start, end) offsets of its value in the text. The text
+ * must be JSON that JSON.parse accepts; this only follows strings (with their
+ * escapes) and nesting to find where each top-level value begins and ends.
+ */
+export function topLevelMembers(text: string): { key: string; start: number; end: number }[] {
+  const out: { key: string; start: number; end: number }[] = [];
+  let depth = 0;
+  let expectKey = false;
+  let key: string | null = null;
+  let start = -1;
+  const close = (at: number) => {
+    if (key === null) return;
+    let end = at;
+    while (end > start && JSON_SPACE.has(text[end - 1])) end--;
+    out.push({ key, start, end });
+    key = null;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      const from = i;
+      for (i++; text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      if (depth === 1 && expectKey) {
+        key = JSON.parse(text.slice(from, i + 1)) as string;
+        expectKey = false;
+      }
+    } else if (c === '{' || c === '[') {
+      if (depth === 0 && c === '{') expectKey = true;
+      depth++;
+    } else if (c === '}' || c === ']') {
+      if (depth === 1) close(i);
+      depth--;
+    } else if (depth === 1 && c === ',') {
+      close(i);
+      expectKey = true;
+    } else if (depth === 1 && c === ':') {
+      start = i + 1;
+      while (JSON_SPACE.has(text[start])) start++;
+    }
+  }
+  return out;
+}
 
 export const hash: Command = {
   name: 'hash',
@@ -10,37 +57,57 @@ export const hash: Command = {
 
 Prints the sha256 of the file's canonical content (all fields but "hash", keys sorted,
 no white space). With --write, stores it in the file's "hash" field, and nothing else,
-once every other check passes; the file is replaced atomically.`,
+once every other check passes: only the value of the top-level "hash" changes, the rest
+of the file is kept byte for byte; the file is replaced atomically, through a symbolic link
+to its target, keeping its permissions.`,
   run(argv, io) {
     const { values, positionals } = parse(argv, { write: { type: 'boolean' } }, 'hash', true);
     if (positionals.length !== 1) throw new CliError('geoshard hash: give exactly one FILE\nRun "geoshard hash --help" for usage.', 2);
     const path = positionals[0];
-    let obj: Record<string, unknown>;
-    try {
-      obj = JSON.parse(readText(path, 'boundary file'));
-    } catch (e) {
-      if (e instanceof CliError) throw e;
-      throw new CliError(`${path}: not JSON: ${(e as Error).message}`);
-    }
-    if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new CliError(`${path}: expected a JSON object`);
-    const h = computeHash(obj);
-    if (!values.write) {
+    return naming(path, 'boundary file', () => {
+      const text = readText(path, 'boundary file');
+      let obj: Record<string, unknown>;
+      try {
+        obj = JSON.parse(text);
+      } catch (e) {
+        throw new CliError(`${path}: not JSON: ${(e as Error).message}`);
+      }
+      if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new CliError(`${path}: expected a JSON object`);
+      const h = computeHash(obj);
+      if (!values.write) {
+        io.out(`${h}\n`);
+        return 0;
+      }
+      const next = { ...obj, hash: h };
+      const errors = validateBoundaryFile(next);
+      if (errors.length > 0) {
+        io.err(`${path}: not written: ${problemCount(errors.length)} besides the hash:\n${problemLines(errors)}`);
+        return 1;
+      }
+      const hashes = topLevelMembers(text).filter((m) => m.key === 'hash');
+      if (hashes.length > 1) throw new CliError(`${path}: not written: it has ${hashes.length} top-level "hash" fields: keep one, then run geoshard hash ${path} --write`);
+      let rewritten: string;
+      if (hashes.length === 1) {
+        // Replace only the value of the top-level hash, so the rest of the file stays byte for byte as the user made it.
+        rewritten = text.slice(0, hashes[0].start) + JSON.stringify(h) + text.slice(hashes[0].end);
+      } else {
+        rewritten = formatBoundaryFile(next as unknown as BoundaryFile);
+      }
+      // The rewritten text must read back as the same content with the new hash; otherwise write nothing.
+      let back: unknown;
+      try {
+        back = JSON.parse(rewritten);
+      } catch {
+        back = undefined;
+      }
+      const b = back as Record<string, unknown> | undefined;
+      if (!b || b.hash !== h || canonicalContent(b) !== canonicalContent(obj) || validateBoundaryFile(b).length > 0) {
+        throw new CliError(`${path}: not written: its layout cannot be kept while changing only the hash; run geoshard hash ${path} and put the printed hash in the top-level "hash" field by hand`);
+      }
+      if (rewritten !== text) writeFileAtomic(path, rewritten, 'boundary file');
+      if (hashes.length === 0) io.err(`${path}: had no top-level "hash" field: written in the standard layout\n`);
       io.out(`${h}\n`);
       return 0;
-    }
-    const next = { ...obj, hash: h };
-    const errors = validateBoundaryFile(next);
-    if (errors.length > 0) {
-      io.err(`${path}: not written: ${errors.length} problem${errors.length === 1 ? '' : 's'} besides the hash:\n`);
-      for (const e of errors) io.err(`  ${e.message}\n`);
-      return 1;
-    }
-    // Replace only the hash value, so the edit stays exactly as the user made it.
-    const text = readText(path, 'boundary file');
-    const re = /("hash"\s*:\s*)("[^"]*"|null)/;
-    const topLevelHash = (JSON.parse(text.replace(re, `$1"${h}"`)) as { hash?: unknown }).hash === h;
-    writeFileAtomic(path, topLevelHash ? text.replace(re, `$1"${h}"`) : formatBoundaryFile(next as unknown as BoundaryFile));
-    io.out(`${h}\n`);
-    return 0;
+    });
   },
 };

@@ -1,6 +1,6 @@
-import { mergeShards, formatBoundaryFile, type EditResult } from '../../core/index.ts';
-import { parse } from '../args.ts';
-import { loadBoundaryFile, loadCells, writeFileAtomic, DEFAULT_CELLS, CliError } from '../io.ts';
+import { mergeShards, type EditResult } from '../../core/index.ts';
+import { parse, timestamp } from '../args.ts';
+import { loadBoundaryFile, loadCells, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
 
 /** editReport is the part of split's and merge's output they share: renames, the reindex consequence, what was written. */
@@ -25,16 +25,19 @@ the output says so; geoshard diff and geoshard plan show the cost.
 
   --cells FILE    cells file (default data/cells.csv)
   --out FILE      write the new boundary file here, atomically (default: report only)
-  --created-at T  createdAt of the new file (default now)
+  --created-at T  createdAt of the new file, ISO-8601 such as 2026-11-30T00:00:00.000Z (default now)
   --json          print { name, removed, restaurants, dishes, renamed, consequence, hash, file }`,
   run(argv, io) {
     const { values, positionals } = parse(argv, { cells: { type: 'string' }, out: { type: 'string' }, 'created-at': { type: 'string' }, json: { type: 'boolean' } }, 'merge', true);
     if (positionals.length !== 3) throw new CliError('geoshard merge: give FILE and the names of two neighbouring shards\nRun "geoshard merge --help" for usage.', 2);
     const [path, a, b] = positionals;
+    const createdAt = timestamp(values['created-at'], 'created-at', 'merge');
+    const outPath = values.out as string | undefined;
+    if (outPath !== undefined) resolveTarget(outPath, 'boundary file');
     const file = loadBoundaryFile(path);
     const cells = loadCells((values.cells as string | undefined) ?? DEFAULT_CELLS);
-    const r = mergeShards(file, cells, a, b, { createdAt: values['created-at'] as string | undefined });
-    if (values.out) writeFileAtomic(values.out as string, formatBoundaryFile(r.file));
+    const r = mergeShards(file, cells, a, b, { createdAt });
+    if (outPath !== undefined) writeBoundaryFile(outPath, r.file, 'merge');
     if (values.json) {
       io.out(JSON.stringify({ name: r.name, removed: r.removed, restaurants: r.restaurants, dishes: r.dishes, renamed: r.renamed, shardsBefore: r.shardsBefore, shardsAfter: r.shardsAfter, consequence: r.consequence, hash: r.file.hash, ...(values.out ? { out: values.out } : { file: r.file }) }, null, 2) + '\n');
       return 0;

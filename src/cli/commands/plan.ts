@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { plan as makePlan, stepFile, formatBoundaryFile, type MigrationPlan } from '../../core/index.ts';
 import { parse } from '../args.ts';
-import { loadBoundaryFile, loadCells, writeFileAtomic, DEFAULT_CELLS, CliError } from '../io.ts';
+import { loadBoundaryFile, loadCells, writeFileAtomic, checkBoundaryFile, checkFolderTarget, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -49,26 +49,41 @@ document is counted twice or missed. Otherwise the plan is a reindex into a new 
     const { values, positionals } = parse(argv, { cells: { type: 'string' }, together: { type: 'boolean' }, json: { type: 'boolean' }, 'out-dir': { type: 'string' } }, 'plan', true);
     if (positionals.length !== 2) throw new CliError('geoshard plan: give CURRENT and CANDIDATE boundary files\nRun "geoshard plan --help" for usage.', 2);
     const [currentPath, candidatePath] = positionals;
+    const outDir = values['out-dir'] as string | undefined;
+    if (outDir !== undefined) {
+      if (outDir === '') throw new CliError('geoshard plan: --out-dir is empty: give a folder', 2);
+      checkFolderTarget(outDir, '--out-dir folder');
+    }
     const current = loadBoundaryFile(currentPath);
     const candidate = loadBoundaryFile(candidatePath);
     const cells = loadCells((values.cells as string | undefined) ?? DEFAULT_CELLS);
     const p = makePlan(current, candidate, cells, { together: !!values.together });
     const written: string[] = [];
-    if (values['out-dir']) {
-      const dir = values['out-dir'] as string;
-      for (const s of p.steps) {
-        if (!s.publishes) continue;
-        const path = join(dir, `step-${String(s.step).padStart(3, '0')}-epoch-${s.epoch}.json`);
-        writeFileAtomic(path, formatBoundaryFile(stepFile(current, candidate, s)));
-        written.push(path);
+    if (outDir !== undefined) {
+      // Check every file and every target before writing the first, so a refusal writes nothing.
+      const files = p.steps
+        .filter((s) => s.publishes)
+        .map((s) => ({ path: join(outDir, `step-${String(s.step).padStart(3, '0')}-epoch-${s.epoch}.json`), file: stepFile(current, candidate, s) }));
+      for (const f of files) {
+        checkBoundaryFile(f.file, f.path, 'plan');
+        resolveTarget(f.path, 'boundary file');
+      }
+      for (const f of files) {
+        try {
+          writeFileAtomic(f.path, formatBoundaryFile(f.file), 'boundary file');
+        } catch (e) {
+          if (e instanceof CliError && written.length > 0) throw new CliError(`${e.message}\n(already written: ${written.join(', ')})`);
+          throw e;
+        }
+        written.push(f.path);
       }
     }
     if (values.json) {
-      io.out(JSON.stringify({ ...p, ...(values['out-dir'] ? { files: written } : {}) }, null, 2) + '\n');
+      io.out(JSON.stringify({ ...p, ...(outDir !== undefined ? { files: written } : {}) }, null, 2) + '\n');
       return 0;
     }
     io.out(planText(p));
-    if (written.length > 0) io.out(`\nwrote ${written.length} boundary file${written.length === 1 ? '' : 's'} to ${values['out-dir']}\n`);
+    if (written.length > 0) io.out(`\nwrote ${written.length} boundary file${written.length === 1 ? '' : 's'} to ${outDir}\n`);
     return 0;
   },
 };

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { parseRadii, parseCities, workedSearches, workedSearchesCsv, formatRadius, formatShardCount, type NamedPlace } from '../../core/index.ts';
 import { parse } from '../args.ts';
-import { loadRouter, readText, CliError, DEFAULT_BOUNDARIES, DEFAULT_CITIES, ROOT } from '../io.ts';
+import { loadRouter, readText, CliError, DEFAULT_BOUNDARIES, DEFAULT_CITIES, MAX_DATA_FILE_BYTES, ROOT } from '../io.ts';
 import type { Command } from '../command.ts';
 
 /** The radii the article's worked examples use, in miles. */
@@ -13,7 +13,7 @@ export const DEFAULT_RADII = '5,15,25,50';
  * RangeError naming the entry and field when an entry is invalid.
  */
 export function loadCities(path = DEFAULT_CITIES): NamedPlace[] {
-  const text = readText(path, 'cities file');
+  const text = readText(path, 'cities file', MAX_DATA_FILE_BYTES);
   let json: unknown;
   try {
     json = JSON.parse(text);

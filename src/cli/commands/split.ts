@@ -1,6 +1,6 @@
-import { splitShard, formatBoundaryFile } from '../../core/index.ts';
-import { parse } from '../args.ts';
-import { loadBoundaryFile, loadCells, writeFileAtomic, DEFAULT_CELLS, CliError } from '../io.ts';
+import { splitShard } from '../../core/index.ts';
+import { parse, timestamp } from '../args.ts';
+import { loadBoundaryFile, loadCells, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
 import { editReport } from './merge.ts';
 
@@ -18,16 +18,19 @@ every document: the output says so; geoshard diff and geoshard plan show the cos
 
   --cells FILE    cells file (default data/cells.csv)
   --out FILE      write the new boundary file here, atomically (default: report only)
-  --created-at T  createdAt of the new file (default now)
+  --created-at T  createdAt of the new file, ISO-8601 such as 2026-11-30T00:00:00.000Z (default now)
   --json          print { at, left, right, renamed, consequence, hash, file }`,
   run(argv, io) {
     const { values, positionals } = parse(argv, { cells: { type: 'string' }, out: { type: 'string' }, 'created-at': { type: 'string' }, json: { type: 'boolean' } }, 'split', true);
     if (positionals.length !== 2) throw new CliError('geoshard split: give FILE and the SHARD name to split\nRun "geoshard split --help" for usage.', 2);
     const [path, name] = positionals;
+    const createdAt = timestamp(values['created-at'], 'created-at', 'split');
+    const outPath = values.out as string | undefined;
+    if (outPath !== undefined) resolveTarget(outPath, 'boundary file');
     const file = loadBoundaryFile(path);
     const cells = loadCells((values.cells as string | undefined) ?? DEFAULT_CELLS);
-    const r = splitShard(file, cells, name, { createdAt: values['created-at'] as string | undefined });
-    if (values.out) writeFileAtomic(values.out as string, formatBoundaryFile(r.file));
+    const r = splitShard(file, cells, name, { createdAt });
+    if (outPath !== undefined) writeBoundaryFile(outPath, r.file, 'split');
     if (values.json) {
       io.out(JSON.stringify({ at: r.at, left: r.left, right: r.right, renamed: r.renamed, shardsBefore: r.shardsBefore, shardsAfter: r.shardsAfter, consequence: r.consequence, hash: r.file.hash, ...(values.out ? { out: values.out } : { file: r.file }) }, null, 2) + '\n');
       return 0;

@@ -1,6 +1,6 @@
 import { validateBoundaryFile } from '../../core/index.ts';
 import { parse } from '../args.ts';
-import { readText, CliError, DEFAULT_BOUNDARIES } from '../io.ts';
+import { readText, naming, problemLines, problemCount, CliError, DEFAULT_BOUNDARIES, MAX_BOUNDARY_FILE_BYTES, MAX_LISTED_PROBLEMS } from '../io.ts';
 import type { Command } from '../command.ts';
 
 export const validate: Command = {
@@ -10,8 +10,9 @@ export const validate: Command = {
 
 Checks everything routing depends on: format, level, counts, that boundaries are canonical
 level-10 tokens ascending in key order, unique names whose routing hash lands on their
-declared shard, version, parent and the content hash. Prints "ok" and exits 0, or lists
-every problem (field, value, what would be valid) and exits 1.
+declared shard, version, parent and the content hash. Prints "ok" and exits 0, or counts
+the problems, lists the first ${MAX_LISTED_PROBLEMS} (field, value, what would be valid) and exits 1.
+Files over ${MAX_BOUNDARY_FILE_BYTES / (1024 * 1024)} MiB are refused unread.
 
   FILE  boundary file (default data/boundaries.json)`,
   run(argv, io) {
@@ -26,13 +27,12 @@ every problem (field, value, what would be valid) and exits 1.
       io.err(`${path}: not JSON: ${(e as Error).message}\n`);
       return 1;
     }
-    const errors = validateBoundaryFile(obj);
+    const errors = naming(path, 'boundary file', () => validateBoundaryFile(obj));
     if (errors.length === 0) {
       io.out('ok\n');
       return 0;
     }
-    io.err(`${path}: ${errors.length} problem${errors.length === 1 ? '' : 's'}:\n`);
-    for (const e of errors) io.err(`  ${e.message}\n`);
+    io.err(`${path}: ${problemCount(errors.length)}:\n${problemLines(errors)}`);
     return 1;
   },
 };
