@@ -12,7 +12,7 @@ import type { Command, Io } from './command.ts';
  * for the OpenSearch client or the data generator that `seed` needs (cold start
  * is measured by bench/cli.bench.ts). The order is the order of the help text.
  */
-export const COMMAND_LOADERS: ReadonlyMap<string, () => Promise<Command>> = new Map([
+export const COMMAND_LOADERS: Map<string, () => Promise<Command>> = new Map([
   ['cover', async () => (await import('./commands/cover.ts')).cover],
   ['route', async () => (await import('./commands/route.ts')).route],
   ['shard-of', async () => (await import('./commands/shardOf.ts')).shardOf],
