@@ -2,7 +2,10 @@
 import { closeSync, fchmodSync, fchownSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseBoundaryFile, parseCellsCsv, validateBoundaryFile, formatBoundaryFile, Router, BoundaryFileError, type BoundaryFile, type CellWeight, type ValidationError } from '../core/index.ts';
+import { parseBoundaryFile, parseCellsCsv, checkBoundaryFile, formatBoundaryFile, Router, BoundaryFileError, MAX_BOUNDARY_FILE_BYTES, MAX_LISTED_PROBLEMS, type BoundaryFile, type CellWeight } from '../core/index.ts';
+
+/** The core's limits on boundary files, which the CLI checks before reading one. */
+export { MAX_BOUNDARY_FILE_BYTES, MAX_LISTED_PROBLEMS };
 
 /** The repository root (two levels above this file). */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -13,21 +16,11 @@ export const DEFAULT_CELLS = join(ROOT, 'data', 'cells.csv');
 export const DEFAULT_CITIES = join(ROOT, 'data', 'cities.json');
 
 /**
- * The largest boundary file the CLI reads, in bytes (4 MiB). A valid file of
- * the most shards the core allows (1024) with a migration in progress is about
- * 0.1 MiB, so this leaves a wide margin while refusing, before reading a byte,
- * the files whose millions of tokens would take minutes to check.
- */
-export const MAX_BOUNDARY_FILE_BYTES = 4 * 1024 * 1024;
-
-/**
  * The largest cells or cities file the CLI reads, in bytes (256 MiB): a cells
  * file listing every one of the 6,291,456 level-10 cells is about 190 MiB.
  */
 export const MAX_DATA_FILE_BYTES = 256 * 1024 * 1024;
 
-/** How many problems of an invalid file the CLI lists before "and N more". */
-export const MAX_LISTED_PROBLEMS = 50;
 
 /** CliError carries a user-facing message and an exit code (2: usage, 1: bad input or failure). */
 export class CliError extends Error {
@@ -111,11 +104,12 @@ export function readText(path: string, what: string, maxBytes = MAX_BOUNDARY_FIL
 
 /**
  * problemLines lists a file's problems for people, one per line indented by
- * two spaces: the first `max`, then "and N more" when there are more.
+ * two spaces: the first MAX_LISTED_PROBLEMS, then "and N more" when `total`
+ * (default: the list's length) is larger than what is listed.
  */
-export function problemLines(errors: readonly { message: string }[], max = MAX_LISTED_PROBLEMS): string {
-  const shown = errors.slice(0, max).map((e) => `  ${e.message}\n`);
-  if (errors.length > max) shown.push(`  and ${(errors.length - max).toLocaleString('en-US')} more\n`);
+export function problemLines(errors: readonly { message: string }[], total = errors.length): string {
+  const shown = errors.slice(0, MAX_LISTED_PROBLEMS).map((e) => `  ${e.message}\n`);
+  if (total > shown.length) shown.push(`  and ${(total - shown.length).toLocaleString('en-US')} more\n`);
   return shown.join('');
 }
 
@@ -282,15 +276,15 @@ export function writeFileAtomic(path: string, text: string, what = 'file'): void
 }
 
 /**
- * checkBoundaryFile throws a CliError listing the problems (at most
+ * refuseInvalid throws a CliError listing the problems (at most
  * MAX_LISTED_PROBLEMS) unless `file` is a valid boundary file: a command
  * calls it before writing, so it never writes a file `geoshard validate`
  * would reject.
  */
-export function checkBoundaryFile(file: unknown, path: string, command: string): void {
-  const errors: ValidationError[] = validateBoundaryFile(file);
-  if (errors.length > 0) {
-    throw new CliError(`geoshard ${command}: not writing ${path}: the boundary file would be invalid (${problemCount(errors.length)}):\n${problemLines(errors).trimEnd()}`);
+export function refuseInvalid(file: unknown, path: string, command: string): void {
+  const { problems, total } = checkBoundaryFile(file);
+  if (total > 0) {
+    throw new CliError(`geoshard ${command}: not writing ${path}: the boundary file would be invalid (${problemCount(total)}):\n${problemLines(problems, total).trimEnd()}`);
   }
 }
 
@@ -299,7 +293,7 @@ export function checkBoundaryFile(file: unknown, path: string, command: string):
  * the standard layout (formatBoundaryFile). Writes nothing when it is invalid.
  */
 export function writeBoundaryFile(path: string, file: BoundaryFile, command: string): void {
-  checkBoundaryFile(file, path, command);
+  refuseInvalid(file, path, command);
   writeFileAtomic(path, formatBoundaryFile(file), 'boundary file');
 }
 

@@ -540,6 +540,19 @@ function scanText(text: string): TextScan {
  * content or the hash.
  */
 export function parseBoundaryFile(text: string, source = 'boundary file'): BoundaryFile {
+  const obj = readBoundaryJson(text, source);
+  assertValidBoundaryFile(obj, source);
+  return obj;
+}
+
+/**
+ * readBoundaryJson reads a boundary file's JSON text with every limit of
+ * parseBoundaryFile (size, nesting, width, repeated keys, BOM) but does not
+ * validate the content: what `geoshard validate` and `hash` need, since they
+ * read files whose content is wrong. Throws a BoundaryFileError naming
+ * `source`.
+ */
+export function readBoundaryJson(text: string, source = 'boundary file'): unknown {
   // text.length <= UTF-8 bytes <= 3 * text.length: count bytes only when it can matter.
   if (text.length > MAX_BOUNDARY_FILE_BYTES) throw tooLarge(`${text.length} characters (${mib(text.length)} or more in UTF-8)`, source);
   if (text.length * 3 > MAX_BOUNDARY_FILE_BYTES) checkBoundaryFileSize(utf8Length(text), source);
@@ -567,7 +580,6 @@ export function parseBoundaryFile(text: string, source = 'boundary file'): Bound
   } catch (e) {
     throw new BoundaryFileError([{ field: '(file)', message: `(file): not JSON: ${(e as Error).message}` }], source);
   }
-  assertValidBoundaryFile(obj, source);
   return obj;
 }
 

@@ -1,4 +1,4 @@
-import { canonicalContent, computeHash, validateBoundaryFile, formatBoundaryFile, type BoundaryFile } from '../../core/index.ts';
+import { canonicalContent, computeHash, validateBoundaryFile, checkBoundaryFile, readBoundaryJson, BoundaryFileError, formatBoundaryFile, type BoundaryFile } from '../../core/index.ts';
 import { parse } from '../args.ts';
 import { readText, naming, writeFileAtomic, problemLines, problemCount, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
@@ -68,9 +68,10 @@ to its target, keeping its permissions.`,
       const text = readText(path, 'boundary file');
       let obj: Record<string, unknown>;
       try {
-        obj = JSON.parse(text);
+        obj = readBoundaryJson(text, path) as Record<string, unknown>;
       } catch (e) {
-        throw new CliError(`${path}: not JSON: ${(e as Error).message}`);
+        if (e instanceof BoundaryFileError) throw new CliError(e.message);
+        throw e;
       }
       if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new CliError(`${path}: expected a JSON object`);
       const h = computeHash(obj);
@@ -79,9 +80,9 @@ to its target, keeping its permissions.`,
         return 0;
       }
       const next = { ...obj, hash: h };
-      const errors = validateBoundaryFile(next);
-      if (errors.length > 0) {
-        io.err(`${path}: not written: ${problemCount(errors.length)} besides the hash:\n${problemLines(errors)}`);
+      const { problems, total } = checkBoundaryFile(next);
+      if (total > 0) {
+        io.err(`${path}: not written: ${problemCount(total)} besides the hash:\n${problemLines(problems, total)}`);
         return 1;
       }
       const hashes = topLevelMembers(text).filter((m) => m.key === 'hash');

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { plan as makePlan, stepFile, formatBoundaryFile, type MigrationPlan } from '../../core/index.ts';
 import { parse } from '../args.ts';
-import { loadBoundaryFile, loadCells, writeFileAtomic, checkBoundaryFile, checkFolderTarget, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';
+import { loadBoundaryFile, loadCells, writeFileAtomic, refuseInvalid, checkFolderTarget, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -65,7 +65,7 @@ document is counted twice or missed. Otherwise the plan is a reindex into a new 
         .filter((s) => s.publishes)
         .map((s) => ({ path: join(outDir, `step-${String(s.step).padStart(3, '0')}-epoch-${s.epoch}.json`), file: stepFile(current, candidate, s) }));
       for (const f of files) {
-        checkBoundaryFile(f.file, f.path, 'plan');
+        refuseInvalid(f.file, f.path, 'plan');
         resolveTarget(f.path, 'boundary file');
       }
       for (const f of files) {

@@ -1,4 +1,4 @@
-import { validateBoundaryFile } from '../../core/index.ts';
+import { readBoundaryJson, checkBoundaryFile, BoundaryFileError } from '../../core/index.ts';
 import { parse } from '../args.ts';
 import { readText, naming, problemLines, problemCount, CliError, DEFAULT_BOUNDARIES, MAX_BOUNDARY_FILE_BYTES, MAX_LISTED_PROBLEMS } from '../io.ts';
 import type { Command } from '../command.ts';
@@ -22,17 +22,18 @@ Files over ${MAX_BOUNDARY_FILE_BYTES / (1024 * 1024)} MiB are refused unread.
     const text = readText(path, 'boundary file');
     let obj: unknown;
     try {
-      obj = JSON.parse(text);
+      obj = readBoundaryJson(text, path);
     } catch (e) {
-      io.err(`${path}: not JSON: ${(e as Error).message}\n`);
+      if (!(e instanceof BoundaryFileError)) throw e;
+      io.err(`${path}: ${problemCount(e.total)}:\n${problemLines(e.errors.filter((x) => !/^and \d+ more problems?$/.test(x.message)), e.total)}`);
       return 1;
     }
-    const errors = naming(path, 'boundary file', () => validateBoundaryFile(obj));
-    if (errors.length === 0) {
+    const { problems, total } = naming(path, 'boundary file', () => checkBoundaryFile(obj));
+    if (total === 0) {
       io.out('ok\n');
       return 0;
     }
-    io.err(`${path}: ${problemCount(errors.length)}:\n${problemLines(errors)}`);
+    io.err(`${path}: ${problemCount(total)}:\n${problemLines(problems, total)}`);
     return 1;
   },
 };
