@@ -1,12 +1,14 @@
 /// <reference types="vitest/config" />
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 
 const port = Number(process.env.PORT ?? 5173);
 
 /**
- * Mounts the live-mode API (src/server) on the dev and preview servers, so `npm start`
- * serves the explorer and /api from one origin. The API module is loaded lazily: the
+ * Mounts the live-mode API (src/server) on the preview server (`npm start`, the built
+ * explorer) and the dev server (`npm run dev`), so the explorer and /api share one origin. The API module is loaded lazily: the
  * explorer works without it (and without OpenSearch).
  */
 function liveApi(): Plugin {
@@ -24,14 +26,55 @@ function liveApi(): Plugin {
     name: 'geoshard-live-api',
     // Vitest runs a Vite server too; the unit tests do not want the API.
     configureServer: (server) => (process.env.VITEST ? undefined : mount((fn) => server.middlewares.use(fn))),
-    configurePreviewServer: (server) => mount((fn) => server.middlewares.use(fn)),
+    configurePreviewServer: (server) => {
+      server.middlewares.use(onlyTheBuild(resolve(server.config.root, server.config.build.outDir), resolve(server.config.root, 'data')));
+      return mount((fn) => server.middlewares.use(fn));
+    },
+  };
+}
+
+/**
+ * The preview server (`npm start`) answers a request for a file that is not in the build with a
+ * plain 404, instead of the SPA fallback page: a link to `/src/...`, `/package.json` or
+ * `/@fs/...` gets "Not found", never a page, a source or a path on the server's disk. Paths
+ * without a file extension still get the app (its routes are query strings on `/`). Boundary
+ * and cells files in the project's data/ folder stay reachable as /data/<name>.json|csv, as on
+ * the dev server, so `?boundaries=/data/<name>.json` opens a file made with the CLI.
+ */
+function onlyTheBuild(outDir: string, dataDir: string) {
+  const notFound = (res: any, status: number, text: string) => {
+    res.statusCode = status;
+    res.setHeader('content-type', 'text/plain; charset=utf-8');
+    res.end(text);
+  };
+  return (req: any, res: any, next: () => void) => {
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    } catch {
+      return notFound(res, 400, 'Bad request: the path is not valid percent-encoding');
+    }
+    const data = /^\/data\/([\w-][\w.-]*\.(json|csv))$/.exec(path);
+    if (data) {
+      const file = resolve(dataDir, data[1]);
+      if (!existsSync(file) || !statSync(file).isFile()) return notFound(res, 404, 'Not found');
+      res.setHeader('content-type', data[2] === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8');
+      res.setHeader('cache-control', 'no-cache');
+      return void createReadStream(file).pipe(res);
+    }
+    if (/^\/(src|node_modules|data|scripts|e2e|@[a-z]+)(\/|$)/.test(path)) return notFound(res, 404, 'Not found');
+    if (path.startsWith('/api/') || !path.split('/').pop()!.includes('.')) return next();
+    const file = resolve(outDir, '.' + path);
+    if (!file.startsWith(outDir + sep) || !existsSync(file) || !statSync(file).isFile()) return notFound(res, 404, 'Not found');
+    next();
   };
 }
 
 export default defineConfig({
   plugins: [react(), liveApi()],
   server: { host: '127.0.0.1', port, strictPort: true },
-  preview: { host: '127.0.0.1', port, strictPort: true },
+  // npm start serves the build with vite preview: same origin for the page and /api, so no CORS headers at all.
+  preview: { host: '127.0.0.1', port, strictPort: true, cors: false },
   // Never inline data files: the explorer shows where its boundary file came from.
   // dist/app: dist/ also holds the package's built core, CLI and server (npm run build:lib).
   build: { outDir: 'dist/app', target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 2000, assetsInlineLimit: 0 },

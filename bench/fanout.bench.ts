@@ -21,7 +21,7 @@ import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Router, KM_PER_MILE, parseCellsCsv } from '../src/core/index.ts';
-import { computeFanoutGrid, computeFanoutShare, gridForBbox, gridLat, gridLng, weightsFromCells, type FanoutGrid } from '../src/app/lib/fanout.ts';
+import { computeFanoutGrid, computeFanoutShare, gridForBbox, gridLat, gridLng, weightsFromCells, type FanoutGrid } from '../src/core/index.ts';
 import { measure, fmt } from './harness.ts';
 
 export interface FanoutBenchRow {

@@ -25,7 +25,7 @@ import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
 import { getIndexMeta, seedIndex } from '../src/server/seeder.ts';
 import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../src/server/sample.ts';
 import { runSearch, planRouted, planAll, compareParts, type Plan } from '../src/server/search.ts';
-import { parseSearchParams, type SearchParams } from '../src/server/params.ts';
+import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
 import { ROOT } from '../src/server/testkit.ts';
 
 const quick = process.argv.includes('--quick');

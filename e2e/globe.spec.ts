@@ -6,8 +6,8 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, ordinalAt, CELL_COUNT } from '../src/core/index.ts';
-import { shardColor, toBytes } from '../src/app/lib/palette.ts';
-import { unprojectScreen, projectLatLng, clampFlatCentre, type ViewGeometry } from '../src/app/lib/view.ts';
+import { shardColor, toBytes } from '../src/app/shell/palette.ts';
+import { unprojectScreen, projectLatLng, clampFlatCentre, type ViewGeometry } from '../src/app/globe/view.ts';
 
 const router = new Router(JSON.parse(readFileSync(fileURLToPath(new URL('../data/boundaries.json', import.meta.url)), 'utf8')));
 const SF = { lat: 37.7749, lng: -122.4194 };

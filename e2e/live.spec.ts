@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { Router, KM_PER_MILE, formatShardCount } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
 import { getIndexMeta } from '../src/server/seeder.ts';
-import { shardColor, toBytes } from '../src/app/lib/palette.ts';
+import { shardColor, toBytes } from '../src/app/shell/palette.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const file = JSON.parse(readFileSync(fileURLToPath(new URL('../data/boundaries.json', import.meta.url)), 'utf8'));

@@ -1,30 +1,44 @@
 #!/usr/bin/env node
-// Local single-node OpenSearch for geoshard development and tests.
+// Local OpenSearch cluster (1 node by default, or several on loopback) for geoshard development and tests.
 //
-//   node scripts/cluster.mjs start    fetch (first time), install and start a node, wait for yellow
-//   node scripts/cluster.mjs stop     stop the node that `start` started (exit 0 if none)
-//   node scripts/cluster.mjs status   print version and health; exit 0 if up, 1 if down
+//   node scripts/cluster.mjs start [--nodes N]   fetch (first time), install and start N nodes (default: the
+//                                                 cluster's recorded node count, else 1), wait for yellow
+//   node scripts/cluster.mjs start --node K      start node K of the recorded cluster again (same data dir: it rejoins)
+//   node scripts/cluster.mjs stop [--node K]     stop every node (or node K) this script started: SIGTERM, then
+//                                                 SIGKILL after 30 s (exit 0 if none runs)
+//   node scripts/cluster.mjs status              list the nodes (name, ports, pid, up/down, role) and the health;
+//                                                 exit 0 if node 1 (or OPENSEARCH_URL) answers, 1 if not
+//   start --reset                                 delete the nodes' data first (needed to change the node count)
 //
 // Node built-ins only. The official OpenSearch distribution (integ-test-zip, no bundled JDK)
-// and the parent-join module are fetched from Maven Central with `mvn` into a cache folder
-// outside git, and the node runs on the machine's Java (11..23; OpenSearch 2.x needs the
-// Security Manager, which Java 24+ no longer has).
+// and, for 2.x, the parent-join module are fetched from Maven Central with `mvn` into a cache
+// folder outside git. OpenSearch 2.x runs on the machine's Java 11..23 (it needs the Security
+// Manager, which Java 24+ no longer has; Java 21, then 17, preferred); 3.x on Java 21+ (the
+// newest found preferred, e.g. Temurin 25 under /usr/lib/jvm). 3.x zips bundle parent-join.
+//
+// Ports: node 1 answers HTTP on OPENSEARCH_PORT (default 9200), as a single node always did.
+// The other nodes' HTTP ports are the first free ports above it; the transport ports the first
+// free ports from OPENSEARCH_PORT+100 up, never in 9200..9299 (other clusters' HTTP range, where
+// a transport port once made a node fail with BindHttpException). Ports are recorded in
+// cluster.json and reused on restart when still free.
 //
 // Environment:
 //   OPENSEARCH_URL           external cluster: `start`/`status` only check it, nothing is started
-//   OPENSEARCH_PORT          HTTP port of the local node (default 9200)
-//   OPENSEARCH_VERSION       OpenSearch 2.x version to fetch (default 2.19.6)
-//   OPENSEARCH_HEAP          JVM heap, e.g. 1g or 512m (default 1g)
-//   OPENSEARCH_START_TIMEOUT seconds to wait for the node to become yellow (default 120)
-//   OPENSEARCH_JAVA_HOME     Java home to run the node with (default: found automatically)
+//   OPENSEARCH_PORT          HTTP port of node 1 (default 9200)
+//   OPENSEARCH_VERSION       OpenSearch version to fetch (default 2.19.6; 3.8.0 works too)
+//   OPENSEARCH_HEAP          JVM heap per node, e.g. 1g or 512m (default 1g for 1 node, 512m each for more)
+//   OPENSEARCH_START_TIMEOUT seconds to wait for the cluster to become yellow (default 180 + 60 per extra node)
+//   OPENSEARCH_JAVA_HOME     Java home to run the nodes with (default: found automatically)
 //   GEOSHARD_CACHE           cache root (default ~/.cache/geoshard; as root /var/cache/geoshard,
-//                            because the node runs as a system user that cannot enter /root)
+//                            because the nodes run as a system user that cannot enter /root)
 //
 // Layout of <cache root>/opensearch-<version>/:
 //   download/   the zip and module jars as fetched by Maven
-//   home/       the unpacked distribution (OPENSEARCH_HOME), parent-join added to modules/
-//   data/ logs/ tmp/   node data, logs (logs/geoshard.log, logs/console.log), temp dir
-//   opensearch.pid     pid of the running node
+//   home/       the unpacked distribution (OPENSEARCH_HOME), parent-join added to modules/ (2.x)
+//   cluster.json       the cluster: version, heap, node count, each node's name and ports
+//   data/ logs/ tmp/ opensearch.pid   node 1 (logs/geoshard.log, logs/console.log, logs/gc.log)
+//   node-K/{data,logs,tmp,opensearch.pid}   node K >= 2
+//   node-K/config/     each node's config (copied from home/config, opensearch.yml written on every start)
 
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,16 +47,18 @@ import os from 'node:os';
 import path from 'node:path';
 
 const VERSION = process.env.OPENSEARCH_VERSION || '2.19.6';
+const MAJOR = Number(VERSION.split('.')[0]);
 const PORT = Number(process.env.OPENSEARCH_PORT || 9200);
 const EXTERNAL_URL = (process.env.OPENSEARCH_URL || '').replace(/\/+$/, '');
 const LOCAL_URL = `http://127.0.0.1:${PORT}`;
 const URL_ = EXTERNAL_URL || LOCAL_URL;
-const HEAP = process.env.OPENSEARCH_HEAP || '1g';
-const START_TIMEOUT_S = Number(process.env.OPENSEARCH_START_TIMEOUT || 120);
 const STOP_TIMEOUT_S = 30;
 const RUN_USER = 'opensearch';
 const CLUSTER_NAME = 'geoshard';
 const IS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
+/** Ports a transport address must never take: the HTTP range other clusters' nodes use. */
+const HTTP_RANGE = [9200, 9299];
+const MAX_NODES = 9;
 
 const CACHE_ROOT = process.env.GEOSHARD_CACHE
   ? path.resolve(process.env.GEOSHARD_CACHE)
@@ -52,19 +68,32 @@ const CACHE_ROOT = process.env.GEOSHARD_CACHE
 const DIR = path.join(CACHE_ROOT, `opensearch-${VERSION}`);
 const DOWNLOAD_DIR = path.join(DIR, 'download');
 const HOME = path.join(DIR, 'home');
-const DATA_DIR = path.join(DIR, 'data');
-const LOGS_DIR = path.join(DIR, 'logs');
-const TMP_DIR = path.join(DIR, 'tmp');
-const PID_FILE = path.join(DIR, 'opensearch.pid');
-const PORT_FILE = path.join(DIR, 'opensearch.port'); // HTTP port of the running node
-const MAIN_LOG = path.join(LOGS_DIR, `${CLUSTER_NAME}.log`);
-const CONSOLE_LOG = path.join(LOGS_DIR, 'console.log');
+const STATE_FILE = path.join(DIR, 'cluster.json');
+const PORT_FILE = path.join(DIR, 'opensearch.port'); // HTTP port of the running node 1
 const INSTALLED_MARKER = path.join(HOME, '.geoshard-installed');
+
+/** The folders and files of node k (node 1 keeps the layout of the single-node days). */
+function nodePaths(k) {
+  const base = k === 1 ? DIR : path.join(DIR, `node-${k}`);
+  const logs = path.join(base, 'logs');
+  return {
+    base,
+    data: path.join(base, 'data'),
+    logs,
+    tmp: path.join(base, 'tmp'),
+    pid: path.join(base, 'opensearch.pid'),
+    conf: path.join(DIR, `node-${k}`, 'config'),
+    mainLog: path.join(logs, `${CLUSTER_NAME}.log`),
+    consoleLog: path.join(logs, 'console.log'),
+  };
+}
+const nodeName = (k) => `${CLUSTER_NAME}-node-${k}`;
 
 const DIST_ARTIFACT = `org.opensearch.distribution.integ-test-zip:opensearch:${VERSION}:zip`;
 const DIST_ZIP = path.join(DOWNLOAD_DIR, `opensearch-${VERSION}.zip`);
-// Modules the integ-test-zip lacks and geoshard needs. The *-client jar of a module is the
-// whole module (no third-party dependencies for parent-join).
+// Modules geoshard needs that a 2.x integ-test-zip lacks (3.x zips bundle them: a module already
+// in home/modules is never added). The *-client jar of a module is the whole module (no
+// third-party dependencies for parent-join).
 const EXTRA_MODULES = [
   {
     name: 'parent-join',
@@ -120,18 +149,19 @@ function tail(file, n = 40) {
   }
 }
 
-function logHint() {
+function logHint(k) {
+  const p = nodePaths(k);
   const parts = [];
-  const main = tail(MAIN_LOG);
-  if (main && main.trim()) parts.push(`--- last lines of ${MAIN_LOG} ---\n${main}`);
+  const main = tail(p.mainLog);
+  if (main && main.trim()) parts.push(`--- last lines of ${p.mainLog} ---\n${main}`);
   // console.log collects the launcher's output of every start: show only the last start.
-  const con = tail(CONSOLE_LOG, 200);
+  const con = tail(p.consoleLog, 200);
   if (con && con.trim()) {
     const lastRun = con.slice(Math.max(0, con.lastIndexOf('\n==== '))).trim().split('\n').slice(-40).join('\n');
-    parts.push(`--- launcher output of this start (${CONSOLE_LOG}) ---\n${lastRun}`);
+    parts.push(`--- launcher output of this start (${p.consoleLog}) ---\n${lastRun}`);
   }
-  if (!parts.length) parts.push(`(no log output yet; logs go to ${LOGS_DIR})`);
-  return parts.join('\n');
+  if (!parts.length) parts.push(`(no log output yet; logs go to ${p.logs})`);
+  return `[node ${k}]\n${parts.join('\n')}`;
 }
 
 /** GET a JSON document; returns { status, body } or null when nothing answers. */
@@ -179,9 +209,9 @@ function describe(root) {
 // ---------------------------------------------------------------------------------------------
 // pid file
 
-function readPid() {
+function readPid(k) {
   try {
-    const pid = Number(fs.readFileSync(PID_FILE, 'utf8').trim());
+    const pid = Number(fs.readFileSync(nodePaths(k).pid, 'utf8').trim());
     return Number.isInteger(pid) && pid > 0 ? pid : null;
   } catch {
     return null;
@@ -203,8 +233,8 @@ function isAlive(pid) {
   }
 }
 
-function runningPid() {
-  const pid = readPid();
+function runningPid(k) {
+  const pid = readPid(k);
   return pid && isAlive(pid) ? pid : null;
 }
 
@@ -221,14 +251,18 @@ function javaMajor(javaHome) {
 }
 
 function findJavaHome() {
-  const supported = (v) => v !== null && v >= 11 && v <= 23;
+  // 2.x relies on the Security Manager (gone in Java 24+); 3.x dropped it and needs Java 21+.
+  const [lo, hi] = MAJOR >= 3 ? [21, Infinity] : [11, 23];
+  const range = hi === Infinity ? `${lo}+` : `${lo}..${hi}`;
+  const supported = (v) => v !== null && v >= lo && v <= hi;
   const explicit = process.env.OPENSEARCH_JAVA_HOME;
   if (explicit) {
     const v = javaMajor(explicit);
     if (!supported(v)) {
       fail(
         `OPENSEARCH_JAVA_HOME=${explicit} is ${v === null ? 'not a Java home' : `Java ${v}`}; ` +
-          `OpenSearch ${VERSION} needs Java 11..23 (it relies on the Security Manager, gone in 24+).`,
+          `OpenSearch ${VERSION} needs Java ${range}` +
+          (MAJOR >= 3 ? '.' : ' (it relies on the Security Manager, gone in 24+).'),
       );
     }
     return { home: explicit, major: v };
@@ -239,10 +273,13 @@ function findJavaHome() {
   if (onPath) candidates.push(path.dirname(path.dirname(fs.realpathSync(onPath))));
   const jvmDir = '/usr/lib/jvm';
   if (exists(jvmDir)) {
-    const prefer = (n) => (/-21|21[.-]/.test(n) ? 0 : /-17|17[.-]/.test(n) ? 1 : 2);
-    for (const n of fs.readdirSync(jvmDir).sort((a, b) => prefer(a) - prefer(b))) {
-      candidates.push(path.join(jvmDir, n));
-    }
+    const feature = (n) => Number(/(?:^|[-.])(\d{2})(?:[-.]|$)/.exec(n)?.[1] ?? 0);
+    // 2.x: Java 21, then 17 (the versions its release was tested on); 3.x: the newest.
+    const prefer = (n) => (MAJOR >= 3 ? -feature(n) : /-21|21[.-]/.test(n) ? 0 : /-17|17[.-]/.test(n) ? 1 : 2);
+    const listed = fs.readdirSync(jvmDir).sort((a, b) => prefer(a) - prefer(b)).map((n) => path.join(jvmDir, n));
+    // For 3.x look at /usr/lib/jvm before JAVA_HOME / the java on PATH, which are often a 17.
+    if (MAJOR >= 3) candidates.unshift(...listed);
+    else candidates.push(...listed);
   }
   const seen = new Set();
   const rejected = [];
@@ -260,9 +297,9 @@ function findJavaHome() {
     if (v !== null) rejected.push(`${real} (Java ${v})`);
   }
   fail(
-    `no Java 11..23 found for OpenSearch ${VERSION}` +
+    `no Java ${range} found for OpenSearch ${VERSION}` +
       (rejected.length ? ` (found only: ${rejected.join(', ')})` : '') +
-      `. Install one (e.g. apt-get install openjdk-17-jdk-headless) or set OPENSEARCH_JAVA_HOME.`,
+      `. Install one (e.g. apt-get install ${MAJOR >= 3 ? 'temurin-25-jdk' : 'openjdk-17-jdk-headless'}) or set OPENSEARCH_JAVA_HOME.`,
   );
 }
 
@@ -346,7 +383,7 @@ function install(javaHome) {
 
   for (const m of EXTRA_MODULES) {
     const modDir = path.join(HOME, 'modules', m.name);
-    if (exists(path.join(modDir, 'plugin-descriptor.properties'))) continue;
+    if (exists(path.join(modDir, 'plugin-descriptor.properties'))) continue; // added before, or bundled (3.x)
     const src = path.join(DOWNLOAD_DIR, m.jar);
     if (!exists(src)) {
       log(`downloading module ${m.name} (${m.artifact}) with mvn...`);
@@ -360,21 +397,6 @@ function install(javaHome) {
   }
 
   if (!exists(INSTALLED_MARKER)) fs.writeFileSync(INSTALLED_MARKER, `${new Date().toISOString()}\n`);
-}
-
-function writeConfig() {
-  const yml = [
-    '# Written by geoshard scripts/cluster.mjs on every start; edits are overwritten.',
-    `cluster.name: ${CLUSTER_NAME}`,
-    'node.name: geoshard-node-1',
-    'discovery.type: single-node',
-    'network.host: 127.0.0.1',
-    `path.data: ${DATA_DIR}`,
-    `path.logs: ${LOGS_DIR}`,
-    'cluster.routing.allocation.disk.threshold_enabled: false',
-    '',
-  ].join('\n');
-  fs.writeFileSync(path.join(HOME, 'config', 'opensearch.yml'), yml);
 }
 
 function ensureRunUser() {
@@ -395,203 +417,458 @@ function ensureRunUser() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// arguments and the recorded cluster
+
+function parseArgs(argv) {
+  const out = { nodes: null, node: null, reset: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, null];
+    if (flag === '--reset') {
+      out.reset = true;
+      continue;
+    }
+    if (flag !== '--nodes' && flag !== '--node') fail(`unknown argument ${JSON.stringify(a)}: expected --nodes N, --node K or --reset`);
+    const v = inline ?? argv[++i];
+    const n = Number(v);
+    if (v === undefined || !/^\d+$/.test(String(v)) || n < 1 || n > MAX_NODES) {
+      fail(`${flag} ${JSON.stringify(v ?? '')} is invalid: expected an integer in [1, ${MAX_NODES}]`);
+    }
+    out[flag.slice(2)] = n;
+  }
+  if (out.nodes !== null && out.node !== null) fail('give either --nodes N (the whole cluster) or --node K (one node), not both');
+  return out;
+}
+
+/** The recorded cluster (cluster.json), or null. Node 1 started by an older script counts as a 1-node cluster. */
+function readState() {
+  try {
+    const s = JSON.parse(fs.readFileSync(STATE_FILE, 'utf8'));
+    if (Array.isArray(s.nodes) && s.nodes.length >= 1) return s;
+  } catch {
+    /* none */
+  }
+  if (runningPid(1)) {
+    let http = PORT;
+    try {
+      http = Number(fs.readFileSync(PORT_FILE, 'utf8').trim()) || PORT;
+    } catch {
+      /* older script */
+    }
+    return { version: VERSION, heap: '1g', nodes: [{ n: 1, name: nodeName(1), http, transport: null }] };
+  }
+  return null;
+}
+
+function writeState(state) {
+  fs.mkdirSync(DIR, { recursive: true });
+  const tmp = `${STATE_FILE}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
+  fs.renameSync(tmp, STATE_FILE);
+}
+
+/** Whether a TCP port on 127.0.0.1 can be bound now (nothing listens on it). */
+function portFree(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen({ port, host: '127.0.0.1', exclusive: true }, () => srv.close(() => resolve(true)));
+  });
+}
+
+/**
+ * Ports for nodes 1..n: node 1's HTTP port is PORT; recorded ports are kept when still free (or
+ * held by the node itself); new ones are probed. Transport ports never fall in HTTP_RANGE.
+ */
+async function choosePorts(n, recorded) {
+  const taken = new Set([PORT]);
+  const ok = async (port, ownerUp) => port > 0 && port < 65536 && !taken.has(port) && (ownerUp || (await portFree(port)));
+  const nodes = [];
+  for (let k = 1; k <= n; k++) {
+    const rec = recorded?.nodes?.find((x) => x.n === k);
+    const up = !!runningPid(k);
+    let http = k === 1 ? PORT : null;
+    if (http === null && rec?.http && (await ok(rec.http, up))) http = rec.http;
+    for (let p = PORT + 1; http === null && p < PORT + 100; p++) if (await ok(p, false)) http = p;
+    if (http === null) fail(`no free HTTP port in ${PORT + 1}..${PORT + 99} for node ${k}`);
+    taken.add(http);
+    nodes.push({ n: k, name: nodeName(k), http, transport: rec?.transport ?? null, up });
+  }
+  for (const node of nodes) {
+    const inHttpRange = (p) => p >= HTTP_RANGE[0] && p <= HTTP_RANGE[1];
+    let t = node.transport && !inHttpRange(node.transport) && (await ok(node.transport, node.up)) ? node.transport : null;
+    for (let p = PORT + 100; t === null && p < PORT + 1000; p++) if (!inHttpRange(p) && (await ok(p, false))) t = p;
+    if (t === null) fail(`no free transport port in ${PORT + 100}..${PORT + 999} for node ${node.n}`);
+    taken.add(t);
+    node.transport = t;
+  }
+  return nodes.map(({ up: _up, ...rest }) => rest);
+}
+
+// ---------------------------------------------------------------------------------------------
+// one node
+
+function writeNodeConfig(state, node) {
+  const p = nodePaths(node.n);
+  // The first start copies home/config (jvm.options, log4j2.properties); opensearch.yml is ours.
+  if (!exists(path.join(p.conf, 'jvm.options'))) {
+    fs.mkdirSync(p.conf, { recursive: true });
+    for (const f of fs.readdirSync(path.join(HOME, 'config'))) {
+      if (f === 'opensearch.yml' || f === 'opensearch.keystore') continue;
+      fs.cpSync(path.join(HOME, 'config', f), path.join(p.conf, f), { recursive: true });
+    }
+  }
+  const multi = state.nodes.length > 1;
+  const lines = [
+    '# Written by geoshard scripts/cluster.mjs on every start; edits are overwritten.',
+    `cluster.name: ${CLUSTER_NAME}`,
+    `node.name: ${node.name}`,
+    'network.host: 127.0.0.1',
+    `http.port: ${node.http}`,
+    `transport.port: ${node.transport}`,
+    `path.data: ${p.data}`,
+    `path.logs: ${p.logs}`,
+    'cluster.routing.allocation.disk.threshold_enabled: false',
+  ];
+  if (multi) {
+    lines.push(
+      `discovery.seed_hosts: [${state.nodes.map((x) => `"127.0.0.1:${x.transport}"`).join(', ')}]`,
+      `cluster.initial_cluster_manager_nodes: [${state.nodes.map((x) => `"${x.name}"`).join(', ')}]`,
+    );
+  } else {
+    lines.push('discovery.type: single-node');
+  }
+  fs.writeFileSync(path.join(p.conf, 'opensearch.yml'), `${lines.join('\n')}\n`);
+}
+
+/** Seconds a start of n nodes may take (OPENSEARCH_START_TIMEOUT, default 180 + 60 per extra node). */
+const startTimeoutS = (n) => Number(process.env.OPENSEARCH_START_TIMEOUT || 180 + 60 * (n - 1));
+
+/** Spawns node k (daemonised) and returns its pid once the JVM wrote its pid file. */
+async function launchNode(state, node, java) {
+  const p = nodePaths(node.n);
+  writeNodeConfig(state, node);
+  for (const d of [p.data, p.logs, p.tmp]) fs.mkdirSync(d, { recursive: true });
+  fs.rmSync(p.pid, { force: true });
+  if (node.n === 1) fs.writeFileSync(PORT_FILE, `${node.http}\n`);
+  chownNode(node.n);
+  const jvmOpts = [
+    `-Xms${state.heap}`,
+    `-Xmx${state.heap}`,
+    // jvm.options writes the GC log and crash files relative to home/: give each node its own.
+    '-Xlog:disable',
+    '-Xlog:all=warning:stderr:uptime,level,tags',
+    `-Xlog:gc*,gc+age=trace,safepoint:file=${p.logs}/gc.log:utctime,pid,tags:filecount=4,filesize=16m`,
+    `-XX:ErrorFile=${p.logs}/hs_err_pid%p.log`,
+    `-XX:HeapDumpPath=${p.data}`,
+  ];
+  const env = {
+    PATH: process.env.PATH || '/usr/local/bin:/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    OPENSEARCH_JAVA_HOME: java.home,
+    JAVA_HOME: java.home,
+    OPENSEARCH_PATH_CONF: p.conf,
+    OPENSEARCH_TMPDIR: p.tmp,
+    OPENSEARCH_JAVA_OPTS: jvmOpts.join(' '),
+  };
+  const osArgs = [path.join(HOME, 'bin', 'opensearch'), '-d', '-p', p.pid];
+  let cmd;
+  let args;
+  if (IS_ROOT) {
+    cmd = 'runuser';
+    args = ['-u', RUN_USER, '--', '/usr/bin/env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...osArgs];
+  } else {
+    cmd = osArgs[0];
+    args = osArgs.slice(1);
+  }
+  log(`starting node ${node.n} (${node.name}): HTTP ${node.http}, transport ${node.transport}, heap ${state.heap}, log ${p.mainLog}`);
+  const out = fs.openSync(p.consoleLog, 'a');
+  fs.writeSync(out, `\n==== ${new Date().toISOString()} start: ${cmd} ${args.join(' ')}\n`);
+  const child = spawn(cmd, args, {
+    cwd: HOME, // bin/opensearch calls bin/opensearch-keystore by a relative path
+    env: IS_ROOT ? { PATH: env.PATH } : { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', out, out],
+  });
+  fs.closeSync(out);
+  let code = 'running';
+  child.once('exit', (c) => (code = c));
+  child.once('error', (e) => (code = e.message));
+  child.unref();
+  // The launcher forks the JVM (-d) and exits; the JVM writes the pid file once it runs, which
+  // on a busy machine can take minutes: wait as long as for the whole start.
+  const launchDeadline = Date.now() + startTimeoutS(state.nodes.length) * 1000;
+  let pid = null;
+  while (!(pid = readPid(node.n)) && Date.now() < launchDeadline) {
+    if (code !== 'running' && code !== 0) break;
+    await sleep(250);
+  }
+  if (!pid) fail(`node ${node.n} did not start (launcher exit: ${code}).\n${logHint(node.n)}\nFix the cause above and run start again.`);
+  return pid;
+}
+
+/** Prepares the shared folders (install, run user, ownership) before any node starts. */
+function prepare(java) {
+  install(java.home);
+  if (IS_ROOT) {
+    ensureRunUser();
+    for (const p of [CACHE_ROOT, DIR]) fs.chmodSync(p, 0o755);
+    run('chown', ['-R', `${RUN_USER}:${RUN_USER}`, DIR]);
+  }
+}
+
+function chownNode(k) {
+  if (!IS_ROOT) return;
+  const p = nodePaths(k);
+  run('chown', ['-R', `${RUN_USER}:${RUN_USER}`, p.data, p.logs, p.tmp, path.dirname(p.conf)]);
+  if (k === 1) run('chown', [`${RUN_USER}:${RUN_USER}`, PORT_FILE]);
+  const probeAccess = spawnSync('runuser', ['-u', RUN_USER, '--', 'test', '-w', p.data]);
+  if (probeAccess.status !== 0) {
+    fail(
+      `user "${RUN_USER}" cannot write ${p.data} (a parent folder is probably closed to other users). ` +
+        `Set GEOSHARD_CACHE to a folder outside /root, e.g. /var/cache/geoshard.`,
+    );
+  }
+}
+
+/** Stops node k: SIGTERM, SIGKILL after STOP_TIMEOUT_S. Returns false if it was not running. */
+async function stopNode(k) {
+  const p = nodePaths(k);
+  const pid = readPid(k);
+  if (!pid || !isAlive(pid)) {
+    if (pid) fs.rmSync(p.pid, { force: true });
+    return false;
+  }
+  log(`stopping node ${k} (${nodeName(k)}), pid ${pid} (SIGTERM)...`);
+  const t0 = Date.now();
+  process.kill(pid, 'SIGTERM');
+  while (isAlive(pid) && Date.now() - t0 < STOP_TIMEOUT_S * 1000) await sleep(250);
+  if (isAlive(pid)) {
+    log(`node ${k} still running after ${STOP_TIMEOUT_S} s: SIGKILL`);
+    process.kill(pid, 'SIGKILL');
+    while (isAlive(pid) && Date.now() - t0 < (STOP_TIMEOUT_S + 10) * 1000) await sleep(250);
+    if (isAlive(pid)) fail(`could not kill pid ${pid}; kill it by hand (kill -9 ${pid}).`);
+  }
+  fs.rmSync(p.pid, { force: true });
+  if (k === 1) fs.rmSync(PORT_FILE, { force: true });
+  log(`node ${k} stopped in ${secondsSince(t0)} s.`);
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
 // commands
 
-async function waitForYellow(pid, t0) {
-  const deadline = t0 + START_TIMEOUT_S * 1000;
+/** Waits until `url` reports a cluster with at least `nodes` nodes and status yellow or green. */
+async function waitForCluster(url, nodes, pids, t0, timeoutS) {
+  const deadline = t0 + timeoutS * 1000;
   let lastNote = 0;
   while (Date.now() < deadline) {
-    const r = await getJson(`${LOCAL_URL}/_cluster/health?wait_for_status=yellow&timeout=5s`, 10000);
-    if (r && r.status === 200 && (r.body.status === 'yellow' || r.body.status === 'green')) return r.body;
-    if (pid && !isAlive(pid) && !runningPid()) {
-      fail(`the OpenSearch process exited during startup.\n${logHint()}\nFix the cause above and run start again.`);
+    const r = await getJson(`${url}/_cluster/health?wait_for_status=yellow&wait_for_nodes=>=${nodes}&timeout=5s`, 10000);
+    if (r && r.status === 200 && !r.body.timed_out && (r.body.status === 'yellow' || r.body.status === 'green')) return r.body;
+    for (const [k, pid] of pids) {
+      if (!isAlive(pid) && !runningPid(k)) {
+        fail(`node ${k} exited during startup.\n${logHint(k)}\nFix the cause above and run start again.`);
+      }
     }
     if (Date.now() - lastNote > 10000) {
-      log(`waiting for ${LOCAL_URL} to become yellow... (${secondsSince(t0)} s)`);
+      log(`waiting for ${url} to report ${nodes} node(s), yellow... (${secondsSince(t0)} s)`);
       lastNote = Date.now();
     }
     await sleep(1000);
   }
   fail(
-    `OpenSearch did not become yellow on ${LOCAL_URL} within ${START_TIMEOUT_S} s ` +
-      `(log: ${MAIN_LOG}).\n${logHint()}\n` +
-      `Look at the log, run "node scripts/cluster.mjs stop", then start again ` +
-      `(OPENSEARCH_START_TIMEOUT raises the limit).`,
+    `the cluster did not report ${nodes} node(s), yellow, on ${url} within ${timeoutS} s.\n` +
+      [...pids.keys()].map((k) => logHint(k)).join('\n') +
+      `\nLook at the logs, run "node scripts/cluster.mjs stop", then start again (OPENSEARCH_START_TIMEOUT raises the limit).`,
   );
 }
 
-async function start() {
-  if (!/^\d+[kmg]$/i.test(HEAP)) fail(`OPENSEARCH_HEAP=${HEAP} is not a JVM size such as 1g or 512m.`);
+async function start(opts) {
   if (EXTERNAL_URL) {
     log(`OPENSEARCH_URL is set: using the external cluster ${EXTERNAL_URL}, nothing is started.`);
     const root = await probe(EXTERNAL_URL, 10000);
     if (!root) fail(`nothing answers at OPENSEARCH_URL=${EXTERNAL_URL}. Start that cluster or unset OPENSEARCH_URL.`);
     const h = await getJson(`${EXTERNAL_URL}/_cluster/health`);
-    log(`up: ${describe(root)}, health ${h?.body?.status ?? 'unknown'}`);
+    log(`up: ${describe(root)}, health ${h?.body?.status ?? 'unknown'}, nodes ${h?.body?.number_of_nodes ?? '?'}`);
     return 0;
+  }
+  if (!Number.isInteger(MAJOR) || MAJOR < 1) fail(`OPENSEARCH_VERSION=${VERSION} is not a version such as 2.19.6 or 3.8.0`);
+  const recorded = readState();
+  if (opts.node !== null) return startOne(opts.node, recorded);
+
+  const rec1 = recorded?.nodes.find((x) => x.n === 1);
+  if (runningPid(1) && rec1 && rec1.http !== PORT) {
+    fail(
+      `the cluster of ${DIR} is already running (node 1 pid ${runningPid(1)}) on port ${rec1.http}, not ${PORT}. ` +
+        `Stop it first ("node scripts/cluster.mjs stop") or use OPENSEARCH_PORT=${rec1.http}.`,
+    );
+  }
+  const n = opts.nodes ?? recorded?.nodes.length ?? 1;
+  const heap = process.env.OPENSEARCH_HEAP || (n > 1 ? '512m' : '1g');
+  if (!/^\d+[kmg]$/i.test(heap)) fail(`OPENSEARCH_HEAP=${heap} is not a JVM size such as 1g or 512m.`);
+  const anyUp = [...Array(MAX_NODES).keys()].map((i) => i + 1).filter((k) => runningPid(k));
+
+  if (!anyUp.length && !runningPid(1)) {
+    const foreign = await probe(LOCAL_URL);
+    if (foreign) {
+      if (n === 1) {
+        log(`a node already answers on ${LOCAL_URL}: ${describe(foreign)}. Nothing to do.`);
+        return 0;
+      }
+      fail(`${LOCAL_URL} is held by ${describe(foreign)}, not started from ${DIR}. Stop it or set OPENSEARCH_PORT to a free port.`);
+    }
+    if (await portOpen(PORT)) fail(`port ${PORT} on 127.0.0.1 is in use by something that is not OpenSearch. Free it or set OPENSEARCH_PORT.`);
   }
 
-  const already = await probe(LOCAL_URL);
-  if (already) {
-    log(`a node already answers on ${LOCAL_URL}: ${describe(already)}. Nothing to do.`);
-    return 0;
-  }
-  const t0 = Date.now();
-  let pid = runningPid();
-  if (pid) {
-    let runningPort = null;
-    try {
-      runningPort = Number(fs.readFileSync(PORT_FILE, 'utf8').trim()) || null;
-    } catch {
-      /* started by an older version of this script */
+  if (recorded && recorded.nodes.length !== n) {
+    if (anyUp.length) {
+      fail(`the cluster of ${DIR} runs with ${recorded.nodes.length} node(s); stop it first ("node scripts/cluster.mjs stop"), then start it with --nodes ${n} --reset.`);
     }
-    if (runningPort && runningPort !== PORT) {
+    const hasData = [...Array(MAX_NODES).keys()].some((i) => {
+      const d = nodePaths(i + 1).data;
+      return exists(d) && fs.readdirSync(d).length > 0;
+    });
+    if (hasData && !opts.reset) {
       fail(
-        `the node of ${DIR} is already running (pid ${pid}) on port ${runningPort}, not ${PORT}. ` +
-          `Stop it first ("node scripts/cluster.mjs stop") or use OPENSEARCH_PORT=${runningPort}.`,
+        `the cluster of ${DIR} was made with ${recorded.nodes.length} node(s) and its data is kept: start it with --nodes ${recorded.nodes.length}, ` +
+          `or add --reset to delete its data (indexes included) and start ${n} node(s).`,
       );
     }
-    log(`node pid ${pid} (from ${PID_FILE}) is running but not answering yet; waiting for it...`);
-  } else {
-    if (await portOpen(PORT)) {
-      fail(`port ${PORT} on 127.0.0.1 is in use by something that is not OpenSearch. Free it or set OPENSEARCH_PORT.`);
-    }
-    const java = findJavaHome();
-    log(`OpenSearch ${VERSION}, cache ${DIR}, Java ${java.major} at ${java.home}`);
-    install(java.home);
-    writeConfig();
-    for (const d of [DATA_DIR, LOGS_DIR, TMP_DIR]) fs.mkdirSync(d, { recursive: true });
-    fs.rmSync(PID_FILE, { force: true });
-    fs.writeFileSync(PORT_FILE, `${PORT}\n`);
-
-    const env = {
-      PATH: process.env.PATH || '/usr/local/bin:/usr/bin:/bin',
-      LANG: 'C.UTF-8',
-      OPENSEARCH_JAVA_HOME: java.home,
-      JAVA_HOME: java.home,
-      OPENSEARCH_PATH_CONF: path.join(HOME, 'config'),
-      OPENSEARCH_TMPDIR: TMP_DIR,
-      OPENSEARCH_JAVA_OPTS: `-Xms${HEAP} -Xmx${HEAP}`,
-    };
-    const osArgs = [path.join(HOME, 'bin', 'opensearch'), '-d', '-p', PID_FILE, '-E', `http.port=${PORT}`];
-    let cmd;
-    let args;
-    if (IS_ROOT) {
-      ensureRunUser();
-      for (const p of [CACHE_ROOT, DIR]) fs.chmodSync(p, 0o755);
-      run('chown', ['-R', `${RUN_USER}:${RUN_USER}`, DIR]);
-      const probeAccess = spawnSync('runuser', ['-u', RUN_USER, '--', 'test', '-w', DATA_DIR]);
-      if (probeAccess.status !== 0) {
-        fail(
-          `user "${RUN_USER}" cannot write ${DATA_DIR} (a parent folder is probably closed to other users). ` +
-            `Set GEOSHARD_CACHE to a folder outside /root, e.g. /var/cache/geoshard.`,
-        );
-      }
-      cmd = 'runuser';
-      args = ['-u', RUN_USER, '--', '/usr/bin/env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...osArgs];
-      log(`starting OpenSearch as user "${RUN_USER}" on ${LOCAL_URL} (heap ${HEAP})...`);
-    } else {
-      cmd = osArgs[0];
-      args = osArgs.slice(1);
-      log(`starting OpenSearch on ${LOCAL_URL} (heap ${HEAP})...`);
-    }
-    const out = fs.openSync(CONSOLE_LOG, 'a');
-    fs.writeSync(out, `\n==== ${new Date().toISOString()} start: ${cmd} ${args.join(' ')}\n`);
-    const child = spawn(cmd, args, {
-      cwd: HOME, // bin/opensearch calls bin/opensearch-keystore by a relative path
-      env: IS_ROOT ? { PATH: env.PATH } : { ...process.env, ...env },
-      detached: true,
-      stdio: ['ignore', out, out],
-    });
-    fs.closeSync(out);
-    const launcherExit = new Promise((resolve) => {
-      child.once('exit', (code) => resolve(code));
-      child.once('error', (e) => resolve(e.message));
-    });
-    child.unref();
-    // The launcher forks the JVM (-d) and exits; the JVM writes the pid file once it runs.
-    const launchDeadline = Date.now() + 60000;
-    let code = 'running';
-    launcherExit.then((c) => {
-      code = c;
-    });
-    while (!(pid = readPid()) && Date.now() < launchDeadline) {
-      if (code !== 'running' && code !== 0) break;
-      await sleep(250);
-    }
-    if (!pid) {
-      fail(`OpenSearch did not start (launcher exit: ${code}).\n${logHint()}\nFix the cause above and run start again.`);
-    }
-    log(`node process pid ${pid} (pid file ${PID_FILE}), log ${MAIN_LOG}`);
   }
-  const health = await waitForYellow(pid, t0);
+  if (opts.reset) {
+    if (anyUp.length) fail(`--reset deletes the nodes' data: stop the cluster first ("node scripts/cluster.mjs stop").`);
+    for (let k = 1; k <= MAX_NODES; k++) fs.rmSync(nodePaths(k).data, { recursive: true, force: true });
+    log(`--reset: deleted the data of every node of ${DIR}`);
+  }
+
+  const t0 = Date.now();
+  const java = findJavaHome();
+  log(`OpenSearch ${VERSION}, ${n} node(s), cache ${DIR}, Java ${java.major} at ${java.home}`);
+  prepare(java);
+  const nodes = await choosePorts(n, recorded && recorded.nodes.length === n ? recorded : null);
+  const state = { version: VERSION, heap, java: java.home, nodes };
+  writeState(state);
+  const pids = new Map();
+  for (const node of nodes) {
+    const pid = runningPid(node.n);
+    if (pid) {
+      log(`node ${node.n} already runs (pid ${pid})`);
+      pids.set(node.n, pid);
+      continue;
+    }
+    pids.set(node.n, await launchNode(state, node, java));
+  }
+  const timeoutS = startTimeoutS(n);
+  const health = await waitForCluster(LOCAL_URL, n, pids, t0, timeoutS);
   const root = await probe(LOCAL_URL);
   log(
-    `up in ${secondsSince(t0)} s: ${root ? describe(root) : LOCAL_URL}, health ${health.status}. ` +
-      `Stop it with "node scripts/cluster.mjs stop".`,
+    `up in ${secondsSince(t0)} s: ${root ? describe(root) : LOCAL_URL}, ${health.number_of_nodes} node(s), health ${health.status}. ` +
+      `Ports (HTTP/transport): ${nodes.map((x) => `node ${x.n} ${x.http}/${x.transport}`).join(', ')}. Stop with "node scripts/cluster.mjs stop".`,
   );
   return 0;
 }
 
-async function stop() {
-  const pid = readPid();
-  if (!pid || !isAlive(pid)) {
-    if (pid) fs.rmSync(PID_FILE, { force: true });
-    const other = await probe(LOCAL_URL);
-    log(
-      `no node started by this script is running (${PID_FILE}).` +
-        (other ? ` Note: ${describe(other)} still answers on ${LOCAL_URL}; it was not started here.` : ''),
-    );
+async function startOne(k, state) {
+  if (!state || !state.nodes.find((x) => x.n === k)) {
+    fail(`node ${k} is not part of the cluster of ${DIR} (${state ? `it has nodes 1..${state.nodes.length}` : 'none was started'}); start the cluster with --nodes N first.`);
+  }
+  const node = state.nodes.find((x) => x.n === k);
+  const pid0 = runningPid(k);
+  if (pid0) {
+    log(`node ${k} already runs (pid ${pid0}). Nothing to do.`);
     return 0;
   }
-  log(`stopping OpenSearch pid ${pid} (SIGTERM)...`);
-  const t0 = Date.now();
-  process.kill(pid, 'SIGTERM');
-  while (isAlive(pid) && Date.now() - t0 < STOP_TIMEOUT_S * 1000) await sleep(250);
-  if (isAlive(pid)) {
-    log(`still running after ${STOP_TIMEOUT_S} s: SIGKILL`);
-    process.kill(pid, 'SIGKILL');
-    while (isAlive(pid) && Date.now() - t0 < (STOP_TIMEOUT_S + 10) * 1000) await sleep(250);
-    if (isAlive(pid)) fail(`could not kill pid ${pid}; kill it by hand (kill -9 ${pid}).`);
+  if (!node.transport) fail(`node ${k} was started by an older version of this script: stop it and start the cluster again.`);
+  for (const port of [node.http, node.transport]) {
+    if (!(await portFree(port))) fail(`port ${port} of node ${k} is in use by another process; stop the whole cluster and start it again (new ports are chosen then).`);
   }
-  fs.rmSync(PID_FILE, { force: true });
-  fs.rmSync(PORT_FILE, { force: true });
-  log(`stopped in ${secondsSince(t0)} s.`);
+  const t0 = Date.now();
+  const java = findJavaHome();
+  prepare(java);
+  const pid = await launchNode(state, node, java);
+  const url = `http://127.0.0.1:${node.http}`;
+  const timeoutS = startTimeoutS(1);
+  // A node answers _cluster/health only once it has joined a cluster with an elected cluster manager.
+  const health = await waitForCluster(url, 1, new Map([[k, pid]]), t0, timeoutS);
+  log(`node ${k} up and joined in ${secondsSince(t0)} s (pid ${pid}): cluster has ${health.number_of_nodes} node(s), health ${health.status}.`);
+  return 0;
+}
+
+async function stop(opts) {
+  const state = readState();
+  if (opts.node !== null) {
+    if (!(await stopNode(opts.node))) log(`node ${opts.node} of ${DIR} is not running. Nothing to do.`);
+    return 0;
+  }
+  const ks = [...Array(MAX_NODES).keys()].map((i) => i + 1).filter((k) => readPid(k));
+  const stopped = await Promise.all(ks.map((k) => stopNode(k)));
+  if (!stopped.some(Boolean)) {
+    const other = await probe(LOCAL_URL);
+    log(
+      `no node started by this script is running (${DIR}).` +
+        (other ? ` Note: ${describe(other)} still answers on ${LOCAL_URL}; it was not started here.` : ''),
+    );
+  } else {
+    log(`stopped ${stopped.filter(Boolean).length} node(s) of ${state ? `the ${state.nodes.length}-node cluster` : 'the cluster'} in ${DIR}.`);
+  }
   return 0;
 }
 
 async function status() {
   const root = await probe(URL_);
-  const pid = runningPid();
-  if (!root) {
+  const state = EXTERNAL_URL ? null : readState();
+  // Any node that answers can list the cluster's nodes.
+  let catUrl = root ? URL_ : null;
+  if (!catUrl && state) {
+    for (const x of state.nodes) {
+      if (await probe(`http://127.0.0.1:${x.http}`)) {
+        catUrl = `http://127.0.0.1:${x.http}`;
+        break;
+      }
+    }
+  }
+  const cat = catUrl ? await getJson(`${catUrl}/_cat/nodes?format=json&h=name,ip,port,http_address,node.role,cluster_manager,master,heap.max`) : null;
+  const catNodes = Array.isArray(cat?.body) ? cat.body : [];
+  if (root) {
+    const h = await getJson(`${URL_}/_cluster/health`);
+    const hb = h?.body || {};
+    log(`up: ${URL_} -> ${describe(root)}`);
+    log(`health ${hb.status ?? 'unknown'}, nodes ${hb.number_of_nodes ?? '?'}, active shards ${hb.active_shards ?? '?'}, unassigned ${hb.unassigned_shards ?? '?'}`);
+  } else {
+    const pid = runningPid(1);
     log(
       `down: nothing answers on ${URL_}` +
-        (pid ? ` (but node pid ${pid} is running: still starting? see ${MAIN_LOG})` : '') +
+        (pid ? ` (but node 1 pid ${pid} is running: still starting? see ${nodePaths(1).mainLog})` : '') +
         (EXTERNAL_URL ? '' : '. Start it with "node scripts/cluster.mjs start".'),
     );
-    return 1;
   }
-  const h = await getJson(`${URL_}/_cluster/health`);
-  const hb = h?.body || {};
-  log(`up: ${URL_} -> ${describe(root)}`);
-  log(
-    `health ${hb.status ?? 'unknown'}, nodes ${hb.number_of_nodes ?? '?'}, ` +
-      `active shards ${hb.active_shards ?? '?'}, unassigned ${hb.unassigned_shards ?? '?'}`,
-  );
-  if (!EXTERNAL_URL) {
-    log(pid ? `started by this script: pid ${pid}, cache ${DIR}, log ${MAIN_LOG}` : 'not started by this script (no live pid file).');
+  const roleOf = (c) => (c ? `${c['node.role']}${(c.cluster_manager ?? c.master) === '*' ? ' (elected cluster manager)' : ''}` : '-');
+  if (state) {
+    log(`nodes of ${DIR} (OpenSearch ${state.version}, heap ${state.heap} each):`);
+    for (const x of state.nodes) {
+      const pid = runningPid(x.n);
+      const c = catNodes.find((y) => y.name === x.name);
+      const up = pid && (await probe(`http://127.0.0.1:${x.http}`, 2000)) ? 'up' : pid ? 'running, not answering' : 'down';
+      log(
+        `  node ${x.n}  ${x.name}  http ${x.http}  transport ${x.transport ?? '?'}  pid ${pid ?? '-'}  ${up}  ` +
+          `${c ? `in cluster, role ${roleOf(c)}` : 'not in cluster'}  log ${nodePaths(x.n).mainLog}`,
+      );
+    }
+  } else if (catNodes.length) {
+    log('nodes:');
+    for (const c of catNodes) log(`  ${c.name}  http ${c.http_address}  transport ${c.ip}:${c.port}  role ${roleOf(c)}`);
   }
-  return 0;
+  return root ? 0 : 1;
 }
 
 const commands = { start, stop, status };
 const name = process.argv[2];
 if (!commands[name]) {
-  console.error('usage: node scripts/cluster.mjs start|stop|status');
+  console.error('usage: node scripts/cluster.mjs start [--nodes N | --node K] [--reset] | stop [--node K] | status');
   process.exit(2);
 }
 try {
-  process.exitCode = await commands[name]();
+  process.exitCode = await commands[name](parseArgs(process.argv.slice(3)));
 } catch (e) {
   console.error(`[cluster] ERROR: ${e instanceof CliError ? e.message : e.stack || e}`);
   process.exitCode = 1;

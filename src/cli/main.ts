@@ -27,6 +27,10 @@ export const COMMAND_LOADERS: Map<string, () => Promise<Command>> = new Map([
   ['plan', async () => (await import('./commands/plan.ts')).plan],
   ['split', async () => (await import('./commands/split.ts')).split],
   ['merge', async () => (await import('./commands/merge.ts')).merge],
+  ['workload', async () => (await import('./commands/workload.ts')).workload],
+  ['hotspots', async () => (await import('./commands/hotspots.ts')).hotspots],
+  ['check', async () => (await import('./commands/check.ts')).check],
+  ['cache', async () => (await import('./commands/cache.ts')).cache],
 ]);
 
 /** loadCommands loads every command (for the help text and tests), in help order. */

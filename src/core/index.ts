@@ -15,11 +15,14 @@ export * from './build.ts';
 export { sha256 } from './sha256.ts';
 export * from './searches.ts';
 export * from './exports.ts';
-export * from './faces.ts';
-export * from './levels.ts';
 export * from './migration.ts';
 export * from './diff.ts';
 export * from './fanout.ts';
 export * from './plan.ts';
 export * from './edit.ts';
 
+export * from './workload.ts';
+export * from './workloadGen.ts';
+export * from './requestLoad.ts';
+export * from './cellCache.ts';
+export * from './gate.ts';

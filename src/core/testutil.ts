@@ -1,15 +1,7 @@
 /** Seeded randomness for the core's property tests (not part of the public entry). */
 
-/** mulberry32 returns a seeded PRNG yielding floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from './prng.ts';
+export { mulberry32 };
 
 /** randomPoint returns a point uniformly distributed on the sphere, in degrees. */
 export function randomPoint(rand: () => number): { lat: number; lng: number } {

@@ -14,17 +14,30 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router, parseBoundaryFile, MAX_RADIUS_KM, type BoundaryFile } from '../core/index.ts';
 import { OpenSearchClient, OpenSearchError, configFromEnv } from './opensearch.ts';
 import { DriftGuard, type DriftState } from './drift.ts';
 import { JOIN_FIELD, PARENT, CHILD } from './indexSpec.ts';
-import { parseSearchParams, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, VOCABULARY } from './params.ts';
+import { parseSearchParams, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, type StatusAnswer } from './wire.ts';
 import { runSearch, planRouted, planAll, compareParts, DEFAULT_SEARCH_TIMEOUT_MS, type SearchPart } from './search.ts';
 
+/** The project's root folder. */
+const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The repository's bundled boundary file. */
-export const DEFAULT_BOUNDARIES_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'data', 'boundaries.json');
+export const DEFAULT_BOUNDARIES_PATH = resolve(PROJECT_ROOT, 'data', 'boundaries.json');
+
+/**
+ * publicName names a boundary file for API answers without revealing the
+ * server's disk: its path relative to the project ("data/boundaries.json"),
+ * or only its file name when it lies outside the project.
+ */
+export function publicName(path: string): string {
+  if (!isAbsolute(path)) return path.split(sep).join('/');
+  const rel = relative(PROJECT_ROOT, path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : basename(path);
+}
 
 /** Options of the API. */
 export interface ApiOptions {
@@ -41,9 +54,9 @@ export interface ApiOptions {
 }
 
 /** An API answer before it is written: HTTP status and JSON body. */
-export interface ApiResult {
+export interface ApiResult<B extends object = Record<string, unknown>> {
   httpStatus: number;
-  body: Record<string, unknown>;
+  body: B;
 }
 
 /** The server's routing state: a router, or why there is none. */
@@ -118,7 +131,7 @@ export class LiveApi {
       throw e;
     }
     const l = this.routing();
-    if ('error' in l) return { httpStatus: 500, body: { status: 'error', error: { message: l.error } } };
+    if ('error' in l) return { httpStatus: 500, body: { status: 'error', error: { message: redactPath(l.error, l.path) } } };
     const { router, guard } = l;
     const file = router.file;
     const head = { query: describeQuery(params), index: file.index, boundary: { hash: file.hash, version: file.version, numberOfShards: file.numberOfShards } };
@@ -166,15 +179,15 @@ export class LiveApi {
   }
 
   /** status answers GET /api/status: connection, cluster version, index, drift, document counts. */
-  async status(): Promise<ApiResult> {
+  async status(): Promise<ApiResult<StatusAnswer>> {
     const l = this.routing();
     const c = this.client;
-    const body: Record<string, unknown> = {
+    const body: StatusAnswer = {
       connection: { status: 'down', url: c.url },
-      boundary: 'error' in l ? { path: l.path, error: l.error } : boundaryInfo(l.router.file, l.path),
+      boundary: 'error' in l ? { file: publicName(l.path), error: redactPath(l.error, l.path) } : boundaryInfo(l.router.file, l.path),
       index: null,
       drift: null,
-      limits: { maxRadiusKm: MAX_RADIUS_KM, maxSize: MAX_SIZE, defaultSize: DEFAULT_SIZE, searchTimeoutMs: this.searchTimeoutMs },
+      limits: { minRadiusKm: MIN_RADIUS_KM, maxRadiusKm: MAX_RADIUS_KM, maxSize: MAX_SIZE, defaultSize: DEFAULT_SIZE, searchTimeoutMs: this.searchTimeoutMs },
       vocabulary: { diets: VOCABULARY.diet, allergens: VOCABULARY.allergen, cuisines: VOCABULARY.cuisine },
     };
     try {
@@ -230,7 +243,7 @@ export class LiveApi {
       if (next) return next();
       return send(res, 404, { status: 'error', error: { message: `${url.pathname} is not an API path: expected /api/search or /api/status` } });
     }
-    let result: ApiResult;
+    let result: ApiResult<object>;
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         result = { httpStatus: 405, body: { status: 'error', error: { message: `${req.method} is not allowed: the live API only answers GET` } } };
@@ -244,8 +257,13 @@ export class LiveApi {
   };
 }
 
+/** redactPath replaces a boundary file's absolute path in a message with its public name. */
+function redactPath(message: string, path: string): string {
+  return isAbsolute(path) ? message.split(path).join(publicName(path)) : message;
+}
+
 function boundaryInfo(file: BoundaryFile, path: string) {
-  return { path, index: file.index, hash: file.hash, version: file.version, numberOfShards: file.numberOfShards, shards: file.shards.map((s, index) => ({ index, name: s.name, shard: s.shard })) };
+  return { file: publicName(path), index: file.index, hash: file.hash, version: file.version, numberOfShards: file.numberOfShards, shards: file.shards.map((s, index) => ({ index, name: s.name, shard: s.shard })) };
 }
 
 function driftResult(head: Record<string, unknown>, d: DriftState): ApiResult {
@@ -256,6 +274,11 @@ function driftResult(head: Record<string, unknown>, d: DriftState): ApiResult {
 
 function errorResult(head: Record<string, unknown>, e: unknown, url: string): ApiResult {
   if (e instanceof OpenSearchError) {
+    const none = e.noShardAnswered;
+    if (none && none.length > 0) {
+      const shards = none.map((f) => `shard ${f.shard}${f.node ? ` (node ${f.node})` : ''}: ${f.reason}`).join('; ');
+      return { httpStatus: 503, body: { status: 'unavailable', ...head, error: { message: `No shard asked could answer, so there are no results: ${shards}. Wait for the node to return or a replica to be promoted.` } } };
+    }
     if (e.unavailable) {
       return { httpStatus: 503, body: { status: 'unavailable', ...head, error: { message: `${e.message}. No results: start the node ("npm run cluster:start") or check OPENSEARCH_URL (${url}).` } } };
     }

@@ -96,7 +96,7 @@ describe('boundary drift', () => {
 
 describe('a shard that does not answer', () => {
   // A real missing shard: the index is created with at most N-1 shards per
-  // node on this single-node cluster, so OpenSearch leaves one primary
+  // node, all on the node the client talks to, so OpenSearch leaves one primary
   // unassigned (the index is red until the test deletes it). Searches that
   // ask that shard come back with successful < total and no failure entry.
   it('makes searches that ask it "partial", never "complete", and names the shard', async () => {
@@ -106,6 +106,8 @@ describe('a shard that does not answer', () => {
     await client.request('DELETE', `/${PARTIAL_INDEX}`, { okStatuses: [404] });
     const body = indexBody(f) as { settings: { index: Record<string, unknown> } };
     body.settings.index['routing.allocation.total_shards_per_node'] = n - 1;
+    // On a cluster of several nodes, keep every shard on one node, so that exactly one stays unassigned.
+    body.settings.index['routing.allocation.require._name'] = (await client.get<{ name: string }>('/')).name;
     await client.request('PUT', `/${PARTIAL_INDEX}`, { body, query: { wait_for_active_shards: 0 } });
     // Wait until the allocator has placed the N-1 shards it can.
     await client.get(`/_cluster/health/${PARTIAL_INDEX}`, { query: { wait_for_active_shards: n - 1, timeout: '30s' }, timeoutMs: 40_000 });

@@ -87,22 +87,22 @@ export function indexMappings(file: BoundaryFile, sample?: SampleMeta): Record<s
 
 /**
  * indexSettings returns the settings: number_of_shards = N from the file,
- * no replicas (a single local node; add replicas on a real cluster after
- * seeding), number_of_routing_shards only when the file declares it (else
+ * `replicas` replicas per shard (default 0: a single local node; an integer
+ * >= 0), number_of_routing_shards only when the file declares it (else
  * OpenSearch computes its default, which the core models and
  * `geoshard verify-routing` checks on the real node).
  */
-export function indexSettings(file: BoundaryFile): Record<string, unknown> {
+export function indexSettings(file: BoundaryFile, replicas = 0): Record<string, unknown> {
   return {
     number_of_shards: file.numberOfShards,
-    number_of_replicas: 0,
+    number_of_replicas: replicas,
     ...(file.routingNumShards !== undefined ? { number_of_routing_shards: file.routingNumShards } : {}),
   };
 }
 
-/** indexBody returns the body of `PUT /<index>` for the file. */
-export function indexBody(file: BoundaryFile, sample?: SampleMeta): Record<string, unknown> {
-  return { settings: { index: indexSettings(file) }, mappings: indexMappings(file, sample) };
+/** indexBody returns the body of `PUT /<index>` for the file, with `replicas` replicas per shard (default 0). */
+export function indexBody(file: BoundaryFile, sample?: SampleMeta, replicas = 0): Record<string, unknown> {
+  return { settings: { index: indexSettings(file, replicas) }, mappings: indexMappings(file, sample) };
 }
 
 /** readIndexMeta picks the geoshard `_meta` out of a `GET /<index>/_mapping` body, or null if absent. */

@@ -1,7 +1,8 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { createServer, type Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { configFromEnv, OpenSearchClient, OpenSearchError, redactUrl } from './opensearch.ts';
+import { configFromEnv, OpenSearchClient, OpenSearchError, type OpenSearchConfig } from './opensearch.ts';
+import { redactUrl } from './wire.ts';
 
 let servers: Server[] = [];
 afterEach(async () => {
@@ -26,22 +27,33 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** authorizationSent returns the Authorization header a node receives from a client made with this config (its URL replaced by a local server). */
+async function authorizationSent(config: OpenSearchConfig): Promise<string | undefined> {
+  let seen: string | undefined = 'nothing received';
+  const url = await serve((req, res) => {
+    seen = req.headers.authorization;
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new OpenSearchClient({ ...config, url }).get('/');
+  return seen;
+}
+
 describe('configFromEnv', () => {
   it('defaults to the local node of npm run cluster:start', () => {
     expect(configFromEnv({}).url).toBe('http://127.0.0.1:9200');
     expect(configFromEnv({ OPENSEARCH_PORT: '9300' }).url).toBe('http://127.0.0.1:9300');
   });
 
-  it('moves credentials out of the URL into a basic Authorization header', () => {
+  it('moves credentials out of the URL into a basic Authorization header', async () => {
     const c = configFromEnv({ OPENSEARCH_URL: 'https://admin:s%40cret@search.example.com:9200/' });
     expect(c.url).toBe('https://search.example.com:9200');
-    expect(c.authorization).toBe(`Basic ${Buffer.from('admin:s@cret').toString('base64')}`);
+    expect(await authorizationSent(c)).toBe(`Basic ${Buffer.from('admin:s@cret').toString('base64')}`);
   });
 
-  it('takes credentials from OPENSEARCH_USERNAME/PASSWORD, or an API key', () => {
-    expect(configFromEnv({ OPENSEARCH_USERNAME: 'u', OPENSEARCH_PASSWORD: 'p' }).authorization).toBe(`Basic ${Buffer.from('u:p').toString('base64')}`);
-    expect(configFromEnv({ OPENSEARCH_API_KEY: 'k' }).authorization).toBe('ApiKey k');
-    expect(configFromEnv({}).authorization).toBeUndefined();
+  it('takes credentials from OPENSEARCH_USERNAME/PASSWORD, or an API key', async () => {
+    expect(await authorizationSent(configFromEnv({ OPENSEARCH_USERNAME: 'u', OPENSEARCH_PASSWORD: 'p' }))).toBe(`Basic ${Buffer.from('u:p').toString('base64')}`);
+    expect(await authorizationSent(configFromEnv({ OPENSEARCH_API_KEY: 'k' }))).toBe('ApiKey k');
+    expect(await authorizationSent(configFromEnv({}))).toBeUndefined();
   });
 
   it('names the variable when a value is invalid, without echoing credentials', () => {
@@ -49,6 +61,7 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ OPENSEARCH_URL: 'ftp://x' })).toThrow(/OPENSEARCH_URL uses ftp/);
     expect(() => configFromEnv({ OPENSEARCH_TIMEOUT_MS: '-5' })).toThrow(/OPENSEARCH_TIMEOUT_MS "-5" is invalid/);
     expect(redactUrl('http://user:pw@h:1/x')).toBe('http://h:1/x');
+    expect(redactUrl('GET / on https://u:p@h:9200 failed')).toBe('GET / on https://h:9200 failed');
   });
 });
 
@@ -63,10 +76,10 @@ describe('OpenSearchClient', () => {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
       });
     });
-    const c = new OpenSearchClient({ url, authorization: 'Basic abc', timeoutMs: 2000 });
+    const c = new OpenSearchClient({ url, auth: { username: 'u', password: 'p' }, timeoutMs: 2000 });
     const r = await c.request('POST', '/i/_search', { body: { size: 1 }, query: { routing: 'a,b', skip: undefined } });
     expect(r).toEqual({ status: 200, body: { ok: true } });
-    expect(seen).toEqual({ auth: 'Basic abc', type: 'application/json', body: '{"size":1}', url: '/i/_search?routing=a%2Cb' });
+    expect(seen).toEqual({ auth: `Basic ${Buffer.from('u:p').toString('base64')}`, type: 'application/json', body: '{"size":1}', url: '/i/_search?routing=a%2Cb' });
   });
 
   it('reports a closed port as unreachable, naming the request and the URL', async () => {
@@ -100,6 +113,35 @@ describe('OpenSearchClient', () => {
     expect(e.status).toBe(400);
     expect(e.type).toBe('routing_missing_exception');
     expect(e.message).toBe(`OpenSearch refused PUT /i/_doc/1 on ${url}: 400 routing_missing_exception: routing is required for [i]/[1]`);
+  });
+
+  it('calls a search no shard could answer unavailable, naming the shards, and keeps a refused query an error', async () => {
+    // The shape of OpenSearch's SearchPhaseExecutionException JSON ("all shards failed"), as a
+    // 2.19 node answered while the node holding the asked shard was stopping (HTTP 500).
+    const allFailed = (type: string, status: number) => ({
+      error: {
+        root_cause: [{ type, reason: 'x' }],
+        type: 'search_phase_execution_exception',
+        reason: 'all shards failed',
+        phase: 'query',
+        grouped: true,
+        failed_shards: [{ shard: 3, index: 'dishes', node: 'n2', reason: { type, reason: `[n2][127.0.0.1:9301] ${type}` } }],
+      },
+      status,
+    });
+    let body: unknown = null;
+    let status = 500;
+    const url = await serve((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
+    const c = new OpenSearchClient({ url, timeoutMs: 2000 });
+    body = allFailed('node_disconnected_exception', 500);
+    const down = (await c.request('POST', '/dishes/_search', { body: {} }).catch((x) => x)) as OpenSearchError;
+    expect(down.noShardAnswered).toEqual([{ shard: 3, node: 'n2', reason: '[n2][127.0.0.1:9301] node_disconnected_exception' }]);
+    expect(down.unavailable).toBe(true);
+    body = allFailed('query_shard_exception', 400);
+    status = 400;
+    const bad = (await c.request('POST', '/dishes/_search', { body: {} }).catch((x) => x)) as OpenSearchError;
+    expect(bad.noShardAnswered).toBeNull();
+    expect(bad.unavailable).toBe(false);
   });
 
   it('returns listed statuses as answers rather than errors', async () => {

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { s2 } from 's2js';
-import { buildSearchBody, statusOf, facetsOf, compareParts, haversineKm, planRouted, planAll, type SearchPart } from './search.ts';
-import { parseSearchParams } from './params.ts';
+import { buildSearchBody, statusOf, shardAnswers, facetsOf, compareParts, haversineKm, planRouted, planAll, type SearchPart } from './search.ts';
+import { parseSearchParams } from './wire.ts';
 import { Router, EARTH_RADIUS_KM } from '../core/index.ts';
 import { fileWithCuts, mulberry32 } from '../core/testutil.ts';
 import { DIETS, ALLERGENS, CUISINES } from '../data/generator.ts';
@@ -67,6 +67,70 @@ describe('statusOf', () => {
     expect(statusOf({ timed_out: false, _shards: shards(3, 2, 1) })).toBe('partial');
     expect(statusOf({ timed_out: false, _shards: shards(3, 2, 0) })).toBe('partial');
     expect(statusOf({ timed_out: true, _shards: shards(3, 3, 0) })).toBe('partial');
+  });
+});
+
+describe('shardAnswers', () => {
+  /** Five asked shards, as a routed plan lists them. */
+  const plan = [0, 1, 2, 3, 4].map((n) => ({ index: n, name: `s${n}`, shard: n, cells: 2 }));
+  const statuses = (r: ReturnType<typeof shardAnswers>) => r.shardsAsked.map((x) => x.status);
+
+  it('marks every shard ok, with no reason, when all answered', () => {
+    const r = shardAnswers(plan, { timed_out: false, _shards: { total: 5, successful: 5, skipped: 1, failed: 0 } });
+    expect(statuses(r)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(r.reason).toBeNull();
+  });
+
+  it('names the shards OpenSearch lists in _shards.failures as failed, with their reasons, and the others ok when the count is accounted for', () => {
+    // As OpenSearch reports a shard whose node left during the search.
+    const body = {
+      timed_out: false,
+      _shards: {
+        total: 5,
+        successful: 4,
+        skipped: 0,
+        failed: 1,
+        failures: [{ shard: 3, index: 'dishes', node: 'n1', reason: { type: 'node_not_connected_exception', reason: '[geoshard-node-1] Node not connected' } }],
+      },
+    };
+    const r = shardAnswers(plan, body);
+    expect(statuses(r)).toEqual(['ok', 'ok', 'ok', 'failed', 'ok']);
+    expect(r.shardsAsked[3].reason).toBe('node_not_connected_exception: [geoshard-node-1] Node not connected');
+    expect(r.reason).toContain('4 of 5 shards answered');
+    expect(r.reason).toContain('3 "s3"');
+  });
+
+  it('never says ok for a shard when fewer answered than were asked and OpenSearch names none of them', () => {
+    // The issue's case: a partial answer during a node restart, total short, no failures listed.
+    const r = shardAnswers(plan, { timed_out: false, _shards: { total: 5, successful: 2, skipped: 0, failed: 0 } });
+    expect(statuses(r)).toEqual(['unknown', 'unknown', 'unknown', 'unknown', 'unknown']);
+    expect(r.shardsAsked[0].reason).toContain('3 of 5 shards did not answer but names only 0');
+    expect(r.reason).toMatch(/^partial: 2 of 5 shards answered; not named by OpenSearch \(3 missing\), so unknown: 0 "s0", 1 "s1", 2 "s2", 3 "s3", 4 "s4"$/);
+  });
+
+  it('marks the unnamed rest unknown when the failures and missing copies explain only part of the shortfall', () => {
+    const body = { timed_out: false, _shards: { total: 5, successful: 2, skipped: 0, failed: 1, failures: [{ shard: 0, reason: { type: 'x', reason: 'y' } }] } };
+    const r = shardAnswers(plan, body, new Set([4]));
+    expect(statuses(r)).toEqual(['failed', 'unknown', 'unknown', 'unknown', 'unavailable']);
+    expect(r.reason).toContain('(1 missing)');
+  });
+
+  it('marks shards without a started copy unavailable and the rest ok when that explains the whole shortfall', () => {
+    const r = shardAnswers(plan, { timed_out: false, _shards: { total: 5, successful: 3, skipped: 0, failed: 0 } }, new Set([1, 2]));
+    expect(statuses(r)).toEqual(['ok', 'unavailable', 'unavailable', 'ok', 'ok']);
+    expect(r.reason).toContain('no started copy: 1 "s1", 2 "s2"');
+  });
+
+  it('counts a total shorter than the plan as missing shards', () => {
+    const r = shardAnswers(plan, { timed_out: false, _shards: { total: 4, successful: 4, skipped: 0, failed: 0 } });
+    expect(statuses(r).every((x) => x === 'unknown')).toBe(true);
+    expect(r.reason).toContain('4 of 5 shards answered');
+  });
+
+  it('leaves every unnamed shard unknown when the search timed out', () => {
+    const r = shardAnswers(plan.slice(0, 2), { timed_out: true, _shards: { total: 2, successful: 2, skipped: 0, failed: 0 } });
+    expect(statuses(r)).toEqual(['unknown', 'unknown']);
+    expect(r.reason).toContain('timed out');
   });
 });
 

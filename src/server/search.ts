@@ -9,78 +9,15 @@
 import { EARTH_RADIUS_KM, type Router, type ShardRef } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT } from './indexSpec.ts';
-import { VOCABULARY, type SearchParams } from './params.ts';
+import { VOCABULARY, sideStatus, type SearchParams, type SearchSide, type Facets, type SearchStatus, type ShardsSection, type AskedShard, type DishHit } from './wire.ts';
+
+export type { SearchStatus, ShardsSection, AskedShard, DishHit };
 
 /** Default deadline OpenSearch gets for one search (ms); shards still running then return what they have. */
 export const DEFAULT_SEARCH_TIMEOUT_MS = 5000;
 
-/** A search's outcome: complete, or partial (some shard failed or timed out; its answer may miss documents). */
-export type SearchStatus = 'complete' | 'partial';
-
-/** OpenSearch's `_shards` section of a search response. */
-export interface ShardsSection {
-  total: number;
-  successful: number;
-  skipped: number;
-  failed: number;
-  failures?: { shard?: number; index?: string; node?: string; reason?: { type?: string; reason?: string } }[];
-}
-
-/** A shard a search asked, with how it answered. */
-export interface AskedShard extends ShardRef {
-  /** Covering cells in the shard (routed searches with a location; 0 otherwise). */
-  cells: number;
-  /**
-   * ok: answered; failed: listed in `_shards.failures`; unavailable: no
-   * started copy (unassigned, recovering), so OpenSearch skipped it without a
-   * failure entry; unknown: the search timed out and OpenSearch does not say
-   * which shard was late.
-   */
-  status: 'ok' | 'failed' | 'unavailable' | 'unknown';
-  reason?: string;
-}
-
-/** One dish of the results. */
-export interface DishHit {
-  id: string;
-  name: string;
-  cuisine: string;
-  diets: string[];
-  allergens: string[];
-  calories: number;
-  priceCents: number;
-  /** The routing value the dish was written with (its restaurant's shard name). */
-  routing: string | null;
-  restaurant: { id: string; name: string; place: string; state: string; lat: number; lng: number; cuisines: string[] } | null;
-  /** Great-circle distance (km) from the search centre to the restaurant; null without a location. */
-  distanceKm: number | null;
-}
-
-/** A facet value and how many matching dishes carry it. */
-export interface FacetCount {
-  value: string;
-  count: number;
-}
-
-/** One executed search, as the API reports it. */
-export interface SearchPart {
-  status: SearchStatus;
-  /** routed: only the shards the circle touches; all-shards: no routing (every shard). */
-  scope: 'routed' | 'all-shards';
-  /** The routing string sent (names joined by commas, no spaces), or null when none was sent. */
-  routing: string | null;
-  shardsAsked: AskedShard[];
-  /** OpenSearch's `took` (ms, server side). */
-  took: number;
-  /** Wall time of the request as this server saw it (ms). */
-  wallMs: number;
-  timedOut: boolean;
-  /** Exact number of matching dishes. */
-  total: number;
-  hits: DishHit[];
-  facets: { diets: FacetCount[]; allergens: FacetCount[]; cuisines: FacetCount[] };
-  shards: ShardsSection;
-}
+/** One executed search, as the API reports it (the wire's SearchSide). */
+export type SearchPart = SearchSide;
 
 /** Facet aggregation names → dish fields and vocabularies. */
 const FACETS = [
@@ -141,11 +78,56 @@ export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: numb
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
-/** statusOf classifies a search response: partial when it timed out or any shard did not answer successfully. */
+/** statusOf classifies a search response by `_shards` alone: partial when it timed out or fewer shards answered than it counted. */
 export function statusOf(body: { timed_out?: boolean; _shards: ShardsSection }): SearchStatus {
+  return sideStatus({ timedOut: !!body.timed_out, shards: body._shards, shardsAsked: [] });
+}
+
+/**
+ * shardAnswers says how each asked shard answered, consistently with
+ * OpenSearch's `_shards`: a shard named in `failures` failed; a shard with no
+ * started copy (`missing`, from `_cat/shards`) was unavailable; when fewer
+ * shards succeeded than were asked and those two do not account for all of
+ * them, OpenSearch does not say which others are short, so every shard not
+ * already named is "unknown" (never "ok"); a timed-out search leaves every
+ * unnamed shard unknown too. `reason` is one sentence for the whole side
+ * (null when every shard answered).
+ */
+export function shardAnswers(
+  plan: readonly (ShardRef & { cells: number })[],
+  body: { timed_out?: boolean; _shards: ShardsSection },
+  missing: ReadonlySet<number> = new Set(),
+): { shardsAsked: AskedShard[]; reason: string | null } {
   const s = body._shards;
-  // `successful` counts skipped shards too, so a complete answer has successful = total.
-  return body.timed_out || s.failed > 0 || s.successful < s.total ? 'partial' : 'complete';
+  const failed = new Map<number, string>();
+  for (const f of s.failures ?? []) {
+    if (typeof f.shard !== 'number') continue;
+    const why = [f.reason?.type, f.reason?.reason].filter(Boolean).join(': ') || 'no reason given';
+    failed.set(f.shard, failed.has(f.shard) ? `${failed.get(f.shard)}; ${why}` : why);
+  }
+  const asked = Math.max(s.total, plan.length);
+  const short = Math.max(0, asked - s.successful);
+  const named = plan.filter((sh) => failed.has(sh.shard) || missing.has(sh.shard)).length;
+  const unnamed = short - named;
+  const unknownReason = body.timed_out
+    ? 'the search timed out; OpenSearch does not say which shards were late'
+    : `OpenSearch reports ${short} of ${asked} shards did not answer but names only ${named}; this shard may be one of the other ${unnamed}`;
+  const shardsAsked: AskedShard[] = plan.map((sh) => {
+    const f = failed.get(sh.shard);
+    if (f !== undefined) return { ...sh, status: 'failed', reason: f };
+    if (missing.has(sh.shard)) return { ...sh, status: 'unavailable', reason: 'no started copy of the shard (unassigned or recovering)' };
+    if (body.timed_out || unnamed > 0) return { ...sh, status: 'unknown', reason: unknownReason };
+    return { ...sh, status: 'ok' };
+  });
+  const bad = shardsAsked.filter((x) => x.status !== 'ok');
+  if (bad.length === 0 && !body.timed_out && short === 0 && s.failed === 0) return { shardsAsked, reason: null };
+  const label = (x: AskedShard) => `${x.shard} "${x.name}"`;
+  const parts: string[] = [`${s.successful} of ${asked} shards answered${body.timed_out ? ' before the search timed out' : ''}`];
+  const of = (st: AskedShard['status']) => bad.filter((x) => x.status === st);
+  if (of('failed').length) parts.push(`failed: ${of('failed').map((x) => `${label(x)} (${x.reason})`).join(', ')}`);
+  if (of('unavailable').length) parts.push(`no started copy: ${of('unavailable').map(label).join(', ')}`);
+  if (of('unknown').length) parts.push(`not named by OpenSearch${unnamed > 0 ? ` (${unnamed} missing)` : ''}, so unknown: ${of('unknown').map(label).join(', ')}`);
+  return { shardsAsked, reason: `partial: ${parts.join('; ')}` };
 }
 
 interface RawHit {
@@ -163,8 +145,8 @@ interface RawResponse {
 }
 
 /** facetsOf returns every vocabulary value with its count (0 when absent), count descending, then vocabulary order. */
-export function facetsOf(aggs: RawResponse['aggregations']): SearchPart['facets'] {
-  const out = {} as SearchPart['facets'];
+export function facetsOf(aggs: RawResponse['aggregations']): Facets {
+  const out = {} as Facets;
   for (const f of FACETS) {
     const counts = new Map((aggs?.[f.key]?.buckets ?? []).map((b) => [String(b.key), b.doc_count]));
     out[f.key] = f.vocabulary.map((value) => ({ value, count: counts.get(value) ?? 0 })).sort((a, b) => b.count - a.count || f.vocabulary.indexOf(a.value) - f.vocabulary.indexOf(b.value));
@@ -236,25 +218,18 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
     timeoutMs: timeoutMs + 5000,
   });
   const wallMs = performance.now() - t0;
-  const status = statusOf(body);
-  const failed = new Map<number, string>();
-  for (const f of body._shards.failures ?? []) if (typeof f.shard === 'number') failed.set(f.shard, [f.reason?.type, f.reason?.reason].filter(Boolean).join(': '));
   // A shard with no started copy is left out of `successful` without a failure entry; ask which one.
   const s = body._shards;
-  const missing = s.successful + s.failed < s.total ? await shardsWithoutStartedCopy(client, router.file.index) : new Set<number>();
-  const shardsAsked: AskedShard[] = plan.shards.map((sh) =>
-    failed.has(sh.shard)
-      ? { ...sh, status: 'failed', reason: failed.get(sh.shard) }
-      : missing.has(sh.shard)
-        ? { ...sh, status: 'unavailable', reason: 'no started copy of the shard (unassigned or recovering)' }
-        : { ...sh, status: body.timed_out ? 'unknown' : 'ok' },
-  );
+  const named = new Set((s.failures ?? []).map((f) => f.shard));
+  const missing = s.successful + named.size < Math.max(s.total, plan.shards.length) ? await shardsWithoutStartedCopy(client, router.file.index) : new Set<number>();
+  const { shardsAsked, reason } = shardAnswers(plan.shards, body, missing);
   const total = typeof body.hits.total === 'number' ? body.hits.total : body.hits.total.value;
   return {
-    status,
+    status: sideStatus({ timedOut: body.timed_out, shards: body._shards, shardsAsked }),
     scope: plan.scope,
     routing: plan.routing,
     shardsAsked,
+    partialReason: reason,
     took: body.took,
     wallMs,
     timedOut: body.timed_out,

@@ -49,6 +49,12 @@ describe('the index definition', () => {
     expect(readIndexMeta({ 'geoshard-unit': { mappings: {} } }, 'geoshard-unit')).toBeNull();
   });
 
+  it('sets number_of_replicas to the replicas asked for (geoshard seed --replicas), keeping the shard count', () => {
+    const b = indexBody(file, undefined, 2) as { settings: { index: Record<string, unknown> } };
+    expect(b.settings.index.number_of_replicas).toBe(2);
+    expect(b.settings.index.number_of_shards).toBe(4);
+  });
+
   it('sets number_of_routing_shards when the boundary file declares it', () => {
     const b = indexBody({ ...file, routingNumShards: 8 }) as { settings: { index: Record<string, unknown> } };
     expect(b.settings.index.number_of_routing_shards).toBe(8);

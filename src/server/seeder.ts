@@ -21,6 +21,8 @@ export interface SeedOptions {
   restaurants: number;
   /** Dishes per restaurant at most, >= 0. */
   dishesPerRestaurant: number;
+  /** Replicas per shard (number_of_replicas), an integer >= 0; default 0. Applied to an existing index too. */
+  replicas?: number;
   /** Delete and create the index even if it exists. */
   recreate?: boolean;
   /** Documents per bulk request (default 2,000). */
@@ -103,6 +105,8 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
   const path = `/${encodeURIComponent(index)}`;
   const note = opts.onNote ?? (() => {});
   const sampleSpec = { restaurants: opts.restaurants, dishesPerRestaurant: opts.dishesPerRestaurant };
+  const replicas = opts.replicas ?? 0;
+  if (!Number.isInteger(replicas) || replicas < 0) throw new SeedError(`replicas ${replicas} is invalid: expected an integer >= 0`);
 
   if (router.moves.length > 0) {
     throw new SeedError(
@@ -133,12 +137,13 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
     }
   }
   if (existing === undefined || opts.recreate) {
-    await client.request('PUT', path, { body: indexBody(file, { ...sampleSpec, complete: false }) });
+    await client.request('PUT', path, { body: indexBody(file, { ...sampleSpec, complete: false }, replicas) });
     created = true;
-    note(`created index "${index}": ${file.numberOfShards} shards, 0 replicas, boundary file ${file.hash.slice(0, 12)} version ${file.version}`);
+    note(`created index "${index}": ${file.numberOfShards} shards, ${replicas} replica(s), boundary file ${file.hash.slice(0, 12)} version ${file.version}`);
   } else {
     await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: false }));
-    note(`index "${index}" exists for this boundary file: overwriting documents by id`);
+    await client.request('PUT', `${path}/_settings`, { body: { index: { number_of_replicas: replicas } } });
+    note(`index "${index}" exists for this boundary file: overwriting documents by id, ${replicas} replica(s)`);
   }
 
   const restaurants = sampleOf(opts.restaurants);

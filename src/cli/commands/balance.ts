@@ -1,4 +1,5 @@
-import { balance as runBalance, cellWeights, buildBoundaryFile, type BalanceReport } from '../../core/index.ts';
+import { balance as runBalance, cellWeights, buildBoundaryFile, parseBalanceWeight, formatBalanceWeight, balanceWeights, cellLoads, requestRates, SHARE_SCALE, type BalanceReport, type BalanceWeight } from '../../core/index.ts';
+import { loadWorkload } from './workload.ts';
 import { parse, int, timestamp, fieldValue } from '../args.ts';
 import { loadCells, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';
 import type { Command, Io } from '../command.ts';
@@ -21,8 +22,14 @@ export const balance: Command = {
   name: 'balance',
   summary: 'cut the cells into weight-balanced key ranges and write a boundary file',
   usage: `geoshard balance [--cells FILE] [--min 12] [--max 36] [--index NAME] [--out FILE] [--json]
+                 [--workload FILE --weight docs|requests|mix:A]
 
-Weight of a cell = restaurants + dishes. For every shard count in [min, max] it runs
+Weight of a cell = restaurants + dishes (--weight docs, the default). With a workload:
+  requests  the cell's load: Σ weight of the searches whose covering holds the cell × the
+            cell's documents, so a shard's weight is its load (searches asking it, each
+            weighted by the documents of it they scan); as parts per 10^12 of all load;
+  mix:A     A × the cell's share of documents + (1 − A) × its share of load, A in [0, 1]
+            (parts per 10^12). For every shard count in [min, max] it runs
   greedy:  the article's method: walk the cells in key order, close a shard once it reaches
            a target size; try many targets and keep the most even split per shard count;
   optimal: the smallest possible heaviest shard for a contiguous split (binary search on
@@ -39,11 +46,13 @@ shards.
   --out FILE     write the chosen boundary file here (default: print the report only)
   --created-at T createdAt to record, ISO-8601 such as 2026-11-30T00:00:00.000Z (default now;
                  fixed values make output reproducible)
+  --workload F   workload file (lat,lng,radius[,timestamp][,weight]; see "geoshard workload")
+  --weight W     docs (default), requests or mix:A; requests and mix need --workload
   --json         print the report as JSON`,
   run(argv, io: Io) {
     const { values } = parse(
       argv,
-      { cells: { type: 'string' }, min: { type: 'string' }, max: { type: 'string' }, index: { type: 'string' }, targets: { type: 'string' }, out: { type: 'string' }, 'created-at': { type: 'string' }, json: { type: 'boolean' } },
+      { workload: { type: 'string' }, weight: { type: 'string' }, cells: { type: 'string' }, min: { type: 'string' }, max: { type: 'string' }, index: { type: 'string' }, targets: { type: 'string' }, out: { type: 'string' }, 'created-at': { type: 'string' }, json: { type: 'boolean' } },
       'balance',
     );
     const min = int(values.min, 'min', 'balance', 12, 1, 1024);
@@ -56,7 +65,16 @@ shards.
     const outPath = values.out as string | undefined;
     if (outPath !== undefined) resolveTarget(outPath, 'boundary file');
     const cells = loadCells((values.cells as string | undefined) ?? DEFAULT_CELLS);
-    const weights = cellWeights(cells);
+    let weightKind: BalanceWeight;
+    try {
+      weightKind = parseBalanceWeight((values.weight as string | undefined) ?? 'docs', '--weight');
+    } catch (e) {
+      throw new CliError(`geoshard balance: ${(e as Error).message}`, 2);
+    }
+    if (weightKind.kind !== 'docs' && values.workload === undefined) throw new CliError(`geoshard balance: --weight ${formatBalanceWeight(weightKind)} needs --workload FILE (the searches whose load it balances)`, 2);
+    const w = values.workload === undefined ? null : loadWorkload(values.workload as string);
+    const weights = weightKind.kind === 'docs' ? cellWeights(cells) : balanceWeights(cells, weightKind, cellLoads(cells, requestRates(w!.searches, w!.coverings)));
+    const weightText = weightKind.kind === 'docs' ? 'restaurants + dishes' : weightKind.kind === 'requests' ? `load (searches × documents scanned) over ${values.workload}, parts per ${SHARE_SCALE.toExponential(0)}` : `${weightKind.alpha} × share of documents + ${+(1 - weightKind.alpha).toFixed(12)} × share of load over ${values.workload}, parts per ${SHARE_SCALE.toExponential(0)}`;
     const progress = process.stderr.isTTY && !values.json;
     const report = runBalance(weights, {
       min,
@@ -75,7 +93,7 @@ shards.
       createdAt,
       balance: {
         method: best.method,
-        weight: 'restaurants + dishes',
+        weight: weightText,
         evenness: Number(best.split.evenness.toFixed(6)),
         range: [min, max],
         cells: cells.length,
@@ -89,6 +107,7 @@ shards.
           {
             cells: cells.length,
             totalWeight: report.total,
+            weight: formatBalanceWeight(weightKind),
             chosen: { method: best.method, shards: best.split.shards, evenness: best.split.evenness },
             rows: report.rows.map((r) => ({ shards: r.shards, greedy: row(r.greedy), greedyTarget: r.greedyTarget, optimal: row(r.optimal) })),
             ...(values.out ? { out: values.out, hash: file.hash } : {}),
@@ -99,7 +118,7 @@ shards.
       );
       return 0;
     }
-    io.out(`${cells.length} non-empty cells, total weight ${report.total.toLocaleString('en-US')} (restaurants + dishes)\n\n`);
+    io.out(`${cells.length} non-empty cells, total weight ${report.total.toLocaleString('en-US')} (${weightText})\n\n`);
     io.out(balanceReportTable(report));
     io.out(`\nchosen: ${best.split.shards} shards by the ${best.method} method, evenness ${best.split.evenness.toFixed(4)} (heaviest shard ${pct(best.split.evenness)} over the mean)\n`);
     io.out(`names: ${file.shards.map((s) => s.name).join(',')}\n`);

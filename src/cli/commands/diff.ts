@@ -2,6 +2,8 @@ import { diffBoundaries, searchWorkload, expectedFanout, parseRadius, formatRadi
 import { parse, int, decimal } from '../args.ts';
 import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
+import { loadWorkload, WORKLOAD_OPTION } from './workload.ts';
+import { workloadLoadFigures, workloadLoadTable } from './diffWorkload.ts';
 
 const n = (x: number) => x.toLocaleString('en-US');
 const pct = (x: number, digits = 2) => `${(100 * x).toFixed(digits)}%`;
@@ -97,12 +99,15 @@ problem the validator finds (exit 1).
   --seed N        workload seed (default 1)
   --radii LIST    radius mix, radius[:weight] separated by commas (default 5mi,15mi,25mi,50mi)
   --match M       pair shards by "name" (default) or by "range" overlap (names aside)
+${WORKLOAD_OPTION}
+                   adds, over those searches: load per shard before/after (Σ weight × documents
+                   scanned), the hottest shards, mean shards asked and the one-shard share
   --json          print JSON: { moves: [{ from, to, start, end, restaurants, dishes, ... }],
                   totals: { restaurants, dishes, share, ... }, shards, evenness, fanout, ... }`,
   run(argv, io) {
     const { values, positionals } = parse(
       argv,
-      { cells: { type: 'string' }, json: { type: 'boolean' }, qps: { type: 'string' }, centres: { type: 'string' }, seed: { type: 'string' }, radii: { type: 'string' }, match: { type: 'string' } },
+      { cells: { type: 'string' }, json: { type: 'boolean' }, qps: { type: 'string' }, centres: { type: 'string' }, seed: { type: 'string' }, radii: { type: 'string' }, match: { type: 'string' }, workload: { type: 'string' } },
       'diff',
       true,
     );
@@ -125,6 +130,8 @@ problem the validator finds (exit 1).
     const fa = expectedFanout(current, workload, qps);
     const fb = expectedFanout(candidate, workload, qps);
     const workloadText = `${n(centres)} centres ∝ restaurants × ${workload.radii.map((r) => `${r.label}${workload.radii.some((x) => Math.abs(x.weight - r.weight) > 1e-12) ? `:${+(r.weight * 100).toFixed(1)}%` : ''}`).join(', ')}, seed ${seed}`;
+
+    const wl = values.workload === undefined ? null : workloadLoadFigures(loadWorkload(values.workload as string), current, candidate, cells);
 
     if (values.json) {
       const fanout = (f: Fanout) => ({ meanShards: f.meanShards, oneShardShare: f.oneShardShare, shardQueriesPerSecond: f.shardQueriesPerSecond, byRadius: f.byRadius.map((r) => ({ label: r.label, km: r.km, weight: r.weight, meanShards: r.meanShards, oneShardShare: r.oneShardShare })) });
@@ -150,6 +157,7 @@ problem the validator finds (exit 1).
               candidate: fanout(fb),
               hash: { current: fa.hash, candidate: fb.hash },
             },
+            ...(wl ? { workload: wl } : {}),
           },
           null,
           2,
@@ -166,6 +174,7 @@ problem the validator finds (exit 1).
     out += `moved: ${n(d.totals.restaurants)} restaurants and ${n(d.totals.dishes)} dishes = ${pct(d.totals.share)} of the index's ${n(d.all.documents)} documents\n`;
     if (byRange) out += `       paired by range overlap instead of name (names aside): ${pct(byRange.share)} of documents change shard (geoshard diff --match range)\n`;
     out += '\n' + shardsTable(d) + '\n' + evennessTable(d.evenness.before, d.evenness.after) + '\n' + fanoutTable(fa, fb, qps, workloadText);
+    if (wl) out += '\n' + workloadLoadTable(wl);
     io.out(out);
     return 0;
   },

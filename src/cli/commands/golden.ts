@@ -3,7 +3,8 @@ import { join, relative, resolve, isAbsolute } from 'node:path';
 import { formatShardCount, parseRadius, type NamedPlace, type Router } from '../../core/index.ts';
 import { parse } from '../args.ts';
 import { loadRouter, readText, writeFileAtomic, resolveTarget, CliError, DEFAULT_BOUNDARIES, DEFAULT_CITIES, ROOT } from '../io.ts';
-import { loadCities } from './searches.ts';
+import { loadCities, readRadii } from './searches.ts';
+import { parseCitiesCsv, buildCustomGolden } from './goldenCsv.ts';
 import type { Command } from '../command.ts';
 
 /** Where the e2e tests read their expected values. */
@@ -158,12 +159,18 @@ Writes them with the boundary file's hash and version, atomically.
   --check            write nothing; exit 1 with a summary of the differences if FILE does not
                      match what the current boundary file gives, 0 if it does
   --boundaries FILE  boundary file (default data/boundaries.json)
-  --cities FILE      cities file (default data/cities.json)`,
+  --cities FILE      cities file (default data/cities.json); a .csv file (header name,state,lat,lng
+                     or name,lat,lng) writes a golden file for those cities instead: every city at
+                     every --radii, no straddling cities, to --out (default: the CSV's name with
+                     .golden.json)
+  --radii LIST       radii for a .csv cities file (default 5,15,50; bare numbers are miles)`,
   run(argv, io) {
-    const { values } = parse(argv, { out: { type: 'string' }, check: { type: 'boolean' }, boundaries: { type: 'string' }, cities: { type: 'string' } }, 'golden');
-    const out = (values.out as string | undefined) ?? DEFAULT_GOLDEN;
+    const { values } = parse(argv, { out: { type: 'string' }, check: { type: 'boolean' }, boundaries: { type: 'string' }, cities: { type: 'string' }, radii: { type: 'string' } }, 'golden');
     const boundariesPath = (values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES;
     const citiesPath = (values.cities as string | undefined) ?? DEFAULT_CITIES;
+    const csv = /\.csv$/i.test(citiesPath);
+    if (values.radii !== undefined && !csv) throw new CliError('geoshard golden: --radii applies to a .csv cities file (--cities my-cities.csv); the default golden file uses fixed radii', 2);
+    const out = (values.out as string | undefined) ?? (csv ? citiesPath.replace(/\.csv$/i, '.golden.json') : DEFAULT_GOLDEN);
     // Paths inside the repository are recorded relative to it, so the file does not depend on the checkout.
     const rel = (p: string) => {
       const r = relative(ROOT, resolve(p)).split('\\').join('/');
@@ -171,7 +178,8 @@ Writes them with the boundary file's hash and version, atomically.
     };
     if (!values.check) resolveTarget(out, 'golden file');
     const router = loadRouter(boundariesPath);
-    const g = buildGolden(router, loadCities(citiesPath), { boundaries: rel(boundariesPath), cities: rel(citiesPath) });
+    const paths = { boundaries: rel(boundariesPath), cities: rel(citiesPath) };
+    const g = csv ? buildCustomGolden(router, parseCitiesCsv(readText(citiesPath, 'cities file'), citiesPath), readRadii(values.radii, 'golden', '5,15,50'), paths) : buildGolden(router, loadCities(citiesPath), paths);
     const text = formatGolden(g);
     if (values.check) {
       if (!existsSync(out)) throw new CliError(`geoshard golden --check: no golden file at ${out}: run "npx geoshard golden" to write it`);
@@ -195,6 +203,10 @@ Writes them with the boundary file's hash and version, atomically.
       return 1;
     }
     writeFileAtomic(out, text, 'golden file');
+    if (csv) {
+      io.out(`wrote ${rel(out)}: ${g.cities.length} searches from ${g.boundaryFile} (version ${g.boundaryVersion}, hash ${g.boundaryHash.slice(0, 12)}…)\n`);
+      return 0;
+    }
     io.out(`wrote ${rel(out)}: ${g.cities.length} searches from ${g.boundaryFile} (version ${g.boundaryVersion}, hash ${g.boundaryHash.slice(0, 12)}…); straddling: ${g.straddling.map((n, i) => `${n} at ${g.cities[g.cities.length - 2 + i].radius}`).join(', ')}\n`);
     return 0;
   },

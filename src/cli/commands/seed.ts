@@ -28,12 +28,36 @@ export function progressBar(io: Io, label: string, tty = !!process.stderr.isTTY)
   };
 }
 
+/** The largest --replicas accepted (OpenSearch itself has no smaller fixed limit; more is a typo). */
+const MAX_REPLICAS = 32;
+
+/**
+ * warnUnassignedReplicas warns on stderr when `replicas` >= the cluster's data nodes: OpenSearch
+ * never puts two copies of a shard on one node, so the surplus replicas stay unassigned (health
+ * yellow). Asks `_cluster/health`; says nothing when replicas is 0 or the cluster cannot be asked.
+ */
+async function warnUnassignedReplicas(client: OpenSearchClient, replicas: number, io: Io): Promise<void> {
+  if (replicas === 0) return;
+  let dataNodes: number | undefined;
+  try {
+    dataNodes = (await client.get<{ number_of_data_nodes?: number }>('/_cluster/health')).number_of_data_nodes;
+  } catch {
+    return; // unreachable: seedIndex reports that with its own message
+  }
+  if (dataNodes !== undefined && replicas >= dataNodes) {
+    io.err(
+      `geoshard seed: warning: --replicas ${replicas} needs ${replicas + 1} data nodes to place every copy, the cluster at ${client.url} has ${dataNodes}: ` +
+        `${replicas - dataNodes + 1} cop${replicas - dataNodes + 1 === 1 ? 'y' : 'ies'} of every shard will stay unassigned (health yellow). Use --replicas ${Math.max(0, dataNodes - 1)} or add nodes.\n`,
+    );
+  }
+}
+
 export const seed: Command = {
   name: 'seed',
   summary: 'create the index and bulk-load a deterministic sample, every document routed by its shard name',
-  usage: `geoshard seed [--restaurants N] [--dishes-per-restaurant K] [--recreate] [--boundaries FILE]
+  usage: `geoshard seed [--restaurants N] [--dishes-per-restaurant K] [--replicas R] [--recreate] [--boundaries FILE]
 
-Creates the index named in the boundary file (number_of_shards = N of the file, 0 replicas,
+Creates the index named in the boundary file (number_of_shards = N of the file, R replicas,
 join field restaurant -> dish, routing required, _meta = the file's hash and version) and
 bulk-loads a deterministic sample of the bundled dataset: every restaurant and every dish is
 written with routing = the shard name of the restaurant's level-10 cell. Re-running with the
@@ -42,6 +66,9 @@ another boundary file or holding another sample, unless --recreate.
 
   --restaurants N            restaurants in the sample (default ${DEFAULT_SAMPLE_RESTAURANTS}), [1, ${TOTAL_RESTAURANTS}]
   --dishes-per-restaurant K  at most K dishes per restaurant, the first of its menu (default ${DEFAULT_DISHES_PER_RESTAURANT}), [0, ${DISHES_MAX}]
+  --replicas R               replicas of every shard (number_of_replicas, default 0), an integer >= 0;
+                             set on an existing index too. Keep R below the cluster's node count:
+                             a replica is never placed on its primary's node, so the rest stay unassigned
   --recreate                 delete the index first if it exists
   --boundaries FILE          boundary file (default data/boundaries.json)
 
@@ -50,11 +77,12 @@ OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
   async run(argv, io) {
     const { values } = parse(
       argv,
-      { restaurants: { type: 'string' }, 'dishes-per-restaurant': { type: 'string' }, recreate: { type: 'boolean' }, boundaries: { type: 'string' } },
+      { restaurants: { type: 'string' }, 'dishes-per-restaurant': { type: 'string' }, replicas: { type: 'string' }, recreate: { type: 'boolean' }, boundaries: { type: 'string' } },
       'seed',
     );
     const restaurants = int(values.restaurants, 'restaurants', 'seed', DEFAULT_SAMPLE_RESTAURANTS, 1, TOTAL_RESTAURANTS);
     const dishesPerRestaurant = int(values['dishes-per-restaurant'], 'dishes-per-restaurant', 'seed', DEFAULT_DISHES_PER_RESTAURANT, 0, DISHES_MAX);
+    const replicas = int(values.replicas, 'replicas', 'seed', 0, 0, MAX_REPLICAS);
     const router = loadRouter((values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES);
     let client: OpenSearchClient;
     try {
@@ -63,11 +91,13 @@ OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
       throw new CliError(`geoshard seed: ${(e as Error).message}`);
     }
     try {
+      await warnUnassignedReplicas(client, replicas, io);
       const r = await seedIndex({
         client,
         router,
         restaurants,
         dishesPerRestaurant,
+        replicas,
         recreate: !!values.recreate,
         onNote: (line) => io.err(`geoshard seed: ${line}\n`),
         onProgress: progressBar(io, 'seeding'),

@@ -1,0 +1,60 @@
+/**
+ * GlobeCanvas: the WebGL canvas (orthographic camera, frames on demand) with
+ * the shard surface, coastlines and Hilbert curve, plus the 2D canvas the city
+ * labels are drawn on. Renders the scene once the boundary file is loaded.
+ */
+import { parseUrl } from '../shell/url';
+import { useRef } from 'react';
+import { Canvas } from '@react-three/fiber';
+import { useApp } from '../shell/store';
+import { readyData } from '../shell/dataSlice';
+import { FrameDriver } from './FrameDriver';
+import { ShardSurface } from './ShardSurface';
+import { Coastlines } from './Coastlines';
+import { HilbertCurve } from './HilbertCurve';
+import { PointerControls } from './PointerControls';
+import { SearchLayers } from '../search/SearchLayers';
+import { DiffOverlay } from '../review/DiffOverlay';
+
+/**
+ * With ?debug=ordinal the surface writes each pixel's level-10 ordinal as its colour (tests read
+ * it back); multisampling would blend the ordinals of neighbouring cells at triangle edges, so
+ * that mode draws without it.
+ */
+const DEBUG_ORDINAL = parseUrl(location.search).debugOrdinal;
+
+export function GlobeCanvas() {
+  const labels = useRef<HTMLCanvasElement>(null);
+  const data = useApp(readyData);
+  return (
+    <div className="globe-canvas">
+      <Canvas
+        orthographic
+        flat
+        linear
+        frameloop="demand"
+        dpr={[1, 2]}
+        camera={{ position: [0, 0, 10], zoom: 300, near: 0.1, far: 100 }}
+        onCreated={(st) => {
+          // Reading shader logs blocks the main thread until the GPU has compiled; the shaders
+          // are fixed and tested, so production builds skip it.
+          st.gl.debug.checkShaderErrors = import.meta.env.DEV;
+        }}
+        gl={{ antialias: !DEBUG_ORDINAL, preserveDrawingBuffer: true, alpha: true, powerPreference: 'high-performance' }}
+      >
+        {data && (
+          <>
+            <FrameDriver labels={labels} />
+            <ShardSurface starts={data.router.starts} colors={data.colors} />
+            <Coastlines />
+            <HilbertCurve />
+            <PointerControls />
+            <SearchLayers />
+            <DiffOverlay />
+          </>
+        )}
+      </Canvas>
+      <canvas ref={labels} className="globe-labels" aria-hidden="true" />
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+/** LayerToggles: one switch per layer (shards, hilbert, grid, land, labels, spin). */
+import { useApp, appStore } from '../shell/store';
+import { LAYERS, type Layer } from '../shell/url';
+
+const TITLES: Record<Layer, string> = {
+  shards: 'Fill every level-10 cell with its shard’s colour',
+  hilbert: 'The Hilbert curve through the cell centres, in key order',
+  grid: 'Cell edges at the chosen level; cube-face edges in white',
+  land: 'Coastlines (Natural Earth 1:50m)',
+  labels: 'The sample cities, with a dot in their shard’s colour',
+  spin: 'Slow rotation (stops when you drag)',
+};
+
+export function LayerToggles() {
+  const layers = useApp((s) => s.layers);
+  return (
+    <section className="layer-toggles" aria-label="Layers">
+      <h3>Layers</h3>
+      <div className="chips">
+        {LAYERS.map((l) => (
+          <button key={l} type="button" className="chip" aria-pressed={layers[l]} data-testid={`layer-${l}`} title={TITLES[l]} onClick={() => appStore.getState().toggleLayer(l)}>
+            {l}
+          </button>
+        ))}
+      </div>
+    </section>
+  );
+}

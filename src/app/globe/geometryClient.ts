@@ -1,0 +1,39 @@
+/**
+ * The main-thread side of geometry.worker.ts (comlink): the worker starts on
+ * first use. Hilbert curves are cached per level, so stepping back to a
+ * level draws at once.
+ */
+import { wrap, type Remote } from 'comlink';
+import type { SegmentArrays } from './typedArrays';
+import type { GeometryApi } from './geometry.worker';
+import type { CellsData } from '../shell/dataSlice';
+
+interface GeometryClient {
+  api: Remote<GeometryApi>;
+  curves: Map<number, Promise<SegmentArrays>>;
+}
+
+let client: GeometryClient | null = null;
+
+// One worker per page, made on first use (a lazily built handle, not app state).
+function geometry(): GeometryClient {
+  client ??= { api: wrap<GeometryApi>(new Worker(new URL('./geometry.worker.ts', import.meta.url), { type: 'module' })), curves: new Map() };
+  return client;
+}
+
+/** hilbertCurve returns the segments of the Hilbert curve through the centres of a level's cells (0..7). */
+export function hilbertCurve(level: number): Promise<SegmentArrays> {
+  const { api, curves } = geometry();
+  if (!curves.has(level)) curves.set(level, api.hilbert(level) as Promise<SegmentArrays>);
+  return curves.get(level)!;
+}
+
+/** loadCells fetches and parses a cells file (with the core's parseCellsCsv) off the main thread. */
+export function loadCells(url: string): Promise<CellsData> {
+  return geometry().api.cells(url) as Promise<CellsData>;
+}
+
+/** loadLand fetches and decodes a world-atlas land topology into coastline segments. */
+export function loadLand(url: string): Promise<SegmentArrays> {
+  return geometry().api.land(url) as Promise<SegmentArrays>;
+}

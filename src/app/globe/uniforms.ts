@@ -1,0 +1,64 @@
+/**
+ * The uniforms every scene material shares (one object each, so one write per
+ * frame reaches every material), and the data textures built from the loaded
+ * boundary file. FrameDriver writes them; nothing else does.
+ */
+import * as THREE from 'three';
+import { startsTexels, paletteTexels } from './typedArrays';
+import { hilbertLookup } from './s2glsl';
+import type { RGB } from '../shell/palette';
+
+/** The page background (sRGB), also what dimmed areas fade toward. */
+export const BACKGROUND: RGB = [0.043, 0.063, 0.106];
+/** The fill when the shards layer is off. */
+export const NEUTRAL: RGB = [0.2, 0.24, 0.32];
+
+export const uniforms = {
+  uRot: { value: new THREE.Matrix3() },
+  uRotT: { value: new THREE.Matrix3() },
+  uCenterTrig: { value: new THREE.Vector4(1, 0, 1, 0) },
+  uBuffer: { value: new THREE.Vector2(1, 1) },
+  uPxPerUnit: { value: new THREE.Vector2(1, 1) },
+  uMorph: { value: 0 },
+  uFlat: { value: 0 },
+  uCenter: { value: new THREE.Vector2() },
+  uNetCenter: { value: new THREE.Vector2() },
+  uStarts: { value: null as THREE.DataTexture | null },
+  uHilbert: { value: floatTexture(hilbertLookup(), 128, 32) },
+  uShardCount: { value: 1 },
+  uPalette: { value: null as THREE.DataTexture | null },
+  uHighlight: { value: -1 },
+  uBrush: { value: new THREE.Vector2(-1, -1) },
+  uBg: { value: new THREE.Vector3(...BACKGROUND) },
+  uLevel: { value: 4 },
+  uShowShards: { value: 1 },
+  uShowGrid: { value: 1 },
+  uHilbertOn: { value: 0 },
+  uHoverCell: { value: -1 },
+  uDebug: { value: 0 },
+  uNeutral: { value: new THREE.Vector3(...NEUTRAL) },
+};
+
+function floatTexture(data: Float32Array, width: number, height: number): THREE.DataTexture {
+  const t = new THREE.DataTexture(data, width, height, THREE.RedFormat, THREE.FloatType);
+  t.internalFormat = 'R32F';
+  return nearest(t);
+}
+
+function nearest(t: THREE.DataTexture): THREE.DataTexture {
+  t.minFilter = THREE.NearestFilter;
+  t.magFilter = THREE.NearestFilter;
+  t.generateMipmaps = false;
+  t.colorSpace = THREE.NoColorSpace;
+  t.needsUpdate = true;
+  return t;
+}
+
+/** setShardData uploads the range starts and colours of a boundary file. */
+export function setShardData(starts: Int32Array, colors: readonly RGB[]): void {
+  uniforms.uStarts.value?.dispose();
+  uniforms.uPalette.value?.dispose();
+  uniforms.uStarts.value = floatTexture(startsTexels(starts), starts.length, 1);
+  uniforms.uPalette.value = nearest(new THREE.DataTexture(paletteTexels(colors), colors.length, 1, THREE.RGBAFormat, THREE.UnsignedByteType));
+  uniforms.uShardCount.value = starts.length - 1;
+}

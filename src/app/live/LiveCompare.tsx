@@ -1,0 +1,140 @@
+/**
+ * LiveCompare: the routed search beside the same search on all shards:
+ * status, shards asked "k / N", the routing string sent, took and wall time,
+ * total hits, OpenSearch's _shards counts and one chip per shard asked,
+ * coloured by how it answered (the swatch is the shard's palette colour).
+ * Below: identical ✓/✗ with the differences, and the cost ratio.
+ *
+ * Test hooks: live-routed / live-unrouted (data-status, data-scope), inside
+ * each: live-<side>-shards ("k / N"), -routing, -took, -wall, -total, and
+ * chips live-<side>-chip-<name> (data-status ok | failed | unavailable |
+ * unknown); live-identical (data-identical true | false); live-routing-match.
+ */
+import { useApp } from '../shell/store';
+import { readyData } from '../shell/dataSlice';
+import { searchAsked } from '../search/searchSlice';
+import { formatShardCount } from '../../core/index';
+import { toHex } from '../shell/palette';
+import { formatInt } from '../shell/format';
+import type { LiveResult, LiveShard, LiveSide } from './liveApi';
+
+const ANSWER_TEXT: Record<LiveShard['status'], { icon: string; text: string }> = {
+  ok: { icon: '✓', text: 'answered' },
+  failed: { icon: '✗', text: 'failed' },
+  unavailable: { icon: '⊘', text: 'unavailable: no started copy' },
+  unknown: { icon: '?', text: 'unknown: the search timed out and OpenSearch does not say which shard was late' },
+};
+
+/** ms with a sensible precision: "0.84 ms", "12.3 ms", "240 ms". */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  return ms < 1 ? `${ms.toFixed(2)} ms` : ms < 100 ? `${ms.toFixed(1)} ms` : `${formatInt(Math.round(ms))} ms`;
+}
+
+function ShardChips({ side, prefix }: { side: LiveSide; prefix: string }) {
+  const data = useApp(readyData);
+  const indexOf = new Map(data?.router.shards.map((s, i) => [s.name, i]) ?? []);
+  return (
+    <div className="live-chips" data-testid={`${prefix}-chips`}>
+      {side.shardsAsked.map((s) => {
+        const i = indexOf.get(s.name);
+        const colour = data && i !== undefined ? toHex(data.colors[i]) : '#555';
+        const a = ANSWER_TEXT[s.status];
+        return (
+          <span
+            key={s.name}
+            className="live-chip"
+            data-status={s.status}
+            data-testid={`${prefix}-chip-${s.name}`}
+            title={`${s.name} · OpenSearch shard ${s.shard}${s.cells ? ` · ${formatInt(s.cells)} covering cells` : ''} · ${a.text}${s.reason ? `: ${s.reason}` : ''}`}
+          >
+            <i className="swatch" style={{ background: colour }} />
+            {s.name}
+            <b aria-label={s.status}>{a.icon}</b>
+          </span>
+        );
+      })}
+    </div>
+  );
+}
+
+function Side({ side, title, prefix, n }: { side: LiveSide; title: string; prefix: string; n: number }) {
+  const sh = side.shards;
+  return (
+    <div className="live-side" data-testid={prefix} data-status={side.status} data-scope={side.scope}>
+      <h4>
+        {title} <span className={`live-badge small status-${side.status}`}>{side.status}</span>
+      </h4>
+      <dl>
+        <dt>shards asked</dt>
+        <dd data-testid={`${prefix}-shards`}>{formatShardCount(side.shardsAsked.length, n)}</dd>
+        <dt>routing</dt>
+        <dd className="mono live-routing" data-testid={`${prefix}-routing`} title={side.routing ?? 'no routing parameter: every shard'}>
+          {side.routing ?? '(none)'}
+        </dd>
+        <dt title="OpenSearch's own time for the search">took</dt>
+        <dd data-testid={`${prefix}-took`}>{formatMs(side.took)}</dd>
+        <dt title="The request as the API server timed it">wall</dt>
+        <dd data-testid={`${prefix}-wall`}>{formatMs(side.wallMs)}</dd>
+        <dt>dishes found</dt>
+        <dd data-testid={`${prefix}-total`}>{formatInt(side.total)}</dd>
+        <dt title="OpenSearch's _shards: successful / total, skipped, failed">_shards</dt>
+        <dd className={sh.failed > 0 || sh.successful < sh.total ? 'bad' : ''}>
+          {sh.successful}/{sh.total} ok{sh.skipped ? ` · ${sh.skipped} skipped` : ''}
+          {sh.failed ? ` · ${sh.failed} failed` : ''}
+          {side.timedOut ? ' · timed out' : ''}
+        </dd>
+      </dl>
+      <ShardChips side={side} prefix={prefix} />
+    </div>
+  );
+}
+
+/** RoutingMatch: whether the routed search asked exactly the shards the globe lights up for this circle. */
+function RoutingMatch({ result }: { result: LiveResult }) {
+  const asked = useApp(searchAsked);
+  if (!asked || result.routed.scope !== 'routed') return null;
+  const same = asked.routing === result.routed.routing;
+  return (
+    <p className={`small live-match ${same ? 'good' : 'bad'}`} data-testid="live-routing-match" data-match={String(same)}>
+      {same ? '✓ The routed search asked exactly the shards the globe lights up.' : `✗ The globe lights up ${asked.routing}, the API routed to ${result.routed.routing}: their boundary files differ.`}
+    </p>
+  );
+}
+
+export function LiveCompare({ result }: { result: LiveResult }) {
+  const n = result.boundary.numberOfShards;
+  const u = result.unrouted;
+  const partial = result.status === 'partial';
+  return (
+    <section className="live-compare">
+      <div className="live-sides">
+        <Side side={result.routed} title={result.routed.scope === 'routed' ? 'Routed' : 'Routed (no location: all)'} prefix="live-routed" n={n} />
+        {u && <Side side={u} title="All shards" prefix="live-unrouted" n={n} />}
+      </div>
+      {result.identical !== null && (
+        <p className={`live-identical ${result.identical ? 'good' : 'bad'}`} data-testid="live-identical" data-identical={String(result.identical)}>
+          {result.identical ? (
+            <>
+              <b>Identical ✓</b> same {formatInt(result.routed.total)} dishes, the same top {result.routed.hits.length} in the same order, the same facet counts
+              {partial && <span className="bad"> (but partial: a shard did not answer, so both may miss documents)</span>}
+            </>
+          ) : (
+            <>
+              <b>Not identical ✗</b> {result.differences.join('; ') || 'the answers differ'}
+              {partial && <span> (a shard did not answer: the search is partial)</span>}
+            </>
+          )}
+        </p>
+      )}
+      {result.ratio && u && (
+        <p className="small dim live-ratio">
+          Routed asked {result.routed.shardsAsked.length} of {u.shardsAsked.length} shards ({Math.round(result.ratio.shards * 100)}%)
+          {result.ratio.took !== null ? `; took ${result.ratio.took.toFixed(2)}×` : ''} and wall time {result.ratio.wall.toFixed(2)}× of the all-shards search (one run each: see npm run bench:live for
+          measured figures).
+        </p>
+      )}
+      <RoutingMatch result={result} />
+    </section>
+  );
+}

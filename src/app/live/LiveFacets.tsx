@@ -1,0 +1,71 @@
+/**
+ * LiveFacets: the facet sidebar of the live search: diets, allergens and
+ * cuisines with the number of matching dishes carrying each. Clicking a value
+ * toggles it as a filter, sent with the next search:
+ *   diet      keep dishes that are every picked diet
+ *   allergen  keep dishes FREE of every picked allergen (the count is how many contain it)
+ *   cuisine   keep dishes of any picked cuisine
+ *
+ * Test hooks: live-facets, live-facet-<kind>-<value> (aria-pressed).
+ */
+import { appStore, useApp } from '../shell/store';
+import type { LiveFacet, LiveFacets as Facets, LiveFilterKind } from './liveApi';
+import { formatInt } from '../shell/format';
+
+const GROUPS: { kind: LiveFilterKind; key: keyof Facets; title: string; hint: string }[] = [
+  { kind: 'diet', key: 'diets', title: 'Diets', hint: 'dishes that are every picked diet' },
+  { kind: 'allergen', key: 'allergens', title: 'Free of allergens', hint: 'a pick keeps only dishes free of it; the count is how many contain it' },
+  { kind: 'cuisine', key: 'cuisines', title: 'Cuisines', hint: 'dishes of any picked cuisine' },
+];
+
+export function LiveFacets({ facets }: { facets: Facets | null }) {
+  const filters = useApp((s) => s.liveFilters);
+  const any = filters.diet.length + filters.allergen.length + filters.cuisine.length > 0;
+  return (
+    <section className="live-facets" data-testid="live-facets">
+      <h3>
+        Filters{' '}
+        {any && (
+          <button type="button" className="link" data-testid="live-clear-filters" onClick={() => appStore.getState().clearLiveFilters()}>
+            clear
+          </button>
+        )}
+      </h3>
+      {GROUPS.map((g) => {
+        const picked = filters[g.kind];
+        // Every value of the vocabulary comes with its count; keep picked values even without one.
+        const list: LiveFacet[] = facets ? facets[g.key] : picked.map((value) => ({ value, count: NaN }));
+        const shown = list.filter((f) => f.count > 0 || picked.includes(f.value) || Number.isNaN(f.count));
+        const zero = list.length - shown.length;
+        return (
+          <div className="live-facet-group" key={g.kind}>
+            <h4>
+              {g.title} <span className="dim small">· {g.hint}</span>
+            </h4>
+            <div className="chips">
+              {shown.map((f) => {
+                const on = picked.includes(f.value);
+                return (
+                  <button
+                    key={f.value}
+                    type="button"
+                    className={`chip live-facet${g.kind === 'allergen' ? ' allergen' : ''}`}
+                    aria-pressed={on}
+                    data-testid={`live-facet-${g.kind}-${f.value}`}
+                    title={g.kind === 'allergen' ? (on ? `showing only dishes free of ${f.value}` : `${formatInt(f.count)} matching dishes contain ${f.value}: click to exclude them`) : undefined}
+                    onClick={() => appStore.getState().toggleLiveFilter(g.kind, f.value)}
+                  >
+                    {g.kind === 'allergen' && on ? `free of ${f.value}` : f.value}
+                    {!Number.isNaN(f.count) && <span className="count">{formatInt(f.count)}</span>}
+                  </button>
+                );
+              })}
+              {shown.length === 0 && <span className="dim small">none among the matching dishes</span>}
+            </div>
+            {zero > 0 && shown.length > 0 && <p className="dim small live-zero">{zero} more with no matching dish</p>}
+          </div>
+        );
+      })}
+    </section>
+  );
+}

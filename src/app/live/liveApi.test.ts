@@ -1,0 +1,421 @@
+/**
+ * The browser side of the live API, checked against the server itself: URLs
+ * are parsed by the server's own parameter parser, and answers are produced
+ * by the real LiveApi (src/server/api.ts) over an OpenSearch client whose
+ * replies are written here in OpenSearch's REST format, or over a real
+ * connection to a closed port.
+ */
+import { describe, it, expect, beforeAll } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Router, cellAt, cellOrdinal, CELL_COUNT, KM_PER_MILE } from '../../core/index';
+import { fileWithCuts } from '../../core/testutil';
+import { parseSearchParams } from '../../server/wire';
+import { LiveApi } from '../../server/api';
+import { OpenSearchClient, type RequestOptions, type Response as OsResponse } from '../../server/opensearch';
+import { radiusKmOf } from '../search/searchSlice';
+import {
+  liveSearchUrl,
+  liveSearchParams,
+  readSearch,
+  readStatus,
+  describeStatus,
+  requestJson,
+  fetchSearch,
+  sideStatus,
+  redactUrl,
+  NO_FILTERS,
+  type LiveQuery,
+  type LiveFailure,
+} from './liveApi';
+
+const SF = { lat: 37.7749, lng: -122.4194 };
+const sfOrdinal = cellOrdinal(cellAt(SF.lat, SF.lng));
+/** Three shards; the second starts at San Francisco's own cell, so a 15-mile circle there asks two of them. */
+const FILE = fileWithCuts([sfOrdinal, Math.floor(CELL_COUNT * 0.9)], 'dishes');
+const router = new Router(FILE);
+
+/** A local URL nothing listens on (a port just released): connections to it are refused. */
+let closedUrl = '';
+beforeAll(async () => {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+const query = (over: Partial<LiveQuery> = {}): LiveQuery => ({ centre: SF, radius: { value: 15, unit: 'mi' }, noLocation: false, filters: NO_FILTERS, size: 20, ...over });
+const serverParse = (url: string) => parseSearchParams(new URL(url, 'http://x').searchParams);
+
+describe('liveSearchUrl', () => {
+  it('asks the server for exactly the circle the explorer covers, compared, with the top 20 dishes', () => {
+    const radius = { value: 12.345678901234, unit: 'mi' as const };
+    const centre = { lat: 37.77491234567891, lng: -122.41941234567891 };
+    const p = serverParse(liveSearchUrl(query({ centre, radius }))!);
+    expect(p.circle).not.toBeNull();
+    expect(p.circle!.lat).toBe(centre.lat);
+    expect(p.circle!.lng).toBe(centre.lng);
+    expect(p.circle!.radius.km).toBe(radiusKmOf(radius));
+    expect(p.compare).toBe(true);
+    expect(p.size).toBe(20);
+  });
+
+  it('sends kilometre radii in kilometres', () => {
+    const p = serverParse(liveSearchUrl(query({ radius: { value: 25, unit: 'km' } }))!);
+    expect(p.circle!.radius.km).toBe(25);
+    expect(p.circle!.radius.unit).toBe('km');
+  });
+
+  it('sends the filters the server reads as diets carried, allergens excluded and cuisines allowed', () => {
+    const url = liveSearchUrl(query({ filters: { diet: ['vegan', 'halal'], allergen: ['peanuts'], cuisine: ['thai', 'indian'] } }))!;
+    const p = serverParse(url);
+    expect(new Set(p.diets)).toEqual(new Set(['vegan', 'halal']));
+    expect(p.allergens).toEqual(['peanuts']);
+    expect(new Set(p.cuisines)).toEqual(new Set(['thai', 'indian']));
+  });
+
+  it('gives equal searches equal URLs whatever order the filters were picked in', () => {
+    const a = liveSearchUrl(query({ filters: { diet: ['vegan', 'keto'], allergen: [], cuisine: ['thai', 'indian'] } }));
+    const b = liveSearchUrl(query({ filters: { diet: ['keto', 'vegan'], allergen: [], cuisine: ['indian', 'thai'] } }));
+    expect(a).toBe(b);
+  });
+
+  it('sends no location in no-location mode, so the server searches all shards', () => {
+    const p = serverParse(liveSearchUrl(query({ noLocation: true }))!);
+    expect(p.circle).toBeNull();
+    expect(p.compare).toBe(true);
+  });
+
+  it('has nothing to ask without a centre unless in no-location mode', () => {
+    expect(liveSearchUrl(query({ centre: null }))).toBeNull();
+    expect(liveSearchParams(query({ centre: null, noLocation: true }))!.has('lat')).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// A LiveApi over an OpenSearch client answering in OpenSearch's REST format.
+
+type Reply = OsResponse<unknown> | Error;
+
+/** An OpenSearch client whose replies come from a function of (method, path, options). */
+class ScriptedClient extends OpenSearchClient {
+  readonly calls: { method: string; path: string; opts: RequestOptions }[] = [];
+  constructor(private readonly reply: (method: string, path: string, opts: RequestOptions) => Reply) {
+    super({ url: 'http://127.0.0.1:9200', timeoutMs: 2000 });
+  }
+  override async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<OsResponse<T>> {
+    this.calls.push({ method, path, opts });
+    const r = this.reply(method, path, opts);
+    if (r instanceof Error) throw r;
+    return r as OsResponse<T>;
+  }
+}
+
+const mapping = (hash: string | null, version = 1) => ({ status: 200, body: { dishes: { mappings: hash === null ? {} : { _meta: { app: 'geoshard', hash, version, index: 'dishes', numberOfShards: 3 } } } } });
+
+/** A restaurant 5 km north of San Francisco's centre and two of its dishes. */
+const restaurant = { id: 'r1', name: 'Chez Test', place: 'San Francisco', state: 'CA', location: { lat: SF.lat + 5 / 111.2, lon: SF.lng }, cuisines: ['thai'] };
+const hit = (id: string, name: string, routing: string) => ({
+  _id: id,
+  _routing: routing,
+  _source: { id, name, cuisine: 'thai', diets: ['vegan'], allergens: ['peanuts'], calories: 640, price_cents: 1450, restaurant_id: 'r1' },
+  inner_hits: { restaurant: { hits: { hits: [{ _source: restaurant }] } } },
+});
+
+/** An OpenSearch `_search` response. */
+function searchResponse(o: { took: number; shards: { total: number; successful: number; skipped?: number; failed: number; failures?: unknown[] }; timedOut?: boolean; total: number; routing: string }) {
+  return {
+    status: 200,
+    body: {
+      took: o.took,
+      timed_out: o.timedOut ?? false,
+      _shards: { skipped: 0, ...o.shards },
+      hits: { total: { value: o.total, relation: 'eq' }, hits: [hit('d1', 'Green curry', o.routing), hit('d2', 'Pad thai', o.routing)] },
+      aggregations: {
+        diets: { buckets: [{ key: 'vegan', doc_count: 2 }] },
+        allergens: { buckets: [{ key: 'peanuts', doc_count: 2 }] },
+        cuisines: { buckets: [{ key: 'thai', doc_count: o.total }] },
+      },
+    },
+  };
+}
+
+const sfRoute = router.cover(SF.lat, SF.lng, 15 * KM_PER_MILE);
+
+/** The API's answer to a URL, as the browser receives it (JSON round trip). */
+async function answer(reply: (method: string, path: string, opts: RequestOptions) => Reply, url: string) {
+  const api = new LiveApi({ file: FILE, client: new ScriptedClient(reply) });
+  const r = await api.search(new URL(url, 'http://x').searchParams);
+  return { httpStatus: r.httpStatus, body: JSON.parse(JSON.stringify(r.body)) as unknown };
+}
+
+function searchReply(routedShards: { total: number; successful: number; failed: number; failures?: unknown[] }, opts: { timedOut?: boolean; unroutedTotal?: number } = {}) {
+  return (method: string, path: string, o: RequestOptions): Reply => {
+    if (path.endsWith('/_mapping')) return mapping(FILE.hash);
+    if (path.endsWith('/_search')) {
+      const routing = o.query?.routing as string | undefined;
+      return routing
+        ? searchResponse({ took: 3, shards: routedShards, total: 41, routing: routing.split(',')[0], timedOut: opts.timedOut })
+        : searchResponse({ took: 9, shards: { total: 3, successful: 3, failed: 0 }, total: opts.unroutedTotal ?? 41, routing: sfRoute.shards[0].name });
+    }
+    if (path.startsWith('/_cat/shards')) return { status: 200, body: [0, 1, 2].map((s) => ({ shard: String(s), state: 'STARTED' })) };
+    return new Error(`unexpected ${method} ${path}`);
+  };
+}
+
+describe('readSearch on the API’s answers', () => {
+  it('reads a complete compared search: routed asks the covering’s shards, all-shards asks every shard, the two agree', async () => {
+    expect(sfRoute.shards.length).toBe(2);
+    const { httpStatus, body } = await answer(searchReply({ total: 2, successful: 2, failed: 0 }), liveSearchUrl(query())!);
+    const r = readSearch(httpStatus, body);
+    if (!r.ok) throw new Error(r.failure.message);
+    const v = r.value;
+    expect(v.status).toBe('complete');
+    expect(v.index).toBe('dishes');
+    expect(v.boundary).toEqual({ hash: FILE.hash, version: 1, numberOfShards: 3 });
+    expect(v.routed.scope).toBe('routed');
+    expect(v.routed.routing).toBe(sfRoute.routing);
+    expect(v.routed.shardsAsked.map((s) => s.name)).toEqual(sfRoute.shards.map((s) => s.name));
+    expect(v.routed.shardsAsked.map((s) => s.cells)).toEqual(sfRoute.shards.map((s) => s.cells));
+    expect(v.routed.shardsAsked.every((s) => s.status === 'ok')).toBe(true);
+    expect(v.routed.took).toBe(3);
+    expect(v.routed.total).toBe(41);
+    expect(v.routed.shards).toEqual({ total: 2, successful: 2, skipped: 0, failed: 0 });
+    expect(v.unrouted!.scope).toBe('all-shards');
+    expect(v.unrouted!.routing).toBeNull();
+    expect(v.unrouted!.shardsAsked.map((s) => s.name)).toEqual(router.shards.map((s) => s.name));
+    expect(v.unrouted!.took).toBe(9);
+    expect(v.identical).toBe(true);
+    expect(v.differences).toEqual([]);
+    expect(v.ratio!.shards).toBeCloseTo(2 / 3, 12);
+    expect(v.ratio!.took).toBeCloseTo(3 / 9, 12);
+    expect(v.radiusKm).toBe(15 * KM_PER_MILE);
+    expect(v.note).toBeNull();
+  });
+
+  it('reads each dish with its restaurant, distance from the centre, price and tags', async () => {
+    const { httpStatus, body } = await answer(searchReply({ total: 2, successful: 2, failed: 0 }), liveSearchUrl(query())!);
+    const r = readSearch(httpStatus, body);
+    if (!r.ok) throw new Error(r.failure.message);
+    const h = r.value.routed.hits[0];
+    expect(h).toMatchObject({ id: 'd1', name: 'Green curry', cuisine: 'thai', diets: ['vegan'], allergens: ['peanuts'], calories: 640, priceCents: 1450 });
+    expect(h.restaurant).toMatchObject({ id: 'r1', name: 'Chez Test', place: 'San Francisco', state: 'CA', lat: restaurant.location.lat, lng: SF.lng });
+    // 5 km north along a meridian: 5/111.2 degrees of latitude on a 6371.0088 km sphere.
+    expect(h.distanceKm).toBeCloseTo(((5 / 111.2) * Math.PI * 6371.0088) / 180, 6);
+    expect(r.value.routed.facets.cuisines.find((f) => f.value === 'thai')!.count).toBe(41);
+    expect(r.value.routed.facets.diets.find((f) => f.value === 'keto')!.count).toBe(0);
+  });
+
+  it('reports different answers as not identical, naming the difference', async () => {
+    const { httpStatus, body } = await answer(searchReply({ total: 2, successful: 2, failed: 0 }, { unroutedTotal: 43 }), liveSearchUrl(query())!);
+    const r = readSearch(httpStatus, body);
+    if (!r.ok) throw new Error(r.failure.message);
+    expect(r.value.identical).toBe(false);
+    expect(r.value.differences.join(' ')).toMatch(/total: routed 41, all shards 43/);
+  });
+
+  it('never reads a search with a failed shard as complete, and names the failed shard', async () => {
+    const failed = sfRoute.shards[1];
+    const failures = [{ shard: failed.shard, index: 'dishes', reason: { type: 'node_disconnected_exception', reason: 'node left' } }];
+    const { httpStatus, body } = await answer(searchReply({ total: 2, successful: 1, failed: 1, failures }), liveSearchUrl(query())!);
+    const r = readSearch(httpStatus, body);
+    if (!r.ok) throw new Error(r.failure.message);
+    expect(r.value.status).toBe('partial');
+    expect(r.value.routed.status).toBe('partial');
+    expect(r.value.unrouted!.status).toBe('complete');
+    const chip = r.value.routed.shardsAsked.find((s) => s.name === failed.name)!;
+    expect(chip.status).toBe('failed');
+    expect(chip.reason).toMatch(/node left/);
+  });
+
+  it('reads a timed-out search as partial with its shards unknown', async () => {
+    const { httpStatus, body } = await answer(searchReply({ total: 2, successful: 2, failed: 0 }, { timedOut: true }), liveSearchUrl(query())!);
+    const r = readSearch(httpStatus, body);
+    if (!r.ok) throw new Error(r.failure.message);
+    expect(r.value.status).toBe('partial');
+    expect(r.value.routed.timedOut).toBe(true);
+    expect(r.value.routed.shardsAsked.map((s) => s.status)).toEqual(['unknown', 'unknown']);
+  });
+
+  it('keeps a search partial when a side’s shard counts say so, whatever the top-level status claims', async () => {
+    const { httpStatus, body } = await answer(searchReply({ total: 2, successful: 2, failed: 0 }), liveSearchUrl(query())!);
+    const b = body as { status: string; unrouted: { shards: { successful: number } } };
+    b.unrouted.shards.successful = 2;
+    expect(b.status).toBe('complete');
+    const r = readSearch(httpStatus, b);
+    if (!r.ok) throw new Error(r.failure.message);
+    expect(r.value.unrouted!.status).toBe('partial');
+    expect(r.value.status).toBe('partial');
+    expect(sideStatus({ timedOut: false, shards: { total: 3, successful: 3, skipped: 0, failed: 0 }, shardsAsked: [{ index: 0, name: 'a', shard: 0, cells: 0, status: 'unavailable', reason: null }] })).toBe('partial');
+  });
+
+  it('reads a no-location search as all shards on both sides, with the server’s note', async () => {
+    const reply = searchReply({ total: 3, successful: 3, failed: 0 });
+    const { httpStatus, body } = await answer((m, p, o) => reply(m, p, { ...o, query: { ...o.query, routing: undefined } }), liveSearchUrl(query({ noLocation: true }))!);
+    const r = readSearch(httpStatus, body);
+    if (!r.ok) throw new Error(r.failure.message);
+    expect(r.value.routed.scope).toBe('all-shards');
+    expect(r.value.routed.shardsAsked.length).toBe(3);
+    expect(r.value.note).toMatch(/all 3 shards/);
+    expect(r.value.radiusKm).toBeNull();
+  });
+});
+
+describe('readSearch on failures', () => {
+  const expectFailure = (r: ReturnType<typeof readSearch>): LiveFailure => {
+    if (r.ok) throw new Error('expected a failure');
+    return r.failure;
+  };
+
+  it('maps a drifted index (409) to a drift failure carrying both hashes', async () => {
+    const other = 'f'.repeat(64);
+    const { httpStatus, body } = await answer((_m, p) => (p.endsWith('/_mapping') ? mapping(other, 7) : new Error('must not search a drifted index')), liveSearchUrl(query())!);
+    expect(httpStatus).toBe(409);
+    const f = expectFailure(readSearch(httpStatus, body));
+    expect(f.kind).toBe('drift');
+    expect(f.drift).toMatchObject({ status: 'mismatch', indexHash: other, fileHash: FILE.hash, indexVersion: 7, fileVersion: 1 });
+    expect(f.message).toContain(other);
+    expect(f.message).toContain(FILE.hash);
+  });
+
+  it('maps a missing index to unavailable, telling to seed it', async () => {
+    const { httpStatus, body } = await answer((_m, p) => (p.endsWith('/_mapping') ? { status: 404, body: {} } : new Error('no index')), liveSearchUrl(query())!);
+    expect(httpStatus).toBe(503);
+    const f = expectFailure(readSearch(httpStatus, body));
+    expect(f.kind).toBe('unavailable');
+    expect(f.message).toContain('npx geoshard seed');
+    expect(f.drift?.status).toBe('missing-index');
+  });
+
+  it('maps a node that does not answer (a real refused connection) to unavailable, telling to start it', async () => {
+    const api = new LiveApi({ file: FILE, client: new OpenSearchClient({ url: closedUrl, timeoutMs: 2000 }) });
+    const r = await api.search(new URL(liveSearchUrl(query())!, 'http://x').searchParams);
+    const f = expectFailure(readSearch(r.httpStatus, JSON.parse(JSON.stringify(r.body))));
+    expect(f.kind).toBe('unavailable');
+    expect(f.httpStatus).toBe(503);
+    expect(f.message).toContain('npm run cluster:start');
+  });
+
+  it('maps a bad parameter (400) to invalid, naming the parameter', async () => {
+    const api = new LiveApi({ file: FILE, client: new ScriptedClient(() => new Error('must not be asked')) });
+    const r = await api.search(new URLSearchParams('lat=37&lng=-122&radius=5000km'));
+    const f = expectFailure(readSearch(r.httpStatus, r.body));
+    expect(f.kind).toBe('invalid');
+    expect(f.param).toBe('radius');
+    expect(f.message).toMatch(/radius/);
+  });
+
+  it('says the API is not served when /api answers with the page (SPA fallback) or 404 without JSON', () => {
+    expect(expectFailure(readSearch(200, undefined)).kind).toBe('not-mounted');
+    expect(expectFailure(readSearch(404, undefined)).message).toContain('npm start');
+    expect(expectFailure(readSearch(502, undefined)).kind).toBe('bad-response');
+  });
+
+  it('refuses an answer of an unknown status or missing fields instead of showing it', () => {
+    expect(expectFailure(readSearch(200, { status: 'great' })).message).toMatch(/"great"/);
+    expect(expectFailure(readSearch(200, { status: 'complete', shardsAsked: [] })).message).toMatch(/total/);
+  });
+});
+
+describe('readStatus and describeStatus', () => {
+  async function status(reply: (method: string, path: string, opts: RequestOptions) => Reply) {
+    const api = new LiveApi({ file: FILE, client: new ScriptedClient(reply) });
+    const r = await api.status();
+    return readStatus(r.httpStatus, JSON.parse(JSON.stringify(r.body)));
+  }
+  const cluster = (method: string, path: string): Reply | null => {
+    if (path === '/') return { status: 200, body: { cluster_name: 'c', version: { number: '2.19.3', distribution: 'opensearch' } } };
+    if (path === '/_cluster/health') return { status: 200, body: { status: 'green', number_of_nodes: 1 } };
+    if (path.endsWith('/_count')) return { status: 200, body: { count: 5 } };
+    if (path.startsWith('/_cat/shards')) return { status: 200, body: [] };
+    return null;
+  };
+
+  it('reports a healthy node and an index matching the boundary file', async () => {
+    const s = await status((m, p) => cluster(m, p) ?? mapping(FILE.hash));
+    if (!s.ok) throw new Error(s.failure.message);
+    expect(s.value.connection).toMatchObject({ up: true, version: '2.19.3', health: 'green', nodes: 1 });
+    expect(s.value.drift?.status).toBe('ok');
+    const v = describeStatus(s.value, FILE.hash);
+    expect(v.level).toBe('ok');
+    expect(v.detail).toContain(FILE.hash.slice(0, 12));
+    expect(v.command).toBeNull();
+  });
+
+  it('says a node that does not answer is down and how to start it', async () => {
+    const api = new LiveApi({ file: FILE, client: new OpenSearchClient({ url: closedUrl, timeoutMs: 2000 }) });
+    const r = await api.status();
+    const s = readStatus(r.httpStatus, JSON.parse(JSON.stringify(r.body)));
+    if (!s.ok) throw new Error(s.failure.message);
+    const v = describeStatus(s.value, FILE.hash);
+    expect(v).toMatchObject({ level: 'error', state: 'down', command: 'npm run cluster:start' });
+    expect(v.headline).toContain(closedUrl);
+  });
+
+  it('says a missing index must be seeded', async () => {
+    const s = await status((m, p) => cluster(m, p) ?? { status: 404, body: {} });
+    if (!s.ok) throw new Error(s.failure.message);
+    expect(describeStatus(s.value, FILE.hash)).toMatchObject({ level: 'error', state: 'missing-index', command: 'npx geoshard seed' });
+  });
+
+  it('names both hashes on drift', async () => {
+    const other = '0123456789abcdef'.repeat(4);
+    const s = await status((m, p) => cluster(m, p) ?? mapping(other, 3));
+    if (!s.ok) throw new Error(s.failure.message);
+    const v = describeStatus(s.value, FILE.hash);
+    expect(v.state).toBe('drift');
+    expect(v.headline).toContain(other.slice(0, 12));
+    expect(v.headline).toContain(FILE.hash.slice(0, 12));
+    expect(v.detail).toContain(other);
+    expect(v.detail).toContain(FILE.hash);
+  });
+
+  it('warns when the globe shows another boundary file than the API routes with', async () => {
+    const s = await status((m, p) => cluster(m, p) ?? mapping(FILE.hash));
+    if (!s.ok) throw new Error(s.failure.message);
+    expect(describeStatus(s.value, 'a'.repeat(64)).state).toBe('other-file');
+  });
+
+  it('never lets credentials of the node URL into the page', () => {
+    expect(redactUrl('https://elastic:s3cret@search.example.com:9200')).toBe('https://search.example.com:9200');
+    const s = readStatus(200, { connection: { status: 'down', url: 'https://elastic:s3cret@search.example.com' }, boundary: {} });
+    if (!s.ok) throw new Error(s.failure.message);
+    expect(JSON.stringify(s.value)).not.toContain('s3cret');
+  });
+
+  it('says the API is not served when /api/status answers with the page', () => {
+    const s = readStatus(200, undefined);
+    expect(s.ok).toBe(false);
+    if (!s.ok) expect(s.failure.kind).toBe('not-mounted');
+  });
+});
+
+describe('requestJson', () => {
+  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+
+  it('returns the status and JSON body, and no body for HTML', async () => {
+    const ctl = new AbortController();
+    expect(await requestJson('/api/status', ctl.signal, async () => json({ a: 1 }, 503))).toEqual({ httpStatus: 503, body: { a: 1 } });
+    const html = async () => new Response('<!doctype html>', { status: 200, headers: { 'content-type': 'text/html' } });
+    expect(await requestJson('/api/status', ctl.signal, html)).toEqual({ httpStatus: 200, body: undefined });
+  });
+
+  it('maps a refused connection to a network failure', async () => {
+    const r = await fetchSearch(`${closedUrl}/api/search`, new AbortController().signal);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.failure).toMatchObject({ kind: 'network', httpStatus: null });
+  });
+
+  it('gives up at its deadline with a timeout failure', async () => {
+    const hang = (_u: unknown, init?: RequestInit) => new Promise<Response>((_r, reject) => init!.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    await expect(requestJson('/api/search', new AbortController().signal, hang as typeof fetch, 50)).rejects.toMatchObject({ kind: 'timeout' });
+  });
+
+  it('rethrows the abort of a stale request instead of reporting a failure', async () => {
+    const ctl = new AbortController();
+    const hang = (_u: unknown, init?: RequestInit) => new Promise<Response>((_r, reject) => init!.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    const p = fetchSearch('/api/search', ctl.signal, hang as typeof fetch);
+    ctl.abort();
+    await expect(p).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});

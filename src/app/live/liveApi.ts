@@ -1,0 +1,472 @@
+/**
+ * The browser side of the live API (src/server/api.ts): the request URL for
+ * the current search, the two JSON answers read defensively into typed
+ * values, and every way a request can fail mapped to one message a person can
+ * act on. No DOM, no store: lib/liveRunner.ts does the fetching.
+ *
+ *   GET /api/search?lat=&lng=&radius=15mi[&diet=..][&allergen=..][&cuisine=..]&size=20&compare=1
+ *   GET /api/status
+ *
+ * The API never sends credentials (the server strips user:password from the
+ * node URL); readStatus strips them again, so none can reach the page.
+ */
+import type { RadiusUnit } from '../../core/index';
+import {
+  searchQueryString,
+  sideStatus,
+  redactUrl,
+  type FilterKind,
+  type ShardAnswer,
+  type AskedShard,
+  type DishHit,
+  type FacetCount,
+  type Facets,
+  type SearchSide,
+} from '../../server/wire';
+
+export { sideStatus, redactUrl, type ShardAnswer };
+
+/** The three filters the API takes; values come from the API's vocabulary. */
+export type LiveFilterKind = FilterKind;
+
+/** Selected filter values: diet = dishes carrying every one; allergen = dishes free of every one; cuisine = dishes of any one. */
+export type LiveFilters = Record<LiveFilterKind, readonly string[]>;
+
+export const NO_FILTERS: LiveFilters = Object.freeze({ diet: [], allergen: [], cuisine: [] });
+
+/** The search a live request asks for: the radius explorer's search plus the filters. */
+export interface LiveQuery {
+  /** Degrees; null when no centre is chosen. */
+  centre: { lat: number; lng: number } | null;
+  radius: { value: number; unit: RadiusUnit };
+  /** "No location": no circle, every shard is asked. */
+  noLocation: boolean;
+  filters: LiveFilters;
+  /** Top dishes to return, integer in [0, 100]. */
+  size: number;
+}
+
+/** Top dishes the panel asks for. */
+export const LIVE_SIZE = 20;
+
+/**
+ * liveSearchParams returns the query string of the compared search
+ * (`compare=1`), or null when there is nothing to search (no centre and not
+ * in no-location mode). lat, lng and the radius are sent at full precision
+ * (shortest round-trip decimal), so the server covers exactly the circle the
+ * globe covers. Filter values are sorted, so equal searches give equal URLs.
+ */
+export function liveSearchParams(q: LiveQuery): URLSearchParams | null {
+  if (!q.noLocation && !q.centre) return null;
+  const circle = q.noLocation || !q.centre ? null : { ...q.centre, radius: q.radius };
+  return new URLSearchParams(searchQueryString({ circle, filters: q.filters, size: q.size, compare: true }));
+}
+
+/** liveSearchUrl returns `/api/search?...` for a query, or null (see liveSearchParams). */
+export function liveSearchUrl(q: LiveQuery, base = '/api/search'): string | null {
+  const p = liveSearchParams(q);
+  return p ? `${base}?${p.toString().replace(/%2C/g, ',')}` : null;
+}
+
+// ---------------------------------------------------------------------------
+// Answers
+
+/** A shard a search asked (the wire's AskedShard; reason null when ok). */
+export type LiveShard = AskedShard & { reason: string | null };
+
+/** One dish of the results. */
+export type LiveHit = DishHit;
+export type LiveFacet = FacetCount;
+export type LiveFacets = Facets;
+
+/** One executed search (routed, or on all shards); status is recomputed from `_shards` and the shards' answers, as the server does. */
+export type LiveSide = Omit<SearchSide, 'shardsAsked'> & { shardsAsked: LiveShard[] };
+
+/** A search that ran: the routed side, and the all-shards side when compared. */
+export interface LiveResult {
+  /** complete only when both sides are complete; partial otherwise (never shown as complete). */
+  status: 'complete' | 'partial';
+  index: string;
+  boundary: { hash: string; version: number; numberOfShards: number };
+  routed: LiveSide;
+  unrouted: LiveSide | null;
+  /** Same total, same hits in the same order, same facet counts; null when not compared. */
+  identical: boolean | null;
+  differences: string[];
+  /** routed / all-shards: shards asked, took, wall time (null when all-shards took 0 ms). */
+  ratio: { shards: number; took: number | null; wall: number } | null;
+  /** The server's note (no location: all shards), or null. */
+  note: string | null;
+  /** The radius the server searched, km; null without a location. */
+  radiusKm: number | null;
+}
+
+/** Why there is no result. */
+export type LiveFailureKind =
+  /** /api is not served here (a static build, or the API module failed to load). */
+  | 'not-mounted'
+  /** The explorer's own server does not answer. */
+  | 'network'
+  /** No answer within the client's deadline. */
+  | 'timeout'
+  /** 400: a parameter is wrong. */
+  | 'invalid'
+  /** 409: the index was written with another boundary file. */
+  | 'drift'
+  /** 503: OpenSearch does not answer or the index does not exist. */
+  | 'unavailable'
+  /** 500/502: OpenSearch refused the query or the server's boundary file is unusable. */
+  | 'error'
+  /** A JSON answer of an unexpected shape. */
+  | 'bad-response';
+
+export interface LiveFailure {
+  kind: LiveFailureKind;
+  /** HTTP status, or null when no answer arrived. */
+  httpStatus: number | null;
+  /** One or two sentences for the panel. */
+  message: string;
+  /** The parameter at fault (invalid). */
+  param?: string;
+  /** Both hashes (drift, or an unavailable index). */
+  drift?: { status: string; indexHash: string | null; fileHash: string | null; indexVersion: number | null; fileVersion: number | null };
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; failure: LiveFailure };
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown, fallback = NaN): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
+const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** ShapeError: an answer lacks a field the panel needs (mapped to a bad-response failure). */
+class ShapeError extends Error {}
+
+function need<T>(v: T | undefined | null, what: string): T {
+  if (v === undefined || v === null) throw new ShapeError(`the answer has no ${what}`);
+  return v;
+}
+
+function shardsSection(v: unknown): LiveSide['shards'] {
+  if (!isObj(v)) throw new ShapeError('the answer has no _shards section');
+  return { total: num(v.total, 0), successful: num(v.successful, 0), skipped: num(v.skipped, 0), failed: num(v.failed, 0) };
+}
+
+function facetList(v: unknown): LiveFacet[] {
+  return Array.isArray(v) ? v.filter(isObj).map((f) => ({ value: str(f.value), count: num(f.count, 0) })) : [];
+}
+
+const SHARD_ANSWERS: readonly ShardAnswer[] = ['ok', 'failed', 'unavailable', 'unknown'];
+
+/** readSide reads one search of the answer (the body itself for routed, `unrouted` for all shards). */
+function readSide(v: Record<string, unknown>, what: string): LiveSide {
+  const asked = need(Array.isArray(v.shardsAsked) ? v.shardsAsked : null, `${what} shardsAsked`);
+  const shardsAsked: LiveShard[] = asked.filter(isObj).map((s) => ({
+    index: num(s.index, -1),
+    name: str(s.name),
+    shard: num(s.shard, -1),
+    cells: num(s.cells, 0),
+    status: SHARD_ANSWERS.includes(s.status as ShardAnswer) ? (s.status as ShardAnswer) : 'unknown',
+    reason: strOrNull(s.reason),
+  }));
+  const facets = isObj(v.facets) ? v.facets : {};
+  const hits = (Array.isArray(v.hits) ? v.hits : []).filter(isObj).map((h): LiveHit => {
+    const r = isObj(h.restaurant) ? h.restaurant : null;
+    return {
+      id: str(h.id),
+      name: str(h.name),
+      cuisine: str(h.cuisine),
+      diets: strs(h.diets),
+      allergens: strs(h.allergens),
+      calories: num(h.calories),
+      priceCents: num(h.priceCents),
+      routing: strOrNull(h.routing),
+      restaurant: r ? { id: str(r.id), name: str(r.name), place: str(r.place), state: str(r.state), lat: num(r.lat), lng: num(r.lng), cuisines: strs(r.cuisines) } : null,
+      distanceKm: numOrNull(h.distanceKm),
+    };
+  });
+  const total = need(numOrNull(v.total), `${what} total`);
+  const side: LiveSide = {
+    status: 'complete',
+    scope: v.scope === 'routed' ? 'routed' : 'all-shards',
+    routing: strOrNull(v.routing),
+    shardsAsked,
+    partialReason: strOrNull(v.partialReason),
+    took: num(v.took),
+    wallMs: num(v.wallMs),
+    timedOut: v.timedOut === true,
+    total,
+    hits,
+    facets: { diets: facetList(facets.diets), allergens: facetList(facets.allergens), cuisines: facetList(facets.cuisines) },
+    shards: shardsSection(v.shards),
+  };
+  side.status = sideStatus(side);
+  return side;
+}
+
+function driftOf(v: unknown): LiveFailure['drift'] {
+  if (!isObj(v)) return undefined;
+  return { status: str(v.status), indexHash: strOrNull(v.indexHash), fileHash: strOrNull(v.fileHash), indexVersion: numOrNull(v.indexVersion), fileVersion: numOrNull(v.fileVersion) };
+}
+
+/** The message when /api answers with something that is not the live API. */
+export const NOT_MOUNTED_MESSAGE =
+  'The live API is not served here: this page came from a server without /api (a static build, or the API failed to load: see the server log). Serve the explorer with `npm start`; the rest of the explorer works without it.';
+
+/**
+ * readSearch reads an /api/search answer: its HTTP status and its parsed JSON
+ * body (undefined when the body was not JSON). Every failure status becomes a
+ * LiveFailure carrying the server's own message; a 200 becomes a LiveResult
+ * whose status is partial if the server or either side says so.
+ */
+export function readSearch(httpStatus: number, body: unknown): Parsed<LiveResult> {
+  if (!isObj(body) || typeof body.status !== 'string') {
+    if (httpStatus === 404 || httpStatus === 200) return { ok: false, failure: { kind: 'not-mounted', httpStatus, message: NOT_MOUNTED_MESSAGE } };
+    return { ok: false, failure: { kind: 'bad-response', httpStatus, message: `The live API answered HTTP ${httpStatus} without a status: this is not an answer the explorer understands.` } };
+  }
+  const error = isObj(body.error) ? body.error : {};
+  const serverMessage = str(error.message);
+  switch (body.status) {
+    case 'invalid':
+      return { ok: false, failure: { kind: 'invalid', httpStatus, param: str(error.param) || undefined, message: serverMessage || `The live API refused a parameter (HTTP ${httpStatus}).` } };
+    case 'drift':
+      return { ok: false, failure: { kind: 'drift', httpStatus, drift: driftOf(body.drift), message: serverMessage || 'Boundary drift: the index was written with another boundary file; every search is refused.' } };
+    case 'unavailable':
+      return {
+        ok: false,
+        failure: { kind: 'unavailable', httpStatus, drift: driftOf(body.drift), message: serverMessage || 'OpenSearch is unavailable: start the node with `npm run cluster:start`, or check OPENSEARCH_URL.' },
+      };
+    case 'error':
+      return { ok: false, failure: { kind: 'error', httpStatus, message: serverMessage || `The live API failed (HTTP ${httpStatus}).` } };
+    case 'complete':
+    case 'partial':
+      break;
+    default:
+      return { ok: false, failure: { kind: 'bad-response', httpStatus, message: `The live API answered with status ${JSON.stringify(body.status)}; expected complete, partial, invalid, drift, unavailable or error.` } };
+  }
+  if (httpStatus !== 200) return { ok: false, failure: { kind: 'bad-response', httpStatus, message: `The live API answered HTTP ${httpStatus} with status ${body.status}; expected HTTP 200.` } };
+  try {
+    const routed = readSide(body, 'routed');
+    const unrouted = isObj(body.unrouted) ? readSide(body.unrouted, 'unrouted') : null;
+    const b = isObj(body.boundary) ? body.boundary : {};
+    const ratio = isObj(body.ratio) ? { shards: num(body.ratio.shards), took: numOrNull(body.ratio.took), wall: num(body.ratio.wall) } : null;
+    const q = isObj(body.query) ? body.query : {};
+    const anyPartial = body.status === 'partial' || routed.status === 'partial' || unrouted?.status === 'partial';
+    return {
+      ok: true,
+      value: {
+        status: anyPartial ? 'partial' : 'complete',
+        index: str(body.index),
+        boundary: { hash: str(b.hash), version: num(b.version), numberOfShards: num(b.numberOfShards) },
+        routed,
+        unrouted,
+        identical: typeof body.identical === 'boolean' ? body.identical : null,
+        differences: strs(body.differences),
+        ratio,
+        note: strOrNull(body.note),
+        radiusKm: numOrNull(q.radiusKm),
+      },
+    };
+  } catch (e) {
+    if (e instanceof ShapeError) return { ok: false, failure: { kind: 'bad-response', httpStatus, message: `The live API's answer is not understood: ${e.message}.` } };
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Status
+
+/** What /api/status says. */
+export interface LiveStatus {
+  connection: { up: boolean; url: string; version: string | null; distribution: string | null; health: string | null; nodes: number | null; message: string | null };
+  /** The server's boundary file, or why it has none. */
+  boundary: { index: string; hash: string; version: number; numberOfShards: number } | { error: string };
+  /** The index (null when the node is down or the boundary file unusable). */
+  index: { name: string; exists: boolean; restaurants: number | null; dishes: number | null; error: string | null } | null;
+  drift: { status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index'; indexHash: string | null; fileHash: string | null; indexVersion: number | null; fileVersion: number | null; message: string } | null;
+}
+
+/** readStatus reads an /api/status answer (HTTP status and parsed JSON body, undefined when not JSON). */
+export function readStatus(httpStatus: number, body: unknown): Parsed<LiveStatus> {
+  if (!isObj(body) || !isObj(body.connection)) {
+    if (isObj(body) && typeof body.status === 'string' && isObj(body.error)) {
+      return { ok: false, failure: { kind: 'error', httpStatus, message: str(body.error.message) || `The live API failed (HTTP ${httpStatus}).` } };
+    }
+    if (httpStatus === 404 || httpStatus === 200) return { ok: false, failure: { kind: 'not-mounted', httpStatus, message: NOT_MOUNTED_MESSAGE } };
+    return { ok: false, failure: { kind: 'bad-response', httpStatus, message: `The live API's status answered HTTP ${httpStatus} without a connection report.` } };
+  }
+  const c = body.connection;
+  const cluster = isObj(c.cluster) ? c.cluster : {};
+  const b = isObj(body.boundary) ? body.boundary : {};
+  const boundary: LiveStatus['boundary'] =
+    typeof b.error === 'string' ? { error: b.error } : { index: str(b.index), hash: str(b.hash), version: num(b.version), numberOfShards: num(b.numberOfShards) };
+  let index: LiveStatus['index'] = null;
+  if (isObj(body.index)) {
+    const i = body.index;
+    const docs = isObj(i.docs) ? i.docs : {};
+    index = { name: str(i.name), exists: i.exists === true, restaurants: numOrNull(docs.restaurants), dishes: numOrNull(docs.dishes), error: strOrNull(i.error) };
+  }
+  let drift: LiveStatus['drift'] = null;
+  if (isObj(body.drift)) {
+    const d = body.drift;
+    const status = (['ok', 'mismatch', 'no-meta', 'missing-index'] as const).find((s) => s === d.status);
+    if (status) drift = { status, indexHash: strOrNull(d.indexHash), fileHash: strOrNull(d.fileHash), indexVersion: numOrNull(d.indexVersion), fileVersion: numOrNull(d.fileVersion), message: str(d.message) };
+  }
+  return {
+    ok: true,
+    value: {
+      connection: {
+        up: c.status === 'up',
+        url: redactUrl(str(c.url)),
+        version: strOrNull(cluster.version),
+        distribution: strOrNull(cluster.distribution),
+        health: strOrNull(cluster.health),
+        nodes: numOrNull(cluster.nodes),
+        message: strOrNull(c.message),
+      },
+      boundary,
+      index,
+      drift,
+    },
+  };
+}
+
+/** A one-glance verdict on the connection: level, a headline, details, and the command that fixes it. */
+export interface StatusVerdict {
+  level: 'ok' | 'warn' | 'error';
+  /** up, down, drift, missing-index, no-meta, boundary-error, index-error, other-file */
+  state: string;
+  headline: string;
+  detail: string;
+  command: string | null;
+}
+
+const short = (h: string | null) => (h ? h.slice(0, 12) : '(none)');
+
+/**
+ * describeStatus turns a status into the panel's verdict. `explorerHash` is
+ * the hash of the boundary file the globe shows: when the API routes with
+ * another file, the routed shards will not be the ones the globe lights up.
+ */
+export function describeStatus(s: LiveStatus, explorerHash: string | null): StatusVerdict {
+  const c = s.connection;
+  if (!c.up) {
+    return {
+      level: 'error',
+      state: 'down',
+      headline: `OpenSearch is down: nothing answers at ${c.url || 'the configured URL'}.`,
+      detail: `${c.message ? c.message + '. ' : ''}Start the local node, or point OPENSEARCH_URL at a cluster and restart the explorer.`,
+      command: 'npm run cluster:start',
+    };
+  }
+  const where = `OpenSearch ${c.version ?? '?'} at ${c.url} (${c.health ?? 'health unknown'}${c.nodes !== null ? `, ${c.nodes} node${c.nodes === 1 ? '' : 's'}` : ''})`;
+  if ('error' in s.boundary) return { level: 'error', state: 'boundary-error', headline: 'The live API has no usable boundary file.', detail: s.boundary.error, command: 'npm run data:generate' };
+  const d = s.drift;
+  const name = s.boundary.index;
+  if (d?.status === 'missing-index') {
+    return { level: 'error', state: 'missing-index', headline: `Index "${name}" does not exist on ${c.url}.`, detail: `${where}. Create and load it with the command below, then turn Live off and on.`, command: 'npx geoshard seed' };
+  }
+  if (d?.status === 'mismatch') {
+    return {
+      level: 'error',
+      state: 'drift',
+      headline: `Boundary drift: index "${name}" was written with boundary file ${short(d.indexHash)} (version ${d.indexVersion ?? '?'}), the API routes with ${short(d.fileHash)} (version ${d.fileVersion ?? '?'}).`,
+      detail: `Routed searches would look on shards the documents were not written to and come back silently short, so every search is refused (HTTP 409). Index hash ${d.indexHash ?? '(none)'}; file hash ${d.fileHash ?? '(none)'}.`,
+      command: 'npx geoshard seed --recreate',
+    };
+  }
+  if (d?.status === 'no-meta') {
+    return { level: 'error', state: 'no-meta', headline: `Index "${name}" has no geoshard _meta hash: nothing says which boundary file routed its documents.`, detail: d.message, command: 'npx geoshard seed --recreate' };
+  }
+  if (s.index?.error) return { level: 'warn', state: 'index-error', headline: `${where}: index "${name}" could not be read.`, detail: s.index.error, command: null };
+  const docs = s.index && s.index.restaurants !== null ? ` · ${s.index.restaurants.toLocaleString('en-US')} restaurants + ${(s.index.dishes ?? 0).toLocaleString('en-US')} dishes` : '';
+  if (explorerHash && explorerHash !== s.boundary.hash) {
+    return {
+      level: 'warn',
+      state: 'other-file',
+      headline: `The globe shows boundary file ${short(explorerHash)}, the live API routes with ${short(s.boundary.hash)}.`,
+      detail: `${where}. The routed shards below follow the API's file, not the globe's.`,
+      command: null,
+    };
+  }
+  return {
+    level: 'ok',
+    state: 'up',
+    headline: `${where}`,
+    detail: `Index "${name}"${docs} on ${s.boundary.numberOfShards} shards · index _meta hash = boundary file hash ${short(s.boundary.hash)} (version ${s.boundary.version}): no drift.`,
+    command: null,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Requests
+
+/** The client's own deadline per request (ms): above the server's (two searches of 5 s + 5 s each). */
+export const LIVE_TIMEOUT_MS = 30_000;
+
+/**
+ * requestJson GETs a URL and returns its status and JSON body (undefined when
+ * the body is not JSON: the SPA fallback's index.html when /api is not
+ * mounted). Rejects with a LiveFailure for network errors and the deadline;
+ * rethrows AbortError when `signal` aborts (a stale request).
+ */
+export async function requestJson(url: string, signal: AbortSignal, fetchImpl: typeof fetch = fetch, timeoutMs = LIVE_TIMEOUT_MS): Promise<{ httpStatus: number; body: unknown }> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  const onAbort = () => deadline.abort();
+  signal.addEventListener('abort', onAbort);
+  try {
+    const res = await fetchImpl(url, { headers: { accept: 'application/json' }, signal: deadline.signal, cache: 'no-store' });
+    const type = res.headers.get('content-type') ?? '';
+    const text = await res.text();
+    let body: unknown;
+    if (type.includes('json')) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+    }
+    return { httpStatus: res.status, body };
+  } catch (e) {
+    if (signal.aborted) throw e;
+    if (deadline.signal.aborted) throw failure('timeout', null, `The live API did not answer within ${timeoutMs / 1000} s: no result (nothing is shown as complete).`);
+    throw failure('network', null, `The explorer's server does not answer (${(e as Error).message}): is \`npm start\` still running?`);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function failure(kind: LiveFailureKind, httpStatus: number | null, message: string): LiveFailure {
+  return { kind, httpStatus, message };
+}
+
+/** isLiveFailure tells a LiveFailure from other errors. */
+export function isLiveFailure(e: unknown): e is LiveFailure {
+  return isObj(e) && typeof e.kind === 'string' && typeof e.message === 'string' && 'httpStatus' in e;
+}
+
+/** fetchSearch runs one compared search; resolves to a result or a failure (rejects only when aborted). */
+export async function fetchSearch(url: string, signal: AbortSignal, fetchImpl: typeof fetch = fetch): Promise<Parsed<LiveResult>> {
+  try {
+    const { httpStatus, body } = await requestJson(url, signal, fetchImpl);
+    return readSearch(httpStatus, body);
+  } catch (e) {
+    if (isLiveFailure(e)) return { ok: false, failure: e };
+    throw e;
+  }
+}
+
+/** fetchStatus asks /api/status; resolves to a status or a failure (rejects only when aborted). */
+export async function fetchStatus(signal: AbortSignal, fetchImpl: typeof fetch = fetch, url = '/api/status'): Promise<Parsed<LiveStatus>> {
+  try {
+    const { httpStatus, body } = await requestJson(url, signal, fetchImpl, 10_000);
+    return readStatus(httpStatus, body);
+  } catch (e) {
+    if (isLiveFailure(e)) return { ok: false, failure: e };
+    throw e;
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Live mode: the switch, the filters, and the latest answers of the live API.
+ *
+ * The search itself is the radius explorer's (searchSlice: centre, radius,
+ * no-location mode); this slice adds only what live mode owns. The requests
+ * are made by live/liveRunner.ts, which watches the store and writes
+ * `liveStatus` and `liveSearch` here; the panel (live/LivePanel.tsx) reads them.
+ */
+import type { SliceCreator } from '../shell/types';
+import { NO_FILTERS, type LiveFilterKind, type LiveFilters, type LiveFailure, type LiveResult, type LiveStatus } from './liveApi';
+
+/** The latest /api/status answer. */
+export interface LiveStatusState {
+  /** idle: Live is off; loading: the first answer is on its way; ready / failed: an answer came. */
+  phase: 'idle' | 'loading' | 'ready' | 'failed';
+  status: LiveStatus | null;
+  failure: LiveFailure | null;
+  /** performance.now() of the answer, ms (0 before one). */
+  at: number;
+}
+
+/** The current search's answer. */
+export interface LiveSearchState {
+  /** The URL of the search wanted now (null: nothing to search). */
+  url: string | null;
+  /** True while the wanted search is waiting for its debounce or its answer. */
+  pending: boolean;
+  /** The URL `result` / `failure` answer (may trail `url` while pending: the panel dims it). */
+  answeredUrl: string | null;
+  result: LiveResult | null;
+  failure: LiveFailure | null;
+}
+
+export interface LiveSlice {
+  /** The Live switch (off when the page opens). */
+  liveOn: boolean;
+  liveFilters: LiveFilters;
+  liveStatus: LiveStatusState;
+  liveSearch: LiveSearchState;
+  /** Bumped by retryLive: the runner asks again even for an unchanged search. */
+  liveNonce: number;
+  setLiveOn: (on: boolean) => void;
+  /** Adds the value to the filter of its kind, or removes it when present. */
+  toggleLiveFilter: (kind: LiveFilterKind, value: string) => void;
+  clearLiveFilters: () => void;
+  /** Asks the status and the current search again. */
+  retryLive: () => void;
+  /** Written by live/liveRunner.ts only. */
+  setLiveStatus: (s: LiveStatusState) => void;
+  /** Written by live/liveRunner.ts only. */
+  setLiveSearch: (s: LiveSearchState) => void;
+}
+
+declare module '../shell/types' {
+  interface AppState extends LiveSlice {}
+}
+
+export const IDLE_STATUS: LiveStatusState = Object.freeze({ phase: 'idle', status: null, failure: null, at: 0 }) as LiveStatusState;
+export const IDLE_SEARCH: LiveSearchState = Object.freeze({ url: null, pending: false, answeredUrl: null, result: null, failure: null }) as LiveSearchState;
+
+export const createLiveSlice: SliceCreator<LiveSlice> = (set, get) => ({
+  liveOn: false,
+  liveFilters: NO_FILTERS,
+  liveStatus: IDLE_STATUS,
+  liveSearch: IDLE_SEARCH,
+  liveNonce: 0,
+  setLiveOn: (on) => {
+    if (get().liveOn === on) return;
+    set(on ? { liveOn: true } : { liveOn: false, liveStatus: IDLE_STATUS, liveSearch: IDLE_SEARCH });
+  },
+  toggleLiveFilter: (kind, value) => {
+    const f = get().liveFilters;
+    const has = f[kind].includes(value);
+    set({ liveFilters: { ...f, [kind]: has ? f[kind].filter((v) => v !== value) : [...f[kind], value] } });
+  },
+  clearLiveFilters: () => {
+    const f = get().liveFilters;
+    if (f.diet.length + f.allergen.length + f.cuisine.length > 0) set({ liveFilters: NO_FILTERS });
+  },
+  retryLive: () => set({ liveNonce: get().liveNonce + 1 }),
+  setLiveStatus: (liveStatus) => set({ liveStatus }),
+  setLiveSearch: (liveSearch) => set({ liveSearch }),
+});

@@ -1,0 +1,95 @@
+/**
+ * RadiusPanel: the radius explorer (the article's Plate II). Pick a search
+ * centre (a preset, any sample city, or a click on the globe while this panel
+ * is open) and a radius; the globe shows the circle and its level-10
+ * covering, and the result says which shards the search asks and the exact
+ * routing string. Below: the fan-out map switch, the sample cities and the
+ * worked searches.
+ */
+import { useEffect } from 'react';
+import { appStore, useApp } from '../shell/store';
+import { chooseCentre, enableClickPicking } from './search';
+import { centreLabel, cityLabel } from './searchGeometry';
+import { RadiusControl } from './RadiusControl';
+import { SearchResult } from './SearchResult';
+import { CitySearch } from './CitySearch';
+import { FanoutControl } from '../fanout/FanoutControl';
+import { CitiesTable } from './CitiesTable';
+import { WorkedSearches } from './WorkedSearches';
+import '../ui/radius.css';
+
+/** The preset centres (name, state in data/cities.json), as in the article. */
+export const PRESETS: readonly { name: string; state: string }[] = [
+  { name: 'San Francisco', state: 'CA' },
+  { name: 'Los Angeles', state: 'CA' },
+  { name: 'Dallas', state: 'TX' },
+  { name: 'Miami', state: 'FL' },
+  { name: 'New York', state: 'NY' },
+  { name: 'Chicago', state: 'IL' },
+];
+
+/** slug turns a city name into a test id part: "New York" → "new-york". */
+export const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+
+function Presets() {
+  const cities = useApp((s) => s.cities);
+  const centre = useApp((s) => s.searchCentre);
+  return (
+    <div className="chips presets">
+      {PRESETS.map((p) => {
+        const c = cities.find((x) => x.name === p.name && x.state === p.state);
+        const on = !!c && !!centre && centre.lat === c.lat && centre.lng === c.lng;
+        return (
+          <button key={p.name} type="button" className="chip" aria-pressed={on} disabled={!c} data-testid={`preset-${slug(p.name)}`} onClick={() => c && chooseCentre(appStore, c.lat, c.lng, cityLabel(c))}>
+            {p.name}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+function CentreReadout() {
+  const centre = useApp((s) => s.searchCentre);
+  const cities = useApp((s) => s.cities);
+  const noLocation = useApp((s) => s.noLocation);
+  if (!centre) return <p className="centre-readout dim">No centre yet: pick a city, or click anywhere on the globe.</p>;
+  return (
+    <p className="centre-readout">
+      <span className="pin-dot" aria-hidden="true" />
+      <b data-testid="centre-label">{centre.label || centreLabel(centre.lat, centre.lng, cities)}</b>
+      {noLocation ? <span className="dim">(not used: no location)</span> : <span className="dim small">· click the globe to move it</span>}
+      <button type="button" className="link" data-testid="clear-search" onClick={() => appStore.getState().clearSearch()}>
+        clear
+      </button>
+    </p>
+  );
+}
+
+export function RadiusPanel() {
+  useEffect(() => enableClickPicking(), []);
+  return (
+    <div className="radius-panel">
+      <p className="panel-intro">
+        A radius search covers its circle with level-10 cells and asks only the shards those cells belong to. Pick a centre and drag the radius.
+      </p>
+      <section>
+        <h3>Search centre</h3>
+        <Presets />
+        <CitySearch />
+        <CentreReadout />
+      </section>
+      <RadiusControl />
+      <SearchResult />
+      <FanoutControl />
+      <details className="radius-table" data-testid="cities-details">
+        <summary>Sample cities</summary>
+        <CitiesTable />
+      </details>
+      <details className="radius-table" data-testid="worked-details">
+        <summary>Worked searches</summary>
+        <WorkedSearches />
+      </details>
+    </div>
+  );
+}

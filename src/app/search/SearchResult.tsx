@@ -1,0 +1,129 @@
+/**
+ * SearchResult: what the current search asks: cells in the covering, shards
+ * asked "k / N", the routing string exactly as sent, cells per shard, and the
+ * shard bar with the asked segments lit. Rendered once per boundary file;
+ * every covering (one per animation frame while the radius is dragged) is
+ * written straight to the DOM from a store subscription.
+ *
+ * Test hooks: cell-count (an integer), shard-count ("k / N"), routing (the
+ * names, comma-separated), shard-bar (children with data-shard, data-asked),
+ * and data-state on the section: "none", "pending", "ready" or "all".
+ */
+import { useEffect, useRef } from 'react';
+import { appStore, useApp, type AppState } from '../shell/store';
+import { readyData } from '../shell/dataSlice';
+import { searchAsked, radiusKmOf } from './searchSlice';
+import { formatShardCount } from '../../core/index';
+import { toHex } from '../shell/palette';
+import { formatInt } from '../shell/format';
+import { ShardBar } from '../shards/ShardBar';
+import { coveringExport, download } from './export';
+
+/** The asked indices, for the shard bar (a stable function, so the bar subscribes once). */
+const askedIndices = (s: AppState) => searchAsked(s)?.indices ?? null;
+
+/** The result's state: no search, a covering on its way, a covering shown, or no location (all shards). */
+function stateOf(s: AppState): 'none' | 'pending' | 'ready' | 'all' {
+  if (s.noLocation) return 'all';
+  if (!s.searchCentre) return 'none';
+  const c = s.covering;
+  const km = radiusKmOf(s.searchRadius);
+  return c && c.lat === s.searchCentre.lat && c.lng === s.searchCentre.lng && c.radiusKm === km ? 'ready' : 'pending';
+}
+
+export function SearchResult() {
+  const data = useApp(readyData);
+  const root = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!data) return;
+    const el = root.current!;
+    const q = (id: string) => el.querySelector<HTMLElement>(`[data-testid="${id}"]`)!;
+    const cells = q('cell-count');
+    const shards = q('shard-count');
+    const routing = q('routing');
+    const note = q('result-note');
+    const perShard = q('cells-per-shard');
+    const N = data.router.numberOfShards;
+    let last: unknown[] = [];
+    const update = (s: AppState) => {
+      const state = stateOf(s);
+      const key = [state, s.covering, s.noLocation, s.searchCentre];
+      if (key.every((k, i) => k === last[i])) return;
+      last = key;
+      el.dataset.state = state;
+      const asked = searchAsked(s);
+      const route = !s.noLocation && s.searchCentre ? s.covering?.route : null;
+      cells.textContent = route ? String(route.cellShards.length) : '0';
+      shards.textContent = formatShardCount(asked ? asked.indices.length : 0, N);
+      routing.textContent = asked ? asked.routing : '—';
+      const counts = new Map(route?.shards.map((x) => [x.index, x.cells]) ?? []);
+      for (let i = 0; i < perShard.children.length; i++) {
+        const row = perShard.children[i] as HTMLElement;
+        const n = counts.get(i);
+        row.hidden = n === undefined;
+        if (n !== undefined) (row.lastElementChild as HTMLElement).textContent = formatInt(n);
+      }
+      note.textContent =
+        state === 'all'
+          ? `No location: a search without a circle cannot be routed, so it asks all ${N} shards.`
+          : state === 'none'
+            ? 'Pick a centre: a preset, a city, or click the globe.'
+            : route
+              ? `${formatInt(route.cellShards.length)} level-10 cells cover the circle; ${route.shards.length === 1 ? 'all are on one shard' : `they fall on ${route.shards.length} of the ${N} shards`}.`
+              : 'Covering the circle…';
+    };
+    update(appStore.getState());
+    return appStore.subscribe(update);
+  }, [data]);
+  if (!data) return null;
+  const exportAs = (kind: 'geojson' | 'csv') => {
+    const s = appStore.getState();
+    if (s.covering && s.searchCentre && !s.noLocation) download(coveringExport(data.router, s.covering, s.searchRadius, kind));
+  };
+  return (
+    <section className="search-result" ref={root} data-state="none" aria-live="polite">
+      <h3>Result</h3>
+      <div className="result-figures">
+        <div>
+          <span className="label">cells</span>
+          <b data-testid="cell-count">0</b>
+        </div>
+        <div>
+          <span className="label">shards asked</span>
+          <b data-testid="shard-count">{formatShardCount(0, data.router.numberOfShards)}</b>
+        </div>
+      </div>
+      <div className="routing-line" title="The routing parameter of the search request: shard names in key order">
+        <span className="label">routing</span>
+        <code>
+          routing=<span data-testid="routing">—</span>
+        </code>
+      </div>
+      <ShardBar testId="shard-bar" segmentTestIdPrefix="asked-" asked={askedIndices} />
+      <p className="dim small result-note" data-testid="result-note" />
+      <table className="shard-table per-shard">
+        <tbody data-testid="cells-per-shard">
+          {data.router.shards.map((s, i) => (
+            <tr key={s.name} hidden onMouseEnter={() => appStore.getState().setHighlight(i)} onMouseLeave={() => appStore.getState().setHighlight(-1)} data-shard={s.name}>
+              <td>
+                <i className="swatch" style={{ background: toHex(data.colors[i]) }} />
+              </td>
+              <td className="mono">{s.name}</td>
+              <td className="num dim">shard {s.shard}</td>
+              <td className="num" />
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="export-row">
+        <span className="label">export covering</span>
+        <button type="button" className="chip" data-testid="export-geojson" onClick={() => exportAs('geojson')}>
+          GeoJSON
+        </button>
+        <button type="button" className="chip" data-testid="export-csv" onClick={() => exportAs('csv')}>
+          CSV
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,166 @@
+import { describe, it, expect } from 'vitest';
+import { computeCovering, routeOfAnswer, serveCovering, createCoveringClient, RESTART_AFTER_MS, type CoveringRequest, type CoveringResponse, type CoveringWorkerLike, type CoveringAnswer } from './covering';
+import { Router, cellAt, cellOrdinal, cellVertices, cellFromOrdinal, KM_PER_MILE } from '../../core/index';
+import { fileWithCuts, mulberry32, randomPoint } from '../../core/testutil';
+
+const ny = cellOrdinal(cellAt(40.7143, -74.006));
+const file = fileWithCuts([ny - 40, ny + 3, 3_000_000]);
+const router = new Router(file);
+const RAD = Math.PI / 180;
+
+describe('covering computation', () => {
+  it('equals Router.cover on seeded random circles, with each cell’s corners in radians', () => {
+    const rand = mulberry32(7);
+    for (let i = 0; i < 12; i++) {
+      const p = randomPoint(rand);
+      const km = 1 + rand() * 80;
+      const a = computeCovering(router, p.lat, p.lng, km);
+      const route = router.cover(p.lat, p.lng, km);
+      expect(routeOfAnswer(a)).toEqual(route);
+      expect(Array.from(a.ordinals)).toEqual(Array.from(route.ordinals));
+      const k = Math.floor(rand() * route.ordinals.length);
+      const v = cellVertices(cellFromOrdinal(route.ordinals[k]));
+      for (let j = 0; j < 4; j++) {
+        expect(a.corners[8 * k + 2 * j]).toBeCloseTo(v[j].lat * RAD, 6);
+        expect(a.corners[8 * k + 2 * j + 1]).toBeCloseTo(v[j].lng * RAD, 6);
+      }
+    }
+  });
+
+  it('asks several shards for a circle across the cuts and names them in key order', () => {
+    const a = computeCovering(router, 40.7143, -74.006, 50 * KM_PER_MILE);
+    expect(a.shards.length).toBeGreaterThan(1);
+    expect(a.routing).toBe(a.shards.map((s) => s.name).join(','));
+    expect(a.shards.reduce((n, s) => n + s.cells, 0)).toBe(a.ordinals.length);
+  });
+});
+
+/** A worker double: serveCovering on a scope whose messages are delivered on the next microtask. */
+function fakeWorker(log: CoveringRequest[], fetchText?: (url: string) => Promise<string>): CoveringWorkerLike & { terminated: boolean } {
+  const toWorker: ((e: { data: CoveringRequest }) => void)[] = [];
+  const toMain: ((e: { data: CoveringResponse }) => void)[] = [];
+  const w = {
+    terminated: false,
+    postMessage(m: CoveringRequest) {
+      log.push(m);
+      queueMicrotask(() => !w.terminated && toWorker.forEach((l) => l({ data: structuredClone(m) })));
+    },
+    addEventListener(_t: 'message', l: (e: { data: CoveringResponse }) => void) {
+      toMain.push(l);
+    },
+    terminate() {
+      w.terminated = true;
+    },
+  };
+  serveCovering({
+    postMessage: (m) => queueMicrotask(() => !w.terminated && toMain.forEach((l) => l({ data: m }))),
+    addEventListener: (_t, l) => toWorker.push(l),
+  }, fetchText);
+  return w;
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 5));
+
+describe('covering client', () => {
+  it('keeps one request in flight and sends only the latest wish when the answer arrives', async () => {
+    const log: CoveringRequest[] = [];
+    const answers: [CoveringAnswer, boolean][] = [];
+    const client = createCoveringClient(() => fakeWorker(log), file, (a, still) => answers.push([a, still]), () => {});
+    client.want({ lat: 40.7143, lng: -74.006, radiusKm: 10 });
+    client.want({ lat: 40.7143, lng: -74.006, radiusKm: 20 });
+    client.want({ lat: 40.7143, lng: -74.006, radiusKm: 30 });
+    await settle();
+    const covers = log.filter((m) => m.type === 'cover').map((m) => (m as { radiusKm: number }).radiusKm);
+    expect(covers).toEqual([10, 30]);
+    expect(answers.map(([a, still]) => [a.radiusKm, still])).toEqual([
+      [10, false],
+      [30, true],
+    ]);
+    expect(answers[1][0].routing).toBe(router.cover(40.7143, -74.006, 30).routing);
+    client.dispose();
+  });
+
+  it('replaces a worker stuck on a stale request that has run too long', async () => {
+    const log: CoveringRequest[] = [];
+    const workers: ReturnType<typeof fakeWorker>[] = [];
+    let t = 0;
+    const answers: number[] = [];
+    const client = createCoveringClient(
+      () => {
+        const w = fakeWorker(log);
+        workers.push(w);
+        return w;
+      },
+      file,
+      (a) => answers.push(a.radiusKm),
+      () => {},
+      () => t,
+    );
+    client.want({ lat: 1, lng: 2, radiusKm: 5 });
+    t = RESTART_AFTER_MS + 1;
+    client.want({ lat: 1, lng: 2, radiusKm: 6 });
+    await settle();
+    expect(workers).toHaveLength(2);
+    expect(workers[0].terminated).toBe(true);
+    expect(answers).toEqual([6]);
+    client.dispose();
+  });
+
+  it('reports a bad circle with the core’s message and keeps serving', async () => {
+    const log: CoveringRequest[] = [];
+    const errors: string[] = [];
+    const answers: number[] = [];
+    const client = createCoveringClient(() => fakeWorker(log), file, (a) => answers.push(a.radiusKm), (m) => errors.push(m));
+    client.want({ lat: 1, lng: 2, radiusKm: 5000 });
+    await settle();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/radius 5000 km is out of range/);
+    client.want({ lat: 1, lng: 2, radiusKm: 5 });
+    await settle();
+    expect(answers).toEqual([5]);
+    client.dispose();
+  });
+});
+
+describe('worked searches in a worker', () => {
+  it('returns the core table for every city at every radius and ends its worker', async () => {
+    const { workedSearches, parseRadii } = await import('../../core/index');
+    const { runWorkedSearches } = await import('./covering');
+    const cities = [
+      { name: 'New York', state: 'NY', lat: 40.7143, lng: -74.006 },
+      { name: 'Nowhere', state: '', lat: -10, lng: 20 },
+    ];
+    const radii = parseRadii('5,50');
+    let w: ReturnType<typeof fakeWorker> | null = null;
+    const job = runWorkedSearches(() => (w = fakeWorker([])), file, cities, radii);
+    const { rows } = await job.rows;
+    expect(rows).toEqual(workedSearches(router, cities, radii));
+    expect(w!.terminated).toBe(true);
+  });
+
+  it('rejects naming the city when a centre is invalid', async () => {
+    const { parseRadii } = await import('../../core/index');
+    const { runWorkedSearches } = await import('./covering');
+    const job = runWorkedSearches(() => fakeWorker([]), file, [{ name: 'Bad', state: '', lat: 91, lng: 0 }], parseRadii('5'));
+    await expect(job.rows).rejects.toThrow(/city "Bad"/);
+  });
+});
+
+describe('fan-out weights in a worker', () => {
+  it('puts each non-empty cell’s restaurants at its centre, as weightsFromCells does', async () => {
+    const { loadFanoutWeights } = await import('./covering');
+    const { weightsFromCells } = await import('../../core/index');
+    const { parseCellsCsv } = await import('../../core/index');
+    const csv = 'token,restaurants,dishes\n89c259,120,9000\n89c25b,3,200\n';
+    const w = await loadFanoutWeights(() => fakeWorker([], async (url) => (url === '/cells.csv' ? csv : Promise.reject(new Error('404')))), '/cells.csv');
+    const expected = weightsFromCells(parseCellsCsv(csv, 'cells'));
+    expect(Array.from(w.weight)).toEqual([120, 3]);
+    expect(Array.from(w.lat)).toEqual(Array.from(expected.lat));
+    expect(Array.from(w.lng)).toEqual(Array.from(expected.lng));
+  });
+
+  it('rejects with the worker’s message when the cells file cannot be read', async () => {
+    const { loadFanoutWeights } = await import('./covering');
+    await expect(loadFanoutWeights(() => fakeWorker([], async () => Promise.reject(new Error('/x.csv: HTTP 404'))), '/x.csv')).rejects.toThrow('/x.csv: HTTP 404');
+  });
+});

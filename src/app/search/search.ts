@@ -1,0 +1,263 @@
+/**
+ * The radius explorer's running parts on the main thread:
+ *
+ * - startSearch: applies the search of the link the page opened with, keeps
+ *   the covering of the current circle computed (in the covering worker, at
+ *   most one request per animation frame; see covering.ts) and written to the
+ *   store, keeps the search in the address bar (a history entry per search
+ *   change, so back/forward step through searches) and applies back/forward.
+ * - chooseCentre / refitRadius: the camera's answer to a new search (glide
+ *   to the centre and zoom so the circle fills the view).
+ *
+ * Nothing here renders; the scene and the panels read the store.
+ */
+import type { StoreApi } from 'zustand/vanilla';
+import type { AppState } from '../shell/store';
+import { readyData } from '../shell/dataSlice';
+import { radiusKmOf } from './searchSlice';
+import { urlViewOf } from '../globe/viewSlice';
+import { createCoveringClient, routeOfAnswer, type CircleWish, type CoveringClient } from './covering';
+import { parseUrl, formatUrl, type UrlSearch } from '../shell/url';
+import { fitZoom } from './searchGeometry';
+import { frame } from '../globe/frame';
+import { startFanout } from '../fanout/fanoutLayer';
+import type { BoundaryFile } from '../../core/index';
+
+/** The circle the store asks for: null without a centre or in no-location mode. */
+export function wantedCircle(s: AppState): CircleWish | null {
+  if (!s.searchCentre || s.noLocation) return null;
+  return { lat: s.searchCentre.lat, lng: s.searchCentre.lng, radiusKm: radiusKmOf(s.searchRadius) };
+}
+
+/** searchOf returns the search part of the state as the URL holds it. */
+export function searchOf(s: AppState): UrlSearch {
+  return { centre: s.searchCentre, radius: s.searchRadius, noLocation: s.noLocation, fanout: s.fanout };
+}
+
+/** formatUrlState writes the whole state (view and search) as a query string, keeping other parameters of base. */
+export function formatUrlState(s: AppState, base: string): string {
+  return formatUrl(urlViewOf(s), searchOf(s), base);
+}
+
+/** A zoom the scene applies once it knows the canvas size (a link opened without zoom=). */
+let pendingFit = false;
+
+/**
+ * fitNow returns the zoom that fits the current circle in the current view
+ * (using the canvas size of the last frame), or null before the first frame.
+ */
+function fitFor(radiusKm: number): number | null {
+  const v = frame.view;
+  if (v.width <= 1 || v.height <= 1) return null;
+  const kind = v.morph >= 0.5 ? v.flat : 'globe';
+  return fitZoom(radiusKm, kind, v.width, v.height);
+}
+
+/** takePendingFit applies a pending fit once the canvas has a size; the scene calls it every frame (cheap). */
+export function takePendingFit(store: StoreApi<AppState>): void {
+  if (!pendingFit) return;
+  const c = wantedCircle(store.getState());
+  if (!c) {
+    pendingFit = false;
+    return;
+  }
+  const z = fitFor(c.radiusKm);
+  if (z === null) return;
+  pendingFit = false;
+  store.getState().setZoom(z);
+}
+
+let zoomAnim = 0;
+
+/** zoomTo eases the zoom to a value over ms (in log space); a later zoomTo or the user's own zoom cancels it. */
+function zoomTo(store: StoreApi<AppState>, target: number, ms = 800): void {
+  cancelAnimationFrame(zoomAnim);
+  const from = store.getState().zoom;
+  if (Math.abs(Math.log(target / from)) < 0.01) return;
+  const t0 = performance.now();
+  let last = from;
+  const step = () => {
+    const s = store.getState();
+    if (s.zoom !== last) return; // the user zoomed: stop
+    const t = Math.min(1, (performance.now() - t0) / ms);
+    const e = t * t * (3 - 2 * t);
+    s.setZoom(from * Math.exp(Math.log(target / from) * e));
+    last = store.getState().zoom;
+    if (t < 1) zoomAnim = requestAnimationFrame(step);
+  };
+  zoomAnim = requestAnimationFrame(step);
+}
+
+/**
+ * chooseCentre makes (lat, lng), rounded to 4 decimals, the search centre (leaving no-location mode),
+ * stops the spin, glides the camera there and zooms so the circle fills the view.
+ */
+export function chooseCentre(store: StoreApi<AppState>, lat: number, lng: number, label: string): void {
+  const s = store.getState();
+  // The link keeps 4 decimals (about 10 m): round here so a shared link covers the same cells.
+  lat = Number(lat.toFixed(4));
+  lng = Number(lng.toFixed(4));
+  s.setSearchCentre(lat, lng, label);
+  s.setLayer('spin', false);
+  s.flyTo(lat, lng);
+  const z = fitFor(radiusKmOf(s.searchRadius));
+  if (z !== null) zoomTo(store, z);
+}
+
+/**
+ * refitRadius zooms to fit the circle after the radius was set (slider
+ * released, number typed, unit switched) when it no longer sits comfortably
+ * in the view: larger than the view, or under a fifth of the fitted size.
+ */
+export function refitRadius(store: StoreApi<AppState>): void {
+  const s = store.getState();
+  const c = wantedCircle(s);
+  if (!c) return;
+  const z = fitFor(c.radiusKm);
+  if (z === null) return;
+  const ratio = s.zoom / z;
+  if (ratio > 1.35 || ratio < 0.2) zoomTo(store, z, 500);
+}
+
+/** Search changes closer together than this (ms) share one history entry (a slider drag is one step back). */
+const HISTORY_GAP_MS = 1000;
+/** The address bar is written at most this often (ms), and once more after the last change. */
+const URL_WRITE_MS = 400;
+
+/**
+ * startSearch runs the radius explorer's state machinery for a store (and the
+ * fan-out map layer, fanoutLayer.ts): call it once, right after boot() has
+ * applied the link's view. Returns a stop function.
+ */
+export function startSearch(store: StoreApi<AppState>, makeWorker = () => new Worker(new URL('./covering.worker.ts', import.meta.url), { type: 'module' })): () => void {
+  applyLink(store, location.search, true);
+
+  // The covering: one request per animation frame at most, to a client per boundary file.
+  let client: CoveringClient | null = null;
+  let clientFile: BoundaryFile | null = null;
+  let raf = 0;
+  const request = () => {
+    raf = 0;
+    const s = store.getState();
+    const data = readyData(s);
+    const want = wantedCircle(s);
+    if (!data) return;
+    if (data.file !== clientFile) {
+      client?.dispose();
+      clientFile = data.file;
+      client = createCoveringClient(
+        makeWorker,
+        data.file,
+        (a) => {
+          const now = store.getState();
+          if (!wantedCircle(now) || readyData(now)?.file.hash !== a.hash) return;
+          now.setCovering({ lat: a.lat, lng: a.lng, radiusKm: a.radiusKm, hash: a.hash, route: routeOfAnswer(a), ordinals: a.ordinals, corners: a.corners, ms: a.ms });
+          // Test and benchmark hooks: the circle last shown, and the worker's time for it.
+          document.body.dataset.covering = `${a.lat},${a.lng},${a.radiusKm}`;
+          document.body.dataset.coveringMs = a.ms.toFixed(1);
+        },
+        (message, circle) => console.warn(`geoshard: cannot cover ${circle.radiusKm} km around ${circle.lat}, ${circle.lng}: ${message}`),
+      );
+    }
+    if (!want && store.getState().covering) store.getState().setCovering(null);
+    client!.want(want);
+  };
+  let lastWant: CircleWish | null = null;
+  let lastData: unknown = null;
+  const unsubCovering = store.subscribe((s) => {
+    const want = wantedCircle(s);
+    const same = want && lastWant ? want.lat === lastWant.lat && want.lng === lastWant.lng && want.radiusKm === lastWant.radiusKm : want === lastWant;
+    if (same && s.data === lastData) return;
+    lastWant = want;
+    lastData = s.data;
+    if (!raf) raf = requestAnimationFrame(request);
+  });
+  if (wantedCircle(store.getState()) || readyData(store.getState())) raf = requestAnimationFrame(request);
+
+  // The address bar: replace for view changes; a new history entry for a new centre (or
+  // no-location / fan-out switch), and for a new radius unless the radius changed less than
+  // HISTORY_GAP_MS before (a slider drag is one entry).
+  const placeKey = (s: AppState) => JSON.stringify([s.searchCentre?.lat, s.searchCentre?.lng, s.noLocation, s.fanout]);
+  const radiusKey = (s: AppState) => `${s.searchRadius.value}${s.searchRadius.unit}`;
+  const keyOf = (s: AppState) => placeKey(s) + radiusKey(s);
+  let written = { place: placeKey(store.getState()), radius: radiusKey(store.getState()) };
+  let radiusChangedAt = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let lastWrite = 0;
+  const write = () => {
+    timer = null;
+    lastWrite = performance.now();
+    const s = store.getState();
+    const search = formatUrlState(s, location.search);
+    const now = { place: placeKey(s), radius: radiusKey(s) };
+    let push = false;
+    if (now.place !== written.place) push = true;
+    if (now.radius !== written.radius) {
+      if (lastWrite - radiusChangedAt > HISTORY_GAP_MS) push = true;
+      radiusChangedAt = lastWrite;
+    }
+    written = now;
+    if (push && search !== location.search) history.pushState(null, '', search + location.hash);
+    else if (search !== location.search) history.replaceState(history.state, '', search + location.hash);
+  };
+  const unsubUrl = store.subscribe((s, p) => {
+    if (s.camera === p.camera && s.zoom === p.zoom && s.level === p.level && s.layers === p.layers && s.flatten === p.flatten && keyOf(s) === keyOf(p)) return;
+    if (timer) return;
+    timer = setTimeout(write, Math.max(0, URL_WRITE_MS - (performance.now() - lastWrite)));
+  });
+  const onPop = () => {
+    applyLink(store, location.search, false);
+    written = { place: placeKey(store.getState()), radius: radiusKey(store.getState()) };
+  };
+  addEventListener('popstate', onPop);
+  const stopFanout = startFanout(store);
+
+  return () => {
+    stopFanout();
+    unsubCovering();
+    unsubUrl();
+    removeEventListener('popstate', onPop);
+    cancelAnimationFrame(raf);
+    if (timer) clearTimeout(timer);
+    client?.dispose();
+  };
+}
+
+/**
+ * applyLink applies a query string's search (and, on back/forward, its view)
+ * to the store: the camera looks at the centre (or view=), zoomed to fit the
+ * circle when the link has no zoom. At boot the view itself was applied by
+ * boot(); on back/forward it is applied here.
+ */
+function applyLink(store: StoreApi<AppState>, query: string, atBoot: boolean): void {
+  // At boot, boot() has applied the view and reported the link's problems.
+  const { view, search, hasZoom } = parseUrl(query);
+  const s = store.getState();
+  if (!atBoot) {
+    s.applyUrlView(view);
+    frame.fly = null;
+  }
+  s.applyUrlSearch(search);
+  if (search.centre) {
+    s.setLayer('spin', false);
+    // parseUrl put the camera on view= (or on the centre).
+    s.setCamera(view.lat, view.lng);
+    if (!hasZoom) pendingFit = true;
+  }
+  frame.invalidate();
+}
+
+let pickers = 0;
+
+/** clickPicks tells whether a click on the globe picks the search centre: while a radius panel is open. */
+export function clickPicks(): boolean {
+  return pickers > 0;
+}
+
+/** enableClickPicking turns click-to-pick on while the caller (the radius panel) is mounted; returns the undo. */
+export function enableClickPicking(): () => void {
+  pickers++;
+  return () => {
+    pickers--;
+  };
+}

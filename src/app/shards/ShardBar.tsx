@@ -1,0 +1,84 @@
+/**
+ * ShardBar: one segment per shard in key order, its width proportional to
+ * the shard's weight (restaurants + dishes from the boundary file; the size
+ * of its range when the file has no counts). It is the globe's legend (in
+ * IndexBar) and the radius explorer's result bar (asked segments lit, the
+ * others dimmed). Hovering a segment highlights the shard on the globe;
+ * hovering the globe marks its segment; clicking glides to the shard.
+ *
+ * Highlight and asked flags are written straight to the DOM from store
+ * subscriptions: a slider drag or a pointer move never re-renders it.
+ */
+import { useEffect, useRef } from 'react';
+import { appStore, useApp, type AppState } from '../shell/store';
+import { readyData } from '../shell/dataSlice';
+import { toHex, srgbToOklab } from '../shell/palette';
+import { formatCompact } from '../shell/format';
+import { flyToShard } from './flyToShard';
+
+export interface ShardBarProps {
+  /** Test id of the bar. */
+  testId: string;
+  /** Test id prefix of each segment (followed by the shard's name). */
+  segmentTestIdPrefix: string;
+  /** The shards asked (key-order indices), or null for none; when given, segments carry data-asked and the unasked dim. */
+  asked?: (s: AppState) => readonly number[] | null;
+}
+
+export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) {
+  const data = useApp(readyData);
+  const bar = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    let marked = -1;
+    let lastAsked: readonly number[] | null | undefined;
+    const update = (s: AppState) => {
+      const el = bar.current;
+      if (!el) return;
+      const i = s.highlight >= 0 ? s.highlight : (s.hover?.shardIndex ?? -1);
+      if (i !== marked) {
+        el.children[marked]?.classList.remove('active');
+        el.children[i]?.classList.add('active');
+        el.classList.toggle('has-active', i >= 0);
+        marked = i;
+      }
+      if (!asked) return;
+      const a = asked(s);
+      if (a === lastAsked) return;
+      lastAsked = a;
+      const set = new Set(a ?? []);
+      for (let k = 0; k < el.children.length; k++) {
+        const seg = el.children[k] as HTMLElement;
+        const on = set.has(k);
+        seg.dataset.asked = String(on);
+        seg.classList.toggle('asked', on);
+      }
+      el.classList.toggle('has-asked', !!a);
+    };
+    update(appStore.getState());
+    return appStore.subscribe(update);
+  }, [asked, data]);
+  if (!data) return null;
+  const sizes = data.weights ?? data.router.shards.map((_, i) => data.router.starts[i + 1] - data.router.starts[i]);
+  return (
+    <div className="index-segments" ref={bar} onMouseLeave={() => appStore.getState().setHighlight(-1)} data-testid={testId}>
+      {data.router.shards.map((s, i) => (
+        <button
+          key={s.name}
+          type="button"
+          className="index-segment"
+          style={{ flexGrow: Math.max(sizes[i], 1e-9), background: toHex(data.colors[i]), color: srgbToOklab(data.colors[i])[0] > 0.62 ? '#0b1220' : '#f4f7fc' }}
+          title={`${s.name} · OpenSearch shard ${s.shard}${data.weights ? ` · ${formatCompact(data.weights[i])} restaurants + dishes` : ''}`}
+          data-testid={`${segmentTestIdPrefix}${s.name}`}
+          data-shard={s.name}
+          {...(asked ? { 'data-asked': 'false' } : {})}
+          onMouseEnter={() => appStore.getState().setHighlight(i)}
+          onFocus={() => appStore.getState().setHighlight(i)}
+          onBlur={() => appStore.getState().setHighlight(-1)}
+          onClick={() => flyToShard(i)}
+        >
+          <span>{s.name}</span>
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * boot starts the explorer: applies the view from the URL, loads and
+ * validates the boundary file, then loads the cell weights and cities in the
+ * background; startSearch (search/search.ts) keeps the URL in step with the
+ * view and the radius search.
+ */
+import type { StoreApi } from 'zustand/vanilla';
+import type { AppState } from './store';
+import { parseUrl } from './url';
+import { startSearch } from '../search/search';
+import { boundariesSource, loadBoundaries, fetchText, parseCities, DataLoadError, DATA_URLS } from './loadData';
+import { loadCells } from '../globe/geometryClient';
+import { uniforms } from '../globe/uniforms';
+import { markLoaded } from '../globe/frame';
+
+export async function boot(store: StoreApi<AppState>): Promise<void> {
+  // The link, read once by the one codec (shell/url.ts): its view here, its search in startSearch.
+  const url = parseUrl(location.search);
+  for (const p of url.problems) console.warn(`geoshard: ${p}`);
+  store.getState().applyUrlView(url.view);
+  uniforms.uDebug.value = url.debugOrdinal ? 1 : 0;
+  // The radius search from the link, its covering, and the address bar (view and search, with
+  // back/forward): search/search.ts.
+  startSearch(store);
+  try {
+    const { file, router, source } = await loadBoundaries(boundariesSource(location.search));
+    store.getState().setBoundaries(file, router, source);
+  } catch (e) {
+    const err = e instanceof DataLoadError ? e : new DataLoadError('Cannot show the boundary file', [(e as Error).message]);
+    store.getState().setDataError(err.title, err.problems);
+    return;
+  }
+  if (DATA_URLS.cells) {
+    loadCells(DATA_URLS.cells)
+      .then((cells) => {
+        store.getState().setCells(cells);
+        markLoaded('cells');
+      })
+      .catch((e: Error) => console.warn(`geoshard: cell weights not shown: ${e.message}`));
+  }
+  if (DATA_URLS.cities) {
+    fetchText(DATA_URLS.cities, 'the sample cities')
+      .then((text) => {
+        store.getState().setCities(parseCities(text, 'data/cities.json'));
+        markLoaded('cities');
+      })
+      .catch((e: Error) => console.warn(`geoshard: cities not shown: ${e.message}`));
+  }
+}

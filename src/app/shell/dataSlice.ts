@@ -1,0 +1,62 @@
+/**
+ * The data the explorer draws: the boundary file (with its router and
+ * colours), and, loaded after the first frame, the per-cell weights of
+ * data/cells.csv and the sample cities.
+ */
+import type { SliceCreator } from './types';
+import type { BoundaryFile, Router } from '../../core/index';
+import type { City } from './loadData';
+import { shardPalette, type RGB } from './palette';
+
+/** The boundary file once validated. */
+export interface ReadyData {
+  status: 'ready';
+  file: BoundaryFile;
+  router: Router;
+  source: string;
+  /** Shard colours in key order. */
+  colors: RGB[];
+  /** restaurants + dishes per shard from the file, or null if the file has no counts. */
+  weights: number[] | null;
+}
+
+export type DataState = { status: 'loading' } | { status: 'error'; title: string; problems: string[] } | ReadyData;
+
+/** Non-empty cells from data/cells.csv: parallel arrays in key order. */
+export interface CellsData {
+  ordinals: Int32Array;
+  weights: Float64Array;
+}
+
+export interface DataSlice {
+  data: DataState;
+  cells: CellsData | null;
+  cities: City[];
+  setBoundaries: (file: BoundaryFile, router: Router, source: string) => void;
+  setDataError: (title: string, problems: string[]) => void;
+  setCells: (cells: CellsData) => void;
+  setCities: (cities: City[]) => void;
+}
+
+declare module './types' {
+  interface AppState extends DataSlice {}
+}
+
+export const createDataSlice: SliceCreator<DataSlice> = (set) => ({
+  data: { status: 'loading' },
+  cells: null,
+  cities: [],
+  setBoundaries: (file, router, source) => {
+    const counted = file.shards.every((s) => s.restaurants !== undefined || s.dishes !== undefined);
+    const weights = counted ? file.shards.map((s) => (s.restaurants ?? 0) + (s.dishes ?? 0)) : null;
+    set({ data: { status: 'ready', file, router, source, colors: shardPalette(file.numberOfShards), weights } });
+  },
+  setDataError: (title, problems) => set({ data: { status: 'error', title, problems } }),
+  setCells: (cells) => set({ cells }),
+  setCities: (cities) => set({ cities }),
+});
+
+/** readyData returns the loaded boundary data, or null while loading or on error. */
+export function readyData(s: { data: DataState }): ReadyData | null {
+  return s.data.status === 'ready' ? s.data : null;
+}

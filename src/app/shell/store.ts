@@ -1,0 +1,44 @@
+/**
+ * The explorer's store: one zustand vanilla store built from slices.
+ *
+ * Each slice lives in its own file (state and the actions that change it),
+ * declares its fields on AppState itself (see types.ts) and is listed in
+ * SLICES. To add one (searchSlice, liveSlice, reviewSlice...):
+ *
+ *     import { createSearchSlice } from '../search/searchSlice';   // and add it to SLICES
+ *
+ * React components select narrowly with useApp(s => s.level). Values that
+ * change every frame or every pointer move (camera, hover) are read with
+ * appStore.getState() in the render loop or watched with appStore.subscribe
+ * and written straight to the DOM: they never go through React state.
+ */
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import type { AppState, SliceCreator } from './types';
+import { createDataSlice } from './dataSlice';
+import { createViewSlice } from '../globe/viewSlice';
+import { createSearchSlice } from '../search/searchSlice';
+import { createLiveSlice } from '../live/liveSlice';
+import { createReviewSlice } from '../review/reviewSlice';
+
+export type { AppState } from './types';
+
+const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice];
+
+/** createAppStore returns a new store with every slice (tests make their own). */
+export function createAppStore() {
+  return createStore<AppState>()((...a) => Object.assign({}, ...SLICES.map((slice) => slice(...a))) as AppState);
+}
+
+/** The app's store. */
+export const appStore = createAppStore();
+
+/** useApp selects from the store in a React component; select a primitive or a stable reference. */
+export function useApp<T>(selector: (s: AppState) => T): T {
+  return useStore(appStore, selector);
+}
+
+/** resetAppStore puts the store back to its initial state (tests call it before each test). */
+export function resetAppStore(): void {
+  appStore.setState(appStore.getInitialState(), true);
+}

@@ -1,0 +1,266 @@
+/**
+ * The one URL codec: reads and writes the whole state a link carries, in one
+ * place, with one meaning per parameter.
+ *
+ *   ?lat=40.7143&lng=-74.006&radius=15mi&zoom=210&level=4&layers=shards,grid,land,labels
+ *
+ * | parameter   | meaning |
+ * |-------------|---------|
+ * | lat, lng    | the point the link is about (degrees): the search centre when the link has a radius, else the view's centre |
+ * | view        | where the camera looks (lat,lng), only when that is not the search centre |
+ * | zoom        | zoom factor (1 = the whole globe fits, shown as 100%); absent with a search: fit the circle |
+ * | level       | the S2 level drawn, 0 to 10 |
+ * | layers      | the layers that are on (an empty value turns all off) |
+ * | flatten     | `map` (equirectangular) or `net` (unfolded cube); absent for the globe |
+ * | radius      | the search radius, a positive number with `mi` or `km` (bare = miles), at most MAX_RADIUS_KM (the core's parseRadius) |
+ * | location    | `none`: the no-location search (every shard asked) |
+ * | fanout      | `1`: the fan-out map on |
+ * | candidate   | a proposed boundary file to review (a same-origin path or an http(s) URL) |
+ * | boundaries  | the boundary file to open instead of the bundled one (a same-origin path; read by loadData.boundariesSource) |
+ * | debug       | `ordinal`: draw cell ordinals instead of shard colours |
+ *
+ * parseUrl reads them all once; formatUrl writes view and search back,
+ * keeping every other parameter of the current query. Bad values are ignored
+ * one by one with a message naming the parameter, its value and what is
+ * valid, so a hand-edited link still opens.
+ */
+import { parseRadius, formatRadius, wrapLng, type RadiusUnit } from '../../core/index';
+
+export { wrapLng };
+import type { SearchCentre, SearchRadius } from '../search/searchSlice';
+import { DEFAULT_RADIUS } from '../search/searchSlice';
+
+/** The layers of the globe, in display order. */
+export const LAYERS = ['shards', 'hilbert', 'grid', 'land', 'labels', 'spin'] as const;
+export type Layer = (typeof LAYERS)[number];
+
+/** How the globe is shown: the sphere, an equirectangular map, or the unfolded cube. */
+export const FLATTEN_MODES = ['globe', 'map', 'net'] as const;
+export type FlattenMode = (typeof FLATTEN_MODES)[number];
+
+/** Zoom limits (factors): 50% to 200,000%, enough for level-10 cells to fill the view. */
+export const MIN_ZOOM = 0.5;
+export const MAX_ZOOM = 2000;
+export const MAX_LEVEL = 10;
+
+/** The part of the view that is shared in links. */
+export interface UrlView {
+  lat: number;
+  lng: number;
+  zoom: number;
+  level: number;
+  layers: Layer[];
+  flatten: FlattenMode;
+}
+
+/** The view a bare link opens: North America, the level the article starts at. */
+export const DEFAULT_VIEW: Readonly<UrlView> = Object.freeze({
+  lat: 36,
+  lng: -98,
+  zoom: 1,
+  level: 4,
+  layers: ['shards', 'grid', 'land', 'labels', 'spin'] as Layer[],
+  flatten: 'globe' as FlattenMode,
+});
+
+/** parseUrlView reads a query string (with or without `?`); returns the view and a message per ignored parameter. */
+export function parseUrlView(search: string, defaults: UrlView = DEFAULT_VIEW): { view: UrlView; problems: string[] } {
+  const q = new URLSearchParams(search);
+  const view: UrlView = { ...defaults, layers: [...defaults.layers] };
+  const problems: string[] = [];
+  const num = (key: string, lo: number, hi: number, valid: string, integer = false): number | undefined => {
+    const raw = q.get(key);
+    if (raw === null) return undefined;
+    const v = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(v) || v < lo || v > hi || (integer && !Number.isInteger(v))) {
+      problems.push(`${key}=${raw} is ignored: expected ${valid}`);
+      return undefined;
+    }
+    return v;
+  };
+  const lat = num('lat', -90, 90, 'a latitude in [-90, 90] degrees');
+  const lng = num('lng', -1e6, 1e6, 'a longitude in degrees');
+  const zoom = num('zoom', MIN_ZOOM, MAX_ZOOM, `a zoom factor in [${MIN_ZOOM}, ${MAX_ZOOM}] (1 = 100%)`);
+  const level = num('level', 0, MAX_LEVEL, `an S2 level, an integer in [0, ${MAX_LEVEL}]`, true);
+  if (lat !== undefined) view.lat = lat;
+  if (lng !== undefined) view.lng = wrapLng(lng);
+  if (zoom !== undefined) view.zoom = zoom;
+  if (level !== undefined) view.level = level;
+  const layers = q.get('layers');
+  if (layers !== null) {
+    const names = layers.split(',').map((s) => s.trim()).filter(Boolean);
+    const bad = names.filter((n) => !(LAYERS as readonly string[]).includes(n));
+    if (bad.length) problems.push(`layers: ${bad.map((b) => JSON.stringify(b)).join(', ')} ignored: layers are ${LAYERS.join(', ')}`);
+    view.layers = LAYERS.filter((l) => names.includes(l));
+  }
+  const flatten = q.get('flatten');
+  if (flatten !== null) {
+    if ((FLATTEN_MODES as readonly string[]).includes(flatten)) view.flatten = flatten as FlattenMode;
+    else problems.push(`flatten=${flatten} is ignored: expected map or net (or no flatten for the globe)`);
+  }
+  return { view, problems };
+}
+
+/**
+ * formatUrlView writes the view as a query string (with `?`), keeping any
+ * other parameters of `base` (such as boundaries=). Coordinates keep 4
+ * decimals (about 10 m), zoom 3 significant digits.
+ */
+export function formatUrlView(view: UrlView, base = ''): string {
+  const q = new URLSearchParams(base);
+  q.set('lat', round(view.lat, 4));
+  q.set('lng', round(wrapLng(view.lng), 4));
+  q.set('zoom', String(Number(view.zoom.toPrecision(3))));
+  q.set('level', String(view.level));
+  q.set('layers', LAYERS.filter((l) => view.layers.includes(l)).join(','));
+  if (view.flatten === 'globe') q.delete('flatten');
+  else q.set('flatten', view.flatten);
+  return '?' + q.toString().replace(/%2C/g, ',');
+}
+
+
+const round = (v: number, d: number) => String(Number(v.toFixed(d)));
+
+/** The search part of a link. */
+export interface UrlSearch {
+  /** Null when the link has no radius (or no valid lat/lng with it). */
+  centre: SearchCentre | null;
+  radius: SearchRadius;
+  noLocation: boolean;
+  fanout: boolean;
+}
+
+/** What parseUrlSearch reads: the search, plus the view parameters that depend on it. */
+export interface ParsedUrlSearch {
+  search: UrlSearch;
+  /** The camera's centre from `view=`, when the link has a search centre and a valid view. */
+  camera: { lat: number; lng: number } | null;
+  /** Whether the link sets the zoom itself (else the view fits the circle). */
+  hasZoom: boolean;
+  problems: string[];
+}
+
+/** parseUrlSearch reads the search parameters of a query string (with or without `?`). */
+export function parseUrlSearch(query: string): ParsedUrlSearch {
+  const q = new URLSearchParams(query);
+  const problems: string[] = [];
+  const search: UrlSearch = { centre: null, radius: { ...DEFAULT_RADIUS }, noLocation: false, fanout: false };
+  let hasRadius = false;
+  const rawRadius = q.get('radius');
+  if (rawRadius !== null) {
+    try {
+      const r = parseRadius(rawRadius, 'mi', 'radius');
+      search.radius = { value: r.value, unit: r.unit };
+      hasRadius = true;
+    } catch (e) {
+      problems.push(`radius=${rawRadius} is ignored: expected a radius such as 15mi or 25km, greater than 0 and at most 1000 km (${(e as Error).message})`);
+    }
+  }
+  const lat = Number(q.get('lat'));
+  const lng = Number(q.get('lng'));
+  const latOk = q.get('lat') !== null && q.get('lat')!.trim() !== '' && Number.isFinite(lat) && Math.abs(lat) <= 90;
+  const lngOk = q.get('lng') !== null && q.get('lng')!.trim() !== '' && Number.isFinite(lng) && Math.abs(lng) <= 1e6;
+  if (hasRadius) {
+    if (latOk && lngOk) search.centre = { lat, lng: wrapLng(lng), label: '' };
+    else problems.push('radius is ignored: a search needs lat (in [-90, 90]) and lng (degrees) for its centre');
+  }
+  const location = q.get('location');
+  if (location !== null) {
+    if (location === 'none') search.noLocation = true;
+    else problems.push(`location=${location} is ignored: expected location=none (a search with no location) or no location parameter`);
+  }
+  const fanout = q.get('fanout');
+  if (fanout !== null) {
+    if (fanout === '1' || fanout === '0') search.fanout = fanout === '1';
+    else problems.push(`fanout=${fanout} is ignored: expected 1 (fan-out map on) or 0`);
+  }
+  let camera: ParsedUrlSearch['camera'] = null;
+  const view = q.get('view');
+  if (view !== null) {
+    const m = /^\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*$/.exec(view);
+    const vl = m ? Number(m[1]) : NaN;
+    const vg = m ? Number(m[2]) : NaN;
+    if (!m || !Number.isFinite(vl) || Math.abs(vl) > 90 || !Number.isFinite(vg)) problems.push(`view=${view} is ignored: expected the view's centre as lat,lng in degrees, such as view=40.7,-74`);
+    else if (search.centre) camera = { lat: vl, lng: wrapLng(vg) };
+  }
+  return { search, camera, hasZoom: q.get('zoom') !== null, problems };
+}
+
+/**
+ * formatUrlSearch writes the search into a query string that already holds
+ * the view (formatUrlView's output, where lat/lng are the camera's centre),
+ * returning it with `?`. With a centre, lat/lng become the centre and the
+ * camera moves to `view=` unless it looks at the centre (to 4 decimals).
+ * Without one, the search parameters are removed.
+ */
+export function formatUrlSearch(search: UrlSearch, camera: { lat: number; lng: number }, base: string): string {
+  const q = new URLSearchParams(base);
+  if (search.centre) {
+    const cam = `${round(camera.lat, 4)},${round(wrapLng(camera.lng), 4)}`;
+    const centre = `${round(search.centre.lat, 4)},${round(wrapLng(search.centre.lng), 4)}`;
+    q.set('lat', round(search.centre.lat, 4));
+    q.set('lng', round(wrapLng(search.centre.lng), 4));
+    q.set('radius', formatRadius(search.radius));
+    if (cam === centre) q.delete('view');
+    else q.set('view', cam);
+  } else {
+    q.delete('radius');
+    q.delete('view');
+  }
+  if (search.noLocation) q.set('location', 'none');
+  else q.delete('location');
+  if (search.fanout) q.set('fanout', '1');
+  else q.delete('fanout');
+  return '?' + q.toString().replace(/%2C/g, ',');
+}
+
+/** radiusLabel writes a radius for people: "15 mi", "24.1 km". */
+export function radiusLabel(r: { value: number; unit: RadiusUnit }): string {
+  return `${Number(r.value.toFixed(r.value < 10 ? 2 : 1))} ${r.unit}`;
+}
+
+/** Everything a link says, read once by parseUrl. */
+export interface ParsedUrl {
+  /** The view; with a search centre, lat/lng are the camera's (view= or the centre). */
+  view: UrlView;
+  search: ParsedUrlSearch['search'];
+  /** Whether the link sets the zoom itself (else a search's view fits the circle). */
+  hasZoom: boolean;
+  /** `debug=ordinal`: cells drawn by ordinal. */
+  debugOrdinal: boolean;
+  problems: string[];
+}
+
+/**
+ * parseUrl reads a whole query string (with or without `?`): lat/lng are
+ * the search centre when there is a radius (the camera then looks at view=,
+ * or at the centre), else the view's centre.
+ */
+export function parseUrl(query: string): ParsedUrl {
+  const { view, problems: viewProblems } = parseUrlView(query);
+  const { search, camera, hasZoom, problems } = parseUrlSearch(query);
+  if (search.centre) {
+    const at = camera ?? search.centre;
+    view.lat = at.lat;
+    view.lng = at.lng;
+  }
+  const debugOrdinal = new URLSearchParams(query).get('debug') === 'ordinal';
+  return { view, search, hasZoom, debugOrdinal, problems: [...viewProblems, ...problems] };
+}
+
+/** formatUrl writes the view and the search as a query string (with `?`), keeping the other parameters of base. */
+export function formatUrl(view: UrlView, search: UrlSearch, base: string): string {
+  return formatUrlSearch(search, view, formatUrlView(view, base));
+}
+
+/**
+ * candidateUrl returns the candidate to open from a query string's
+ * `candidate` parameter: a path on this server (/x.json) or an http(s) URL;
+ * null when there is none. Throws a RangeError naming the value otherwise.
+ */
+export function candidateUrl(search: string): string | null {
+  const param = new URLSearchParams(search).get('candidate');
+  if (param === null || param === '') return null;
+  if (/^\/(?!\/)\S*$/.test(param) || /^https?:\/\/\S+$/i.test(param)) return param;
+  throw new RangeError(`candidate=${param} is not a URL: expected a path on this server such as /candidate.json, or an http(s) URL`);
+}

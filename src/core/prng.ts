@@ -1,0 +1,13 @@
+/**
+ * mulberry32: a small seeded PRNG yielding floats in [0, 1); the same seed
+ * (any integer, taken mod 2^32) gives the same sequence everywhere.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
