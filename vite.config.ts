@@ -76,7 +76,8 @@ export default defineConfig({
   // npm start serves the build with vite preview: same origin for the page and /api, so no CORS headers at all.
   preview: { host: '127.0.0.1', port, strictPort: true, cors: false },
   // Never inline data files: the explorer shows where its boundary file came from.
-  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 2000, assetsInlineLimit: 0 },
+  // dist/app: dist/ also holds the package's built core, CLI and server (npm run build:lib).
+  build: { outDir: 'dist/app', target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 2000, assetsInlineLimit: 0 },
   worker: { format: 'es' },
   test: {
     testTimeout: 60_000,

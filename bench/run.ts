@@ -19,7 +19,7 @@ const at200 = rows.find((r) => r.radiusMi === 200)!;
 console.log(`\ntarget: >= 10x at 200 mi: ${at200.ratio.toFixed(1)}x ${at200.ratio >= 10 ? 'met' : 'NOT met'}`);
 
 // Benchmarks added by other parts of the project register here.
-for (const extra of ['./fanout.bench.ts', './workload.bench.ts']) {
+for (const extra of ['./fanout.bench.ts', './workload.bench.ts', './cli.bench.ts']) {
   try {
     const mod = (await import(extra)) as { runBench?: (opts: { root: string; quick: boolean }) => Promise<unknown> | unknown };
     if (mod.runBench) results[extra.replace(/^\.\/|\.bench\.ts$/g, '')] = await mod.runBench({ root, quick });

@@ -3,7 +3,9 @@
 #   1. npm packages (npm ci when node_modules is missing)
 #   2. Debian's chromium for the browser tests (installed with apt-get when missing and root;
 #      otherwise stops at once and names the command that installs it)
-#   3. typecheck, 4. unit tests (vitest), 5. a real 3-node OpenSearch 2.19 cluster on loopback
+#   3. typecheck (the whole tree, and src/core alone against ES2022 with no DOM or Node types),
+#      the package build (npm run build:lib: dist/ for the CLI tests and the pack test),
+#   4. unit tests (vitest, including the pack-and-import test), 5. a real 3-node OpenSearch 2.19 cluster on loopback
 #      (npm run cluster:start fetches it from Maven Central the first time) and the whole live
 #      suite against it, the multi-node tests included,
 #   6. browser tests (Playwright driving /usr/bin/chromium),
@@ -25,7 +27,7 @@ rm -f test-results/*.json
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 failed=()
 
-if [ ! -d node_modules/vite ] || [ ! -e node_modules/.bin/geoshard ]; then
+if [ ! -d node_modules/vite ]; then
   step "installing npm packages (npm ci)"
   npm ci || { echo "npm ci failed"; exit 1; }
 fi
@@ -44,6 +46,12 @@ fi
 
 step "typecheck"
 npx tsc --noEmit -p tsconfig.json || failed+=(typecheck)
+
+step "core typecheck (ES2022 only: a DOM or Node import in src/core fails here)"
+npx tsc --noEmit -p src/core/tsconfig.json || failed+=(core-typecheck)
+
+step "package build (dist/: the core with its types, the CLI, the server)"
+npm run --silent build:lib || failed+=(build-lib)
 
 step "unit tests"
 npx vitest run --project unit --reporter=default --reporter=json --outputFile=test-results/unit.json || failed+=(unit)

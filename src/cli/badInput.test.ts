@@ -13,7 +13,7 @@ import { join, dirname } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
-import { main, COMMANDS } from './main.ts';
+import { main, COMMAND_LOADERS } from './main.ts';
 import { ROOT, MAX_BOUNDARY_FILE_BYTES, writeBoundaryFile, CliError } from './io.ts';
 import { fileWithCuts } from '../core/testutil.ts';
 import { formatBoundaryFile, computeHash, cellOrdinal, parseToken, type BoundaryFile } from '../core/index.ts';
@@ -25,7 +25,8 @@ async function run(...argv: string[]) {
   return { code, out, err };
 }
 
-const BIN = join(ROOT, 'scripts', 'cli', 'geoshard.mjs');
+// The built bin (npm run build:lib), what `npx geoshard` runs.
+const BIN = join(ROOT, 'dist', 'cli', 'bin.js');
 const isRoot = process.getuid?.() === 0;
 
 let dir: string;
@@ -314,7 +315,7 @@ describe('hash --write changes only the top-level hash', () => {
 
 describe('the last-resort handler', () => {
   it('prints one line without a stack for an unexpected error, and the stack with GEOSHARD_DEBUG=1', async () => {
-    COMMANDS.push({ name: 'boom', summary: '', usage: '', run: () => (null as unknown as { x: () => number }).x() });
+    COMMAND_LOADERS.set('boom', async () => ({ name: 'boom', summary: '', usage: '', run: () => (null as unknown as { x: () => number }).x() }));
     try {
       const r = await run('boom');
       expect(r.code).toBe(1);
@@ -325,7 +326,7 @@ describe('the last-resort handler', () => {
       expect(d.err).toMatch(/\n\s+at /);
     } finally {
       delete process.env.GEOSHARD_DEBUG;
-      COMMANDS.pop();
+      COMMAND_LOADERS.delete('boom');
     }
   });
 });

@@ -6,54 +6,67 @@
 import { BoundaryFileError } from '../core/index.ts';
 import { CliError, problemLines } from './io.ts';
 import type { Command, Io } from './command.ts';
-import { cover } from './commands/cover.ts';
-import { route } from './commands/route.ts';
-import { shardOf } from './commands/shardOf.ts';
-import { balance } from './commands/balance.ts';
-import { validate } from './commands/validate.ts';
-import { hash } from './commands/hash.ts';
-import { seed } from './commands/seed.ts';
-import { verifyRouting } from './commands/verifyRouting.ts';
-import { searches } from './commands/searches.ts';
-import { golden } from './commands/golden.ts';
-import { diff } from './commands/diff.ts';
-import { plan } from './commands/plan.ts';
-import { split } from './commands/split.ts';
-import { merge } from './commands/merge.ts';
-import { workload } from './commands/workload.ts';
-import { hotspots } from './commands/hotspots.ts';
-import { check } from './commands/check.ts';
-import { cache } from './commands/cache.ts';
 
-export const COMMANDS: Command[] = [cover, route, shardOf, balance, validate, hash, seed, verifyRouting, searches, golden, diff, plan, split, merge, workload, hotspots, check, cache];
+/**
+ * Every command, by name, loaded only when it runs: `geoshard route` must not pay
+ * for the OpenSearch client or the data generator that `seed` needs (cold start
+ * is measured by bench/cli.bench.ts). The order is the order of the help text.
+ */
+export const COMMAND_LOADERS: Map<string, () => Promise<Command>> = new Map([
+  ['cover', async () => (await import('./commands/cover.ts')).cover],
+  ['route', async () => (await import('./commands/route.ts')).route],
+  ['shard-of', async () => (await import('./commands/shardOf.ts')).shardOf],
+  ['balance', async () => (await import('./commands/balance.ts')).balance],
+  ['validate', async () => (await import('./commands/validate.ts')).validate],
+  ['hash', async () => (await import('./commands/hash.ts')).hash],
+  ['seed', async () => (await import('./commands/seed.ts')).seed],
+  ['verify-routing', async () => (await import('./commands/verifyRouting.ts')).verifyRouting],
+  ['searches', async () => (await import('./commands/searches.ts')).searches],
+  ['golden', async () => (await import('./commands/golden.ts')).golden],
+  ['diff', async () => (await import('./commands/diff.ts')).diff],
+  ['plan', async () => (await import('./commands/plan.ts')).plan],
+  ['split', async () => (await import('./commands/split.ts')).split],
+  ['merge', async () => (await import('./commands/merge.ts')).merge],
+  ['workload', async () => (await import('./commands/workload.ts')).workload],
+  ['hotspots', async () => (await import('./commands/hotspots.ts')).hotspots],
+  ['check', async () => (await import('./commands/check.ts')).check],
+  ['cache', async () => (await import('./commands/cache.ts')).cache],
+]);
+
+/** loadCommands loads every command (for the help text and tests), in help order. */
+export async function loadCommands(): Promise<Command[]> {
+  return Promise.all([...COMMAND_LOADERS.values()].map((load) => load()));
+}
 
 const processIo: Io = {
   out: (t) => void process.stdout.write(t),
   err: (t) => void process.stderr.write(t),
 };
 
-function help(): string {
-  const w = Math.max(...COMMANDS.map((c) => c.name.length));
+async function help(): Promise<string> {
+  const commands = await loadCommands();
+  const w = Math.max(...commands.map((c) => c.name.length));
   return `geoshard: route, cover and balance a geosharded OpenSearch index (S2 level-10 cells in Hilbert order)
 
 Usage: geoshard <command> [options]      geoshard <command> --help
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`).join('\n')}
+${commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`).join('\n')}
 `;
 }
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.out(help());
+    io.out(await help());
     return name ? 0 : 2;
   }
-  const cmd = COMMANDS.find((c) => c.name === name);
-  if (!cmd) {
-    io.err(`geoshard: unknown command "${name}"\n\n${help()}`);
+  const load = COMMAND_LOADERS.get(name);
+  if (!load) {
+    io.err(`geoshard: unknown command "${name}"\n\n${await help()}`);
     return 2;
   }
+  const cmd = await load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.out(cmd.usage + '\n');
     return 0;

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { optimalSplit, greedyFill, splitFromCuts, balance } from './balance';
-import { mulberry32 } from './testutil';
+import { optimalSplit, greedyFill, splitFromCuts, balance } from './balance.ts';
+import { mulberry32 } from './testutil.ts';
 
 /** Every way to cut n cells into k non-empty contiguous shards: the smallest heaviest shard. */
 function bruteForceMinMax(w: number[], k: number): number {

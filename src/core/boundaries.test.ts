@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { validateBoundaryFile, computeHash, withHash, parseBoundaryFile, formatBoundaryFile, canonicalContent, type BoundaryFile } from './boundaries';
-import { fileWithCuts } from './testutil';
-import { sha256 } from './sha256';
+import { validateBoundaryFile, computeHash, withHash, parseBoundaryFile, formatBoundaryFile, canonicalContent, type BoundaryFile } from './boundaries.ts';
+import { fileWithCuts } from './testutil.ts';
+import { sha256 } from './sha256.ts';
 
 const base = (): BoundaryFile => fileWithCuts([1_000_000, 2_000_000, 3_000_000, 4_200_000]);
 /** Applies an edit and re-hashes, so only the edited field is wrong. */

@@ -5,10 +5,10 @@
  * order with header `token,restaurants,dishes`. A cell's weight is its
  * restaurants + dishes: dishes are what fill the index.
  */
-import { parseToken, cellOrdinal } from './cells';
-import { pickShardNames } from './names';
-import { BOUNDARY_FORMAT, withHash, type BoundaryFile } from './boundaries';
-import { splitFromCuts, type Split } from './balance';
+import { parseToken, cellOrdinal } from './cells.ts';
+import { pickShardNames } from './names.ts';
+import { BOUNDARY_FORMAT, withHash, type BoundaryFile } from './boundaries.ts';
+import { splitFromCuts, type Split } from './balance.ts';
 
 /** One non-empty level-10 cell and what it holds. */
 export interface CellWeight {

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import s2geometry from 's2-geometry';
-import { tokenAt, cellAt, cellToken, parseToken, isLevel10Token, cellOrdinal, cellFromOrdinal, ordinalRange, CELL_COUNT, cellCenter, cellFace } from './cells';
-import { mulberry32, randomPoint } from './testutil';
+import { tokenAt, cellAt, cellToken, parseToken, isLevel10Token, cellOrdinal, cellFromOrdinal, ordinalRange, CELL_COUNT, cellCenter, cellFace } from './cells.ts';
+import { mulberry32, randomPoint } from './testutil.ts';
 
 // s2-geometry is an independent JavaScript implementation of S2's cell ids (it has no
 // region coverer); it is the oracle for point → level-10 cell id.

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { parseRadius, formatRadius, circleCap, KM_PER_MILE, MAX_RADIUS_KM, EARTH_RADIUS_KM } from './cover';
-import { cellToken, cellLevel, tokenAt, cellFromOrdinal } from './cells';
-import { coverOrdinals } from './coverWalk';
-import { regionCovererCells } from './reference/regionCoverer';
+import { parseRadius, formatRadius, circleCap, KM_PER_MILE, MAX_RADIUS_KM, EARTH_RADIUS_KM } from './cover.ts';
+import { cellToken, cellLevel, tokenAt, cellFromOrdinal } from './cells.ts';
+import { coverOrdinals } from './coverWalk.ts';
+import { regionCovererCells } from './reference/regionCoverer.ts';
 
 /** The production covering (the walk behind Router.cover), as cell ids. */
 const coverCircle = (lat: number, lng: number, km: number) => Array.from(coverOrdinals(lat, lng, km), cellFromOrdinal);

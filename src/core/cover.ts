@@ -10,7 +10,7 @@
  * limits and cap.
  */
 import { s2 } from 's2js';
-import { assertLatLng } from './cells';
+import { assertLatLng } from './cells.ts';
 
 /** Mean Earth radius in km (IUGG), the radius the covering uses. */
 export const EARTH_RADIUS_KM = 6371.0088;

@@ -1,9 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import { coverOrdinals as coverCircleOrdinals } from './coverWalk';
-import { Router } from './router';
-import { regionCovererCells } from './reference/regionCoverer';
-import { cellOrdinal, cellFromOrdinal } from './cells';
-import { mulberry32, randomPoint, fileWithCuts } from './testutil';
+import { coverOrdinals as coverCircleOrdinals } from './coverWalk.ts';
+import { Router } from './router.ts';
+import { regionCovererCells } from './reference/regionCoverer.ts';
+import { cellOrdinal, cellFromOrdinal } from './cells.ts';
+import { mulberry32, randomPoint, fileWithCuts } from './testutil.ts';
 
 /** The RegionCoverer's covering as ordinals: the reference. */
 const reference = (lat: number, lng: number, km: number) => regionCovererCells(lat, lng, km).map(cellOrdinal);

@@ -17,8 +17,8 @@
  * Internal: the public verbs are Router.cover and Router.shardsAsked.
  */
 import { s2 } from 's2js';
-import { ordinalRange, LEVEL, type CellId } from './cells';
-import { circleCap } from './cover';
+import { ordinalRange, LEVEL, type CellId } from './cells.ts';
+import { circleCap } from './cover.ts';
 
 const { cellid } = s2;
 

@@ -1,12 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { diffBoundaries, evenness } from './diff';
-import { withMigration } from './plan';
-import { BoundaryFileError, withHash, type BoundaryFile } from './boundaries';
-import { cellFromOrdinal, cellToken, cellOrdinal, parseToken, CELL_COUNT } from './cells';
-import type { CellWeight } from './build';
-import { fileWithCuts, mulberry32 } from './testutil';
-import { shardForRouting } from './routingHash';
-import { NAME_POOL } from './names';
+import { diffBoundaries, evenness } from './diff.ts';
+import { withMigration } from './plan.ts';
+import { BoundaryFileError, withHash, type BoundaryFile } from './boundaries.ts';
+import { cellFromOrdinal, cellToken, cellOrdinal, parseToken, CELL_COUNT } from './cells.ts';
+import type { CellWeight } from './build.ts';
+import { fileWithCuts, mulberry32 } from './testutil.ts';
+import { shardForRouting } from './routingHash.ts';
+import { NAME_POOL } from './names.ts';
 
 const tok = (o: number) => cellToken(cellFromOrdinal(o));
 const cell = (ordinal: number, restaurants: number, dishes: number): CellWeight => ({ token: tok(ordinal), ordinal, restaurants, dishes });

@@ -20,11 +20,11 @@
  *
  * Documents are restaurants + dishes: the cell weights the balancer uses.
  */
-import { Router, type ReadRange } from './router';
-import { cellToken, cellFromOrdinal, CELL_COUNT } from './cells';
-import { defaultRoutingNumShards } from './routingHash';
-import type { BoundaryFile } from './boundaries';
-import type { CellWeight } from './build';
+import { Router, type ReadRange } from './router.ts';
+import { cellToken, cellFromOrdinal, CELL_COUNT } from './cells.ts';
+import { defaultRoutingNumShards } from './routingHash.ts';
+import type { BoundaryFile } from './boundaries.ts';
+import type { CellWeight } from './build.ts';
 
 /** How even a set of shard weights is. */
 export interface Evenness {

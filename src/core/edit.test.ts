@@ -1,11 +1,11 @@
 import { describe, it, expect } from 'vitest';
-import { splitShard, mergeShards } from './edit';
-import { validateBoundaryFile } from './boundaries';
-import { diffBoundaries } from './diff';
-import { shardForRouting } from './routingHash';
-import { cellFromOrdinal, cellToken, cellOrdinal, parseToken, CELL_COUNT } from './cells';
-import type { CellWeight } from './build';
-import { fileWithCuts, mulberry32 } from './testutil';
+import { splitShard, mergeShards } from './edit.ts';
+import { validateBoundaryFile } from './boundaries.ts';
+import { diffBoundaries } from './diff.ts';
+import { shardForRouting } from './routingHash.ts';
+import { cellFromOrdinal, cellToken, cellOrdinal, parseToken, CELL_COUNT } from './cells.ts';
+import type { CellWeight } from './build.ts';
+import { fileWithCuts, mulberry32 } from './testutil.ts';
 
 const tok = (o: number) => cellToken(cellFromOrdinal(o));
 const cell = (ordinal: number, restaurants: number, dishes: number): CellWeight => ({ token: tok(ordinal), ordinal, restaurants, dishes });

@@ -17,13 +17,13 @@
  * file's hash, shard counts recomputed from the cells list, `balance`
  * describing the edit, no migration.
  */
-import { withHash, BOUNDARY_FORMAT, type BoundaryFile, type ShardEntry } from './boundaries';
-import { Router } from './router';
-import { CellSums, tokenOfOrdinal } from './diff';
-import { NAME_POOL } from './names';
-import { shardForRouting, defaultRoutingNumShards, MAX_SHARDS } from './routingHash';
-import { CELL_COUNT } from './cells';
-import type { CellWeight } from './build';
+import { withHash, BOUNDARY_FORMAT, type BoundaryFile, type ShardEntry } from './boundaries.ts';
+import { Router } from './router.ts';
+import { CellSums, tokenOfOrdinal } from './diff.ts';
+import { NAME_POOL } from './names.ts';
+import { shardForRouting, defaultRoutingNumShards, MAX_SHARDS } from './routingHash.ts';
+import { CELL_COUNT } from './cells.ts';
+import type { CellWeight } from './build.ts';
 
 /** Options for splitShard and mergeShards. */
 export interface EditOptions {

@@ -1,11 +1,11 @@
 import { describe, it, expect } from 'vitest';
 import { s2 } from 's2js';
-import { cellRings, cellGeometry, cellWkt, coveringGeoJson, coveringCsv, workedSearchesCsv, csvField, COVERING_CSV_HEADER, WORKED_SEARCHES_CSV_HEADER, type GeoJsonRing } from './exports';
-import { workedSearches, parseRadii } from './searches';
-import { Router } from './router';
-import { cellAt, cellCenter, cellOrdinal, cellToken, parseToken, cellFromOrdinal } from './cells';
-import { parseRadius } from './cover';
-import { fileWithCuts, mulberry32, randomPoint } from './testutil';
+import { cellRings, cellGeometry, cellWkt, coveringGeoJson, coveringCsv, workedSearchesCsv, csvField, COVERING_CSV_HEADER, WORKED_SEARCHES_CSV_HEADER, type GeoJsonRing } from './exports.ts';
+import { workedSearches, parseRadii } from './searches.ts';
+import { Router } from './router.ts';
+import { cellAt, cellCenter, cellOrdinal, cellToken, parseToken, cellFromOrdinal } from './cells.ts';
+import { parseRadius } from './cover.ts';
+import { fileWithCuts, mulberry32, randomPoint } from './testutil.ts';
 
 const sf = cellOrdinal(parseToken('808581'));
 const router = new Router(fileWithCuts([sf - 40, sf + 3, 2_000_000, 4_000_000]));

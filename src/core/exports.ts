@@ -28,10 +28,10 @@
  * (longitude east, latitude north), as RFC 7946 §3.1.6 asks for exterior
  * rings. Coordinates are degrees rounded to 7 decimals (about 1 cm).
  */
-import { cellToken, cellVertices, cellFromOrdinal, type CellId } from './cells';
-import { formatRadius, type Radius } from './cover';
-import type { CircleRoute, Router } from './router';
-import { formatShardCount, type WorkedSearch } from './searches';
+import { cellToken, cellVertices, cellFromOrdinal, type CellId } from './cells.ts';
+import { formatRadius, type Radius } from './cover.ts';
+import type { CircleRoute, Router } from './router.ts';
+import { formatShardCount, type WorkedSearch } from './searches.ts';
 
 /** A GeoJSON position: [longitude, latitude] in degrees. */
 export type GeoJsonPosition = [number, number];

@@ -19,13 +19,13 @@ import {
   MAX_GRID_POINTS,
   type FanoutGrid,
   type FanoutWeights,
-} from './fanout';
-import { Router } from './router';
-import { KM_PER_MILE } from './cover';
-import { regionCovererCells } from './reference/regionCoverer';
-import { cellAt, cellOrdinal, parseToken, tokenAt, cellCenter, cellFromOrdinal, CELL_COUNT } from './cells';
-import type { CellWeight } from './build';
-import { fileWithCuts, mulberry32 } from './testutil';
+} from './fanout.ts';
+import { Router } from './router.ts';
+import { KM_PER_MILE } from './cover.ts';
+import { regionCovererCells } from './reference/regionCoverer.ts';
+import { cellAt, cellOrdinal, parseToken, tokenAt, cellCenter, cellFromOrdinal, CELL_COUNT } from './cells.ts';
+import type { CellWeight } from './build.ts';
+import { fileWithCuts, mulberry32 } from './testutil.ts';
 
 /** Cells around a few cities, in key order, with seeded counts. */
 function cityCells(): CellWeight[] {

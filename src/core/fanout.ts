@@ -67,12 +67,20 @@
  * the weight points themselves, not read off the grid, so it does not depend
  * on the view or its resolution.
  */
-import { mulberry32 } from './prng';
+import { mulberry32 } from './prng.ts';
 import { s2 } from 's2js';
-import { cellFromOrdinal, cellCenter, ordinalAt, CELL_COUNT, type LatLng } from './cells';
-import { KM_PER_MILE, EARTH_RADIUS_KM, MAX_RADIUS_KM, assertRadiusKm } from './cover';
-import type { Router } from './router';
-import type { CellWeight } from './build';
+import { cellFromOrdinal, cellCenter, ordinalAt, CELL_COUNT, type LatLng } from './cells.ts';
+import { KM_PER_MILE, EARTH_RADIUS_KM, MAX_RADIUS_KM, assertRadiusKm } from './cover.ts';
+import type { Router } from './router.ts';
+import type { CellWeight } from './build.ts';
+
+/**
+ * now is the host's clock in milliseconds (performance.now in browsers, workers and Node, the
+ * clock callers take deadlines from), reached through globalThis because the core compiles
+ * against ES2022 alone, without DOM or Node types.
+ */
+const hostPerformance = (globalThis as { performance?: { now(): number } }).performance;
+const now: () => number = hostPerformance ? () => hostPerformance.now() : Date.now;
 
 const { cellid } = s2;
 
@@ -430,7 +438,7 @@ export class FanoutGridJob {
         const k = this.next++;
         this.counts[k] = Math.min(MAX_COUNT, countAt(this.router, this.lats[(k / cols) | 0], this.lngs[k % cols], this.radiusKm, this.method));
         this.done++;
-        if ((k & 7) === 7 && performance.now() > deadline) break;
+        if ((k & 7) === 7 && now() > deadline) break;
       }
       return this.done === this.total;
     }
@@ -465,7 +473,7 @@ export class FanoutGridJob {
           this.stack.push(i0, i1, m, j1, i0, i1, j0, m);
         }
       }
-      if (performance.now() > deadline) break;
+      if (now() > deadline) break;
     }
     return this.stack.length === 0;
   }
@@ -612,7 +620,7 @@ export class FanoutShareJob {
           this.done += b - a;
         } else this.stack.push(c, b, a, c);
       }
-      if (performance.now() > deadline) break;
+      if (now() > deadline) break;
     }
     return this.stack.length === 0;
   }

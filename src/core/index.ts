@@ -4,22 +4,22 @@
  * Pure TypeScript (no DOM, Node, React or three): the explorer, the live API,
  * the CLI and a production indexer all import this module and nothing under it.
  */
-export * from './cells';
-export * from './cover';
-export * from './routingHash';
-export * from './names';
-export * from './boundaries';
-export * from './router';
-export * from './balance';
-export * from './build';
-export { sha256 } from './sha256';
-export * from './searches';
-export * from './exports';
-export * from './migration';
-export * from './diff';
-export * from './fanout';
-export * from './plan';
-export * from './edit';
+export * from './cells.ts';
+export * from './cover.ts';
+export * from './routingHash.ts';
+export * from './names.ts';
+export * from './boundaries.ts';
+export * from './router.ts';
+export * from './balance.ts';
+export * from './build.ts';
+export { sha256 } from './sha256.ts';
+export * from './searches.ts';
+export * from './exports.ts';
+export * from './migration.ts';
+export * from './diff.ts';
+export * from './fanout.ts';
+export * from './plan.ts';
+export * from './edit.ts';
 
 export * from './workload.ts';
 export * from './workloadGen.ts';

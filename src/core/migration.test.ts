@@ -1,11 +1,11 @@
 import { describe, it, expect } from 'vitest';
-import { Router } from './router';
-import { validateBoundaryFile, formatBoundaryFile, parseBoundaryFile, withHash, type BoundaryFile } from './boundaries';
-import { MIGRATION_PHASES, type MigrationMove, type MigrationPhase } from './migration';
-import { withMigration } from './plan';
-import { regionCovererCells } from './reference/regionCoverer';
-import { cellOrdinal, cellFromOrdinal, cellToken, tokenAt, CELL_COUNT } from './cells';
-import { fileWithCuts, mulberry32, randomPoint } from './testutil';
+import { Router } from './router.ts';
+import { validateBoundaryFile, formatBoundaryFile, parseBoundaryFile, withHash, type BoundaryFile } from './boundaries.ts';
+import { MIGRATION_PHASES, type MigrationMove, type MigrationPhase } from './migration.ts';
+import { withMigration } from './plan.ts';
+import { regionCovererCells } from './reference/regionCoverer.ts';
+import { cellOrdinal, cellFromOrdinal, cellToken, tokenAt, CELL_COUNT } from './cells.ts';
+import { fileWithCuts, mulberry32, randomPoint } from './testutil.ts';
 
 const tok = (o: number) => cellToken(cellFromOrdinal(o));
 const TARGET = 'f'.repeat(64);

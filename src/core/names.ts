@@ -7,7 +7,7 @@
  * to exactly that shard and a slow-query log reads `routing=yankee,zenith`
  * instead of shard numbers.
  */
-import { shardForRouting } from './routingHash';
+import { shardForRouting } from './routingHash.ts';
 
 /**
  * NAME_POOL is the ordered pool the picker draws from: lower-case ASCII words

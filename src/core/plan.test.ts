@@ -1,12 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { plan, stepFile, withMigration } from './plan';
-import { Router } from './router';
-import { validateBoundaryFile, withHash } from './boundaries';
-import { NAME_POOL } from './names';
-import { shardForRouting } from './routingHash';
-import { cellFromOrdinal, cellToken, CELL_COUNT } from './cells';
-import type { CellWeight } from './build';
-import { fileWithCuts } from './testutil';
+import { plan, stepFile, withMigration } from './plan.ts';
+import { Router } from './router.ts';
+import { validateBoundaryFile, withHash } from './boundaries.ts';
+import { NAME_POOL } from './names.ts';
+import { shardForRouting } from './routingHash.ts';
+import { cellFromOrdinal, cellToken, CELL_COUNT } from './cells.ts';
+import type { CellWeight } from './build.ts';
+import { fileWithCuts } from './testutil.ts';
 
 const tok = (o: number) => cellToken(cellFromOrdinal(o));
 const cell = (ordinal: number, restaurants: number, dishes: number): CellWeight => ({ token: tok(ordinal), ordinal, restaurants, dishes });

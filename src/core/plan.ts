@@ -33,11 +33,11 @@
  * intermediate file knows only those); a candidate name that differs for the
  * same OpenSearch shard is a rename, applied by the last step at no cost.
  */
-import { withHash, type BoundaryFile } from './boundaries';
-import { Router } from './router';
-import { diffBoundaries, type DiffFileSummary } from './diff';
-import type { Migration, MigrationMove, MigrationPhase } from './migration';
-import type { CellWeight } from './build';
+import { withHash, type BoundaryFile } from './boundaries.ts';
+import { Router } from './router.ts';
+import { diffBoundaries, type DiffFileSummary } from './diff.ts';
+import type { Migration, MigrationMove, MigrationPhase } from './migration.ts';
+import type { CellWeight } from './build.ts';
 
 /** A range that moves between two OpenSearch shards of the same index. */
 export interface PlanMove {

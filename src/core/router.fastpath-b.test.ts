@@ -1,5 +1,5 @@
 import { it, expect } from 'vitest';
-import { fastPathCases } from './testutil';
+import { fastPathCases } from './testutil.ts';
 
 // Half of the >= 1,000-circle check (the other half is in router.fastpath-a.test.ts, so the two run in parallel).
 it('gives the identical shard set on the fast path as the fixed-level RegionCoverer covering (520 seeded circles, seed 4242)', () => {

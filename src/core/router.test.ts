@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { Router } from './router';
-import { cellOrdinal, tokenAt, CELL_COUNT, cellFromOrdinal } from './cells';
-import { regionCovererCells } from './reference/regionCoverer';
-import { mulberry32, randomPoint, fileWithCuts } from './testutil';
+import { Router } from './router.ts';
+import { cellOrdinal, tokenAt, CELL_COUNT, cellFromOrdinal } from './cells.ts';
+import { regionCovererCells } from './reference/regionCoverer.ts';
+import { mulberry32, randomPoint, fileWithCuts } from './testutil.ts';
 
 
 function randomCuts(rand: () => number, n: number): number[] {

@@ -3,10 +3,10 @@
  * all from one validated boundary file.
  */
 import { s2 } from 's2js';
-import { cellAt, cellOrdinal, parseToken, CELL_COUNT, LEVEL, type CellId } from './cells';
-import { walkCircle, coverOrdinals } from './coverWalk';
-import { assertValidBoundaryFile, type BoundaryFile } from './boundaries';
-import { resolveMoves, phaseRouting, type ResolvedMove } from './migration';
+import { cellAt, cellOrdinal, parseToken, CELL_COUNT, LEVEL, type CellId } from './cells.ts';
+import { walkCircle, coverOrdinals } from './coverWalk.ts';
+import { assertValidBoundaryFile, type BoundaryFile } from './boundaries.ts';
+import { resolveMoves, phaseRouting, type ResolvedMove } from './migration.ts';
 
 const { cellid } = s2;
 

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { routingHash, murmur3x86_32, shardForRouting, defaultRoutingNumShards } from './routingHash';
-import { pickShardNames, NAME_POOL } from './names';
+import { routingHash, murmur3x86_32, shardForRouting, defaultRoutingNumShards } from './routingHash.ts';
+import { pickShardNames, NAME_POOL } from './names.ts';
 
 const utf16le = (s: string) => {
   const b = new Uint8Array(s.length * 2);

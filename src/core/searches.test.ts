@@ -1,10 +1,10 @@
 import { describe, it, expect } from 'vitest';
-import { workedSearches, parseRadii, parseCities, formatShardCount, type NamedPlace } from './searches';
-import { Router } from './router';
-import { parseRadius, KM_PER_MILE } from './cover';
-import { regionCovererCells } from './reference/regionCoverer';
-import { cellOrdinal, parseToken } from './cells';
-import { fileWithCuts, mulberry32, randomPoint } from './testutil';
+import { workedSearches, parseRadii, parseCities, formatShardCount, type NamedPlace } from './searches.ts';
+import { Router } from './router.ts';
+import { parseRadius, KM_PER_MILE } from './cover.ts';
+import { regionCovererCells } from './reference/regionCoverer.ts';
+import { cellOrdinal, parseToken } from './cells.ts';
+import { fileWithCuts, mulberry32, randomPoint } from './testutil.ts';
 
 const sf = cellOrdinal(parseToken('808581'));
 // Cuts right beside San Francisco's cell, so some of its searches ask two shards or more.

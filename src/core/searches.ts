@@ -8,9 +8,9 @@
  * covering); nothing here re-implements cells or routing. Latitudes and
  * longitudes are in degrees.
  */
-import { assertLatLng } from './cells';
-import { parseRadius, type Radius, type RadiusUnit } from './cover';
-import type { Router } from './router';
+import { assertLatLng } from './cells.ts';
+import { parseRadius, type Radius, type RadiusUnit } from './cover.ts';
+import type { Router } from './router.ts';
 
 /** A named search centre, as data/cities.json lists it (extra fields are ignored). */
 export interface NamedPlace {

@@ -13,9 +13,30 @@ const K = new Uint32Array([
   0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-/** utf8 encodes a string as UTF-8 bytes. */
+/**
+ * utf8 encodes a string as UTF-8 bytes, as the WHATWG TextEncoder does (a lone
+ * surrogate becomes U+FFFD). Written out because TextEncoder is a DOM/Node
+ * global, not part of ES2022, and the core compiles against ES2022 alone.
+ */
 export function utf8(s: string): Uint8Array {
-  return new TextEncoder().encode(s);
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const next = s.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+        i++;
+      } else {
+        c = 0xfffd;
+      }
+    }
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return Uint8Array.from(out);
 }
 
 /** sha256 returns the SHA-256 digest of bytes as 64 lower-case hex digits. */

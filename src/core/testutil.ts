@@ -1,6 +1,6 @@
 /** Seeded randomness for the core's property tests (not part of the public entry). */
 
-import { mulberry32 } from './prng';
+import { mulberry32 } from './prng.ts';
 export { mulberry32 };
 
 /** randomPoint returns a point uniformly distributed on the sphere, in degrees. */
@@ -9,10 +9,10 @@ export function randomPoint(rand: () => number): { lat: number; lng: number } {
   return { lat: (Math.asin(z) * 180) / Math.PI, lng: 360 * rand() - 180 };
 }
 
-import { withHash, BOUNDARY_FORMAT, type BoundaryFile } from './boundaries';
-import { pickShardNames } from './names';
-import { cellFromOrdinal, cellToken, cellOrdinal, tokenAt, CELL_COUNT } from './cells';
-import { Router } from './router';
+import { withHash, BOUNDARY_FORMAT, type BoundaryFile } from './boundaries.ts';
+import { pickShardNames } from './names.ts';
+import { cellFromOrdinal, cellToken, cellOrdinal, tokenAt, CELL_COUNT } from './cells.ts';
+import { Router } from './router.ts';
 
 /** fileWithCuts returns a valid, hashed boundary file cutting the curve at the given ordinals (deduplicated, sorted, 0 dropped). */
 export function fileWithCuts(ordinals: number[], index = 'test'): BoundaryFile {

@@ -5,8 +5,8 @@
  * the public entry (too slow for production: about 11 s at 1,000 km).
  */
 import { s2 } from 's2js';
-import { LEVEL, type CellId } from '../cells';
-import { circleCap } from '../cover';
+import { LEVEL, type CellId } from '../cells.ts';
+import { circleCap } from '../cover.ts';
 
 /** regionCovererCells returns the RegionCoverer's level-10 covering of a circle, ascending cell ids. Preconditions as circleCap. */
 export function regionCovererCells(lat: number, lng: number, radiusKm: number): CellId[] {

@@ -1,0 +1,139 @@
+/**
+ * The package as a consumer sees it: `npm pack` the repository, install the tarball into an
+ * empty Node project (from the npm cache, or the registry when the cache lacks a dependency),
+ * import it with plain `node`, run its `geoshard` bin, compile a strict TypeScript consumer
+ * against its types and run the README's indexer example.
+ *
+ * Packs the built dist/ (`npm test` runs `npm run build:lib` first; `npm ci` runs it through
+ * `prepare`). Expected answers come from the source core in this repository and from s2js
+ * directly, never from the package under test.
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { s2 } from 's2js';
+import { Router, parseBoundaryFile } from '../src/core/index.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const boundaries = readFileSync(join(ROOT, 'data', 'boundaries.json'), 'utf8');
+const source = new Router(parseBoundaryFile(boundaries));
+
+let dir: string;
+let app: string;
+let packed: string[];
+
+/** run executes a command in the consumer project and returns its stdout; throws with stderr on failure. */
+function run(cmd: string, args: string[], cwd = app): string {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stderr}${r.stdout}`);
+  return r.stdout;
+}
+
+beforeAll(() => {
+  for (const f of ['dist/core/index.js', 'dist/core/index.d.ts', 'dist/cli/bin.js']) {
+    if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build:lib\` before this test`);
+  }
+  dir = mkdtempSync(join(tmpdir(), 'geoshard-pack-'));
+  const [info] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' })) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  packed = info.files.map((f) => f.path);
+  app = join(dir, 'app');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'indexer', version: '1.0.0', private: true, type: 'module' }));
+  const tarball = join(dir, info.filename);
+  const flags = ['--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'];
+  try {
+    run('npm', ['install', '--offline', ...flags, tarball]);
+  } catch {
+    run('npm', ['install', '--prefer-offline', ...flags, tarball]);
+  }
+}, 240_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the packed package', () => {
+  it('ships the built core with its types, the built CLI and the default data, and no sources or app build', () => {
+    for (const f of ['package.json', 'dist/core/index.js', 'dist/core/index.d.ts', 'dist/core/router.d.ts', 'dist/cli/bin.js', 'data/boundaries.json', 'data/cells.csv', 'data/cities.json']) {
+      expect(packed).toContain(f);
+    }
+    expect(packed.filter((f) => f.startsWith('src/') || f.startsWith('dist/app/') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('installs only its runtime dependencies: none of the explorer libraries or build tools', () => {
+    const installed = readdirSync(join(app, 'node_modules'));
+    expect(installed).toContain('s2js');
+    for (const dev of ['react', 'react-dom', 'three', '@react-three', 'zustand', 'd3-geo', 'world-atlas', 'comlink', 'topojson-client', 'tsx', 'vite', 'vitest', 'typescript']) {
+      expect(installed, `${dev} is installed`).not.toContain(dev);
+    }
+  });
+
+  it('imports with plain node and routes a point as the source core does', () => {
+    const script = `
+      import { readFileSync } from 'node:fs';
+      import { Router, parseBoundaryFile } from 'geoshard';
+      const path = new URL(import.meta.resolve('geoshard/data/boundaries.json'));
+      const router = new Router(parseBoundaryFile(readFileSync(path, 'utf8')));
+      console.log(JSON.stringify(router.route(37.7749, -122.4194)));`;
+    const got = JSON.parse(run(process.execPath, ['--input-type=module', '-e', script]));
+    const token = s2.cellid.toToken(s2.cellid.parent(s2.cellid.fromLatLng(s2.LatLng.fromDegrees(37.7749, -122.4194)), 10));
+    expect(got).toEqual({ ...source.route(37.7749, -122.4194), token });
+  });
+
+  it('runs the built CLI as `npx geoshard`, reading its default boundary file from the installed package', () => {
+    const r = source.route(40.7128, -74.006);
+    expect(run('npx', ['--offline', 'geoshard', 'route', '--lat', '40.7128', '--lng', '-74.006'])).toBe(`${r.token}\t${r.name}\t${r.shard}\n`);
+    expect(run('npx', ['--offline', 'geoshard', '--help'])).toMatch(/^geoshard: route, cover and balance/);
+    const bin = readFileSync(join(app, 'node_modules', 'geoshard', 'dist', 'cli', 'bin.js'), 'utf8');
+    expect(bin.startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+
+  it('compiles a strict nodenext TypeScript consumer against the shipped types, and rejects a misuse', () => {
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022'], types: [], noEmit: true, skipLibCheck: false }, files: ['consumer.ts'] }),
+    );
+    writeFileSync(
+      join(app, 'consumer.ts'),
+      `import { Router, parseBoundaryFile, type BoundaryFile, type ShardRef } from 'geoshard';
+declare const text: string;
+const file: BoundaryFile = parseBoundaryFile(text, 'boundaries.json');
+const router = new Router(file);
+const shard: ShardRef & { token: string } = router.route(37.7749, -122.4194);
+const routing: string = shard.name;
+const shards: number = router.numberOfShards;
+// @ts-expect-error route takes degrees as numbers
+router.route('37.7749', -122.4194);
+export { routing, shards };
+`,
+    );
+    // skipLibCheck is off, so the shipped .d.ts are checked too. s2js 1.44's own declarations
+    // import 'geojson' types it does not depend on (@types/geojson is its devDependency): the only
+    // errors allowed are those, in s2js's files; everything of geoshard's must compile.
+    const r = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8' });
+    const errors = r.stdout.split('\n').filter((l) => / error TS/.test(l));
+    expect(errors.filter((l) => !/^node_modules\/s2js\/dist\/.*error TS2307: Cannot find module 'geojson'/.test(l))).toEqual([]);
+    expect(r.status === 0 || errors.length > 0, r.stderr).toBe(true);
+  });
+
+  it("runs the README's indexer example and routes the restaurant to the shard the source core names", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Use the core in an indexer'));
+    const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(code, 'the README has a js example in "Use the core in an indexer"').toBeDefined();
+    expect(code!.trim().split('\n').length).toBeLessThanOrEqual(12);
+    writeFileSync(join(app, 'indexer.mjs'), code!);
+    const [action, doc] = run(process.execPath, ['indexer.mjs']).trim().split('\n').map((l) => JSON.parse(l));
+    const expected = source.route(37.7614, -122.4241).name;
+    expect(action).toEqual({ index: { _index: 'dishes', _id: 'tartine', routing: expected } });
+    expect(doc).toMatchObject({ id: 'tartine', join: 'restaurant', shard: expected });
+  });
+});
