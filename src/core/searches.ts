@@ -28,6 +28,9 @@ export interface NamedPlace {
   population?: number;
 }
 
+/** A city as data/cities.json holds it: a NamedPlace whose country and population are known. */
+export type City = Required<NamedPlace>;
+
 /** The shards of one worked search, in key order, with their covering cells. */
 export interface WorkedShard {
   /** Key-order index in [0, N). */

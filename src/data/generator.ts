@@ -19,6 +19,7 @@
  */
 import { cellFromOrdinal, cellToken, ordinalAt } from '../core/cells.ts';
 import { hash3, hash4, hashString, Rng } from './prng.ts';
+import type { City } from '../core/searches.ts';
 
 /** A populated place restaurants are spread around (see places.ts). */
 export interface Place {
@@ -225,15 +226,8 @@ export function cellsCsv(cells: readonly CellCount[]): string {
   return rows.join('\n') + '\n';
 }
 
-/** A city as written to data/cities.json (see places.ts). */
-export interface CityRecord {
-  name: string;
-  state: string;
-  country: string;
-  lat: number;
-  lng: number;
-  population: number;
-}
+/** A city as written to data/cities.json (the core's record). */
+export type CityRecord = City;
 
 /** citiesJson returns the cities file text: a JSON array, one city per line, trailing newline. */
 export function citiesJson(cities: readonly CityRecord[]): string {

