@@ -1,7 +1,8 @@
 import { describe, it, expect, beforeEach } from 'vitest';
 import { visibleBbox, startFanout, fanoutState, subscribeFanout } from './fanoutLayer';
-import { serveFanout, type FanoutRequest, type FanoutResponse, type FanoutWorkerLike } from './fanout';
-import { serveCovering, type CoveringRequest, type CoveringResponse, type CoveringWorkerLike } from '../search/covering';
+import { createFanoutApi } from './fanout';
+import { createCoveringApi } from '../search/covering';
+import { portWorker } from '../shell/worker.testing';
 import { createAppStore } from '../shell/store';
 import { frame } from '../globe/frame';
 import { Router, cellAt, cellOrdinal, KM_PER_MILE } from '../../core/index';
@@ -33,20 +34,9 @@ describe('fan-out layer: the visible box', () => {
   });
 });
 
-/** Worker doubles: the real protocols on scopes whose messages arrive on later macrotasks. */
-function fanoutWorker(): FanoutWorkerLike {
-  const toWorker: ((e: { data: FanoutRequest }) => void)[] = [];
-  const toMain: ((e: { data: FanoutResponse }) => void)[] = [];
-  serveFanout({ postMessage: (m) => setTimeout(() => toMain.forEach((l) => l({ data: m }))), addEventListener: (_t, l) => toWorker.push(l) });
-  return { postMessage: (m) => setTimeout(() => toWorker.forEach((l) => l({ data: structuredClone(m) }))), addEventListener: (_t, l) => toMain.push(l), terminate: () => {} };
-}
-function coveringWorker(): CoveringWorkerLike {
-  const toWorker: ((e: { data: CoveringRequest }) => void)[] = [];
-  const toMain: ((e: { data: CoveringResponse }) => void)[] = [];
-  const csv = 'token,restaurants,dishes\n89c259,120,9000\n89c25b,3,200\n';
-  serveCovering({ postMessage: (m) => setTimeout(() => toMain.forEach((l) => l({ data: m }))), addEventListener: (_t, l) => toWorker.push(l) }, async () => csv);
-  return { postMessage: (m) => setTimeout(() => toWorker.forEach((l) => l({ data: structuredClone(m) }))), addEventListener: (_t, l) => toMain.push(l), terminate: () => {} };
-}
+/** Worker doubles: the real worker APIs served with comlink over MessageChannels. */
+const fanoutWorker = () => portWorker(createFanoutApi());
+const coveringWorker = () => portWorker(createCoveringApi(async () => 'token,restaurants,dishes\n89c259,120,9000\n89c25b,3,200\n'));
 
 const until = async (ok: () => boolean, ms = 20_000) => {
   const t0 = Date.now();

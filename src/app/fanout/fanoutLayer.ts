@@ -16,8 +16,9 @@ import type { AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { radiusKmOf } from '../search/searchSlice';
 import { gridForBbox, type FanoutShare, type FanoutBbox } from '../../core/index';
-import { createFanoutClient, type FanoutClient, type FanoutGridResult, type FanoutWorkerLike } from './fanout';
-import { loadFanoutWeights, type CoveringWorkerLike } from '../search/covering';
+import { createFanoutClient, type FanoutClient, type FanoutGridResult } from './fanout';
+import type { WorkerEndpoint } from '../shell/worker';
+import { loadFanoutWeights } from '../search/covering';
 import { DATA_URLS } from '../shell/loadData';
 import { frame } from '../globe/frame';
 import { unprojectScreen, type ViewGeometry } from '../globe/view';
@@ -110,8 +111,8 @@ export function visibleBbox(v: ViewGeometry): FanoutBbox | null {
  */
 export function startFanout(
   store: StoreApi<AppState>,
-  makeFanoutWorker: () => FanoutWorkerLike = () => new Worker(new URL('./fanout.worker.ts', import.meta.url), { type: 'module' }) as unknown as FanoutWorkerLike,
-  makeCoveringWorker: () => CoveringWorkerLike = () => new Worker(new URL('../search/covering.worker.ts', import.meta.url), { type: 'module' }) as unknown as CoveringWorkerLike,
+  makeFanoutWorker: () => WorkerEndpoint = () => new Worker(new URL('./fanout.worker.ts', import.meta.url), { type: 'module' }),
+  makeCoveringWorker: () => WorkerEndpoint = () => new Worker(new URL('../search/covering.worker.ts', import.meta.url), { type: 'module' }),
 ): () => void {
   let client: FanoutClient | null = null;
   let clientFile: unknown = null;

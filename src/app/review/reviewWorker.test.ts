@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { serveReview, createReviewClient, REVIEW_WORKLOAD_CENTRES, REVIEW_WORKLOAD_SEED, type ReviewScope, type ReviewWorkerLike, type ReviewRequest, type ReviewResponse } from './reviewWorker';
-import { searchWorkload, expectedFanout, Router, parseCellsCsv, cellToken, cellFromOrdinal, cellOrdinal, cellAt, CELLS_HEADER } from '../../core/index';
+import { createReviewApi, createReviewClient, REVIEW_WORKLOAD_CENTRES, REVIEW_WORKLOAD_SEED } from './reviewWorker';
+import { portWorker } from '../shell/worker.testing';
+import { searchWorkload, expectedFanout, Router, parseCellsCsv, cellToken, cellFromOrdinal, cellOrdinal, cellAt, CELLS_HEADER, type BoundaryFile } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
 
 // A small cells file around three US cities, in key order.
@@ -18,27 +19,21 @@ const fileA = fileWithCuts([rows[0].ordinal + 1, rows[2].ordinal + 1]);
 const fileB = fileWithCuts([Math.floor((rows[1].ordinal + rows[2].ordinal) / 2)]);
 const fileC = fileWithCuts([rows[1].ordinal, rows[3].ordinal]);
 
-/** A worker double: the client talks to serveReview through asynchronous message passing, counting fan-out requests. */
+/** A worker double: the real review API served with comlink over a MessageChannel, counting the fan-outs the worker was asked for. */
 function pair() {
   const counts = { fanout: 0 };
-  let clientSide: ReviewWorkerLike;
-  const scope: ReviewScope = {
-    onmessage: null,
-    postMessage: (msg: ReviewResponse) => setTimeout(() => clientSide.onmessage?.({ data: structuredClone(msg) }), 0),
-  };
-  serveReview(scope, async (url) => {
+  const api = createReviewApi(async (url) => {
     if (url !== '/cells.csv') throw new Error(`${url}: HTTP 404 Not Found`);
     return CSV;
   });
-  clientSide = {
-    onmessage: null,
-    postMessage: (msg: ReviewRequest) => {
-      if (msg.kind === 'fanout') counts.fanout++;
-      setTimeout(() => scope.onmessage?.({ data: structuredClone(msg) }), 0);
+  const worker = portWorker({
+    ...api,
+    fanout(file: BoundaryFile) {
+      counts.fanout++;
+      return api.fanout(file);
     },
-    terminate: () => {},
-  };
-  return { client: createReviewClient(() => clientSide), counts };
+  });
+  return { client: createReviewClient(() => worker), counts };
 }
 
 describe('the review worker', () => {

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { computeCovering, routeOfAnswer, serveCovering, createCoveringClient, RESTART_AFTER_MS, type CoveringRequest, type CoveringResponse, type CoveringWorkerLike, type CoveringAnswer } from './covering';
+import { computeCovering, routeOfAnswer, createCoveringApi, createCoveringClient, RESTART_AFTER_MS, type CoveringAnswer } from './covering';
+import { portWorker } from '../shell/worker.testing';
 import { Router, cellAt, cellOrdinal, cellVertices, cellFromOrdinal, KM_PER_MILE } from '../../core/index';
 import { fileWithCuts, mulberry32, randomPoint } from '../../core/testutil';
 
@@ -35,43 +36,30 @@ describe('covering computation', () => {
   });
 });
 
-/** A worker double: serveCovering on a scope whose messages are delivered on the next microtask. */
-function fakeWorker(log: CoveringRequest[], fetchText?: (url: string) => Promise<string>): CoveringWorkerLike & { terminated: boolean } {
-  const toWorker: ((e: { data: CoveringRequest }) => void)[] = [];
-  const toMain: ((e: { data: CoveringResponse }) => void)[] = [];
-  const w = {
-    terminated: false,
-    postMessage(m: CoveringRequest) {
-      log.push(m);
-      queueMicrotask(() => !w.terminated && toWorker.forEach((l) => l({ data: structuredClone(m) })));
+/** A worker double: the real covering API served with comlink over a MessageChannel; log records the radii the worker was asked to cover. */
+function fakeWorker(log: number[], fetchText?: (url: string) => Promise<string>) {
+  const api = createCoveringApi(fetchText);
+  return portWorker({
+    ...api,
+    cover(lat: number, lng: number, radiusKm: number) {
+      log.push(radiusKm);
+      return api.cover(lat, lng, radiusKm);
     },
-    addEventListener(_t: 'message', l: (e: { data: CoveringResponse }) => void) {
-      toMain.push(l);
-    },
-    terminate() {
-      w.terminated = true;
-    },
-  };
-  serveCovering({
-    postMessage: (m) => queueMicrotask(() => !w.terminated && toMain.forEach((l) => l({ data: m }))),
-    addEventListener: (_t, l) => toWorker.push(l),
-  }, fetchText);
-  return w;
+  });
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 5));
+const settle = () => new Promise((r) => setTimeout(r, 30));
 
 describe('covering client', () => {
   it('keeps one request in flight and sends only the latest wish when the answer arrives', async () => {
-    const log: CoveringRequest[] = [];
+    const log: number[] = [];
     const answers: [CoveringAnswer, boolean][] = [];
     const client = createCoveringClient(() => fakeWorker(log), file, (a, still) => answers.push([a, still]), () => {});
     client.want({ lat: 40.7143, lng: -74.006, radiusKm: 10 });
     client.want({ lat: 40.7143, lng: -74.006, radiusKm: 20 });
     client.want({ lat: 40.7143, lng: -74.006, radiusKm: 30 });
     await settle();
-    const covers = log.filter((m) => m.type === 'cover').map((m) => (m as { radiusKm: number }).radiusKm);
-    expect(covers).toEqual([10, 30]);
+    expect(log).toEqual([10, 30]);
     expect(answers.map(([a, still]) => [a.radiusKm, still])).toEqual([
       [10, false],
       [30, true],
@@ -81,7 +69,7 @@ describe('covering client', () => {
   });
 
   it('replaces a worker stuck on a stale request that has run too long', async () => {
-    const log: CoveringRequest[] = [];
+    const log: number[] = [];
     const workers: ReturnType<typeof fakeWorker>[] = [];
     let t = 0;
     const answers: number[] = [];
@@ -107,7 +95,7 @@ describe('covering client', () => {
   });
 
   it('reports a bad circle with the core’s message and keeps serving', async () => {
-    const log: CoveringRequest[] = [];
+    const log: number[] = [];
     const errors: string[] = [];
     const answers: number[] = [];
     const client = createCoveringClient(() => fakeWorker(log), file, (a) => answers.push(a.radiusKm), (m) => errors.push(m));
