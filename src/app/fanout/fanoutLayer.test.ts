@@ -5,7 +5,8 @@ import { createCoveringApi } from '../search/covering';
 import { portWorker } from '../shell/worker.testing';
 import { createAppStore } from '../shell/store';
 import { frame } from '../globe/frame';
-import { Router, cellAt, cellOrdinal, KM_PER_MILE } from '../../core/index';
+import { Router, cellAt, cellOrdinal, KM_PER_MILE, parseCellsCsv } from '../../core/index';
+import type { CellsData } from '../shell/dataSlice';
 import { fileWithCuts } from '../../core/testutil';
 import type { ViewGeometry } from '../globe/view';
 
@@ -36,7 +37,14 @@ describe('fan-out layer: the visible box', () => {
 
 /** Worker doubles: the real worker APIs served with comlink over MessageChannels. */
 const fanoutWorker = () => portWorker(createFanoutApi());
-const coveringWorker = () => portWorker(createCoveringApi(async () => 'token,restaurants,dishes\n89c259,120,9000\n89c25b,3,200\n'));
+const coveringWorker = () => portWorker(createCoveringApi());
+/** The shared cells columns, as the geometry worker parses them (the core's parseCellsCsv). */
+const cellsColumns = async (): Promise<CellsData> => {
+  const cells = parseCellsCsv('token,restaurants,dishes\n89c259,120,9000\n89c25b,3,200\n', 'cells');
+  const restaurants = Float64Array.from(cells, (c) => c.restaurants);
+  const dishes = Float64Array.from(cells, (c) => c.dishes);
+  return { tokens: cells.map((c) => c.token).join(','), ordinals: Int32Array.from(cells, (c) => c.ordinal), restaurants, dishes, weights: restaurants.map((r, k) => r + dishes[k]) };
+};
 
 const until = async (ok: () => boolean, ms = 20_000) => {
   const t0 = Date.now();
@@ -55,7 +63,7 @@ describe('fan-out layer: requests', () => {
     const store = createAppStore();
     store.getState().setBoundaries(file, new Router(file), 'test');
     store.getState().setSearchRadius(15, 'mi');
-    const stop = startFanout(store, fanoutWorker, coveringWorker);
+    const stop = startFanout(store, fanoutWorker, coveringWorker, cellsColumns);
     let changes = 0;
     const unsub = subscribeFanout(() => changes++);
     store.getState().setFanout(true);

@@ -19,6 +19,8 @@ import { gridForBbox, type FanoutShare, type FanoutBbox } from '../../core/index
 import { createFanoutClient, type FanoutClient, type FanoutGridResult } from './fanout';
 import type { WorkerEndpoint } from '../shell/worker';
 import { loadFanoutWeights } from '../search/covering';
+import { loadCells } from '../globe/geometryClient';
+import type { CellsData } from '../shell/dataSlice';
 import { DATA_URLS } from '../shell/loadData';
 import { frame } from '../globe/frame';
 import { unprojectScreen, type ViewGeometry } from '../globe/view';
@@ -113,6 +115,7 @@ export function startFanout(
   store: StoreApi<AppState>,
   makeFanoutWorker: () => WorkerEndpoint = () => new Worker(new URL('./fanout.worker.ts', import.meta.url), { type: 'module' }),
   makeCoveringWorker: () => WorkerEndpoint = () => new Worker(new URL('../search/covering.worker.ts', import.meta.url), { type: 'module' }),
+  cells: () => Promise<CellsData> | null = () => (DATA_URLS.cells ? loadCells(DATA_URLS.cells) : null),
 ): () => void {
   let client: FanoutClient | null = null;
   let clientFile: unknown = null;
@@ -135,7 +138,8 @@ export function startFanout(
     const c = client;
     update({ busy: 'starting' });
     // The share needs the restaurants per cell; without the cells file the map still draws.
-    const weights = DATA_URLS.cells ? loadFanoutWeights(makeCoveringWorker, DATA_URLS.cells).catch(() => undefined) : Promise.resolve(undefined);
+    const columns = cells();
+    const weights = columns ? columns.then((c) => loadFanoutWeights(makeCoveringWorker, c)).catch(() => undefined) : Promise.resolve(undefined);
     ready = weights.then((w) => c.init(data.file, w)).then(() => undefined);
     return ready;
   };

@@ -19,6 +19,7 @@ import type { AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { computeReviewDiff } from './reviewSlice';
 import { createReviewClient, type ReviewClient } from './reviewWorker';
+import { loadCells } from '../globe/geometryClient';
 import { candidateUrl } from '../shell/url';
 import { DATA_URLS, fetchText, DataLoadError } from '../shell/loadData';
 
@@ -42,8 +43,9 @@ export function requestReviewCells(): void {
     return;
   }
   cellsRequested = true;
-  client
-    .cells(url)
+  const c = client;
+  loadCells(url)
+    .then((columns) => c.cells(columns))
     .then((cells) => st.getState().setReviewCells(cells))
     .catch((e: Error) => {
       cellsRequested = false;

@@ -1,6 +1,5 @@
 /**
- * Boundary review off the main thread: the cells file with restaurants and
- * dishes apart (the shared store keeps only their sum) and the expected
+ * Boundary review off the main thread: the expected
  * fan-out of a boundary file, which takes 60 to 180 ms for the review's
  * workload in Node 20 (more in a browser): too long for a frame, so a drag
  * on the ribbon would stutter if it ran on the main thread.
@@ -17,8 +16,8 @@
  * Pure computation and client, unit-tested in reviewWorker.test.ts through a
  * real comlink channel.
  */
-import { parseCellsCsv, searchWorkload, expectedFanout, Router, DEFAULT_RADIUS_MIX, type BoundaryFile, type CellWeight, type Fanout, type Workload } from '../../core/index';
-import { wrap, transfer, type Remote } from 'comlink';
+import { searchWorkload, expectedFanout, Router, DEFAULT_RADIUS_MIX, type BoundaryFile, type CellWeight, type Fanout, type Workload } from '../../core/index';
+import { wrap, type Remote } from 'comlink';
 import { errorMessage, type WorkerEndpoint } from '../shell/worker';
 import { cellsFromColumns } from './review';
 
@@ -32,19 +31,13 @@ export const REVIEW_QPS = 1000;
 /** The workload in words, for the panel. */
 export const REVIEW_WORKLOAD_TEXT = `${REVIEW_WORKLOAD_CENTRES} centres ∝ restaurants × ${DEFAULT_RADIUS_MIX.map((r) => r.label).join(', ')}, seed ${REVIEW_WORKLOAD_SEED}`;
 
-/** The cells list as it crosses from the worker: columns (typed arrays transferred), tokens comma-joined. */
+/** The cells as columns (the shared parse of data/cells.csv), tokens comma-joined. */
 export interface CellColumns {
   tokens: string;
   ordinals: Int32Array;
   restaurants: Float64Array;
   dishes: Float64Array;
 }
-
-const defaultFetchText = async (url: string) => {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url}: HTTP ${res.status} ${res.statusText}`.trim());
-  return res.text();
-};
 
 /**
  * createReviewApi is what the review worker exposes (comlink; review.worker.ts
@@ -53,28 +46,19 @@ const defaultFetchText = async (url: string) => {
  * workload (waiting for the cells if they are still loading). Errors are
  * thrown with their message; comlink rejects the call with it.
  */
-export function createReviewApi(fetchText: (url: string) => Promise<string> = defaultFetchText) {
-  let cells: Promise<CellWeight[]> | null = null;
+export function createReviewApi() {
+  let cells: CellWeight[] | null = null;
   let workload: Workload | null = null;
   return {
-    /** The cells file as columns (typed arrays transferred), with the fetch-and-parse time in ms. */
-    async cells(url: string): Promise<{ columns: CellColumns; ms: number }> {
-      const t0 = performance.now();
-      cells = fetchText(url).then((text) => parseCellsCsv(text, url.replace(/\?.*$/, '')));
+    /** Keeps the cells (the shared columns of data/cells.csv) for the workload. */
+    cells(columns: CellColumns): void {
+      cells = cellsFromColumns(columns);
       workload = null;
-      const list = await cells;
-      const columns: CellColumns = {
-        tokens: list.map((c) => c.token).join(','),
-        ordinals: Int32Array.from(list, (c) => c.ordinal),
-        restaurants: Float64Array.from(list, (c) => c.restaurants),
-        dishes: Float64Array.from(list, (c) => c.dishes),
-      };
-      return transfer({ columns, ms: performance.now() - t0 }, [columns.ordinals.buffer, columns.restaurants.buffer, columns.dishes.buffer]);
     },
     /** The expected fan-out of a boundary file over the review's workload, with its compute time in ms. */
-    async fanout(file: BoundaryFile): Promise<{ hash: string; fanout: Fanout; ms: number }> {
-      if (!cells) throw new Error('no cells file loaded: call cells(url) first');
-      const list = await cells;
+    fanout(file: BoundaryFile): { hash: string; fanout: Fanout; ms: number } {
+      if (!cells) throw new Error('no cells loaded: call cells(columns) first');
+      const list = cells;
       const t0 = performance.now();
       workload ??= searchWorkload(list, { seed: REVIEW_WORKLOAD_SEED, centres: REVIEW_WORKLOAD_CENTRES });
       const fanout = expectedFanout(new Router(file, 'boundary file'), workload, REVIEW_QPS);
@@ -92,8 +76,8 @@ export interface FanoutAnswer {
 }
 
 export interface ReviewClient {
-  /** Loads the cells file once (later calls return the same promise). */
-  cells: (url: string) => Promise<CellWeight[]>;
+  /** Hands the cells (the shared columns of data/cells.csv, copied) to the worker once; later calls return the same promise. */
+  cells: (columns: CellColumns) => Promise<CellWeight[]>;
   /**
    * The fan-out of a file: from the cache, or computed in the worker. While
    * one is computed, only the latest wish waits; a wish replaced by a newer
@@ -166,9 +150,9 @@ export function createReviewClient(makeWorker: () => WorkerEndpoint): ReviewClie
   };
 
   return {
-    cells(url) {
-      cellsPromise ??= call((w) => w.cells(url)).then(
-        (r) => cellsFromColumns(r.columns),
+    cells(columns) {
+      cellsPromise ??= call((w) => w.cells(columns)).then(
+        () => cellsFromColumns(columns),
         (e: Error) => {
           cellsPromise = null; // a later call tries again
           throw e;

@@ -16,7 +16,7 @@
  */
 import { wrap, transfer, type Remote } from 'comlink';
 import { errorMessage, type WorkerEndpoint } from '../shell/worker';
-import { parseCellsCsv, weightsFromCells, type FanoutWeights, Router, cellVertices, cellFromOrdinal, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
+import { weightsFromCells, type FanoutWeights, Router, cellVertices, cellFromOrdinal, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
 
 const RAD = Math.PI / 180;
 
@@ -72,7 +72,7 @@ export function routeOfAnswer(a: CoveringAnswer): CircleRoute {
  * worked-searches table or read the fan-out weights. Errors are thrown with
  * the core's message (naming the field and value); comlink rejects the call with it.
  */
-export function createCoveringApi(fetchText: (url: string) => Promise<string> = defaultFetchText) {
+export function createCoveringApi() {
   let router: Router | null = null;
   const need = (what: string) => {
     if (!router) throw new Error(`${what} request before init: call init(file) first`);
@@ -96,21 +96,16 @@ export function createCoveringApi(fetchText: (url: string) => Promise<string> = 
       const rows = workedSearches(r, cities, radii);
       return { rows, ms: performance.now() - t0 };
     },
-    /** The fan-out map's search origins: restaurants per non-empty cell at the cell's centre. */
-    async weights(url: string): Promise<FanoutWeights> {
-      const w = weightsFromCells(parseCellsCsv(await fetchText(url), 'data/cells.csv'));
+    /** The fan-out map's search origins: restaurants per non-empty cell (level-10 ordinals, key order) at the cell's centre. */
+    weights(ordinals: Int32Array, restaurants: Float64Array): FanoutWeights {
+      if (ordinals.length !== restaurants.length) throw new Error(`cells: ${ordinals.length} ordinals but ${restaurants.length} restaurant counts; the columns must be parallel`);
+      const w = weightsFromCells(Array.from(ordinals, (ordinal, k) => ({ token: '', ordinal, restaurants: restaurants[k], dishes: 0 })));
       return transfer(w, [w.lat.buffer, w.lng.buffer, w.weight.buffer]);
     },
   };
 }
 
 export type CoveringApi = ReturnType<typeof createCoveringApi>;
-
-async function defaultFetchText(url: string): Promise<string> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-  return res.text();
-}
 
 /** A circle to cover: degrees and km. */
 export interface CircleWish {
@@ -230,13 +225,14 @@ export function runWorkedSearches(makeWorker: () => WorkerEndpoint, file: Bounda
 }
 
 /**
- * loadFanoutWeights reads a cells file (data/cells.csv) in a worker of its
- * own and returns the fan-out map's search origins (weightsFromCells: the
- * restaurants of each non-empty cell at its centre); the worker then ends.
+ * loadFanoutWeights turns the cells (the shared columns of data/cells.csv,
+ * copied, not transferred) into the fan-out map's search origins in a worker
+ * of its own (weightsFromCells: the restaurants of each non-empty cell at its
+ * centre); the worker then ends.
  */
-export function loadFanoutWeights(makeWorker: () => WorkerEndpoint, url: string): Promise<FanoutWeights> {
+export function loadFanoutWeights(makeWorker: () => WorkerEndpoint, cells: { ordinals: Int32Array; restaurants: Float64Array }): Promise<FanoutWeights> {
   const worker = makeWorker();
   return wrap<CoveringApi>(worker)
-    .weights(url)
+    .weights(cells.ordinals, cells.restaurants)
     .finally(() => worker.terminate());
 }
