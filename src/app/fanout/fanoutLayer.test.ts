@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeEach } from 'vitest';
-import { visibleBbox, startFanout, fanoutState, subscribeFanout } from './fanoutLayer';
+import { visibleBbox, startFanout } from './fanoutLayer';
 import { createFanoutApi } from './fanout';
 import { createCoveringApi } from '../search/covering';
 import { portWorker } from '../shell/worker.testing';
@@ -65,7 +65,8 @@ describe('fan-out layer: requests', () => {
     store.getState().setSearchRadius(15, 'mi');
     const stop = startFanout(store, fanoutWorker, coveringWorker, cellsColumns);
     let changes = 0;
-    const unsub = subscribeFanout(() => changes++);
+    const fanoutState = () => store.getState().fanoutLayer;
+    const unsub = store.subscribe((s, p) => void (s.fanoutLayer !== p.fanoutLayer && changes++));
     store.getState().setFanout(true);
     // Move the view while the world grid is computing: the world grid must still arrive.
     await until(() => fanoutState().busy === 'world');
