@@ -4,9 +4,7 @@
  * restaurant-weighted searches at this radius that ask exactly one shard,
  * and how long the worker took.
  */
-import { useSyncExternalStore } from 'react';
 import { appStore, useApp } from '../shell/store';
-import { fanoutState, subscribeFanout } from './fanoutLayer';
 import { FANOUT_COLORS } from './fanoutColors';
 import { formatInt } from '../shell/format';
 import { KM_PER_MILE } from '../../core/index';
@@ -16,7 +14,7 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 export function FanoutControl() {
   const on = useApp((s) => s.fanout);
   const unit = useApp((s) => s.searchRadius.unit);
-  const f = useSyncExternalStore(subscribeFanout, fanoutState);
+  const f = useApp((s) => s.fanoutLayer);
   const grid = f.detail ?? f.world;
   const r = unit === 'mi' ? f.radiusKm / KM_PER_MILE : f.radiusKm;
   return (

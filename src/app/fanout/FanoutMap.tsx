@@ -15,7 +15,8 @@ import * as THREE from 'three';
 import { lineMaterial, withFixedBounds } from '../globe/lineMaterial';
 import { frame } from '../globe/frame';
 import { FANOUT_COLORS } from './fanoutColors';
-import { fanoutState, subscribeFanout, type FanoutState } from './fanoutLayer';
+import type { FanoutState } from './fanoutSlice';
+import { appStore } from '../shell/store';
 import { fanoutQuads, type BucketQuads } from './fanoutGeometry';
 import { FILL_VERTS } from '../search/coveringGeometry';
 
@@ -59,8 +60,8 @@ export function FanoutMap() {
       put(detail.current, d ? fanoutQuads(d.grid, d.counts) : null);
       frame.invalidate();
     };
-    show(fanoutState());
-    return subscribeFanout(() => show(fanoutState()));
+    show(appStore.getState().fanoutLayer);
+    return appStore.subscribe((s, p) => void (s.fanoutLayer !== p.fanoutLayer && show(s.fanoutLayer)));
   }, [empty]);
 
   return (

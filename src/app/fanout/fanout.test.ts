@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { serveFanout, createFanoutClient, type FanoutScope, type FanoutWorkerLike, type FanoutResponse, type FanoutRequest } from './fanout';
-import { Router, cellOrdinal, parseToken, gridForBbox, weightsFromCities, computeFanoutShare, KM_PER_MILE, type FanoutGrid } from '../../core/index';
+import { createFanoutApi, createFanoutClient, type FanoutGridResult, type FanoutShareResult, type FanoutProgress } from './fanout';
+import { portWorker } from '../shell/worker.testing';
+import { Router, cellOrdinal, parseToken, gridForBbox, weightsFromCities, computeFanoutShare, KM_PER_MILE, type FanoutGrid, type FanoutMethod } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
 
 /** The pixel centre as the grid's doc comment defines it: row 0 south, column 0 west, longitudes wrapped to [-180, 180). */
@@ -23,30 +24,38 @@ function expectedCounts(router: Router, g: FanoutGrid, radiusKm: number): number
   return out;
 }
 
-/** A worker and its scope joined by structured clones, delivered asynchronously like postMessage. */
+/**
+ * The real fan-out API served with comlink over a MessageChannel (structured
+ * clones, transfers, asynchronous delivery), watched from the worker's side:
+ * what each grid and share call resolved to (null = dropped), in call order,
+ * the counts buffers it returned, and the progress it reported per call.
+ */
 function workerPair() {
-  const toWorker: ((e: { data: FanoutRequest }) => void)[] = [];
-  const toMain: ((e: { data: FanoutResponse }) => void)[] = [];
-  const seen: FanoutResponse[] = [];
-  const transferred: { type: string; buffers: Transferable[] }[] = [];
-  const scope: FanoutScope = {
-    postMessage(msg, transfer) {
-      const data = structuredClone(msg, { transfer: transfer ?? [] });
-      seen.push(data);
-      if (transfer?.length) transferred.push({ type: msg.type, buffers: transfer });
-      setTimeout(() => toMain.forEach((f) => f({ data })), 0);
+  const api = createFanoutApi();
+  const grids: (FanoutGridResult | null)[] = [];
+  const gridCalls: { progress: [number, number][] }[] = [];
+  const shares: (FanoutShareResult | null)[] = [];
+  const transferred: ArrayBuffer[] = [];
+  const worker = portWorker({
+    ...api,
+    grid(radiusKm: number, grid: FanoutGrid, method?: FanoutMethod, onProgress?: FanoutProgress) {
+      const call = { progress: [] as [number, number][] };
+      const k = gridCalls.push(call) - 1;
+      const watched: FanoutProgress = (done, total) => {
+        call.progress.push([done, total]);
+        return onProgress?.(done, total);
+      };
+      return api.grid(radiusKm, grid, method, watched).then((r) => {
+        grids[k] = r;
+        if (r) transferred.push(r.counts.buffer as ArrayBuffer);
+        return r;
+      });
     },
-    addEventListener: (_t, f) => void toWorker.push(f),
-  };
-  const worker: FanoutWorkerLike = {
-    postMessage(msg) {
-      const data = structuredClone(msg);
-      setTimeout(() => toWorker.forEach((f) => f({ data })), 0);
+    share(radiusKm: number, method?: FanoutMethod) {
+      return api.share(radiusKm, method).then((r) => (shares.push(r), r));
     },
-    addEventListener: (_t, f) => void toMain.push(f),
-  };
-  serveFanout(scope);
-  return { worker, seen, transferred };
+  });
+  return { worker, grids, gridCalls, shares, transferred };
 }
 
 describe('fan-out worker protocol', () => {
@@ -55,7 +64,7 @@ describe('fan-out worker protocol', () => {
   const g: FanoutGrid = { west: -123, south: 37.2, east: -121.8, north: 38.2, cols: 16, rows: 12 };
 
   it('validates the file, then answers a grid with the counts the core computes, its buffer transferred', async () => {
-    const { worker, seen, transferred } = workerPair();
+    const { worker, grids, transferred } = workerPair();
     const client = createFanoutClient(worker);
     expect(await client.init(file)).toEqual({ numberOfShards: 4, hash: file.hash, weightPoints: 0 });
     const progress: number[] = [];
@@ -65,16 +74,15 @@ describe('fan-out worker protocol', () => {
     expect(Array.from(r!.counts)).toEqual(expectedCounts(router, g, 20));
     expect(r!.pixels.reduce((a, b) => a + b, 0)).toBe(g.cols * g.rows);
     expect(r).toMatchObject({ radiusKm: 20, grid: g, method: 'blocks' });
-    expect(seen.filter((m) => m.type === 'grid')).toHaveLength(1);
+    expect(grids.filter((x) => x !== null)).toHaveLength(1);
     // The worker's copy was moved, not copied: its buffer is detached (length 0) after posting.
     expect(transferred).toHaveLength(1);
-    expect(transferred[0].type).toBe('grid');
-    expect((transferred[0].buffers[0] as ArrayBuffer).byteLength).toBe(0);
+    expect(transferred[0].byteLength).toBe(0);
     expect(progress.every((d) => d > 0 && d <= g.cols * g.rows)).toBe(true);
   });
 
   it('drops a stale grid request when a newer one arrives', async () => {
-    const { worker, seen } = workerPair();
+    const { worker, grids, gridCalls } = workerPair();
     const client = createFanoutClient(worker);
     await client.init(file);
     // The first request is slow (the full covering at every one of 3,600 pixels); the second supersedes it.
@@ -85,10 +93,11 @@ describe('fan-out worker protocol', () => {
     expect(await first).toBeNull();
     const r = await second;
     expect(Array.from(r!.counts)).toEqual(expectedCounts(router, g, 20));
-    const firstId = 1; // the client numbers requests from 1
-    expect(seen.some((m) => m.type === 'cancelled' && m.id === firstId)).toBe(true);
-    expect(seen.filter((m) => m.type === 'grid').map((m) => (m as { id: number }).id)).toEqual([2]);
-    expect(seen.some((m) => m.type === 'progress' && m.id === firstId && m.done < m.total)).toBe(true);
+    // In the worker, the first call was dropped unfinished (resolved null) and only the second was computed.
+    expect(grids).toHaveLength(2);
+    expect(grids[0]).toBeNull();
+    expect(grids[1]).not.toBeNull();
+    expect(gridCalls[0].progress.some(([done, total]) => done < total)).toBe(true);
   });
 
   it('cancels on request and reports errors naming the problem', async () => {
@@ -106,7 +115,7 @@ describe('fan-out worker protocol', () => {
   });
 
   it('computes the weighted share once per radius and answers repeats from its cache', async () => {
-    const { worker, seen } = workerPair();
+    const { worker, shares } = workerPair();
     const client = createFanoutClient(worker);
     const pts = Array.from({ length: 40 }, (_, k) => ({ lat: 37.3 + (k % 8) * 0.1, lng: -122.6 + Math.floor(k / 8) * 0.2, population: k + 1 }));
     const weights = weightsFromCities(pts);
@@ -114,7 +123,6 @@ describe('fan-out worker protocol', () => {
     const s = await client.share(25);
     expect(s).toEqual(computeFanoutShare(router, weights, 25, 'fast'));
     expect(await client.share(25)).toEqual(s);
-    const shares = seen.filter((m) => m.type === 'share') as Extract<FanoutResponse, { type: 'share' }>[];
-    expect(shares.map((m) => m.cached)).toEqual([false, true]);
+    expect(shares.map((m) => m?.cached)).toEqual([false, true]);
   });
 });

@@ -1,32 +1,25 @@
 /**
- * The fan-out map's worker protocol and its main-thread client. The
+ * The fan-out map's worker API (comlink) and its main-thread client. The
  * computation (grids, the block sandwich, weights, the one-shard share) is
  * the core's (src/core/fanout.ts); this file only runs it in slices in a
  * worker (fanout.worker.ts), cancelling stale requests, and carries the
  * answers back.
  */
+import { wrap, proxy, transfer, releaseProxy, type Endpoint, type Remote } from 'comlink';
+import { errorMessage } from '../shell/worker';
 import { Router, FanoutGridJob, FanoutShareJob, assertFanoutWeights, type BoundaryFile, type FanoutWeights, type FanoutGrid, type FanoutMethod, type FanoutBuckets, type FanoutShare } from '../../core/index';
 
-// ---------------------------------------------------------------------------
-// Worker protocol. The main thread sends 'init' once, then 'grid' and 'share'
-// requests with increasing ids; a newer request of the same kind supersedes
-// an unfinished one (answered 'cancelled'), and 'cancel' drops one by id.
-// The worker runs grid requests before share requests, in slices of
-// SLICE_MS, reading its messages between slices.
+// The worker's API (comlink). The main thread calls init once, then grid and
+// share; a newer call of the same kind supersedes an unfinished one (which
+// resolves null), and cancel drops both. The worker runs grid requests
+// before share requests, in slices of SLICE_MS, reading its messages
+// between slices.
 
 /** Milliseconds of work between looks at the message queue (the cancellation latency). */
 export const SLICE_MS = 25;
 
-/** Messages to the worker. */
-export type FanoutRequest =
-  | { type: 'init'; file: BoundaryFile; weights?: FanoutWeights }
-  | { type: 'grid'; id: number; radiusKm: number; grid: FanoutGrid; method?: FanoutMethod }
-  | { type: 'share'; id: number; radiusKm: number; method?: FanoutMethod }
-  | { type: 'cancel'; id: number };
-
-/** A computed grid as the worker posts it (counts' buffer is transferred). */
+/** A computed grid as the worker returns it (counts' buffer is transferred). */
 export interface FanoutGridResult {
-  id: number;
   radiusKm: number;
   grid: FanoutGrid;
   method: FanoutMethod;
@@ -38,38 +31,59 @@ export interface FanoutGridResult {
   ms: number;
 }
 
-/** Messages from the worker. */
-export type FanoutResponse =
-  | { type: 'ready'; numberOfShards: number; hash: string; weightPoints: number }
-  | { type: 'progress'; id: number; done: number; total: number }
-  | ({ type: 'grid' } & FanoutGridResult)
-  | { type: 'share'; id: number; share: FanoutShare; ms: number; cached: boolean }
-  | { type: 'cancelled'; id: number }
-  | { type: 'error'; id: number | null; message: string };
-
-/** What serveFanout needs of a worker's global scope (or a test double). */
-export interface FanoutScope {
-  postMessage(message: FanoutResponse, transfer?: Transferable[]): void;
-  addEventListener(type: 'message', listener: (e: { data: FanoutRequest }) => void): void;
+/** A one-shard share as the worker returns it: compute time (ms) and whether it came from the cache. */
+export interface FanoutShareResult {
+  share: FanoutShare;
+  ms: number;
+  cached: boolean;
 }
 
+/** What init answers once the worker has validated the file (and the weights). */
+export interface FanoutReady {
+  numberOfShards: number;
+  hash: string;
+  weightPoints: number;
+}
+
+/** Called with the pixels or points done so far and the total, after each slice. */
+export type FanoutProgress = (done: number, total: number) => void;
+
+type Running<J, R> = { job: J; ms: number; resolve: (r: R | null) => void; reject: (e: unknown) => void; onProgress?: FanoutProgress };
+
 /**
- * serveFanout answers FanoutRequests on a worker scope until the worker
- * ends. Errors (an invalid boundary file, grid or radius, a request before
- * 'init') are posted as { type: 'error', id, message } naming the problem.
- * The share of a radius is cached (the last 32 radii), so zooming does not
- * recompute it.
+ * createFanoutApi is what the fan-out worker exposes (comlink; fanout.worker.ts
+ * binds it). Errors (an invalid boundary file, grid or radius, a request
+ * before init) are thrown naming the problem; comlink rejects the call with
+ * them. The share of a radius is cached (the last 32 radii), so zooming does
+ * not recompute it.
  */
-export function serveFanout(scope: FanoutScope, yieldToEvents: () => Promise<void> = () => new Promise((r) => setTimeout(r, 0))): void {
+export function createFanoutApi(yieldToEvents: () => Promise<void> = () => new Promise((r) => setTimeout(r, 0))) {
   let router: Router | null = null;
   let weights: FanoutWeights | null = null;
   const shareCache = new Map<string, FanoutShare>();
-  type Running<J> = { id: number; job: J; ms: number };
-  let gridRun: Running<FanoutGridJob> | null = null;
-  let shareRun: Running<FanoutShareJob> | null = null;
+  let gridRun: Running<FanoutGridJob, FanoutGridResult> | null = null;
+  let shareRun: Running<FanoutShareJob, FanoutShareResult> | null = null;
   let looping = false;
 
-  const fail = (id: number | null, e: unknown) => scope.postMessage({ type: 'error', id, message: e instanceof Error ? e.message : String(e) });
+  const drop = (run: { resolve: (r: null) => void; onProgress?: FanoutProgress } | null) => {
+    if (!run) return;
+    run.resolve(null);
+    release(run.onProgress);
+  };
+
+  // Runs one slice of a job: true when the job finished, null when it failed (and was rejected).
+  const slice = <J extends FanoutGridJob | FanoutShareJob>(run: Running<J, never>, deadline: number, t0: number): boolean | null => {
+    try {
+      const finished = run.job.step(deadline);
+      run.ms += performance.now() - t0;
+      if (!finished) void run.onProgress?.(run.job.done, run.job.total);
+      return finished;
+    } catch (e) {
+      run.reject(e);
+      release(run.onProgress);
+      return null;
+    }
+  };
 
   const loop = async () => {
     if (looping) return;
@@ -80,38 +94,23 @@ export function serveFanout(scope: FanoutScope, yieldToEvents: () => Promise<voi
         const deadline = t0 + SLICE_MS;
         if (gridRun) {
           const run = gridRun;
-          let finished = false;
-          try {
-            finished = run.job.step(deadline);
-          } catch (e) {
-            gridRun = null;
-            fail(run.id, e);
-            continue;
-          }
-          run.ms += performance.now() - t0;
+          const finished = slice(run as Running<FanoutGridJob, never>, deadline, t0);
+          if (finished !== false) gridRun = null;
           if (finished) {
-            gridRun = null;
             const j = run.job;
-            scope.postMessage({ type: 'grid', id: run.id, radiusKm: j.radiusKm, grid: j.grid, method: j.method, counts: j.counts, pixels: j.buckets(), ms: run.ms }, [j.counts.buffer]);
-          } else scope.postMessage({ type: 'progress', id: run.id, done: run.job.done, total: run.job.total });
+            run.resolve(transfer({ radiusKm: j.radiusKm, grid: j.grid, method: j.method, counts: j.counts, pixels: j.buckets(), ms: run.ms }, [j.counts.buffer]));
+            release(run.onProgress);
+          }
         } else if (shareRun) {
           const run = shareRun;
-          let finished = false;
-          try {
-            finished = run.job.step(deadline);
-          } catch (e) {
-            shareRun = null;
-            fail(run.id, e);
-            continue;
-          }
-          run.ms += performance.now() - t0;
+          const finished = slice(run as Running<FanoutShareJob, never>, deadline, t0);
+          if (finished !== false) shareRun = null;
           if (finished) {
-            shareRun = null;
             const share = run.job.share();
             shareCache.set(`${run.job.method}:${run.job.radiusKm}`, share);
             if (shareCache.size > 32) shareCache.delete(shareCache.keys().next().value!);
-            scope.postMessage({ type: 'share', id: run.id, share, ms: run.ms, cached: false });
-          } else scope.postMessage({ type: 'progress', id: run.id, done: run.job.done, total: run.job.total });
+            run.resolve({ share, ms: run.ms, cached: false });
+          }
         }
         await yieldToEvents();
       }
@@ -120,74 +119,64 @@ export function serveFanout(scope: FanoutScope, yieldToEvents: () => Promise<voi
     }
   };
 
-  scope.addEventListener('message', (e) => {
-    const m = e.data;
-    const id = m && typeof m === 'object' && 'id' in m && typeof m.id === 'number' ? m.id : null;
-    try {
-      switch (m?.type) {
-        case 'init': {
-          if (m.weights !== undefined) assertFanoutWeights(m.weights);
-          router = new Router(m.file, 'boundary file');
-          weights = m.weights ?? null;
-          shareCache.clear();
-          for (const run of [gridRun, shareRun]) if (run) scope.postMessage({ type: 'cancelled', id: run.id });
-          gridRun = shareRun = null;
-          scope.postMessage({ type: 'ready', numberOfShards: router.numberOfShards, hash: router.file.hash, weightPoints: weights?.lat.length ?? 0 });
-          return;
-        }
-        case 'grid': {
-          if (!router) throw new Error('grid request before init: send { type: "init", file } first');
-          const job = new FanoutGridJob(router, m.grid, m.radiusKm, m.method ?? 'blocks');
-          if (gridRun) scope.postMessage({ type: 'cancelled', id: gridRun.id });
-          gridRun = { id: m.id, job, ms: 0 };
-          void loop();
-          return;
-        }
-        case 'share': {
-          if (!router) throw new Error('share request before init: send { type: "init", file } first');
-          if (!weights) throw new Error('share request without weights: send them with init ({ type: "init", file, weights })');
-          const method = m.method ?? 'blocks';
-          const job = new FanoutShareJob(router, weights, m.radiusKm, method);
-          if (shareRun) scope.postMessage({ type: 'cancelled', id: shareRun.id });
-          shareRun = null;
-          const hit = shareCache.get(`${method}:${m.radiusKm}`);
-          if (hit) {
-            scope.postMessage({ type: 'share', id: m.id, share: hit, ms: 0, cached: true });
-            return;
-          }
-          shareRun = { id: m.id, job, ms: 0 };
-          void loop();
-          return;
-        }
-        case 'cancel': {
-          if (gridRun?.id === m.id) gridRun = null;
-          else if (shareRun?.id === m.id) shareRun = null;
-          else return;
-          scope.postMessage({ type: 'cancelled', id: m.id });
-          return;
-        }
-        default:
-          throw new Error(`unknown request ${JSON.stringify((m as { type?: unknown })?.type)}: expected init, grid, share or cancel`);
-      }
-    } catch (err) {
-      fail(id, err);
-    }
-  });
+  return {
+    /** Validates a boundary file (and the weights the share needs); drops any running job. */
+    init(file: BoundaryFile, w?: FanoutWeights): FanoutReady {
+      if (w !== undefined) assertFanoutWeights(w);
+      router = new Router(file, 'boundary file');
+      weights = w ?? null;
+      shareCache.clear();
+      drop(gridRun);
+      drop(shareRun);
+      gridRun = shareRun = null;
+      return { numberOfShards: router.numberOfShards, hash: router.file.hash, weightPoints: weights?.lat.length ?? 0 };
+    },
+    /** Computes a grid; resolves null if a later grid or cancel superseded it. */
+    grid(radiusKm: number, grid: FanoutGrid, method: FanoutMethod = 'blocks', onProgress?: FanoutProgress): Promise<FanoutGridResult | null> {
+      if (!router) throw new Error('grid request before init: call init(file) first');
+      const job = new FanoutGridJob(router, grid, radiusKm, method);
+      drop(gridRun);
+      return new Promise((resolve, reject) => {
+        gridRun = { job, ms: 0, resolve, reject, onProgress };
+        void loop();
+      });
+    },
+    /** Computes the weighted one-shard share for a radius; resolves null if a later share or cancel superseded it. */
+    share(radiusKm: number, method: FanoutMethod = 'blocks'): Promise<FanoutShareResult | null> {
+      if (!router) throw new Error('share request before init: call init(file) first');
+      if (!weights) throw new Error('share request without weights: pass them to init(file, weights)');
+      const job = new FanoutShareJob(router, weights, radiusKm, method);
+      drop(shareRun);
+      shareRun = null;
+      const hit = shareCache.get(`${method}:${radiusKm}`);
+      if (hit) return Promise.resolve({ share: hit, ms: 0, cached: true });
+      return new Promise((resolve, reject) => {
+        shareRun = { job, ms: 0, resolve, reject };
+        void loop();
+      });
+    },
+    /** Drops the running grid and share (their calls resolve null). */
+    cancel(): void {
+      drop(gridRun);
+      drop(shareRun);
+      gridRun = shareRun = null;
+    },
+  };
 }
 
-/** What createFanoutClient needs of a Worker (or a test double). */
-export interface FanoutWorkerLike {
-  postMessage(message: FanoutRequest, transfer?: Transferable[]): void;
-  addEventListener(type: 'message', listener: (e: { data: FanoutResponse }) => void): void;
-  terminate?(): void;
+export type FanoutApi = ReturnType<typeof createFanoutApi>;
+
+// A progress callback that came through comlink is a proxy holding a port: let it go.
+function release(f: FanoutProgress | undefined): void {
+  (f as Partial<Remote<FanoutProgress>> | undefined)?.[releaseProxy]?.();
 }
 
 /** The main thread's handle on a fan-out worker. */
 export interface FanoutClient {
   /** Sends the boundary file (and the weights for shares); resolves when the worker has validated it. */
-  init(file: BoundaryFile, weights?: FanoutWeights): Promise<{ numberOfShards: number; hash: string; weightPoints: number }>;
+  init(file: BoundaryFile, weights?: FanoutWeights): Promise<FanoutReady>;
   /** Computes a grid; resolves null if a later grid() or cancel() made it stale. Rejects with the worker's message on bad input. */
-  grid(radiusKm: number, grid: FanoutGrid, opts?: { method?: FanoutMethod; onProgress?: (done: number, total: number) => void }): Promise<FanoutGridResult | null>;
+  grid(radiusKm: number, grid: FanoutGrid, opts?: { method?: FanoutMethod; onProgress?: FanoutProgress }): Promise<FanoutGridResult | null>;
   /** Computes the weighted one-shard share for a radius; resolves null if a later share() or cancel() made it stale. */
   share(radiusKm: number, opts?: { method?: FanoutMethod }): Promise<FanoutShare | null>;
   /** Drops every pending request (their promises resolve null). */
@@ -202,76 +191,49 @@ export interface FanoutClient {
  * Only the latest grid and the latest share request are kept: starting a new
  * one resolves the previous one with null at once, and the worker drops it.
  */
-export function createFanoutClient(worker: FanoutWorkerLike): FanoutClient {
-  let nextId = 1;
-  type Pending = { kind: 'grid' | 'share'; resolve: (v: never) => void; reject: (e: Error) => void; onProgress?: (done: number, total: number) => void };
-  const pending = new Map<number, Pending>();
-  let ready: { resolve: (v: { numberOfShards: number; hash: string; weightPoints: number }) => void; reject: (e: Error) => void } | null = null;
+export function createFanoutClient(worker: Endpoint & { terminate?(): void }): FanoutClient {
+  const api = wrap<FanoutApi>(worker);
+  // The latest request of each kind; an older one resolves null at once.
+  const latest: Record<'grid' | 'share', { resolve: (v: null) => void } | null> = { grid: null, share: null };
 
-  const settleStale = (kind: 'grid' | 'share') => {
-    for (const [id, p] of pending) {
-      if (p.kind !== kind) continue;
-      pending.delete(id);
-      worker.postMessage({ type: 'cancel', id });
-      (p.resolve as (v: null) => void)(null);
-    }
+  const run = <T>(kind: 'grid' | 'share', call: (isLatest: () => boolean) => Promise<T | null>): Promise<T | null> => {
+    latest[kind]?.resolve(null);
+    return new Promise<T | null>((resolve, reject) => {
+      const me = { resolve: resolve as (v: null) => void };
+      latest[kind] = me;
+      const isLatest = () => latest[kind] === me;
+      call(isLatest).then(
+        (v) => {
+          if (!isLatest()) return;
+          latest[kind] = null;
+          resolve(v);
+        },
+        (e: unknown) => {
+          if (!isLatest()) return;
+          latest[kind] = null;
+          reject(new Error(errorMessage(e)));
+        },
+      );
+    });
   };
 
-  worker.addEventListener('message', (e) => {
-    const m = e.data;
-    if (m.type === 'ready') {
-      ready?.resolve({ numberOfShards: m.numberOfShards, hash: m.hash, weightPoints: m.weightPoints });
-      ready = null;
-      return;
-    }
-    if (m.type === 'error' && m.id === null) {
-      if (ready) {
-        ready.reject(new Error(m.message));
-        ready = null;
-      }
-      return;
-    }
-    const id = m.id as number;
-    const p = pending.get(id);
-    if (!p) return; // stale: already settled
-    if (m.type === 'progress') return p.onProgress?.(m.done, m.total);
-    pending.delete(id);
-    if (m.type === 'error') p.reject(new Error(m.message));
-    else if (m.type === 'cancelled') (p.resolve as (v: null) => void)(null);
-    else if (m.type === 'grid') {
-      const { type: _t, ...result } = m;
-      void _t;
-      (p.resolve as (v: FanoutGridResult) => void)(result);
-    } else if (m.type === 'share') (p.resolve as (v: FanoutShare) => void)(m.share);
-  });
-
   return {
-    init(file, weights) {
-      return new Promise((resolve, reject) => {
-        ready?.reject(new Error('superseded by a later init'));
-        ready = { resolve, reject };
-        worker.postMessage({ type: 'init', file, ...(weights ? { weights } : {}) });
-      });
-    },
+    init: (file, weights) => api.init(file, weights),
     grid(radiusKm, grid, opts = {}) {
-      settleStale('grid');
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { kind: 'grid', resolve: resolve as (v: never) => void, reject, onProgress: opts.onProgress });
-        worker.postMessage({ type: 'grid', id, radiusKm, grid, ...(opts.method ? { method: opts.method } : {}) });
+      return run('grid', (isLatest) => {
+        const onProgress = opts.onProgress;
+        const progress = onProgress ? proxy((done: number, total: number) => void (isLatest() && onProgress(done, total))) : undefined;
+        return api.grid(radiusKm, grid, opts.method ?? 'blocks', progress);
       });
     },
     share(radiusKm, opts = {}) {
-      settleStale('share');
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { kind: 'share', resolve: resolve as (v: never) => void, reject });
-        worker.postMessage({ type: 'share', id, radiusKm, ...(opts.method ? { method: opts.method } : {}) });
-      });
+      return run('share', () => api.share(radiusKm, opts.method ?? 'blocks')).then((r) => r?.share ?? null);
     },
     cancel() {
-      settleStale('grid');
-      settleStale('share');
+      latest.grid?.resolve(null);
+      latest.share?.resolve(null);
+      latest.grid = latest.share = null;
+      void api.cancel();
     },
     dispose() {
       this.cancel();

@@ -1,10 +1,12 @@
 import { describe, it, expect, beforeEach } from 'vitest';
-import { visibleBbox, startFanout, fanoutState, subscribeFanout } from './fanoutLayer';
-import { serveFanout, type FanoutRequest, type FanoutResponse, type FanoutWorkerLike } from './fanout';
-import { serveCovering, type CoveringRequest, type CoveringResponse, type CoveringWorkerLike } from '../search/covering';
+import { visibleBbox, startFanout } from './fanoutLayer';
+import { createFanoutApi } from './fanout';
+import { createCoveringApi } from '../search/covering';
+import { portWorker } from '../shell/worker.testing';
 import { createAppStore } from '../shell/store';
 import { frame } from '../globe/frame';
-import { Router, cellAt, cellOrdinal, KM_PER_MILE } from '../../core/index';
+import { Router, cellAt, cellOrdinal, KM_PER_MILE, parseCellsCsv } from '../../core/index';
+import type { CellsData } from '../shell/dataSlice';
 import { fileWithCuts } from '../../core/testutil';
 import type { ViewGeometry } from '../globe/view';
 
@@ -33,20 +35,16 @@ describe('fan-out layer: the visible box', () => {
   });
 });
 
-/** Worker doubles: the real protocols on scopes whose messages arrive on later macrotasks. */
-function fanoutWorker(): FanoutWorkerLike {
-  const toWorker: ((e: { data: FanoutRequest }) => void)[] = [];
-  const toMain: ((e: { data: FanoutResponse }) => void)[] = [];
-  serveFanout({ postMessage: (m) => setTimeout(() => toMain.forEach((l) => l({ data: m }))), addEventListener: (_t, l) => toWorker.push(l) });
-  return { postMessage: (m) => setTimeout(() => toWorker.forEach((l) => l({ data: structuredClone(m) }))), addEventListener: (_t, l) => toMain.push(l), terminate: () => {} };
-}
-function coveringWorker(): CoveringWorkerLike {
-  const toWorker: ((e: { data: CoveringRequest }) => void)[] = [];
-  const toMain: ((e: { data: CoveringResponse }) => void)[] = [];
-  const csv = 'token,restaurants,dishes\n89c259,120,9000\n89c25b,3,200\n';
-  serveCovering({ postMessage: (m) => setTimeout(() => toMain.forEach((l) => l({ data: m }))), addEventListener: (_t, l) => toWorker.push(l) }, async () => csv);
-  return { postMessage: (m) => setTimeout(() => toWorker.forEach((l) => l({ data: structuredClone(m) }))), addEventListener: (_t, l) => toMain.push(l), terminate: () => {} };
-}
+/** Worker doubles: the real worker APIs served with comlink over MessageChannels. */
+const fanoutWorker = () => portWorker(createFanoutApi());
+const coveringWorker = () => portWorker(createCoveringApi());
+/** The shared cells columns, as the geometry worker parses them (the core's parseCellsCsv). */
+const cellsColumns = async (): Promise<CellsData> => {
+  const cells = parseCellsCsv('token,restaurants,dishes\n89c259,120,9000\n89c25b,3,200\n', 'cells');
+  const restaurants = Float64Array.from(cells, (c) => c.restaurants);
+  const dishes = Float64Array.from(cells, (c) => c.dishes);
+  return { tokens: cells.map((c) => c.token).join(','), ordinals: Int32Array.from(cells, (c) => c.ordinal), restaurants, dishes, weights: restaurants.map((r, k) => r + dishes[k]) };
+};
 
 const until = async (ok: () => boolean, ms = 20_000) => {
   const t0 = Date.now();
@@ -65,9 +63,10 @@ describe('fan-out layer: requests', () => {
     const store = createAppStore();
     store.getState().setBoundaries(file, new Router(file), 'test');
     store.getState().setSearchRadius(15, 'mi');
-    const stop = startFanout(store, fanoutWorker, coveringWorker);
+    const stop = startFanout(store, fanoutWorker, coveringWorker, cellsColumns);
     let changes = 0;
-    const unsub = subscribeFanout(() => changes++);
+    const fanoutState = () => store.getState().fanoutLayer;
+    const unsub = store.subscribe((s, p) => void (s.fanoutLayer !== p.fanoutLayer && changes++));
     store.getState().setFanout(true);
     // Move the view while the world grid is computing: the world grid must still arrive.
     await until(() => fanoutState().busy === 'world');

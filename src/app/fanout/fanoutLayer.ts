@@ -8,16 +8,20 @@
  * supersedes an unfinished one (the client cancels it in the worker). Also
  * asks for the share of restaurant-weighted searches that ask one shard.
  *
- * The state is a small external store (fanoutState / subscribeFanout) read
- * by the panel (FanoutControl) and the scene (FanoutMap).
+ * The state is the store's fanoutLayer (fanoutSlice.ts), read by the panel
+ * (FanoutControl) and the scene (FanoutMap).
  */
 import type { StoreApi } from 'zustand/vanilla';
 import type { AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { radiusKmOf } from '../search/searchSlice';
 import { gridForBbox, type FanoutShare, type FanoutBbox } from '../../core/index';
-import { createFanoutClient, type FanoutClient, type FanoutGridResult, type FanoutWorkerLike } from './fanout';
-import { loadFanoutWeights, type CoveringWorkerLike } from '../search/covering';
+import { createFanoutClient, type FanoutClient, type FanoutGridResult } from './fanout';
+import type { WorkerEndpoint } from '../shell/worker';
+import { loadFanoutWeights } from '../search/covering';
+import { EMPTY_FANOUT, type FanoutState } from './fanoutSlice';
+import { loadCells } from '../globe/geometryClient';
+import type { CellsData } from '../shell/dataSlice';
 import { DATA_URLS } from '../shell/loadData';
 import { frame } from '../globe/frame';
 import { unprojectScreen, type ViewGeometry } from '../globe/view';
@@ -33,45 +37,9 @@ export const SETTLE_MS = 250;
 /** Radius changes closer together than this (ms) ask for one grid (a slider drag asks once it pauses). */
 export const RADIUS_SETTLE_MS = 150;
 
-export interface FanoutState {
-  /** The radius the layer is for, km (0 when off). */
-  radiusKm: number;
-  /** The world grid of that radius, once computed. */
-  world: FanoutGridResult | null;
-  /** The detail grid of the current view, when zoomed in and computed. */
-  detail: FanoutGridResult | null;
-  /** The weighted share for the radius, once computed. */
-  share: FanoutShare | null;
-  /** What the worker is doing: '' when idle. */
-  busy: '' | 'world' | 'detail' | 'share' | 'starting';
-  /** The last problem, '' when none. */
-  error: string;
-}
-
-const EMPTY: FanoutState = { radiusKm: 0, world: null, detail: null, share: null, busy: '', error: '' };
-let state: FanoutState = EMPTY;
-const listeners = new Set<() => void>();
-
-/** fanoutState returns the layer's current state (a new object after every change). */
-export function fanoutState(): FanoutState {
-  return state;
-}
-
-/** subscribeFanout calls listener after every change; returns the unsubscribe. */
-export function subscribeFanout(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 /** Test and benchmark hooks on document.body.dataset: the worker's time for the last world and view grids. */
 function hook(key: 'fanoutWorldMs' | 'fanoutViewMs', ms: number): void {
   if (typeof document !== 'undefined') document.body.dataset[key] = ms.toFixed(0);
-}
-
-function update(patch: Partial<FanoutState>): void {
-  state = { ...state, ...patch };
-  for (const l of listeners) l();
-  frame.invalidate();
 }
 
 /**
@@ -110,8 +78,9 @@ export function visibleBbox(v: ViewGeometry): FanoutBbox | null {
  */
 export function startFanout(
   store: StoreApi<AppState>,
-  makeFanoutWorker: () => FanoutWorkerLike = () => new Worker(new URL('./fanout.worker.ts', import.meta.url), { type: 'module' }) as unknown as FanoutWorkerLike,
-  makeCoveringWorker: () => CoveringWorkerLike = () => new Worker(new URL('../search/covering.worker.ts', import.meta.url), { type: 'module' }) as unknown as CoveringWorkerLike,
+  makeFanoutWorker: () => WorkerEndpoint = () => new Worker(new URL('./fanout.worker.ts', import.meta.url), { type: 'module' }),
+  makeCoveringWorker: () => WorkerEndpoint = () => new Worker(new URL('../search/covering.worker.ts', import.meta.url), { type: 'module' }),
+  cells: () => Promise<CellsData> | null = () => (DATA_URLS.cells ? loadCells(DATA_URLS.cells) : null),
 ): () => void {
   let client: FanoutClient | null = null;
   let clientFile: unknown = null;
@@ -121,6 +90,10 @@ export function startFanout(
   let radiusTimer: ReturnType<typeof setTimeout> | null = null;
   let viewTimer: ReturnType<typeof setTimeout> | null = null;
   let generation = 0;
+  const update = (patch: Partial<FanoutState>) => {
+    store.getState().patchFanoutLayer(patch);
+    frame.invalidate();
+  };
 
   const ensureClient = (): Promise<void> | null => {
     const data = readyData(store.getState());
@@ -134,7 +107,8 @@ export function startFanout(
     const c = client;
     update({ busy: 'starting' });
     // The share needs the restaurants per cell; without the cells file the map still draws.
-    const weights = DATA_URLS.cells ? loadFanoutWeights(makeCoveringWorker, DATA_URLS.cells).catch(() => undefined) : Promise.resolve(undefined);
+    const columns = cells();
+    const weights = columns ? columns.then((c) => loadFanoutWeights(makeCoveringWorker, c)).catch(() => undefined) : Promise.resolve(undefined);
     ready = weights.then((w) => c.init(data.file, w)).then(() => undefined);
     return ready;
   };
@@ -153,7 +127,7 @@ export function startFanout(
     try {
       await r;
       if (gen !== generation || !client) return;
-      if (state.radiusKm !== radiusKm) update({ radiusKm, world: worldCache.get(radiusKm) ?? null, detail: null, share: shareCache.get(radiusKm) ?? null, error: '' });
+      if (store.getState().fanoutLayer.radiusKm !== radiusKm) update({ radiusKm, world: worldCache.get(radiusKm) ?? null, detail: null, share: shareCache.get(radiusKm) ?? null, error: '' });
       if (!worldCache.has(radiusKm)) {
         update({ busy: 'world' });
         const world = await client.grid(radiusKm, gridForBbox({ west: -180, south: -90, east: 180, north: 90 }, WORLD_STEP_DEG));
@@ -171,7 +145,7 @@ export function startFanout(
         if (gen !== generation || !detail) return;
         update({ detail });
         hook('fanoutViewMs', detail.ms);
-      } else if (state.detail) update({ detail: null });
+      } else if (store.getState().fanoutLayer.detail) update({ detail: null });
       if (!shareCache.has(radiusKm)) {
         update({ busy: 'share' });
         const share = await client.share(radiusKm).catch(() => null);
@@ -194,7 +168,7 @@ export function startFanout(
         client?.cancel();
         if (radiusTimer) clearTimeout(radiusTimer);
         if (viewTimer) clearTimeout(viewTimer);
-        update({ ...EMPTY });
+        update({ ...EMPTY_FANOUT });
       }
       return;
     }

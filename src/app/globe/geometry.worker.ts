@@ -26,12 +26,15 @@ const geometryApi = {
     const segs = hilbertSegments(levelCellCenters(level), level);
     return transfer(segs, segmentBuffers(segs));
   },
-  /** A cells file fetched and parsed with the core's parseCellsCsv: ordinals and weights in key order. */
+  /** A cells file fetched and parsed with the core's parseCellsCsv: the app's one read of it, as columns in key order. */
   async cells(url: string): Promise<CellsData> {
     const cells = parseCellsCsv(await (await fetchOk(url)).text(), 'data/cells.csv');
+    const tokens = cells.map((c) => c.token).join(',');
     const ordinals = Int32Array.from(cells, (c) => c.ordinal);
+    const restaurants = Float64Array.from(cells, (c) => c.restaurants);
+    const dishes = Float64Array.from(cells, (c) => c.dishes);
     const weights = Float64Array.from(cells, (c) => c.restaurants + c.dishes);
-    return transfer({ ordinals, weights }, [ordinals.buffer, weights.buffer]);
+    return transfer({ tokens, ordinals, restaurants, dishes, weights }, [ordinals.buffer, restaurants.buffer, dishes.buffer, weights.buffer]);
   },
   /** A world-atlas land topology fetched and decoded into coastline segments. */
   async land(url: string): Promise<SegmentArrays> {

@@ -11,13 +11,14 @@ import type { CellsData } from '../shell/dataSlice';
 interface GeometryClient {
   api: Remote<GeometryApi>;
   curves: Map<number, Promise<SegmentArrays>>;
+  cells: Map<string, Promise<CellsData>>;
 }
 
 let client: GeometryClient | null = null;
 
 // One worker per page, made on first use (a lazily built handle, not app state).
 function geometry(): GeometryClient {
-  client ??= { api: wrap<GeometryApi>(new Worker(new URL('./geometry.worker.ts', import.meta.url), { type: 'module' })), curves: new Map() };
+  client ??= { api: wrap<GeometryApi>(new Worker(new URL('./geometry.worker.ts', import.meta.url), { type: 'module' })), curves: new Map(), cells: new Map() };
   return client;
 }
 
@@ -28,9 +29,23 @@ export function hilbertCurve(level: number): Promise<SegmentArrays> {
   return curves.get(level)!;
 }
 
-/** loadCells fetches and parses a cells file (with the core's parseCellsCsv) off the main thread. */
+/**
+ * loadCells fetches and parses a cells file (with the core's parseCellsCsv)
+ * off the main thread, once per page: the globe, the review and the fan-out
+ * map share the answer (callers must not transfer its arrays). A failed load
+ * is forgotten, so a later call tries again.
+ */
 export function loadCells(url: string): Promise<CellsData> {
-  return geometry().api.cells(url) as Promise<CellsData>;
+  const { api, cells } = geometry();
+  let p = cells.get(url);
+  if (!p) {
+    p = (api.cells(url) as Promise<CellsData>).catch((e: unknown) => {
+      cells.delete(url);
+      throw e;
+    });
+    cells.set(url, p);
+  }
+  return p;
 }
 
 /** loadLand fetches and decodes a world-atlas land topology into coastline segments. */

@@ -9,7 +9,8 @@ import { faceSTAt } from './faces';
 import type { City } from '../shell/loadData';
 import { projectLatLng, type ViewGeometry } from './view';
 import { toHex, type RGB } from '../shell/palette';
-import type { LabelsMessage } from './labels.worker';
+import { wrap, transfer, type Remote } from 'comlink';
+import type { LabelsApi } from './labels.worker';
 import { drawPoints } from './labelsDraw';
 
 interface Placed {
@@ -19,7 +20,7 @@ interface Placed {
 
 interface Target {
   canvas: HTMLCanvasElement;
-  worker: Worker | null;
+  worker: { api: Remote<LabelsApi>; terminate(): void } | null;
   /** The inputs last sent (cities, router, colours) and the last view key drawn. */
   sent: [City[], Router, RGB[]] | null;
   placed: Placed[];
@@ -31,11 +32,13 @@ interface Target {
 let target: Target | null = null;
 
 function attach(canvas: HTMLCanvasElement): Target {
-  let worker: Worker | null = null;
+  let worker: Target['worker'] = null;
   if (typeof canvas.transferControlToOffscreen === 'function') {
-    worker = new Worker(new URL('./labels.worker.ts', import.meta.url), { type: 'module' });
+    const w = new Worker(new URL('./labels.worker.ts', import.meta.url), { type: 'module' });
+    const api = wrap<LabelsApi>(w);
     const offscreen = canvas.transferControlToOffscreen();
-    worker.postMessage({ kind: 'init', canvas: offscreen } satisfies LabelsMessage, [offscreen]);
+    void api.init(transfer(offscreen, [offscreen]));
+    worker = { api, terminate: () => w.terminate() };
   }
   return { canvas, worker, sent: null, placed: [], names: [], colors: [], key: '' };
 }
@@ -58,7 +61,7 @@ export function drawLabels(canvas: HTMLCanvasElement | null, v: ViewGeometry, ci
     t.placed = [...cities].sort((a, b) => b.population - a.population).map((city) => ({ city, faceST: faceSTAt(city.lat, city.lng) }));
     t.names = t.placed.map((p) => p.city.name);
     t.colors = t.placed.map((p) => toHex(colors[router.route(p.city.lat, p.city.lng).index]));
-    t.worker?.postMessage({ kind: 'cities', names: t.names, colors: t.colors } satisfies LabelsMessage);
+    void t.worker?.api.cities(t.names, t.colors);
   }
   const dpr = window.devicePixelRatio || 1;
   const key = cities.length === 0 ? 'empty' : [v.lat, v.lng, v.zoom, v.morph, v.flat, v.mapLat, v.net[0], v.net[1], v.width, v.height, dpr].join(' ');
@@ -69,6 +72,6 @@ export function drawLabels(canvas: HTMLCanvasElement | null, v: ViewGeometry, ci
     const { x, y, visible } = projectLatLng(v, p.city.lat, p.city.lng, p.faceST);
     points.set([x, y, visible ? 1 : 0], 3 * i);
   });
-  if (t.worker) t.worker.postMessage({ kind: 'draw', width: v.width, height: v.height, dpr, points } satisfies LabelsMessage, [points.buffer]);
+  if (t.worker) void t.worker.api.draw(v.width, v.height, dpr, transfer(points, [points.buffer]));
   else drawPoints(canvas, v.width, v.height, dpr, points, t.names, t.colors);
 }

@@ -3,24 +3,33 @@
  * Draws the city labels on the overlay canvas, which the main thread has handed over
  * (transferControlToOffscreen): the frames go straight to the compositor, so a moving
  * view never makes the main thread repaint a 2D canvas (50 ms a frame without a GPU).
- * Messages: { kind: 'cities', names, colors } once per data set, then
- * { kind: 'draw', width, height, dpr, points } with [x, y, visible] per city in CSS pixels,
- * cities in drawing priority order (largest first).
+ * Exposed with comlink (labels.ts wraps it): init(canvas) once, cities(names, colors)
+ * once per data set, then draw(width, height, dpr, points) with [x, y, visible] per city
+ * in CSS pixels, cities in drawing priority order (largest first).
  */
+import { expose } from 'comlink';
 import { drawPoints } from './labelsDraw';
 
-export type LabelsMessage =
-  | { kind: 'init'; canvas: OffscreenCanvas }
-  | { kind: 'cities'; names: string[]; colors: string[] }
-  | { kind: 'draw'; width: number; height: number; dpr: number; points: Float32Array };
-
+// This worker's own state: it lives exactly as long as the worker (one per overlay canvas).
 let canvas: OffscreenCanvas | null = null;
 let names: string[] = [];
 let colors: string[] = [];
 
-self.onmessage = (e: MessageEvent<LabelsMessage>) => {
-  const m = e.data;
-  if (m.kind === 'init') canvas = m.canvas;
-  else if (m.kind === 'cities') [names, colors] = [m.names, m.colors];
-  else if (canvas) drawPoints(canvas, m.width, m.height, m.dpr, m.points, names, colors);
+const labelsApi = {
+  /** Takes the overlay canvas (transferred). */
+  init(c: OffscreenCanvas): void {
+    canvas = c;
+  },
+  /** The labels and their colours (CSS hex), in drawing priority order. */
+  cities(n: string[], c: string[]): void {
+    [names, colors] = [n, c];
+  },
+  /** Draws the labels at [x, y, visible] per city (CSS pixels) on a canvas of the given CSS size and device pixel ratio. */
+  draw(width: number, height: number, dpr: number, points: Float32Array): void {
+    if (canvas) drawPoints(canvas, width, height, dpr, points, names, colors);
+  },
 };
+
+export type LabelsApi = typeof labelsApi;
+
+expose(labelsApi);

@@ -1,8 +1,8 @@
 /**
- * The boundary review's worker (a module worker). The protocol and the
- * computation live in reviewWorker.ts (serveReview), where they are
- * unit-tested; this file only binds them to the worker's global scope.
+ * The boundary review's worker (a module worker): exposes createReviewApi
+ * (reviewWorker.ts, where it is unit-tested) with comlink.
  */
-import { serveReview, type ReviewScope } from './reviewWorker';
+import { expose } from 'comlink';
+import { createReviewApi } from './reviewWorker';
 
-serveReview(self as unknown as ReviewScope);
+expose(createReviewApi());

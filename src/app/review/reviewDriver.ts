@@ -18,7 +18,8 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { computeReviewDiff } from './reviewSlice';
-import { createReviewClient, type ReviewClient, type ReviewWorkerLike } from './reviewWorker';
+import { createReviewClient, type ReviewClient } from './reviewWorker';
+import { loadCells } from '../globe/geometryClient';
 import { candidateUrl } from '../shell/url';
 import { DATA_URLS, fetchText, DataLoadError } from '../shell/loadData';
 
@@ -42,8 +43,9 @@ export function requestReviewCells(): void {
     return;
   }
   cellsRequested = true;
-  client
-    .cells(url)
+  const c = client;
+  loadCells(url)
+    .then((columns) => c.cells(columns))
     .then((cells) => st.getState().setReviewCells(cells))
     .catch((e: Error) => {
       cellsRequested = false;
@@ -138,7 +140,7 @@ function installDrop(): () => void {
 export function startReview(st: StoreApi<AppState>): () => void {
   if (store) return () => {};
   store = st;
-  client = createReviewClient(() => new Worker(new URL('./review.worker.ts', import.meta.url), { type: 'module' }) as unknown as ReviewWorkerLike);
+  client = createReviewClient(() => new Worker(new URL('./review.worker.ts', import.meta.url), { type: 'module' }));
   const c = client;
   const uninstallDrop = installDrop();
 

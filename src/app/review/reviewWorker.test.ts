@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { serveReview, createReviewClient, REVIEW_WORKLOAD_CENTRES, REVIEW_WORKLOAD_SEED, type ReviewScope, type ReviewWorkerLike, type ReviewRequest, type ReviewResponse } from './reviewWorker';
-import { searchWorkload, expectedFanout, Router, parseCellsCsv, cellToken, cellFromOrdinal, cellOrdinal, cellAt, CELLS_HEADER } from '../../core/index';
+import { createReviewApi, createReviewClient, REVIEW_WORKLOAD_CENTRES, REVIEW_WORKLOAD_SEED } from './reviewWorker';
+import { portWorker } from '../shell/worker.testing';
+import { searchWorkload, expectedFanout, Router, parseCellsCsv, cellToken, cellFromOrdinal, cellOrdinal, cellAt, CELLS_HEADER, type BoundaryFile } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
 
 // A small cells file around three US cities, in key order.
@@ -18,38 +19,32 @@ const fileA = fileWithCuts([rows[0].ordinal + 1, rows[2].ordinal + 1]);
 const fileB = fileWithCuts([Math.floor((rows[1].ordinal + rows[2].ordinal) / 2)]);
 const fileC = fileWithCuts([rows[1].ordinal, rows[3].ordinal]);
 
-/** A worker double: the client talks to serveReview through asynchronous message passing, counting fan-out requests. */
+/** The cells as the geometry worker shares them: columns in key order. */
+const columns = () => ({ tokens: cells.map((c) => c.token).join(','), ordinals: Int32Array.from(cells, (c) => c.ordinal), restaurants: Float64Array.from(cells, (c) => c.restaurants), dishes: Float64Array.from(cells, (c) => c.dishes) });
+
+/** A worker double: the real review API served with comlink over a MessageChannel, counting the fan-outs the worker was asked for. */
 function pair() {
   const counts = { fanout: 0 };
-  let clientSide: ReviewWorkerLike;
-  const scope: ReviewScope = {
-    onmessage: null,
-    postMessage: (msg: ReviewResponse) => setTimeout(() => clientSide.onmessage?.({ data: structuredClone(msg) }), 0),
-  };
-  serveReview(scope, async (url) => {
-    if (url !== '/cells.csv') throw new Error(`${url}: HTTP 404 Not Found`);
-    return CSV;
-  });
-  clientSide = {
-    onmessage: null,
-    postMessage: (msg: ReviewRequest) => {
-      if (msg.kind === 'fanout') counts.fanout++;
-      setTimeout(() => scope.onmessage?.({ data: structuredClone(msg) }), 0);
+  const api = createReviewApi();
+  const worker = portWorker({
+    ...api,
+    fanout(file: BoundaryFile) {
+      counts.fanout++;
+      return api.fanout(file);
     },
-    terminate: () => {},
-  };
-  return { client: createReviewClient(() => clientSide), counts };
+  });
+  return { client: createReviewClient(() => worker), counts };
 }
 
 describe('the review worker', () => {
   it('sends the cells with restaurants and dishes apart, as the core parses them', async () => {
     const { client } = pair();
-    expect(await client.cells('/cells.csv')).toEqual(cells);
+    expect(await client.cells(columns())).toEqual(cells);
   });
 
   it('computes the fan-out of the seeded 500-centre workload, equal to the core on the same workload', async () => {
     const { client } = pair();
-    await client.cells('/cells.csv');
+    await client.cells(columns());
     const a = await client.fanout(fileA);
     const expected = expectedFanout(new Router(fileA), searchWorkload(cells, { seed: REVIEW_WORKLOAD_SEED, centres: REVIEW_WORKLOAD_CENTRES }), 1000);
     expect(a!.fanout).toEqual(expected);
@@ -58,7 +53,7 @@ describe('the review worker', () => {
 
   it('keeps only the latest wish while one is computed, and answers repeats from its cache', async () => {
     const { client, counts } = pair();
-    await client.cells('/cells.csv');
+    await client.cells(columns());
     const [a, b, c] = await Promise.all([client.fanout(fileA), client.fanout(fileB), client.fanout(fileC)]);
     expect(a!.fanout.numberOfShards).toBe(3);
     expect(b).toBeNull(); // replaced by fileC before the worker was free
@@ -70,9 +65,10 @@ describe('the review worker', () => {
     expect(client.cached(fileC.hash)).toBe(c);
   });
 
-  it('rejects with the worker message when the cells cannot be loaded, and lets a later call retry', async () => {
+  it('rejects a fan-out asked before the cells arrived with the worker’s message, and serves once they have', async () => {
     const { client } = pair();
-    await expect(client.cells('/missing.csv')).rejects.toThrow('/missing.csv: HTTP 404 Not Found');
-    expect(await client.cells('/cells.csv')).toHaveLength(cells.length);
+    await expect(client.fanout(fileA)).rejects.toThrow('no cells loaded: call cells(columns) first');
+    expect(await client.cells(columns())).toHaveLength(cells.length);
+    expect((await client.fanout(fileA))!.fanout.numberOfShards).toBe(3);
   });
 });

@@ -1,6 +1,5 @@
 /**
- * Boundary review off the main thread: the cells file with restaurants and
- * dishes apart (the shared store keeps only their sum) and the expected
+ * Boundary review off the main thread: the expected
  * fan-out of a boundary file, which takes 60 to 180 ms for the review's
  * workload in Node 20 (more in a browser): too long for a frame, so a drag
  * on the ribbon would stutter if it ran on the main thread.
@@ -11,12 +10,15 @@
  * equal `geoshard diff --centres 500 --seed 1`'s. Fewer centres than the
  * CLI's default 2,000 keep a recompute short while a boundary is dragged.
  *
- * serveReview is the worker's side (review.worker.ts binds it to the worker's
- * scope); createReviewClient the main thread's: it caches answers by file
+ * createReviewApi is the worker's side (review.worker.ts exposes it with
+ * comlink); createReviewClient the main thread's: it caches answers by file
  * hash and keeps only the latest fan-out wish while one is being computed.
- * Pure protocol and computation, unit-tested in reviewWorker.test.ts.
+ * Pure computation and client, unit-tested in reviewWorker.test.ts through a
+ * real comlink channel.
  */
-import { parseCellsCsv, searchWorkload, expectedFanout, Router, DEFAULT_RADIUS_MIX, type BoundaryFile, type CellWeight, type Fanout, type Workload } from '../../core/index';
+import { searchWorkload, expectedFanout, Router, DEFAULT_RADIUS_MIX, type BoundaryFile, type CellWeight, type Fanout, type Workload } from '../../core/index';
+import { wrap, type Remote } from 'comlink';
+import { errorMessage, type WorkerEndpoint } from '../shell/worker';
 import { cellsFromColumns } from './review';
 
 /** Search centres of the review's fan-out workload. */
@@ -29,7 +31,7 @@ export const REVIEW_QPS = 1000;
 /** The workload in words, for the panel. */
 export const REVIEW_WORKLOAD_TEXT = `${REVIEW_WORKLOAD_CENTRES} centres ∝ restaurants × ${DEFAULT_RADIUS_MIX.map((r) => r.label).join(', ')}, seed ${REVIEW_WORKLOAD_SEED}`;
 
-/** The cells list as it crosses from the worker: columns (typed arrays transferred), tokens comma-joined. */
+/** The cells as columns (the shared parse of data/cells.csv), tokens comma-joined. */
 export interface CellColumns {
   tokens: string;
   ordinals: Int32Array;
@@ -37,71 +39,35 @@ export interface CellColumns {
   dishes: Float64Array;
 }
 
-/** A request without its id. */
-export type ReviewAsk = { kind: 'cells'; url: string } | { kind: 'fanout'; file: BoundaryFile };
-export type ReviewRequest = ReviewAsk & { id: number };
-
-export type ReviewResponse =
-  | { id: number; kind: 'cells'; columns: CellColumns; ms: number }
-  | { id: number; kind: 'fanout'; hash: string; fanout: Fanout; ms: number }
-  | { id: number; kind: 'error'; message: string };
-
-/** The worker's global scope as serveReview uses it (or a test double). */
-export interface ReviewScope {
-  onmessage: ((e: { data: ReviewRequest }) => void) | null;
-  postMessage: (msg: ReviewResponse, transfer?: Transferable[]) => void;
-}
-
-const defaultFetchText = async (url: string) => {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url}: HTTP ${res.status} ${res.statusText}`.trim());
-  return res.text();
-};
-
 /**
- * serveReview answers review requests on a worker scope: 'cells' fetches and
- * parses a cells file (the core's parseCellsCsv) and keeps it for the
- * workload; 'fanout' evaluates a boundary file over the workload (waiting
- * for the cells if they are still loading). Errors are answered, not thrown.
+ * createReviewApi is what the review worker exposes (comlink; review.worker.ts
+ * binds it): cells fetches and parses a cells file (the core's parseCellsCsv)
+ * and keeps it for the workload; fanout evaluates a boundary file over the
+ * workload (waiting for the cells if they are still loading). Errors are
+ * thrown with their message; comlink rejects the call with it.
  */
-export function serveReview(scope: ReviewScope, fetchText: (url: string) => Promise<string> = defaultFetchText): void {
-  let cells: Promise<CellWeight[]> | null = null;
+export function createReviewApi() {
+  let cells: CellWeight[] | null = null;
   let workload: Workload | null = null;
-  scope.onmessage = async (e) => {
-    const req = e.data;
-    try {
-      if (req.kind === 'cells') {
-        const t0 = performance.now();
-        cells = fetchText(req.url).then((text) => parseCellsCsv(text, req.url.replace(/\?.*$/, '')));
-        workload = null;
-        const list = await cells;
-        const columns: CellColumns = {
-          tokens: list.map((c) => c.token).join(','),
-          ordinals: Int32Array.from(list, (c) => c.ordinal),
-          restaurants: Float64Array.from(list, (c) => c.restaurants),
-          dishes: Float64Array.from(list, (c) => c.dishes),
-        };
-        scope.postMessage({ id: req.id, kind: 'cells', columns, ms: performance.now() - t0 }, [columns.ordinals.buffer, columns.restaurants.buffer, columns.dishes.buffer]);
-      } else if (req.kind === 'fanout') {
-        if (!cells) throw new Error('no cells file loaded: send a "cells" request first');
-        const list = await cells;
-        const t0 = performance.now();
-        workload ??= searchWorkload(list, { seed: REVIEW_WORKLOAD_SEED, centres: REVIEW_WORKLOAD_CENTRES });
-        const fanout = expectedFanout(new Router(req.file, 'boundary file'), workload, REVIEW_QPS);
-        scope.postMessage({ id: req.id, kind: 'fanout', hash: req.file.hash, fanout, ms: performance.now() - t0 });
-      }
-    } catch (err) {
-      scope.postMessage({ id: req.id, kind: 'error', message: (err as Error).message });
-    }
+  return {
+    /** Keeps the cells (the shared columns of data/cells.csv) for the workload. */
+    cells(columns: CellColumns): void {
+      cells = cellsFromColumns(columns);
+      workload = null;
+    },
+    /** The expected fan-out of a boundary file over the review's workload, with its compute time in ms. */
+    fanout(file: BoundaryFile): { hash: string; fanout: Fanout; ms: number } {
+      if (!cells) throw new Error('no cells loaded: call cells(columns) first');
+      const list = cells;
+      const t0 = performance.now();
+      workload ??= searchWorkload(list, { seed: REVIEW_WORKLOAD_SEED, centres: REVIEW_WORKLOAD_CENTRES });
+      const fanout = expectedFanout(new Router(file, 'boundary file'), workload, REVIEW_QPS);
+      return { hash: file.hash, fanout, ms: performance.now() - t0 };
+    },
   };
 }
 
-/** What createReviewClient needs of a Worker (or a test double). */
-export interface ReviewWorkerLike {
-  onmessage: ((e: { data: ReviewResponse }) => void) | null;
-  postMessage: (msg: ReviewRequest) => void;
-  terminate: () => void;
-}
+export type ReviewApi = ReturnType<typeof createReviewApi>;
 
 /** A fan-out answer with its compute time in the worker, ms. */
 export interface FanoutAnswer {
@@ -110,8 +76,8 @@ export interface FanoutAnswer {
 }
 
 export interface ReviewClient {
-  /** Loads the cells file once (later calls return the same promise). */
-  cells: (url: string) => Promise<CellWeight[]>;
+  /** Hands the cells (the shared columns of data/cells.csv, copied) to the worker once; later calls return the same promise. */
+  cells: (columns: CellColumns) => Promise<CellWeight[]>;
   /**
    * The fan-out of a file: from the cache, or computed in the worker. While
    * one is computed, only the latest wish waits; a wish replaced by a newer
@@ -127,31 +93,30 @@ export interface ReviewClient {
 export const FANOUT_CACHE_SIZE = 64;
 
 /** createReviewClient starts the worker on first use. */
-export function createReviewClient(makeWorker: () => ReviewWorkerLike): ReviewClient {
-  let worker: ReviewWorkerLike | null = null;
-  let nextId = 1;
-  const waiting = new Map<number, { resolve: (r: ReviewResponse) => void }>();
+export function createReviewClient(makeWorker: () => WorkerEndpoint): ReviewClient {
+  let worker: { endpoint: WorkerEndpoint; api: Remote<ReviewApi> } | null = null;
+  let stopped: (() => void)[] = [];
   let cellsPromise: Promise<CellWeight[]> | null = null;
   const cache = new Map<string, FanoutAnswer>();
   let inFlight: string | null = null;
   let queued: { file: BoundaryFile; resolve: (a: FanoutAnswer | null) => void; reject: (e: Error) => void } | null = null;
   const sameHash = new Map<string, ((a: FanoutAnswer | null, e?: Error) => void)[]>();
 
-  const send = (req: ReviewAsk): Promise<ReviewResponse> => {
+  const api = (): Remote<ReviewApi> => {
     if (!worker) {
-      worker = makeWorker();
-      worker.onmessage = (e) => {
-        const w = waiting.get(e.data.id);
-        waiting.delete(e.data.id);
-        w?.resolve(e.data);
-      };
+      const endpoint = makeWorker();
+      worker = { endpoint, api: wrap<ReviewApi>(endpoint) };
     }
-    const id = nextId++;
-    return new Promise((resolve) => {
-      waiting.set(id, { resolve });
-      worker!.postMessage({ id, ...req } as ReviewRequest);
-    });
+    return worker.api;
   };
+
+  // A call to the worker that also settles (rejecting) if the worker is stopped first.
+  const call = <T>(f: (a: Remote<ReviewApi>) => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const stop = () => reject(new Error('the review worker was stopped'));
+      stopped.push(stop);
+      f(api()).then(resolve, (e: unknown) => reject(new Error(errorMessage(e)))).finally(() => (stopped = stopped.filter((s) => s !== stop)));
+    });
 
   const remember = (hash: string, a: FanoutAnswer) => {
     cache.delete(hash);
@@ -161,18 +126,12 @@ export function createReviewClient(makeWorker: () => ReviewWorkerLike): ReviewCl
 
   const run = (file: BoundaryFile) => {
     inFlight = file.hash;
-    void send({ kind: 'fanout', file }).then((r) => {
+    const finish = (a: FanoutAnswer | null, err?: Error) => {
       inFlight = null;
       const done = sameHash.get(file.hash) ?? [];
       sameHash.delete(file.hash);
-      if (r.kind === 'fanout') {
-        const a = { fanout: r.fanout, ms: r.ms };
-        remember(file.hash, a);
-        done.forEach((f) => f(a));
-      } else {
-        const err = new Error(r.kind === 'error' ? r.message : `unexpected answer ${r.kind}`);
-        done.forEach((f) => f(null, err));
-      }
+      if (a) remember(file.hash, a);
+      done.forEach((f) => f(a, err));
       if (queued) {
         const q = queued;
         queued = null;
@@ -183,16 +142,22 @@ export function createReviewClient(makeWorker: () => ReviewWorkerLike): ReviewCl
           run(q.file);
         }
       }
-    });
+    };
+    call((w) => w.fanout(file)).then(
+      (r) => finish({ fanout: r.fanout, ms: r.ms }),
+      (e: Error) => finish(null, e),
+    );
   };
 
   return {
-    cells(url) {
-      cellsPromise ??= send({ kind: 'cells', url }).then((r) => {
-        if (r.kind === 'cells') return cellsFromColumns(r.columns);
-        cellsPromise = null; // a later call tries again
-        throw new Error(r.kind === 'error' ? r.message : `unexpected answer ${r.kind}`);
-      });
+    cells(columns) {
+      cellsPromise ??= call((w) => w.cells(columns)).then(
+        () => cellsFromColumns(columns),
+        (e: Error) => {
+          cellsPromise = null; // a later call tries again
+          throw e;
+        },
+      );
       return cellsPromise;
     },
     fanout(file) {
@@ -215,10 +180,10 @@ export function createReviewClient(makeWorker: () => ReviewWorkerLike): ReviewCl
     },
     cached: (hash) => cache.get(hash),
     dispose() {
-      worker?.terminate();
+      worker?.endpoint.terminate();
       worker = null;
-      for (const w of waiting.values()) w.resolve({ id: -1, kind: 'error', message: 'the review worker was stopped' });
-      waiting.clear();
+      for (const stop of stopped) stop();
+      stopped = [];
       queued?.resolve(null);
       queued = null;
     },

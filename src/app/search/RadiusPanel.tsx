@@ -67,7 +67,7 @@ function CentreReadout() {
 }
 
 export function RadiusPanel() {
-  useEffect(() => enableClickPicking(), []);
+  useEffect(() => enableClickPicking(appStore), []);
   return (
     <div className="radius-panel">
       <p className="panel-intro">

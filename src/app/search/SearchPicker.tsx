@@ -41,7 +41,7 @@ export function SearchPicker() {
     const up = (e: PointerEvent) => {
       const p = press;
       press = null;
-      if (!p || p.id !== e.pointerId || !clickPicks()) return;
+      if (!p || p.id !== e.pointerId || !clickPicks(appStore.getState())) return;
       const q = local(e);
       if (Math.hypot(q.x - p.x, q.y - p.y) > CLICK_PX || performance.now() - p.t > CLICK_MS) return;
       pending = setTimeout(() => {

@@ -10,7 +10,7 @@ import { Fragment, useEffect, useState } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { parseRadii, formatRadius, formatShardCount, type WorkedSearch } from '../../core/index';
-import { runWorkedSearches, type CoveringWorkerLike } from './covering';
+import { runWorkedSearches } from './covering';
 import { chooseCentre } from './search';
 import { workedExport, download } from './export';
 import { formatInt } from '../shell/format';
@@ -18,7 +18,7 @@ import { formatInt } from '../shell/format';
 /** The article's radii, in miles. */
 export const DEFAULT_WORKED_RADII = '5,15,25,50';
 
-const makeWorker = () => new Worker(new URL('./covering.worker.ts', import.meta.url), { type: 'module' }) as unknown as CoveringWorkerLike;
+const makeWorker = () => new Worker(new URL('./covering.worker.ts', import.meta.url), { type: 'module' });
 
 export function WorkedSearches() {
   const data = useApp(readyData);

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { computeCovering, routeOfAnswer, serveCovering, createCoveringClient, RESTART_AFTER_MS, type CoveringRequest, type CoveringResponse, type CoveringWorkerLike, type CoveringAnswer } from './covering';
-import { Router, cellAt, cellOrdinal, cellVertices, cellFromOrdinal, KM_PER_MILE } from '../../core/index';
+import { computeCovering, routeOfAnswer, createCoveringApi, createCoveringClient, RESTART_AFTER_MS, type CoveringAnswer } from './covering';
+import { portWorker } from '../shell/worker.testing';
+import { Router, parseCellsCsv, weightsFromCells, cellAt, cellOrdinal, cellVertices, cellFromOrdinal, KM_PER_MILE } from '../../core/index';
 import { fileWithCuts, mulberry32, randomPoint } from '../../core/testutil';
 
 const ny = cellOrdinal(cellAt(40.7143, -74.006));
@@ -35,43 +36,39 @@ describe('covering computation', () => {
   });
 });
 
-/** A worker double: serveCovering on a scope whose messages are delivered on the next microtask. */
-function fakeWorker(log: CoveringRequest[], fetchText?: (url: string) => Promise<string>): CoveringWorkerLike & { terminated: boolean } {
-  const toWorker: ((e: { data: CoveringRequest }) => void)[] = [];
-  const toMain: ((e: { data: CoveringResponse }) => void)[] = [];
-  const w = {
-    terminated: false,
-    postMessage(m: CoveringRequest) {
-      log.push(m);
-      queueMicrotask(() => !w.terminated && toWorker.forEach((l) => l({ data: structuredClone(m) })));
+/** A worker double: the real covering API served with comlink over a MessageChannel; log records the radii the worker was asked to cover. */
+function fakeWorker(log: number[]) {
+  const api = createCoveringApi();
+  return portWorker({
+    ...api,
+    cover(lat: number, lng: number, radiusKm: number) {
+      log.push(radiusKm);
+      return api.cover(lat, lng, radiusKm);
     },
-    addEventListener(_t: 'message', l: (e: { data: CoveringResponse }) => void) {
-      toMain.push(l);
-    },
-    terminate() {
-      w.terminated = true;
-    },
-  };
-  serveCovering({
-    postMessage: (m) => queueMicrotask(() => !w.terminated && toMain.forEach((l) => l({ data: m }))),
-    addEventListener: (_t, l) => toWorker.push(l),
-  }, fetchText);
-  return w;
+  });
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 5));
+const settle = () => new Promise((r) => setTimeout(r, 30));
+/** Waits (polling) until ok() holds: comlink's round trips take longer on a busy machine. */
+const until = async (ok: () => boolean, ms = 10_000) => {
+  const t0 = Date.now();
+  while (!ok()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await settle(); // and nothing more arrives
+};
 
 describe('covering client', () => {
   it('keeps one request in flight and sends only the latest wish when the answer arrives', async () => {
-    const log: CoveringRequest[] = [];
+    const log: number[] = [];
     const answers: [CoveringAnswer, boolean][] = [];
     const client = createCoveringClient(() => fakeWorker(log), file, (a, still) => answers.push([a, still]), () => {});
     client.want({ lat: 40.7143, lng: -74.006, radiusKm: 10 });
     client.want({ lat: 40.7143, lng: -74.006, radiusKm: 20 });
     client.want({ lat: 40.7143, lng: -74.006, radiusKm: 30 });
-    await settle();
-    const covers = log.filter((m) => m.type === 'cover').map((m) => (m as { radiusKm: number }).radiusKm);
-    expect(covers).toEqual([10, 30]);
+    await until(() => answers.length >= 2);
+    expect(log).toEqual([10, 30]);
     expect(answers.map(([a, still]) => [a.radiusKm, still])).toEqual([
       [10, false],
       [30, true],
@@ -81,7 +78,7 @@ describe('covering client', () => {
   });
 
   it('replaces a worker stuck on a stale request that has run too long', async () => {
-    const log: CoveringRequest[] = [];
+    const log: number[] = [];
     const workers: ReturnType<typeof fakeWorker>[] = [];
     let t = 0;
     const answers: number[] = [];
@@ -99,7 +96,7 @@ describe('covering client', () => {
     client.want({ lat: 1, lng: 2, radiusKm: 5 });
     t = RESTART_AFTER_MS + 1;
     client.want({ lat: 1, lng: 2, radiusKm: 6 });
-    await settle();
+    await until(() => answers.length >= 1);
     expect(workers).toHaveLength(2);
     expect(workers[0].terminated).toBe(true);
     expect(answers).toEqual([6]);
@@ -107,16 +104,16 @@ describe('covering client', () => {
   });
 
   it('reports a bad circle with the core’s message and keeps serving', async () => {
-    const log: CoveringRequest[] = [];
+    const log: number[] = [];
     const errors: string[] = [];
     const answers: number[] = [];
     const client = createCoveringClient(() => fakeWorker(log), file, (a) => answers.push(a.radiusKm), (m) => errors.push(m));
     client.want({ lat: 1, lng: 2, radiusKm: 5000 });
-    await settle();
+    await until(() => errors.length >= 1);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/radius 5000 km is out of range/);
     client.want({ lat: 1, lng: 2, radiusKm: 5 });
-    await settle();
+    await until(() => answers.length >= 1);
     expect(answers).toEqual([5]);
     client.dispose();
   });
@@ -147,20 +144,27 @@ describe('worked searches in a worker', () => {
 });
 
 describe('fan-out weights in a worker', () => {
-  it('puts each non-empty cell’s restaurants at its centre, as weightsFromCells does', async () => {
+  const csv = 'token,restaurants,dishes\n89c259,120,9000\n89c25b,3,200\n';
+  const columns = () => {
+    const cells = parseCellsCsv(csv, 'cells');
+    return { ordinals: Int32Array.from(cells, (c) => c.ordinal), restaurants: Float64Array.from(cells, (c) => c.restaurants) };
+  };
+
+  it('puts each non-empty cell’s restaurants at its centre, as weightsFromCells does, leaving the shared columns intact', async () => {
     const { loadFanoutWeights } = await import('./covering');
-    const { weightsFromCells } = await import('../../core/index');
-    const { parseCellsCsv } = await import('../../core/index');
-    const csv = 'token,restaurants,dishes\n89c259,120,9000\n89c25b,3,200\n';
-    const w = await loadFanoutWeights(() => fakeWorker([], async (url) => (url === '/cells.csv' ? csv : Promise.reject(new Error('404')))), '/cells.csv');
+    const shared = columns();
+    const w = await loadFanoutWeights(() => fakeWorker([]), shared);
     const expected = weightsFromCells(parseCellsCsv(csv, 'cells'));
     expect(Array.from(w.weight)).toEqual([120, 3]);
     expect(Array.from(w.lat)).toEqual(Array.from(expected.lat));
     expect(Array.from(w.lng)).toEqual(Array.from(expected.lng));
+    // The columns are the page's one parse of the cells file: copied to the worker, never transferred away.
+    expect(Array.from(shared.restaurants)).toEqual([120, 3]);
   });
 
-  it('rejects with the worker’s message when the cells file cannot be read', async () => {
+  it('rejects with the worker’s message when the columns are not parallel', async () => {
     const { loadFanoutWeights } = await import('./covering');
-    await expect(loadFanoutWeights(() => fakeWorker([], async () => Promise.reject(new Error('/x.csv: HTTP 404'))), '/x.csv')).rejects.toThrow('/x.csv: HTTP 404');
+    const bad = { ...columns(), restaurants: new Float64Array(1) };
+    await expect(loadFanoutWeights(() => fakeWorker([]), bad)).rejects.toThrow('cells: 2 ordinals but 1 restaurant counts');
   });
 });

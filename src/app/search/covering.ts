@@ -11,9 +11,12 @@
  * client (createCoveringClient) keeps only the latest wish, sends it when the
  * worker is free, and restarts a worker stuck on a stale, slow request.
  *
- * Pure computation and protocol (no DOM): unit-tested in covering.test.ts.
+ * Pure computation and the comlink API and client (no DOM): unit-tested in
+ * covering.test.ts through a real comlink channel.
  */
-import { parseCellsCsv, weightsFromCells, type FanoutWeights, Router, cellVertices, cellFromOrdinal, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
+import { wrap, transfer, type Remote } from 'comlink';
+import { errorMessage, type WorkerEndpoint } from '../shell/worker';
+import { weightsFromCells, type FanoutWeights, Router, cellVertices, cellFromOrdinal, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
 
 const RAD = Math.PI / 180;
 
@@ -63,73 +66,46 @@ export function routeOfAnswer(a: CoveringAnswer): CircleRoute {
   return { ordinals: a.ordinals, cellShards: a.cellShards, shards: a.shards, routing: a.routing };
 }
 
-/** Messages to the worker. */
-export type CoveringRequest =
-  | { type: 'init'; file: BoundaryFile }
-  | { type: 'cover'; id: number; lat: number; lng: number; radiusKm: number }
-  | { type: 'worked'; id: number; cities: NamedPlace[]; radii: Radius[] }
-  | { type: 'weights'; id: number; url: string };
-
-/** Messages from the worker. */
-export type CoveringResponse =
-  | { type: 'ready'; hash: string }
-  | ({ type: 'covering'; id: number } & CoveringAnswer)
-  | { type: 'worked'; id: number; rows: WorkedSearch[]; ms: number }
-  | { type: 'weights'; id: number; weights: FanoutWeights }
-  | { type: 'error'; id: number | null; message: string };
-
-/** What serveCovering needs of a worker's global scope (or a test double). */
-export interface CoveringScope {
-  postMessage(message: CoveringResponse, transfer?: Transferable[]): void;
-  addEventListener(type: 'message', listener: (e: { data: CoveringRequest }) => void): void;
-}
-
-/** serveCovering answers CoveringRequests on a worker scope; errors name the problem and the request id. */
-export function serveCovering(scope: CoveringScope, fetchText: (url: string) => Promise<string> = defaultFetchText): void {
+/**
+ * createCoveringApi is what the covering worker exposes (comlink; covering.worker.ts
+ * binds it): init with a boundary file, then cover circles, compute the
+ * worked-searches table or read the fan-out weights. Errors are thrown with
+ * the core's message (naming the field and value); comlink rejects the call with it.
+ */
+export function createCoveringApi() {
   let router: Router | null = null;
-  scope.addEventListener('message', async (e) => {
-    const m = e.data;
-    const id = m && (m.type === 'cover' || m.type === 'worked' || m.type === 'weights') ? m.id : null;
-    try {
-      if (m?.type === 'weights') {
-        // The fan-out map's search origins: restaurants per non-empty cell at the cell's centre.
-        const w = weightsFromCells(parseCellsCsv(await fetchText(m.url), 'data/cells.csv'));
-        scope.postMessage({ type: 'weights', id: m.id, weights: w }, [w.lat.buffer, w.lng.buffer, w.weight.buffer]);
-        return;
-      }
-      if (m?.type === 'init') {
-        router = new Router(m.file, 'boundary file');
-        scope.postMessage({ type: 'ready', hash: router.file.hash });
-      } else if (m?.type === 'cover') {
-        if (!router) throw new Error('cover request before init: send { type: "init", file } first');
-        const a = computeCovering(router, m.lat, m.lng, m.radiusKm);
-        scope.postMessage({ type: 'covering', id: m.id, ...a }, [a.ordinals.buffer, a.cellShards.buffer, a.corners.buffer]);
-      } else if (m?.type === 'worked') {
-        if (!router) throw new Error('worked request before init: send { type: "init", file } first');
-        const t0 = performance.now();
-        const rows = workedSearches(router, m.cities, m.radii);
-        scope.postMessage({ type: 'worked', id: m.id, rows, ms: performance.now() - t0 });
-      } else {
-        throw new Error(`unknown request ${JSON.stringify((m as { type?: unknown })?.type)}: expected init, cover or worked`);
-      }
-    } catch (err) {
-      scope.postMessage({ type: 'error', id, message: err instanceof Error ? err.message : String(err) });
-    }
-  });
+  const need = (what: string) => {
+    if (!router) throw new Error(`${what} request before init: call init(file) first`);
+    return router;
+  };
+  return {
+    /** Validates a boundary file and keeps its router; returns the file's hash. */
+    init(file: BoundaryFile): string {
+      router = new Router(file, 'boundary file');
+      return router.file.hash;
+    },
+    /** The covering of a circle (computeCovering), typed arrays transferred. */
+    cover(lat: number, lng: number, radiusKm: number): CoveringAnswer {
+      const a = computeCovering(need('cover'), lat, lng, radiusKm);
+      return transfer(a, [a.ordinals.buffer, a.cellShards.buffer, a.corners.buffer]);
+    },
+    /** The core's workedSearches table, with its compute time in ms. */
+    worked(cities: NamedPlace[], radii: Radius[]): { rows: WorkedSearch[]; ms: number } {
+      const r = need('worked');
+      const t0 = performance.now();
+      const rows = workedSearches(r, cities, radii);
+      return { rows, ms: performance.now() - t0 };
+    },
+    /** The fan-out map's search origins: restaurants per non-empty cell (level-10 ordinals, key order) at the cell's centre. */
+    weights(ordinals: Int32Array, restaurants: Float64Array): FanoutWeights {
+      if (ordinals.length !== restaurants.length) throw new Error(`cells: ${ordinals.length} ordinals but ${restaurants.length} restaurant counts; the columns must be parallel`);
+      const w = weightsFromCells(Array.from(ordinals, (ordinal, k) => ({ token: '', ordinal, restaurants: restaurants[k], dishes: 0 })));
+      return transfer(w, [w.lat.buffer, w.lng.buffer, w.weight.buffer]);
+    },
+  };
 }
 
-async function defaultFetchText(url: string): Promise<string> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-  return res.text();
-}
-
-/** What createCoveringClient needs of a Worker (or a test double). */
-export interface CoveringWorkerLike {
-  postMessage(message: CoveringRequest, transfer?: Transferable[]): void;
-  addEventListener(type: 'message', listener: (e: { data: CoveringResponse }) => void): void;
-  terminate(): void;
-}
+export type CoveringApi = ReturnType<typeof createCoveringApi>;
 
 /** A circle to cover: degrees and km. */
 export interface CircleWish {
@@ -149,6 +125,19 @@ export interface CoveringClient {
 /** How long a stale request may run before its worker is replaced (ms). */
 export const RESTART_AFTER_MS = 250;
 
+interface Started {
+  worker: WorkerEndpoint;
+  api: Remote<CoveringApi>;
+  /** Settles when the worker has validated the file (rejects with the core's message). */
+  ready: Promise<string>;
+}
+
+function startCovering(makeWorker: () => WorkerEndpoint, file: BoundaryFile): Started {
+  const worker = makeWorker();
+  const api = wrap<CoveringApi>(worker);
+  return { worker, api, ready: api.init(file) };
+}
+
 /**
  * createCoveringClient keeps one request in flight: want() while the worker
  * is busy records the wish and sends it when the answer arrives (so answers
@@ -160,45 +149,35 @@ export const RESTART_AFTER_MS = 250;
  * worker's message.
  */
 export function createCoveringClient(
-  makeWorker: () => CoveringWorkerLike,
+  makeWorker: () => WorkerEndpoint,
   file: BoundaryFile,
   onAnswer: (a: CoveringAnswer, stillWanted: boolean) => void,
   onError: (message: string, circle: CircleWish) => void,
   now: () => number = () => performance.now(),
 ): CoveringClient {
-  let worker: CoveringWorkerLike | null = null;
-  let inflight: { id: number; circle: CircleWish; t0: number } | null = null;
+  let current: Started | null = null;
+  let inflight: { circle: CircleWish; t0: number } | null = null;
   let wish: CircleWish | null = null;
-  let nextId = 1;
   const same = (a: CircleWish | null, b: CircleWish | null) => !!a && !!b && a.lat === b.lat && a.lng === b.lng && a.radiusKm === b.radiusKm;
 
-  const start = () => {
-    const w = makeWorker();
-    w.addEventListener('message', (e) => {
-      if (w !== worker) return;
-      const m = e.data;
-      if (m.type === 'ready' || m.type === 'worked' || m.type === 'weights') return;
-      if (!inflight || m.id !== inflight.id) return;
-      const circle = inflight.circle;
-      inflight = null;
-      if (m.type === 'error') onError(m.message, circle);
-      else {
-        const { type: _t, id: _i, ...answer } = m;
-        void _t;
-        void _i;
-        onAnswer(answer, same(circle, wish));
-      }
-      if (wish && !same(circle, wish)) send();
-    });
-    w.postMessage({ type: 'init', file });
-    worker = w;
+  const settle = (from: Started, circle: CircleWish, answer: CoveringAnswer | null, error: unknown) => {
+    if (from !== current) return; // an abandoned worker
+    inflight = null;
+    if (answer) onAnswer(answer, same(circle, wish));
+    else onError(errorMessage(error), circle);
+    if (wish && !same(circle, wish)) send();
   };
 
   const send = () => {
     if (!wish) return;
-    if (!worker) start();
-    inflight = { id: nextId++, circle: wish, t0: now() };
-    worker!.postMessage({ type: 'cover', id: inflight.id, ...wish });
+    current ??= startCovering(makeWorker, file);
+    const from = current;
+    const circle = wish;
+    inflight = { circle, t0: now() };
+    from.ready.then(() => from.api.cover(circle.lat, circle.lng, circle.radiusKm)).then(
+      (a) => settle(from, circle, a, null),
+      (e: unknown) => settle(from, circle, null, e),
+    );
   };
 
   return {
@@ -209,15 +188,15 @@ export function createCoveringClient(
       if (!inflight) return send();
       if (same(inflight.circle, circle)) return;
       if (now() - inflight.t0 > RESTART_AFTER_MS) {
-        worker?.terminate();
-        worker = null;
+        current?.worker.terminate();
+        current = null;
         inflight = null;
         send();
       }
     },
     dispose() {
-      worker?.terminate();
-      worker = null;
+      current?.worker.terminate();
+      current = null;
       inflight = null;
       wish = null;
     },
@@ -230,45 +209,30 @@ export function createCoveringClient(
  * delays the live covering; the worker ends when the answer arrives. Rejects
  * with the core's message (naming the city) on a bad city or radius.
  */
-export function runWorkedSearches(makeWorker: () => CoveringWorkerLike, file: BoundaryFile, cities: NamedPlace[], radii: Radius[]): { rows: Promise<{ rows: WorkedSearch[]; ms: number }>; cancel: () => void } {
-  const w = makeWorker();
-  let settle: (() => void) | null = null;
-  const rows = new Promise<{ rows: WorkedSearch[]; ms: number }>((resolve, reject) => {
-    settle = () => reject(new Error('cancelled'));
-    w.addEventListener('message', (e) => {
-      const m = e.data;
-      if (m.type === 'worked') resolve({ rows: m.rows, ms: m.ms });
-      else if (m.type === 'error') reject(new Error(m.message));
-      else return;
-      w.terminate();
-    });
-    w.postMessage({ type: 'init', file });
-    w.postMessage({ type: 'worked', id: 1, cities, radii });
-  });
+export function runWorkedSearches(makeWorker: () => WorkerEndpoint, file: BoundaryFile, cities: NamedPlace[], radii: Radius[]): { rows: Promise<{ rows: WorkedSearch[]; ms: number }>; cancel: () => void } {
+  const { worker, api, ready } = startCovering(makeWorker, file);
+  let cancelled: (() => void) | null = null;
+  const stopped = new Promise<never>((_, reject) => (cancelled = () => reject(new Error('cancelled'))));
+  const work = ready.then(() => api.worked(cities, radii));
+  const rows = Promise.race([work, stopped]).finally(() => worker.terminate());
   return {
     rows,
     cancel: () => {
-      w.terminate();
-      settle?.();
+      worker.terminate();
+      cancelled?.();
     },
   };
 }
 
 /**
- * loadFanoutWeights reads a cells file (data/cells.csv) in a worker of its
- * own and returns the fan-out map's search origins (weightsFromCells: the
- * restaurants of each non-empty cell at its centre); the worker then ends.
+ * loadFanoutWeights turns the cells (the shared columns of data/cells.csv,
+ * copied, not transferred) into the fan-out map's search origins in a worker
+ * of its own (weightsFromCells: the restaurants of each non-empty cell at its
+ * centre); the worker then ends.
  */
-export function loadFanoutWeights(makeWorker: () => CoveringWorkerLike, url: string): Promise<FanoutWeights> {
-  const w = makeWorker();
-  return new Promise<FanoutWeights>((resolve, reject) => {
-    w.addEventListener('message', (e) => {
-      const m = e.data;
-      if (m.type === 'weights') resolve(m.weights);
-      else if (m.type === 'error') reject(new Error(m.message));
-      else return;
-      w.terminate();
-    });
-    w.postMessage({ type: 'weights', id: 1, url });
-  });
+export function loadFanoutWeights(makeWorker: () => WorkerEndpoint, cells: { ordinals: Int32Array; restaurants: Float64Array }): Promise<FanoutWeights> {
+  const worker = makeWorker();
+  return wrap<CoveringApi>(worker)
+    .weights(cells.ordinals, cells.restaurants)
+    .finally(() => worker.terminate());
 }

@@ -1,8 +1,8 @@
 /**
- * The radius explorer's covering worker (a module worker). The protocol and
- * the computation live in covering.ts (serveCovering), where they are
- * unit-tested; this file only binds them to the worker's global scope.
+ * The radius explorer's covering worker (a module worker): exposes
+ * createCoveringApi (covering.ts, where it is unit-tested) with comlink.
  */
-import { serveCovering, type CoveringScope } from './covering';
+import { expose } from 'comlink';
+import { createCoveringApi } from './covering';
 
-serveCovering(self as unknown as CoveringScope);
+expose(createCoveringApi());

@@ -39,9 +39,6 @@ export function formatUrlState(s: AppState, base: string): string {
   return formatUrl(urlViewOf(s), searchOf(s), base);
 }
 
-/** A zoom the scene applies once it knows the canvas size (a link opened without zoom=). */
-let pendingFit = false;
-
 /**
  * fitNow returns the zoom that fits the current circle in the current view
  * (using the canvas size of the last frame), or null before the first frame.
@@ -55,37 +52,45 @@ function fitFor(radiusKm: number): number | null {
 
 /** takePendingFit applies a pending fit once the canvas has a size; the scene calls it every frame (cheap). */
 export function takePendingFit(store: StoreApi<AppState>): void {
-  if (!pendingFit) return;
-  const c = wantedCircle(store.getState());
+  const s = store.getState();
+  if (!s.pendingFit) return;
+  const c = wantedCircle(s);
   if (!c) {
-    pendingFit = false;
+    s.setPendingFit(false);
     return;
   }
   const z = fitFor(c.radiusKm);
   if (z === null) return;
-  pendingFit = false;
-  store.getState().setZoom(z);
+  s.setPendingFit(false);
+  s.setZoom(z);
 }
 
-let zoomAnim = 0;
-
-/** zoomTo eases the zoom to a value over ms (in log space); a later zoomTo or the user's own zoom cancels it. */
+/**
+ * zoomTo eases the zoom to a value over ms (in log space); a later zoomTo or the user's own zoom cancels it.
+ * The glide is the store's zoomGlide (set once per glide, not per frame); the animation frames belong to it.
+ */
 function zoomTo(store: StoreApi<AppState>, target: number, ms = 800): void {
-  cancelAnimationFrame(zoomAnim);
   const from = store.getState().zoom;
-  if (Math.abs(Math.log(target / from)) < 0.01) return;
+  if (Math.abs(Math.log(target / from)) < 0.01) {
+    store.getState().setZoomGlide(null);
+    return;
+  }
+  const glide = {};
+  store.getState().setZoomGlide(glide);
   const t0 = performance.now();
   let last = from;
   const step = () => {
     const s = store.getState();
-    if (s.zoom !== last) return; // the user zoomed: stop
+    if (s.zoomGlide !== glide) return; // a later glide took over
+    if (s.zoom !== last) return s.setZoomGlide(null); // the user zoomed: stop
     const t = Math.min(1, (performance.now() - t0) / ms);
     const e = t * t * (3 - 2 * t);
     s.setZoom(from * Math.exp(Math.log(target / from) * e));
     last = store.getState().zoom;
-    if (t < 1) zoomAnim = requestAnimationFrame(step);
+    if (t < 1) requestAnimationFrame(step);
+    else s.setZoomGlide(null);
   };
-  zoomAnim = requestAnimationFrame(step);
+  requestAnimationFrame(step);
 }
 
 /**
@@ -242,22 +247,18 @@ function applyLink(store: StoreApi<AppState>, query: string, atBoot: boolean): v
     s.setLayer('spin', false);
     // parseUrl put the camera on view= (or on the centre).
     s.setCamera(view.lat, view.lng);
-    if (!hasZoom) pendingFit = true;
+    if (!hasZoom) s.setPendingFit(true);
   }
   frame.invalidate();
 }
 
-let pickers = 0;
-
 /** clickPicks tells whether a click on the globe picks the search centre: while a radius panel is open. */
-export function clickPicks(): boolean {
-  return pickers > 0;
+export function clickPicks(s: AppState): boolean {
+  return s.clickPickers > 0;
 }
 
 /** enableClickPicking turns click-to-pick on while the caller (the radius panel) is mounted; returns the undo. */
-export function enableClickPicking(): () => void {
-  pickers++;
-  return () => {
-    pickers--;
-  };
+export function enableClickPicking(store: StoreApi<AppState>): () => void {
+  store.getState().addClickPicker(1);
+  return () => store.getState().addClickPicker(-1);
 }

@@ -84,6 +84,15 @@ export interface SearchSlice {
   applyUrlSearch: (s: { centre: SearchCentre | null; radius: SearchRadius; noLocation: boolean; fanout: boolean }) => void;
   /** Written by search/search.ts only. */
   setCovering: (covering: SearchCovering | null) => void;
+  /** A zoom to fit the circle waits for the canvas's size (a link opened without zoom=); search/search.ts applies it. */
+  pendingFit: boolean;
+  setPendingFit: (on: boolean) => void;
+  /** The zoom glide running (search/search.ts zoomTo), or null; a new glide or null stops the old one. */
+  zoomGlide: object | null;
+  setZoomGlide: (glide: object | null) => void;
+  /** Mounted panels that make a click on the globe pick the search centre (the radius panel). */
+  clickPickers: number;
+  addClickPicker: (delta: 1 | -1) => void;
 }
 
 declare module '../shell/types' {
@@ -142,6 +151,14 @@ export const createSearchSlice: SliceCreator<SearchSlice> = (set, get) => ({
   clearSearch: () => set({ searchCentre: null, noLocation: false }),
   applyUrlSearch: (s) => set({ searchCentre: s.centre, searchRadius: { ...s.radius }, noLocation: s.noLocation, fanout: s.fanout }),
   setCovering: (covering) => set({ covering }),
+  pendingFit: false,
+  setPendingFit: (on) => {
+    if (get().pendingFit !== on) set({ pendingFit: on });
+  },
+  zoomGlide: null,
+  setZoomGlide: (zoomGlide) => set({ zoomGlide }),
+  clickPickers: 0,
+  addClickPicker: (delta) => set({ clickPickers: Math.max(0, get().clickPickers + delta) }),
 });
 
 let askedMemo: { key: unknown[]; value: SearchAsked } | null = null;

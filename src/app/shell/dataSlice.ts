@@ -22,9 +22,18 @@ export interface ReadyData {
 
 export type DataState = { status: 'loading' } | { status: 'error'; title: string; problems: string[] } | ReadyData;
 
-/** Non-empty cells from data/cells.csv: parallel arrays in key order. */
+/**
+ * Non-empty cells from data/cells.csv: parallel arrays in key order, parsed
+ * once (in the geometry worker) and shared by the globe, the review and the
+ * fan-out map.
+ */
 export interface CellsData {
+  /** Level-10 tokens, comma-joined, in the same order. */
+  tokens: string;
   ordinals: Int32Array;
+  restaurants: Float64Array;
+  dishes: Float64Array;
+  /** restaurants + dishes per cell. */
   weights: Float64Array;
 }
 

@@ -20,10 +20,11 @@ import { createViewSlice } from '../globe/viewSlice';
 import { createSearchSlice } from '../search/searchSlice';
 import { createLiveSlice } from '../live/liveSlice';
 import { createReviewSlice } from '../review/reviewSlice';
+import { createFanoutSlice } from '../fanout/fanoutSlice';
 
 export type { AppState } from './types';
 
-const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice];
+const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice, createFanoutSlice];
 
 /** createAppStore returns a new store with every slice (tests make their own). */
 export function createAppStore() {
