@@ -26,8 +26,8 @@
  * (`geoshard-bench-nodes`, the bundled boundaries under another name) on
  * both, which is deleted afterwards unless `--keep`. Prints both tables and
  * the cluster / single-node ratios. With `--quick` and the default sample it
- * takes about 2–4 minutes on 2 busy cores (seeding included), most of it the
- * timed phases (2 radii × 2 targets).
+ * took 5 minutes on 2 busy cores (seeding included), most of it the warm-up
+ * and timed phases (2 radii × 2 targets × 64 cities).
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
