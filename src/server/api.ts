@@ -126,7 +126,7 @@ export class LiveApi {
     } catch {
       return null;
     }
-    for (const n of layout.nodes) this.seenNodes.set(n.id, n.name);
+    for (const n of layout.nodes ?? []) this.seenNodes.set(n.id, n.name);
     for (const c of layout.copies) if (c.node) this.seenNodes.set(c.node.id, c.node.name);
     if (isHealthy(layout.copies)) this.healthy = layout.copies;
     return layout;
@@ -195,13 +195,16 @@ export class LiveApi {
       return errorResult(head, e, this.client.url);
     }
     if (drift0.status !== 'ok') return driftResult(head, drift0);
-    let routingCheck: RoutingCheck;
+    // The routing check (asked once per index hash). When it cannot be asked, the search still
+    // runs (the hashes match, so only an engine-level routing change could misroute) and the
+    // check is tried again on the next search.
+    let routingCheck: RoutingCheck | null = null;
     try {
       routingCheck = await this.routingCheck(router, drift0.indexHash);
-    } catch (e) {
-      return errorResult(head, e, this.client.url);
+    } catch {
+      routingCheck = null;
     }
-    if (routingCheck.status !== 'ok') {
+    if (routingCheck && routingCheck.status !== 'ok') {
       return {
         httpStatus: 409,
         body: {
@@ -290,7 +293,7 @@ export class LiveApi {
     }
     if ('error' in l) return { httpStatus: 200, body };
     const layout = await this.layout(l.router);
-    if (layout) body.nodes = withLeftNodes(layout.nodes, this.seenNodes);
+    if (layout?.nodes) body.nodes = withLeftNodes(layout.nodes, this.seenNodes);
     try {
       const d = await l.guard.check();
       body.drift = { status: d.status, indexHash: d.indexHash, fileHash: d.fileHash, indexVersion: d.indexVersion, fileVersion: d.fileVersion, message: d.message };
@@ -303,8 +306,7 @@ export class LiveApi {
         c.request<{ count: number }>('POST', `${path}/_count`, { body: { query: { term: { [JOIN_FIELD]: PARENT } } } }),
         c.request<{ count: number }>('POST', `${path}/_count`, { body: { query: { term: { [JOIN_FIELD]: CHILD } } } }),
       ]);
-      if (!layout) throw new Error(`the shard table of index "${d.index}" could not be read`);
-      const copies = layout.copies;
+      const copies = layout?.copies ?? (await readLayout(c, d.index, (n) => l.router.shards.find((s) => s.shard === n)?.name ?? null)).copies;
       body.index = {
         name: d.index,
         exists: true,

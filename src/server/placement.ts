@@ -31,9 +31,9 @@ export interface CatShardRow {
   id: string | null;
 }
 
-/** The index's layout at one moment: nodes up and every shard copy. */
+/** The index's layout at one moment: nodes up (null when `_cat/nodes` could not be read) and every shard copy. */
 export interface Layout {
-  nodes: ClusterNode[];
+  nodes: ClusterNode[] | null;
   copies: ShardCopy[];
 }
 
@@ -125,12 +125,16 @@ export function placementSentence(p: SearchPlacement): string {
 
 /**
  * readLayout asks the cluster for its nodes and the index's shard copies.
- * Rejects with OpenSearchError when either request fails.
+ * Rejects when the shard table cannot be read or parsed; a node list that
+ * cannot be read leaves `nodes` null (the copies still name their nodes).
  */
 export async function readLayout(client: OpenSearchClient, index: string, nameOf: (shard: number) => string | null, timeoutMs = 3000): Promise<Layout> {
   const [nodes, shards] = await Promise.all([
-    client.get<CatNodeRow[]>('/_cat/nodes', { query: { format: 'json', full_id: 'true', h: 'id,name,node.roles' }, timeoutMs }),
+    client
+      .get<CatNodeRow[]>('/_cat/nodes', { query: { format: 'json', full_id: 'true', h: 'id,name,node.roles' }, timeoutMs })
+      .then((rows) => parseNodes(rows))
+      .catch(() => null),
     client.get<CatShardRow[]>(`/_cat/shards/${encodeURIComponent(index)}`, { query: { format: 'json', h: 'shard,prirep,state,docs,node,id' }, timeoutMs }),
   ]);
-  return { nodes: parseNodes(nodes), copies: parseCopies(shards, nameOf) };
+  return { nodes, copies: parseCopies(shards, nameOf) };
 }
