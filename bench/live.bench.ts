@@ -16,6 +16,18 @@
  * and the request cache off. Needs a node: `npm run cluster:start` or
  * OPENSEARCH_URL. `--quick` shortens every phase. Results also go to
  * test-results/bench-live.json.
+ *
+ * `npm run bench:live -- --nodes N`: the same benchmark on a cluster of at
+ * least N nodes (OPENSEARCH_URL, or node 1 at OPENSEARCH_PORT, as started by
+ * `npm run cluster:start -- --nodes N`) and beside it on a single node
+ * (`--single-url URL`, default http://127.0.0.1:9200), with the same
+ * documents: the same sample (`--restaurants R`, default 2,000, at most
+ * DEFAULT_DISHES_PER_RESTAURANT dishes each) seeded into a dedicated index
+ * (`geoshard-bench-nodes`, the bundled boundaries under another name) on
+ * both, which is deleted afterwards unless `--keep`. Prints both tables and
+ * the cluster / single-node ratios. With `--quick` and the default sample it
+ * took 5 minutes on 2 busy cores (seeding included), most of it the warm-up
+ * and timed phases (2 radii × 2 targets × 64 cities).
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,18 +38,43 @@ import { getIndexMeta, seedIndex } from '../src/server/seeder.ts';
 import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../src/server/sample.ts';
 import { runSearch, planRouted, planAll, compareParts, type Plan } from '../src/server/search.ts';
 import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
-import { ROOT } from '../src/server/testkit.ts';
+import { ROOT, derivedFile } from '../src/server/testkit.ts';
+import type { BoundaryFile } from '../src/core/index.ts';
 
-const quick = process.argv.includes('--quick');
+const argv = process.argv.slice(2);
+/** The value of `--name V` or `--name=V`, or undefined. */
+function option(name: string): string | undefined {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i < 0) return undefined;
+  return argv[i].includes('=') ? argv[i].slice(argv[i].indexOf('=') + 1) : argv[i + 1];
+}
+function intOption(name: string, min: number): number | undefined {
+  const raw = option(name);
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) {
+    console.error(`bench:live: --${name} ${JSON.stringify(raw)} is invalid: expected an integer >= ${min}`);
+    process.exit(2);
+  }
+  return Number(raw);
+}
+const quick = argv.includes('--quick');
+const NODES = intOption('nodes', 2);
+const BENCH_RESTAURANTS = intOption('restaurants', 1) ?? 2000;
+const NODES_INDEX = 'geoshard-bench-nodes';
 const LATENCY_ROUNDS = quick ? 2 : 6;
 const CONCURRENCY = 4;
 const BLOCK_MS = quick ? 1000 : 2500;
 const BLOCKS = quick ? 2 : 4;
 const RADII_MI = [15, 50];
 
-const file = parseBoundaryFile(readFileSync(join(ROOT, 'data', 'boundaries.json'), 'utf8'), 'data/boundaries.json');
-const router = new Router(file);
-const client = new OpenSearchClient(configFromEnv());
+/** Where one benchmark runs: a cluster, the index's boundary file and its router. */
+interface Target {
+  client: OpenSearchClient;
+  file: BoundaryFile;
+  router: Router;
+}
+const bundled = parseBoundaryFile(readFileSync(join(ROOT, 'data', 'boundaries.json'), 'utf8'), 'data/boundaries.json');
+let target: Target = { client: new OpenSearchClient(configFromEnv()), file: bundled, router: new Router(bundled) };
 const cities = (JSON.parse(readFileSync(join(ROOT, 'data', 'cities.json'), 'utf8')) as { name: string; state: string; country: string; lat: number; lng: number }[]).filter((c) => c.country === 'US');
 
 /** One search to time: its params and both plans. */
@@ -56,6 +93,7 @@ const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function time(job: Job, plan: Plan): Promise<{ wall: number; took: number }> {
+  const { client, router } = target;
   const r = await runSearch(client, router, job.params, plan, { query: { request_cache: 'false' } });
   if (r.status !== 'complete') throw new Error(`${job.label}: search was ${r.status}: ${JSON.stringify(r.shards)}`);
   return { wall: r.wallMs, took: r.took };
@@ -71,6 +109,7 @@ interface Row {
 }
 
 function jobsFor(radiusMi: number): Job[] {
+  const { router } = target;
   return cities.map((c) => {
     const params = parseSearchParams(new URLSearchParams(`lat=${c.lat}&lng=${c.lng}&radius=${radiusMi}mi&size=20`));
     return { label: `${c.name}, ${c.state} ${radiusMi} mi`, params, routed: planRouted(router, params), all: planAll(router) };
@@ -79,6 +118,7 @@ function jobsFor(radiusMi: number): Job[] {
 
 /** checkAndWarm runs every search both ways once: the answers must agree (or timing them means nothing), and caches warm up. */
 async function checkAndWarm(jobs: Job[]): Promise<void> {
+  const { client, router } = target;
   for (const j of jobs) {
     const [a, b] = [await runSearch(client, router, j.params, j.routed), await runSearch(client, router, j.params, j.all)];
     const cmp = compareParts(a, b);
@@ -131,7 +171,7 @@ async function benchRadius(radiusMi: number): Promise<Row> {
     radiusMi,
     searches: jobs.length,
     meanShardsRouted: mean(jobs.map((j) => j.routed.shards.length)),
-    shards: file.numberOfShards,
+    shards: target.file.numberOfShards,
     latency: {
       routed: { p50: pct(r, 50), p99: pct(r, 99), tookP50: pct(sortNum(lat.routedTook), 50) },
       all: { p50: pct(a, 50), p99: pct(a, 99), tookP50: pct(sortNum(lat.allTook), 50) },
@@ -142,7 +182,41 @@ async function benchRadius(radiusMi: number): Promise<Row> {
   };
 }
 
+/** The timed part on the current target: warm-up and check, then each radius. */
+async function timedRows(): Promise<{ rows: Row[]; load: [number, number] }> {
+  // Warm-up and correctness check of every search of every radius before any timing.
+  for (const radiusMi of RADII_MI) await checkAndWarm(jobsFor(radiusMi));
+  const load0 = os.loadavg()[0];
+  const rows: Row[] = [];
+  for (const radiusMi of RADII_MI) rows.push(await benchRadius(radiusMi));
+  return { rows, load: [load0, os.loadavg()[0]] };
+}
+
+const f = (x: number) => x.toFixed(1);
+
+function printTable(rows: Row[], load: [number, number]): void {
+  console.log(`(1-minute load average ${load[0].toFixed(1)} before, ${load[1].toFixed(1)} after the timed part, on ${os.cpus().length} cores: other work on the machine slows both modes alike, as they are interleaved)`);
+  console.log(`\n| radius | shards asked (routed, mean) | latency p50 routed / all | p99 routed / all | took p50 routed / all | throughput routed / all (${CONCURRENCY} in flight) | p50 ratio | throughput ratio |`);
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const L = r.latency;
+    const T = r.throughput;
+    console.log(
+      `| ${r.radiusMi} mi | ${r.meanShardsRouted.toFixed(2)} of ${r.shards} | ${f(L.routed.p50)} / ${f(L.all.p50)} ms | ${f(L.routed.p99)} / ${f(L.all.p99)} ms | ${L.routed.tookP50} / ${L.all.tookP50} ms | ${f(T.routedPerS)} / ${f(T.allPerS)} searches/s | ${L.p50Ratio.toFixed(2)}x | ${T.ratio.toFixed(2)}x |`,
+    );
+  }
+  for (const r of rows) {
+    console.log(`  ${r.radiusMi} mi under load (${CONCURRENCY} in flight): p50 ${f(r.throughput.routedP50)} / ${f(r.throughput.allP50)} ms, p99 ${f(r.throughput.routedP99)} / ${f(r.throughput.allP99)} ms (routed / all)`);
+  }
+}
+
+function writeResults(result: unknown): void {
+  mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+  writeFileSync(join(ROOT, 'test-results', 'bench-live.json'), JSON.stringify(result, null, 2) + '\n');
+}
+
 async function main() {
+  const { client, file, router } = target;
   const info = await client.get<{ version: { number: string } }>('/');
   let meta = await getIndexMeta(client, file.index);
   if (meta?.hash !== file.hash || !meta.sample?.complete) {
@@ -157,34 +231,76 @@ async function main() {
       `${s.restaurantDocs?.toLocaleString('en-US')} restaurants + ${s.dishDocs?.toLocaleString('en-US')} dishes (at most ${s.dishesPerRestaurant} per restaurant) = ${docs.toLocaleString('en-US')} documents; ` +
       `${cities.length} US cities per radius; ${os.cpus().length} cores; request cache off${quick ? '; --quick' : ''}`,
   );
-  // Warm-up and correctness check of every search of every radius before any timing.
-  for (const radiusMi of RADII_MI) await checkAndWarm(jobsFor(radiusMi));
-  const load0 = os.loadavg()[0];
-  const rows: Row[] = [];
-  for (const radiusMi of RADII_MI) rows.push(await benchRadius(radiusMi));
-  const load1 = os.loadavg()[0];
-  console.log(`(1-minute load average ${load0.toFixed(1)} before, ${load1.toFixed(1)} after the timed part, on ${os.cpus().length} cores: other work on the machine slows both modes alike, as they are interleaved)`);
-  const f = (x: number) => x.toFixed(1);
-  console.log(`\n| radius | shards asked (routed, mean) | latency p50 routed / all | p99 routed / all | took p50 routed / all | throughput routed / all (${CONCURRENCY} in flight) | p50 ratio | throughput ratio |`);
-  console.log('|---|---|---|---|---|---|---|---|');
-  for (const r of rows) {
-    const L = r.latency;
-    const T = r.throughput;
-    console.log(
-      `| ${r.radiusMi} mi | ${r.meanShardsRouted.toFixed(2)} of ${r.shards} | ${f(L.routed.p50)} / ${f(L.all.p50)} ms | ${f(L.routed.p99)} / ${f(L.all.p99)} ms | ${L.routed.tookP50} / ${L.all.tookP50} ms | ${f(T.routedPerS)} / ${f(T.allPerS)} searches/s | ${L.p50Ratio.toFixed(2)}x | ${T.ratio.toFixed(2)}x |`,
-    );
-  }
-  for (const r of rows) {
-    console.log(`  ${r.radiusMi} mi under load (${CONCURRENCY} in flight): p50 ${f(r.throughput.routedP50)} / ${f(r.throughput.allP50)} ms, p99 ${f(r.throughput.routedP99)} / ${f(r.throughput.allP99)} ms (routed / all)`);
-  }
-  mkdirSync(join(ROOT, 'test-results'), { recursive: true });
-  writeFileSync(
-    join(ROOT, 'test-results', 'bench-live.json'),
-    JSON.stringify({ at: new Date().toISOString(), loadavg: [load0, load1], opensearch: info.version.number, index: file.index, shards: file.numberOfShards, sample: s, cores: os.cpus().length, concurrency: CONCURRENCY, quick, rows }, null, 2) + '\n',
-  );
+  const { rows, load } = await timedRows();
+  printTable(rows, load);
+  writeResults({ at: new Date().toISOString(), loadavg: load, opensearch: info.version.number, index: file.index, shards: file.numberOfShards, sample: s, cores: os.cpus().length, concurrency: CONCURRENCY, quick, rows });
 }
 
-main().catch((e) => {
+/** One side of the --nodes comparison. */
+interface Side {
+  label: string;
+  url: string;
+  version: string;
+  nodes: number;
+  rows: Row[];
+  load: [number, number];
+}
+
+/**
+ * mainNodes runs the benchmark on the cluster and on the single node, the
+ * same sample seeded into the same dedicated index on both.
+ */
+async function mainNodes(n: number) {
+  const clusterClient = target.client;
+  const singleUrl = option('single-url') ?? 'http://127.0.0.1:9200';
+  const singleClient = new OpenSearchClient(configFromEnv({ OPENSEARCH_URL: singleUrl, OPENSEARCH_TIMEOUT_MS: '60000' }));
+  if (singleClient.url === clusterClient.url) {
+    throw new Error(`the cluster and the single node are the same URL (${singleUrl}): point OPENSEARCH_URL (or OPENSEARCH_PORT) at node 1 of the ${n}-node cluster, or --single-url at another node`);
+  }
+  const file = derivedFile(NODES_INDEX);
+  const router = new Router(file);
+  const sides: Side[] = [];
+  const keep = argv.includes('--keep');
+  for (const [label, client] of [[`${n}-node cluster`, clusterClient], ['single node', singleClient]] as const) {
+    const info = await client.get<{ version: { number: string } }>('/');
+    const health = await client.get<{ number_of_nodes: number }>('/_cluster/health');
+    if (label !== 'single node' && health.number_of_nodes < n) {
+      throw new Error(`the cluster at ${client.url} has ${health.number_of_nodes} node(s), fewer than --nodes ${n}: start it with "npm run cluster:start -- --nodes ${n}" (and OPENSEARCH_PORT)`);
+    }
+    const meta = await getIndexMeta(client, NODES_INDEX);
+    const want = { restaurants: BENCH_RESTAURANTS, dishesPerRestaurant: DEFAULT_DISHES_PER_RESTAURANT };
+    const sm = meta?.sample;
+    if (!(meta?.hash === file.hash && sm?.complete && sm.restaurants === want.restaurants && sm.dishesPerRestaurant === want.dishesPerRestaurant)) {
+      console.log(`${label} (${client.url}): seeding ${want.restaurants} restaurants into "${NODES_INDEX}"...`);
+      const slow = new OpenSearchClient({ ...client.config, timeoutMs: 60_000 });
+      await seedIndex({ client: slow, router, ...want, recreate: true });
+      await slow.request('GET', `/_cluster/health/${NODES_INDEX}`, { query: { wait_for_status: 'green', timeout: '60s' }, timeoutMs: 70_000, okStatuses: [408] });
+      await slow.close();
+    }
+    const shardNodes = new Set((await client.get<{ node: string | null }[]>(`/_cat/shards/${NODES_INDEX}`, { query: { format: 'json', h: 'node' } })).map((r) => r.node));
+    target = { client, file, router };
+    const docs = (await client.get<{ count: number }>(`/${NODES_INDEX}/_count`)).count;
+    console.log(`\n## ${label}: OpenSearch ${info.version.number} at ${client.url}, ${health.number_of_nodes} node(s), the ${file.numberOfShards} shards on ${shardNodes.size} node(s), ${docs.toLocaleString('en-US')} documents`);
+    const { rows, load } = await timedRows();
+    printTable(rows, load);
+    sides.push({ label, url: client.url, version: info.version.number, nodes: health.number_of_nodes, rows, load });
+    if (!keep) await client.request('DELETE', `/${NODES_INDEX}`, { okStatuses: [404] });
+  }
+  const [c, one] = sides;
+  console.log(`\n## ${c.label} / single node (same documents; > 1: the cluster is slower or does more)`);
+  console.log('| radius | routed p50 | all-shards p50 | routed throughput | all-shards throughput | routed-over-all p50 gain: cluster / single |');
+  console.log('|---|---|---|---|---|---|');
+  c.rows.forEach((r, i) => {
+    const o = one.rows[i];
+    console.log(
+      `| ${r.radiusMi} mi | ${(r.latency.routed.p50 / o.latency.routed.p50).toFixed(2)}x | ${(r.latency.all.p50 / o.latency.all.p50).toFixed(2)}x | ${(r.throughput.routedPerS / o.throughput.routedPerS).toFixed(2)}x | ${(r.throughput.allPerS / o.throughput.allPerS).toFixed(2)}x | ${r.latency.p50Ratio.toFixed(2)}x / ${o.latency.p50Ratio.toFixed(2)}x |`,
+    );
+  });
+  writeResults({ at: new Date().toISOString(), mode: 'nodes', nodes: n, index: NODES_INDEX, restaurants: BENCH_RESTAURANTS, cores: os.cpus().length, concurrency: CONCURRENCY, quick, sides });
+  await singleClient.close();
+}
+
+(NODES !== undefined ? mainNodes(NODES) : main()).catch((e) => {
   console.error(`bench:live: ${(e as Error).message}`);
   process.exit(1);
 });

@@ -8,7 +8,8 @@
  *   complete     200  every asked shard answered in time
  *   partial      200  some shard failed or timed out: results may miss documents
  *   invalid      400  a parameter is wrong (error.param names it)
- *   drift        409  the index was written with another boundary file (both hashes named)
+ *   drift        409  the index was written with another boundary file (both hashes named), or the
+ *                     engine routes some shard name to another shard (drift.status routing-mismatch)
  *   unavailable  503  OpenSearch does not answer, or the index does not exist
  *   error        502  OpenSearch refused the query; 500 the server's boundary file is unusable
  */
@@ -22,6 +23,9 @@ import { DriftGuard, type DriftState } from './drift.ts';
 import { JOIN_FIELD, PARENT, CHILD } from './indexSpec.ts';
 import { parseSearchParams, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, type StatusAnswer } from './wire.ts';
 import { runSearch, planRouted, planAll, compareParts, DEFAULT_SEARCH_TIMEOUT_MS, type SearchPart } from './search.ts';
+import { readLayout, isHealthy, withLeftNodes, placementOf, placementSentence, type Layout } from './placement.ts';
+import { checkRouting, type RoutingCheck } from './fingerprint.ts';
+import type { ShardCopy, SearchPlacement, AskedShard } from './wire.ts';
 
 /** The project's root folder. */
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -67,6 +71,12 @@ export class LiveApi {
   readonly client: OpenSearchClient;
   readonly searchTimeoutMs: number;
   private loaded: Loaded;
+  /** The last shard table in which every copy was started: where each shard's primary "belongs" (see placementOf). */
+  private healthy: ShardCopy[] | null = null;
+  /** Every node seen since the API started (id → name), so a node that left is still listed, down. */
+  private readonly seenNodes = new Map<string, string>();
+  /** The routing check per index hash: asked once (at start, or on the first search), not on every search. */
+  private readonly routingChecks = new Map<string, RoutingCheck>();
 
   constructor(private readonly opts: ApiOptions = {}) {
     this.client = opts.client ?? new OpenSearchClient(configFromEnv());
@@ -104,8 +114,43 @@ export class LiveApi {
   }
 
   /**
-   * start runs the first drift check and returns it, or the reason it could
-   * not run. When the index matches, it also runs one all-shards search of
+   * layout reads the nodes and the index's shard copies, remembers the nodes
+   * and, when every copy is started, the table as the healthy one. Null when
+   * the cluster does not answer.
+   */
+  private async layout(router: Router): Promise<Layout | null> {
+    const nameOf = new Map(router.shards.map((s) => [s.shard, s.name]));
+    let layout: Layout;
+    try {
+      layout = await readLayout(this.client, router.file.index, (n) => nameOf.get(n) ?? null);
+    } catch {
+      return null;
+    }
+    for (const n of layout.nodes ?? []) this.seenNodes.set(n.id, n.name);
+    for (const c of layout.copies) if (c.node) this.seenNodes.set(c.node.id, c.node.name);
+    if (isHealthy(layout.copies)) this.healthy = layout.copies;
+    return layout;
+  }
+
+  /**
+   * routingCheck asks the engine where every shard name goes (once per index
+   * hash; `fresh` asks again). Rejects with OpenSearchError when it cannot.
+   */
+  private async routingCheck(router: Router, indexHash: string | null, fresh = false): Promise<RoutingCheck> {
+    const key = indexHash ?? '';
+    const cached = this.routingChecks.get(key);
+    if (cached && !fresh) return cached;
+    const check = await checkRouting(this.client, router);
+    this.routingChecks.set(key, check);
+    return check;
+  }
+
+  /**
+   * start runs the first drift check and the routing check (every shard name
+   * asked to `_search_shards`) and returns the drift state, with status
+   * routing-mismatch when a name lands elsewhere, or the reason it could
+   * not run. It reads the shard table (the healthy table placements are
+   * compared with). When the index matches, it also runs one all-shards search of
    * size 0 (result ignored), so the first search a user makes is not the one
    * that pays for cold code paths and makes routed look slower than it is.
    */
@@ -113,7 +158,12 @@ export class LiveApi {
     const l = this.routing();
     if ('error' in l) return { error: l.error };
     try {
-      const d = await l.guard.check();
+      let d = await l.guard.check();
+      if (d.status === 'ok') {
+        const r = await this.routingCheck(l.router, d.indexHash, true);
+        if (r.status !== 'ok') d = { ...d, status: 'routing-mismatch', message: r.message };
+        await this.layout(l.router);
+      }
       if (d.status === 'ok') await runSearch(this.client, l.router, parseSearchParams(new URLSearchParams('size=0')), planAll(l.router), { timeoutMs: this.searchTimeoutMs }).catch(() => {});
       return d;
     } catch (e) {
@@ -145,6 +195,28 @@ export class LiveApi {
       return errorResult(head, e, this.client.url);
     }
     if (drift0.status !== 'ok') return driftResult(head, drift0);
+    // The routing check (asked once per index hash). When it cannot be asked, the search still
+    // runs (the hashes match, so only an engine-level routing change could misroute) and the
+    // check is tried again on the next search.
+    let routingCheck: RoutingCheck | null = null;
+    try {
+      routingCheck = await this.routingCheck(router, drift0.indexHash);
+    } catch {
+      routingCheck = null;
+    }
+    if (routingCheck && routingCheck.status !== 'ok') {
+      return {
+        httpStatus: 409,
+        body: {
+          status: 'drift',
+          ...head,
+          drift: { status: 'routing-mismatch', indexHash: drift0.indexHash, fileHash: drift0.fileHash, indexVersion: drift0.indexVersion, fileVersion: drift0.fileVersion },
+          routing: { fingerprint: routingCheck.fingerprint, fileRoutingNumShards: routingCheck.fileRoutingNumShards, misroutes: routingCheck.misroutes },
+          error: { message: routingCheck.message },
+        },
+      };
+    }
+    const healthyBefore = this.healthy;
     let routed: SearchPart | undefined;
     let unrouted: SearchPart | undefined;
     let failure: unknown;
@@ -154,7 +226,22 @@ export class LiveApi {
     } catch (e) {
       failure = e;
     }
-    if (failure || !routed) return errorResult(head, failure, this.client.url);
+    if (failure || !routed) {
+      const none = failure instanceof OpenSearchError ? failure.noShardAnswered : null;
+      if (!none) return errorResult(head, failure, this.client.url);
+      // No asked shard could answer: name the nodes that held them.
+      const current = await this.layout(router);
+      const plan = planRouted(router, params).shards;
+      const failed = new Set(none.map((f) => f.shard));
+      const asked: AskedShard[] = plan.map((s) => ({ ...s, status: failed.size === 0 || failed.has(s.shard) ? 'unavailable' : 'ok' }));
+      const placement = placementOf(asked, healthyBefore, current?.copies ?? null);
+      const res = errorResult(head, failure, this.client.url, placementSentence(placement), (id) => this.seenNodes.get(id) ?? id);
+      res.body.placement = placement;
+      return res;
+    }
+    const current = await this.layout(router);
+    const placement: SearchPlacement | undefined = current ? placementOf(routed.shardsAsked, healthyBefore, current.copies) : undefined;
+    if (placement && routed.partialReason && placement.lostNodes.length > 0) routed.partialReason += `; ${placementSentence(placement)}`;
     const { status, ...rest } = routed;
     const body: Record<string, unknown> = {
       status,
@@ -162,6 +249,7 @@ export class LiveApi {
       drift: { status: drift0.status, indexHash: drift0.indexHash, fileHash: drift0.fileHash },
       ...rest,
       note: params.circle ? undefined : `no location: the search went to all ${file.numberOfShards} shards`,
+      placement,
     };
     if (unrouted) {
       const cmp = compareParts(routed, unrouted);
@@ -184,6 +272,7 @@ export class LiveApi {
     const c = this.client;
     const body: StatusAnswer = {
       connection: { status: 'down', url: c.url },
+      nodes: null,
       boundary: 'error' in l ? { file: publicName(l.path), error: redactPath(l.error, l.path) } : boundaryInfo(l.router.file, l.path),
       index: null,
       drift: null,
@@ -203,6 +292,8 @@ export class LiveApi {
       return { httpStatus: 200, body };
     }
     if ('error' in l) return { httpStatus: 200, body };
+    const layout = await this.layout(l.router);
+    if (layout?.nodes) body.nodes = withLeftNodes(layout.nodes, this.seenNodes);
     try {
       const d = await l.guard.check();
       body.drift = { status: d.status, indexHash: d.indexHash, fileHash: d.fileHash, indexVersion: d.indexVersion, fileVersion: d.fileVersion, message: d.message };
@@ -211,21 +302,18 @@ export class LiveApi {
         return { httpStatus: 200, body };
       }
       const path = `/${encodeURIComponent(d.index)}`;
-      const [restaurants, dishes, cat] = await Promise.all([
+      const [restaurants, dishes] = await Promise.all([
         c.request<{ count: number }>('POST', `${path}/_count`, { body: { query: { term: { [JOIN_FIELD]: PARENT } } } }),
         c.request<{ count: number }>('POST', `${path}/_count`, { body: { query: { term: { [JOIN_FIELD]: CHILD } } } }),
-        c.get<{ shard: string; prirep: string; state: string; docs: string | null; node: string | null }[]>(`/_cat/shards${path}`, { query: { format: 'json', h: 'shard,prirep,state,docs,node' } }),
       ]);
-      const nameOf = new Map(l.router.shards.map((s) => [s.shard, s.name]));
+      const copies = layout?.copies ?? (await readLayout(c, d.index, (n) => l.router.shards.find((s) => s.shard === n)?.name ?? null)).copies;
       body.index = {
         name: d.index,
         exists: true,
         docs: { restaurants: restaurants.body.count, dishes: dishes.body.count, total: restaurants.body.count + dishes.body.count },
         sample: d.meta?.sample ?? null,
-        shards: cat
-          .filter((r) => r.prirep === 'p')
-          .map((r) => ({ shard: Number(r.shard), name: nameOf.get(Number(r.shard)) ?? null, state: r.state, docs: r.docs === null ? null : Number(r.docs), node: r.node }))
-          .sort((a, b) => a.shard - b.shard),
+        shards: copies.filter((x) => x.primary).map((x) => ({ shard: x.shard, name: x.name, state: x.state, docs: x.docs, node: x.node?.name ?? null })),
+        copies,
       };
     } catch (e) {
       body.index = { name: l.router.file.index, error: (e as Error).message };
@@ -272,12 +360,20 @@ function driftResult(head: Record<string, unknown>, d: DriftState): ApiResult {
   return { httpStatus: 409, body: { status: 'drift', ...head, drift, error: { message: d.message } } };
 }
 
-function errorResult(head: Record<string, unknown>, e: unknown, url: string): ApiResult {
+/**
+ * errorResult turns a failure into an answer. `where` (a sentence naming the
+ * nodes that held the shards) and `nodeName` (node id → name) make a search
+ * none of whose shards answered say which node it lost.
+ */
+function errorResult(head: Record<string, unknown>, e: unknown, url: string, where = '', nodeName: (id: string) => string = (id) => id): ApiResult {
   if (e instanceof OpenSearchError) {
     const none = e.noShardAnswered;
-    if (none && none.length > 0) {
-      const shards = none.map((f) => `shard ${f.shard}${f.node ? ` (node ${f.node})` : ''}: ${f.reason}`).join('; ');
-      return { httpStatus: 503, body: { status: 'unavailable', ...head, error: { message: `No shard asked could answer, so there are no results: ${shards}. Wait for the node to return or a replica to be promoted.` } } };
+    if (none && (none.length > 0 || where)) {
+      const shards = none.map((f) => `shard ${f.shard}${f.node ? ` (node ${nodeName(f.node)})` : ''}: ${f.reason}`).join('; ');
+      return {
+        httpStatus: 503,
+        body: { status: 'unavailable', ...head, error: { message: `No shard asked could answer, so there are no results${shards ? `: ${shards}` : ''}${where ? `; ${where}` : ''}. Wait for the node to return or a replica to be promoted.` } },
+      };
     }
     if (e.unavailable) {
       return { httpStatus: 503, body: { status: 'unavailable', ...head, error: { message: `${e.message}. No results: start the node ("npm run cluster:start") or check OPENSEARCH_URL (${url}).` } } };

@@ -120,6 +120,10 @@ interface Answer {
   total: number | undefined;
   /** The API's error message, if any. */
   message?: string;
+  /** placement.lostNodes of a 200 answer. */
+  lostNodes?: string[];
+  /** placement.promoted of a 200 answer. */
+  promoted?: { shard: number; from: string; to: string }[];
 }
 
 describe.skipIf(!!probe.reason)(`the live API on a ${probe.nodes.length}-node cluster`, () => {
@@ -141,7 +145,7 @@ describe.skipIf(!!probe.reason)(`the live API on a ${probe.nodes.length}-node cl
     const out: Answer[] = [];
     for (const c of all) {
       const { http, body } = await search(c);
-      out.push({ circle: c, http, status: body.status, total: body.total, message: body.error?.message });
+      out.push({ circle: c, http, status: body.status, total: body.total, message: body.error?.message, lostNodes: body.placement?.lostNodes, promoted: body.placement?.promoted });
     }
     return out;
   };
@@ -209,6 +213,23 @@ describe.skipIf(!!probe.reason)(`the live API on a ${probe.nodes.length}-node cl
     }
   });
 
+  it('reports every node and every shard copy in /api/status, from the cluster itself', async () => {
+    const { status, body } = await getJson(`${server.url}/api/status`);
+    expect(status).toBe(200);
+    expect(body.nodes.map((n: { name: string }) => n.name)).toEqual(probe.nodes.map((n) => n.name).sort());
+    expect(body.nodes.every((n: { up: boolean; id: string; roles: string[] }) => n.up && n.id.length > 0 && n.roles.includes('data'))).toBe(true);
+    const cat = await catShards();
+    const copies: { shard: number; name: string; primary: boolean; state: string; node: { name: string } | null }[] = body.index.copies;
+    expect(copies).toHaveLength(cat.length);
+    for (const row of cat) {
+      const c = copies.find((x) => x.shard === Number(row.shard) && x.primary === (row.prirep === 'p'));
+      expect(c, `shard ${row.shard} ${row.prirep}`).toBeDefined();
+      expect(c!.state).toBe(row.state);
+      expect(c!.node?.name ?? null).toBe(row.node);
+      expect(c!.name).toBe(file.shards.find((s) => s.shard === Number(row.shard))!.name);
+    }
+  });
+
   it(`gives identical routed and all-shards answers for ${all.length} seeded circles`, async () => {
     let nonEmpty = 0;
     for (const c of all) {
@@ -240,8 +261,12 @@ describe.skipIf(!!probe.reason)(`the live API on a ${probe.nodes.length}-node cl
     // After the stop, the last pass: the searches that asked a lost shard are partial or unavailable, the others complete and whole.
     const last = answers.slice(-all.length);
     for (const a of last) {
-      if (touching.includes(a.circle)) expect(['partial', 'unavailable'], `${a.circle.label} asks a shard of ${victim}`).toContain(a.status);
-      else {
+      if (touching.includes(a.circle)) {
+        expect(['partial', 'unavailable'], `${a.circle.label} asks a shard of ${victim}`).toContain(a.status);
+        // The answer names the node that held the missing shards (from the shard table the API saw before).
+        if (a.status === 'partial') expect(a.lostNodes, a.circle.label).toEqual([victim]);
+        else expect(a.message, a.circle.label).toContain(victim);
+      } else {
         expect(a.status, `${a.circle.label} asks no shard of ${victim}`).toBe('complete');
         expect(a.total, a.circle.label).toBe(baseline.get(a.circle));
       }
@@ -262,12 +287,24 @@ describe.skipIf(!!probe.reason)(`the live API on a ${probe.nodes.length}-node cl
     expect(shards.filter((s) => s.state === 'STARTED')).toHaveLength(2 * file.numberOfShards);
     // Every shard has a copy off the victim node, so no search depends on it alone.
     for (let n = 0; n < file.numberOfShards; n++) expect(shards.some((s) => Number(s.shard) === n && s.node !== victim), `shard ${n}`).toBe(true);
+    const victimPrimaries = new Set(shards.filter((s) => s.node === victim && s.prirep === 'p').map((s) => Number(s.shard)));
+    // The API takes this healthy table as where every primary belongs.
+    expect((await getJson(`${server.url}/api/status`)).body.index.copies).toHaveLength(2 * file.numberOfShards);
 
     const answers = await stopDuringLoop();
     expectNoShortComplete(answers);
     for (const a of answers.slice(-all.length)) {
       expect(a.status, `${a.circle.label} after ${victim} stopped`).toBe('complete');
       expect(a.total, a.circle.label).toBe(baseline.get(a.circle));
+    }
+    // The answers served by a replica promoted from the stopped node's primaries say so (until the
+    // cluster has made new replicas and the table is healthy again, which takes a minute or more).
+    const promoted = answers.filter((a) => a.status === 'complete').flatMap((a) => a.promoted ?? []);
+    expect(victimPrimaries.size, `${victim} held primaries`).toBeGreaterThan(0);
+    expect(promoted.length, 'some answer says a promoted replica served it').toBeGreaterThan(0);
+    for (const p of promoted) {
+      expect(p.from).toBe(victim);
+      expect(victimPrimaries.has(p.shard), `shard ${p.shard}`).toBe(true);
     }
 
     await restartVictim();

@@ -13,9 +13,11 @@ import { getIndexMeta } from './seeder.ts';
 export interface DriftState {
   /**
    * ok: the index's _meta hash equals the file's; mismatch: it differs;
-   * no-meta: the index has no geoshard _meta; missing-index: no such index.
+   * no-meta: the index has no geoshard _meta; missing-index: no such index;
+   * routing-mismatch: the hashes agree but the engine sends some shard name
+   * elsewhere (set by the API's routing check, never by driftState).
    */
-  status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index';
+  status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index' | 'routing-mismatch';
   index: string;
   fileHash: string;
   fileVersion: number;

@@ -11,6 +11,7 @@
  * mapping makes routing required, so OpenSearch itself rejects a write without it.
  */
 import type { BoundaryFile } from '../core/index.ts';
+import type { RoutingFingerprint } from './fingerprint.ts';
 
 /** The join field's name and its relation. */
 export const JOIN_FIELD = 'join';
@@ -29,6 +30,12 @@ export interface IndexMeta {
   numberOfShards: number;
   /** The seeded sample, written by `geoshard seed` (absent before the first seed). */
   sample?: SampleMeta;
+  /**
+   * What the documents were routed with: engine family and version, routing
+   * formula and the index's routing_num_shards, as the cluster reported them
+   * when `geoshard seed` wrote the index (absent in indexes seeded before).
+   */
+  routing?: RoutingFingerprint;
 }
 
 /** The sample `geoshard seed` loaded: enough to predict the per-shard counts. */
@@ -44,9 +51,9 @@ export interface SampleMeta {
   dishDocs?: number;
 }
 
-/** indexMeta returns the `_meta` of a fresh index for the file. */
-export function indexMeta(file: BoundaryFile, sample?: SampleMeta): IndexMeta {
-  return { app: 'geoshard', hash: file.hash, version: file.version, index: file.index, numberOfShards: file.numberOfShards, ...(sample ? { sample } : {}) };
+/** indexMeta returns the `_meta` of an index for the file, with the sample and the routing fingerprint when given. */
+export function indexMeta(file: BoundaryFile, sample?: SampleMeta, routing?: RoutingFingerprint): IndexMeta {
+  return { app: 'geoshard', hash: file.hash, version: file.version, index: file.index, numberOfShards: file.numberOfShards, ...(sample ? { sample } : {}), ...(routing ? { routing } : {}) };
 }
 
 /**

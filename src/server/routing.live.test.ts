@@ -9,7 +9,9 @@ import { Router, shardForRouting } from '../core/index.ts';
 import { OpenSearchError } from './opensearch.ts';
 import { verifyRouting, searchShardsOf } from './verify.ts';
 import { seedIndex, SeedError, getIndexMeta } from './seeder.ts';
-import { derivedFile, ensureSeeded, liveClient, TEST_INDEX, TEST_RESTAURANTS, TEST_DISHES_PER_RESTAURANT } from './testkit.ts';
+import { derivedFile, ensureSeeded, liveClient, startApi, getJson, TEST_INDEX, TEST_RESTAURANTS, TEST_DISHES_PER_RESTAURANT } from './testkit.ts';
+import { indexMappings } from './indexSpec.ts';
+import { LiveApi } from './api.ts';
 import { sampleOf } from './sample.ts';
 
 const client = liveClient();
@@ -48,6 +50,73 @@ describe('shard names on the real node', () => {
     const other = new Router(derivedFile(TEST_INDEX, 2));
     const r = await verifyRouting(client, other);
     expect(r.problems.join('\n')).toContain(`made for boundary file ${file.hash}`);
+  });
+});
+
+describe('the routing fingerprint', () => {
+  it('is recorded by seed in _meta: the engine as the node names itself, the formula and the routing_num_shards', async () => {
+    const root = await client.get<{ version: { number: string; distribution?: string } }>('/');
+    const meta = await getIndexMeta(client, TEST_INDEX);
+    expect(meta?.routing?.engine).toBe(root.version.distribution ?? 'elasticsearch');
+    expect(meta?.routing?.version).toBe(root.version.number);
+    expect(meta?.routing?.major).toBe(Number(root.version.number.split('.')[0]));
+    expect(meta?.routing?.formula).toContain('murmur3(routing) floorMod routing_num_shards');
+    // OpenSearch's default for 15 shards (number_of_routing_shards unset): 15 * 2^6, the largest 15 * 2^k <= 1024.
+    expect(meta?.routing?.routingNumShards).toBe(960);
+  });
+
+  describe('on an index created with number_of_routing_shards 30 (not the 960 the names were chosen for)', () => {
+    const INDEX = 'geoshard-live-routing-30';
+    const other = derivedFile(INDEX);
+    const otherRouter = new Router(other);
+
+    beforeAll(async () => {
+      await client.request('DELETE', `/${INDEX}`, { okStatuses: [404] });
+      // Same boundary file hash in _meta (no drift by hash), no documents: only the routing setting differs.
+      await client.request('PUT', `/${INDEX}`, {
+        body: { settings: { index: { number_of_shards: 15, number_of_routing_shards: 30, number_of_replicas: 0 } }, mappings: indexMappings(other) },
+        timeoutMs: 60_000,
+      });
+      await client.request('GET', `/_cluster/health/${INDEX}`, { query: { wait_for_status: 'yellow', timeout: '60s' }, timeoutMs: 70_000 });
+      return () => client.request('DELETE', `/${INDEX}`, { okStatuses: [404] }).then(() => undefined);
+    });
+
+    it('refuses live searches with a 409 naming the engine, the setting and the fix', async () => {
+      const root = await client.get<{ version: { number: string; distribution?: string } }>('/');
+      const api = await startApi({ file: other, client });
+      try {
+        const first = await api.api.start();
+        expect('status' in first && first.status).toBe('routing-mismatch');
+        const { status, body } = await getJson(`${api.url}/api/search?lat=40.7&lng=-74&radius=20mi`);
+        expect(status).toBe(409);
+        expect(body.status).toBe('drift');
+        expect(body.drift.status).toBe('routing-mismatch');
+        expect(body.routing.fingerprint.routingNumShards).toBe(30);
+        expect(body.routing.misroutes.length).toBeGreaterThan(0);
+        const m: string = body.error.message;
+        expect(m).toContain(`${root.version.distribution ?? 'elasticsearch'} ${root.version.number}`);
+        expect(m).toContain('number_of_routing_shards');
+        expect(m).toContain('routing_num_shards 30');
+        expect(m).toContain('chosen for 960');
+        expect(m).toContain('geoshard seed --recreate');
+        expect(m).toContain('geoshard balance');
+      } finally {
+        await api.close();
+      }
+    });
+
+    it('makes verify-routing fail with the same explanation', async () => {
+      const r = await verifyRouting(client, otherRouter);
+      expect(r.fingerprint?.routingNumShards).toBe(30);
+      expect(r.names.some((n) => !n.ok)).toBe(true);
+      expect(r.problems.join('\n')).toMatch(/routing mismatch: .*number_of_routing_shards.*geoshard balance/s);
+    });
+
+    it('a LiveApi on the seeded index with the default setting is not refused', async () => {
+      const api = new LiveApi({ file, client });
+      const first = await api.start();
+      expect('status' in first && first.status).toBe('ok');
+    });
   });
 });
 

@@ -12,6 +12,7 @@ import type { Router } from '../core/index.ts';
 import { OpenSearchClient, OpenSearchError } from './opensearch.ts';
 import { indexBody, indexMeta, readIndexMeta, type IndexMeta, type SampleMeta } from './indexSpec.ts';
 import { docsOf, sampleOf, type Doc } from './sample.ts';
+import { fingerprintOf } from './fingerprint.ts';
 
 /** Options of seedIndex. */
 export interface SeedOptions {
@@ -141,10 +142,13 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
     created = true;
     note(`created index "${index}": ${file.numberOfShards} shards, ${replicas} replica(s), boundary file ${file.hash.slice(0, 12)} version ${file.version}`);
   } else {
-    await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: false }));
     await client.request('PUT', `${path}/_settings`, { body: { index: { number_of_replicas: replicas } } });
     note(`index "${index}" exists for this boundary file: overwriting documents by id, ${replicas} replica(s)`);
   }
+  // Record what the names are routed with on this engine (read back from the cluster, not assumed).
+  const routing = await fingerprintOf(client, index);
+  await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: false }, routing));
+  note(`routing: ${routing.engine} ${routing.version}, ${routing.formula}, routing_num_shards ${routing.routingNumShards}${file.routingNumShards !== undefined ? ' (number_of_routing_shards from the boundary file)' : " (the engine's default)"}`);
 
   const restaurants = sampleOf(opts.restaurants);
   const cap = opts.dishesPerRestaurant;
@@ -200,6 +204,6 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
   }
   await client.request('POST', `${path}/_refresh`, { timeoutMs: 120_000 });
   const count = (await client.get<{ count: number }>(`${path}/_count`)).count;
-  await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: true, restaurantDocs, dishDocs }));
+  await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: true, restaurantDocs, dishDocs }, routing));
   return { index, created, restaurantDocs, dishDocs, indexDocs: count, ms: performance.now() - t0 };
 }

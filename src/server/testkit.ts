@@ -48,12 +48,14 @@ export function liveClient(): OpenSearchClient {
 
 /**
  * ensureSeeded seeds `file`'s index with the sample unless it already holds
- * exactly that sample, complete, for this file; returns whether it seeded.
+ * exactly that sample, complete, for this file, with its routing fingerprint;
+ * returns whether it seeded.
  */
 export async function ensureSeeded(client: OpenSearchClient, file: BoundaryFile, restaurants = TEST_RESTAURANTS, dishesPerRestaurant = TEST_DISHES_PER_RESTAURANT): Promise<boolean> {
   const meta = await getIndexMeta(client, file.index);
   const s = meta?.sample;
-  if (meta?.hash === file.hash && s?.complete && s.restaurants === restaurants && s.dishesPerRestaurant === dishesPerRestaurant) return false;
+  // An index seeded before seed recorded the routing fingerprint (_meta.routing) is seeded again.
+  if (meta?.hash === file.hash && meta.routing && s?.complete && s.restaurants === restaurants && s.dishesPerRestaurant === dishesPerRestaurant) return false;
   await seedIndex({ client, router: new Router(file), restaurants, dishesPerRestaurant, recreate: true });
   return true;
 }

@@ -8,6 +8,7 @@ import type { OpenSearchClient } from './opensearch.ts';
 import { JOIN_FIELD, PARENT, type IndexMeta } from './indexSpec.ts';
 import { getIndexMeta } from './seeder.ts';
 import { predictCounts, sampleOf } from './sample.ts';
+import { checkRouting, searchShardsOf, type RoutingFingerprint } from './fingerprint.ts';
 
 /** Where OpenSearch sends one shard name. */
 export interface NameCheck {
@@ -47,14 +48,11 @@ export interface VerifyResult {
   counts: CountCheck[] | null;
   /** Why counts were not compared, when they were not. */
   countsSkipped?: string;
+  /** The engine and routing setting the names were checked on (absent when the index does not exist). */
+  fingerprint?: RoutingFingerprint;
 }
 
-/** searchShardsOf returns the shard numbers `_search_shards` lists for a routing value. */
-export async function searchShardsOf(client: OpenSearchClient, index: string, routing: string): Promise<number[]> {
-  const body = await client.get<{ shards: { shard: number; index: string; primary: boolean }[][] }>(`/${encodeURIComponent(index)}/_search_shards`, { query: { routing } });
-  // A group without copies is a shard with no started copy: OpenSearch does not say which; report -1.
-  return body.shards.map((group) => (group.length > 0 ? group[0].shard : -1));
-}
+export { searchShardsOf };
 
 /**
  * verifyRouting checks every shard name of the router's boundary file against
@@ -80,24 +78,27 @@ export async function verifyRouting(client: OpenSearchClient, router: Router): P
   const actualN = Number(Object.values(settings)[0]?.settings.index.number_of_shards);
   if (actualN !== file.numberOfShards) problems.push(`index "${index}" has ${actualN} shards; the boundary file declares ${file.numberOfShards}`);
 
-  const names: NameCheck[] = [];
-  for (const s of router.shards) {
-    const actual = await searchShardsOf(client, index, s.name);
-    const ok = actual.length === 1 && actual[0] === s.shard;
-    names.push({ index: s.index, name: s.name, declared: s.shard, actual, ok });
-    if (!ok) {
-      const where = actual.includes(-1) ? 'a shard with no started copy (unassigned?)' : `OpenSearch shard ${actual.join(',')}`;
-      problems.push(`shard name "${s.name}" (shards[${s.index}]) lands on ${where}, not the declared ${s.shard}`);
-    }
+  const routing = await checkRouting(client, router);
+  const wrongOf = new Map(routing.misroutes.map((m) => [m.index, m.actual]));
+  const names: NameCheck[] = router.shards.map((s) => {
+    const actual = wrongOf.get(s.index) ?? [s.shard];
+    return { index: s.index, name: s.name, declared: s.shard, actual, ok: !wrongOf.has(s.index) };
+  });
+  for (const n of names) {
+    if (n.ok) continue;
+    const where = n.actual.includes(-1) ? 'a shard with no started copy (unassigned?)' : `OpenSearch shard ${n.actual.join(',')}`;
+    problems.push(`shard name "${n.name}" (shards[${n.index}]) lands on ${where}, not the declared ${n.declared}`);
   }
+  if (routing.status === 'routing-mismatch') problems.push(routing.message);
+  const fingerprint = routing.fingerprint;
 
   const sample = meta?.sample;
   if (!sample || meta?.hash !== file.hash) {
-    return { index, meta: meta ?? null, problems, names, counts: null, countsSkipped: sample ? 'the index belongs to another boundary file' : 'the index has no seeded sample recorded in _meta' };
+    return { index, meta: meta ?? null, problems, names, fingerprint, counts: null, countsSkipped: sample ? 'the index belongs to another boundary file' : 'the index has no seeded sample recorded in _meta' };
   }
   if (!sample.complete) {
     problems.push(`the last seed of "${index}" did not complete (${sample.restaurants} restaurants asked): run "geoshard seed" again`);
-    return { index, meta, problems, names, counts: null, countsSkipped: 'the last seed did not complete' };
+    return { index, meta, problems, names, fingerprint, counts: null, countsSkipped: 'the last seed did not complete' };
   }
   const predicted = predictCounts(router, sampleOf(sample.restaurants), sample.dishesPerRestaurant);
   const cat = await client.get<{ shard: string; prirep: string; state: string; docs: string | null }[]>(`/_cat/shards/${encodeURIComponent(index)}`, { query: { format: 'json', h: 'shard,prirep,state,docs' } });
@@ -113,5 +114,5 @@ export async function verifyRouting(client: OpenSearchClient, router: Router): P
     counts.push({ shard: s.shard, name: s.name, docs, restaurants, predictedRestaurants: pr, predictedDishes: pd, ok });
     if (!ok) problems.push(`OpenSearch shard ${s.shard} ("${s.name}") holds ${restaurants} restaurants and ${docs - restaurants} dishes; the core predicts ${pr} and ${pd}`);
   }
-  return { index, meta, problems, names, counts };
+  return { index, meta, problems, names, fingerprint, counts };
 }

@@ -358,7 +358,13 @@ export function sideStatus(s: Pick<SearchSide, 'timedOut' | 'shards' | 'shardsAs
 
 /** The drift section of an answer: the index's and the file's identity. */
 export interface DriftEcho {
-  status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index';
+  /**
+   * ok; mismatch: the index was written with another boundary file; no-meta;
+   * missing-index; routing-mismatch: the hashes agree but the engine sends
+   * some shard name to another shard than the file declares (another routing
+   * formula or number_of_routing_shards).
+   */
+  status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index' | 'routing-mismatch';
   indexHash: string | null;
   fileHash: string;
   indexVersion?: number | null;
@@ -380,6 +386,58 @@ export interface SearchAnswer extends SearchSide {
   differences?: string[];
   /** routed / all-shards: shards asked, took (null when all-shards took 0 ms), wall time. */
   ratio?: { shards: number; took: number | null; wall: number };
+  /** Where the asked shards live and what a lost node cost this answer (absent when the shard table could not be read). */
+  placement?: SearchPlacement;
+}
+
+// ---------------------------------------------------------------------------
+// Nodes and shard copies
+
+/** A shard copy's state, as OpenSearch's `_cat/shards` names it. */
+export type ShardState = 'STARTED' | 'INITIALIZING' | 'RELOCATING' | 'UNASSIGNED';
+
+/**
+ * A node of the cluster. `up` is false for a node the API saw before (in a
+ * shard table or node list since it started) that is no longer in the
+ * cluster: the node list itself only ever holds nodes that are up.
+ */
+export interface ClusterNode {
+  /** The node's persistent id (full, as `_cat/nodes?full_id=true` gives it). */
+  id: string;
+  name: string;
+  /** Role names, e.g. ["cluster_manager", "data", "ingest"]; empty when not known (a node that left). */
+  roles: string[];
+  up: boolean;
+}
+
+/** One copy of one shard of the index. */
+export interface ShardCopy {
+  /** OpenSearch shard number. */
+  shard: number;
+  /** The boundary file's routing name of the shard (null if the file has no such shard). */
+  name: string | null;
+  primary: boolean;
+  state: ShardState;
+  /** The node holding the copy (null when unassigned); for RELOCATING, the node it leaves. */
+  node: { id: string; name: string } | null;
+  /** Documents in the copy (null when not started). */
+  docs: number | null;
+}
+
+/**
+ * What the cluster's layout meant for one search: shards with no copy that
+ * answered, with the node that held them in the last shard table in which
+ * every copy was started (the "healthy" table, taken at API start, on
+ * /api/status and on searches); shards answered by a copy that was a replica
+ * in that table (its primary's node left and the replica was promoted).
+ */
+export interface SearchPlacement {
+  /** Asked shards that did not answer (failed, unavailable or unknown) and where they lived. */
+  missing: { shard: number; name: string; node: string | null }[];
+  /** The distinct nodes named in `missing`, sorted. */
+  lostNodes: string[];
+  /** Asked shards that answered from a copy promoted since the healthy table: the primary was on `from`, now on `to`. */
+  promoted: { shard: number; name: string; from: string; to: string }[];
 }
 
 /** A refusal or failure of /api/search or /api/status (4xx/5xx). */
@@ -412,6 +470,11 @@ export interface StatusAnswer {
   boundary:
     | { file: string; index: string; hash: string; version: number; numberOfShards: number; shards: { index: number; name: string; shard: number }[] }
     | { file: string; error: string };
+  /**
+   * The cluster's nodes, sorted by name: those up now and those seen since
+   * the API started that have left (up false). Null when the cluster is down.
+   */
+  nodes: ClusterNode[] | null;
   index:
     | { name: string; exists: false }
     | {
@@ -419,7 +482,10 @@ export interface StatusAnswer {
         exists: true;
         docs: { restaurants: number; dishes: number; total: number };
         sample: unknown;
+        /** The primaries, one per shard, by shard number. */
         shards: { shard: number; name: string | null; state: string; docs: number | null; node: string | null }[];
+        /** Every copy of every shard (primaries and replicas), by shard number, primary first: the shard × node grid. */
+        copies: ShardCopy[];
       }
     | { name: string; error: string }
     | null;

@@ -12,7 +12,8 @@ export const verifyRouting: Command = {
 The real-engine check of the core's routing hash. For every shard name of the boundary file,
 asks the node (_search_shards?routing=<name>) which shard the name selects in the index the
 file names, and fails (exit 1, listing each) on any name that does not land on its declared
-shard. Also checks the index's shard count and _meta hash, and, when the index holds a
+shard, naming the engine, its version and the index's routing_num_shards
+(index.number_of_routing_shards) against the one the file's names were chosen for, and the fix. Also checks the index's shard count and _meta hash, and, when the index holds a
 complete sample from "geoshard seed", compares each shard's restaurants and dishes
 (_cat/shards, _count) with the counts the core predicts for that sample.
 
@@ -44,7 +45,8 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     } else {
       const w = Math.max(4, ...r.names.map((n) => n.name.length));
       if (r.names.length > 0) {
-        io.out(`index "${r.index}" on ${client.url}: where OpenSearch sends each shard name\n`);
+        const fp = r.fingerprint;
+        io.out(`index "${r.index}" on ${client.url}${fp ? ` (${fp.engine} ${fp.version}, routing_num_shards ${fp.routingNumShards})` : ''}: where OpenSearch sends each shard name\n`);
         io.out(`  ${'name'.padEnd(w)}  declared  opensearch\n`);
         for (const n of r.names) io.out(`  ${n.name.padEnd(w)}  ${String(n.declared).padStart(8)}  ${n.actual.join(',').padStart(10)}  ${n.ok ? 'ok' : 'WRONG SHARD'}\n`);
       }
