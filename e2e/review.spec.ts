@@ -226,10 +226,13 @@ test('dragging a candidate tick changes evenness as the core computes it; nudgin
 
   // Drag the tick 120 px to the right along the handle row.
   const canvas = page.getByTestId('review-ribbon-canvas');
-  await page.waitForFunction(() => {
+  // Wait for the zoom to the selected tick itself (between its neighbours), not an earlier view:
+  // the fit waits for the review's cell sums, which a busy machine delivers late.
+  await page.waitForFunction(([lo, at, hi]) => {
     const c = document.querySelector('[data-testid=review-ribbon-canvas]') as HTMLCanvasElement;
-    return c.dataset.from !== '0';
-  });
+    const [from, to] = [Number(c.dataset.from), Number(c.dataset.to)];
+    return from >= lo && to <= hi && from <= at && at < to;
+  }, [router.starts[k - 1], router.starts[k], router.starts[k + 1]]);
   const box = (await canvas.boundingBox())!;
   const [from, to] = await canvas.evaluate((c) => [Number(c.dataset.from), Number(c.dataset.to)]);
   const x0 = box.x + ((router.starts[k] - from) / (to - from)) * box.width;

@@ -282,13 +282,23 @@ function Strip() {
     // Dragging a tick: the latest wanted ordinal, applied once per animation frame.
     let drag: { i: number; wanted: number; raf: number } | null = null;
     let pan: { x: number; from: number; to: number } | null = null;
+    // A drag or a fit asked for before the review's cell sums arrive (a busy machine, a large
+    // file) is kept and applied when they do, instead of being dropped without a sign.
+    let waiting: { drag: { i: number; wanted: number } | null; fit: string | null } = { drag: null, fit: null };
+    const applyMove = (i: number, wanted: number) => {
+      const s = appStore.getState();
+      const c = s.candidate;
+      if (!c) return;
+      if (!s.reviewSums) {
+        waiting.drag = { i, wanted };
+        return;
+      }
+      s.moveBoundary(i, snapBoundary(s.reviewSums.ordinals, c.router.starts, i, wanted));
+    };
     const applyDrag = () => {
       if (!drag) return;
       drag.raf = 0;
-      const s = appStore.getState();
-      const c = s.candidate;
-      if (!c || !s.reviewSums) return;
-      s.moveBoundary(drag.i, snapBoundary(s.reviewSums.ordinals, c.router.starts, drag.i, drag.wanted));
+      applyMove(drag.i, drag.wanted);
     };
     const down = (e: PointerEvent) => {
       if (e.button !== 0) return;
@@ -357,6 +367,10 @@ function Strip() {
     const fit = (e: Event) => {
       const kind = (e as CustomEvent<string>).detail;
       const s = appStore.getState();
+      if (kind === 'selected' && !s.reviewSums) {
+        waiting.fit = kind;
+        return;
+      }
       if (kind === 'moves' && s.reviewDiff && s.reviewDiff.moves.length > 0) {
         const ms = s.reviewDiff.moves;
         const a = ms[0].startOrdinal;
@@ -383,6 +397,12 @@ function Strip() {
     const ro = new ResizeObserver(schedule);
     ro.observe(el);
     const unsubscribe = appStore.subscribe((s, p) => {
+      if (s.reviewSums && !p.reviewSums && (waiting.drag || waiting.fit)) {
+        const w = waiting;
+        waiting = { drag: null, fit: null };
+        if (w.fit) el.dispatchEvent(new CustomEvent('review-fit', { detail: w.fit }));
+        if (w.drag) applyMove(w.drag.i, w.drag.wanted);
+      }
       if (s.candidate !== p.candidate || s.reviewDiff !== p.reviewDiff || s.data !== p.data || s.reviewCells !== p.reviewCells || s.selectedBoundary !== p.selectedBoundary || s.hover !== p.hover) schedule();
     });
     redraw();
