@@ -61,7 +61,7 @@ export function FanoutMap() {
       frame.invalidate();
     };
     show(appStore.getState().fanoutLayer);
-    return appStore.subscribe((s, p) => void (s.fanoutLayer !== p.fanoutLayer && show(s.fanoutLayer)));
+    return appStore.subscribe((s) => s.fanoutLayer, show);
   }, [empty]);
 
   return (

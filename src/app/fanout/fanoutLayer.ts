@@ -11,8 +11,9 @@
  * The state is the store's fanoutLayer (fanoutSlice.ts), read by the panel
  * (FanoutControl) and the scene (FanoutMap).
  */
-import type { StoreApi } from 'zustand/vanilla';
+import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
+import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
 import { radiusKmOf } from '../search/searchSlice';
 import { gridForBbox, type FanoutShare, type FanoutBbox } from '../../core/index';
@@ -77,7 +78,7 @@ export function visibleBbox(v: ViewGeometry): FanoutBbox | null {
  * `fanout` is on. Returns a stop function.
  */
 export function startFanout(
-  store: StoreApi<AppState>,
+  store: AppStore,
   makeFanoutWorker: () => WorkerEndpoint = () => new Worker(new URL('./fanout.worker.ts', import.meta.url), { type: 'module' }),
   makeCoveringWorker: () => WorkerEndpoint = () => new Worker(new URL('../search/covering.worker.ts', import.meta.url), { type: 'module' }),
   cells: () => Promise<CellsData> | null = () => (DATA_URLS.cells ? loadCells(DATA_URLS.cells) : null),
@@ -161,7 +162,10 @@ export function startFanout(
     }
   };
 
-  const unsub = store.subscribe((s, p) => {
+  const watched = (s: AppState) => ({ fanout: s.fanout, data: s.data, searchRadius: s.searchRadius, camera: s.camera, zoom: s.zoom, flatten: s.flatten });
+  const unsub = store.subscribe(
+    watched,
+    (s, p) => {
     if (!s.fanout) {
       if (p.fanout) {
         generation++;
@@ -185,7 +189,9 @@ export function startFanout(
       if (viewTimer) clearTimeout(viewTimer);
       viewTimer = setTimeout(() => void refresh(), SETTLE_MS);
     }
-  });
+    },
+    { equalityFn: shallow },
+  );
   if (store.getState().fanout) void refresh();
 
   return () => {

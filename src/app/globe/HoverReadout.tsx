@@ -35,9 +35,7 @@ export function HoverReadout() {
       if (refs.swatch.current) refs.swatch.current.style.background = h && data ? toHex(data.colors[h.shardIndex]) : 'transparent';
     };
     write(appStore.getState().hover);
-    return appStore.subscribe((s, prev) => {
-      if (s.hover !== prev.hover) write(s.hover);
-    });
+    return appStore.subscribe((s) => s.hover, write);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return (

@@ -10,7 +10,7 @@ export function ZoomControls() {
       if (pct.current) pct.current.textContent = formatZoom(z);
     };
     write(appStore.getState().zoom);
-    return appStore.subscribe((s, p) => s.zoom !== p.zoom && write(s.zoom));
+    return appStore.subscribe((s) => s.zoom, write);
   }, []);
   const zoomBy = (f: number) => appStore.getState().zoomBy(f);
   return (

@@ -14,8 +14,9 @@
  *
  * Turning Live off aborts everything and clears both answers.
  */
-import type { StoreApi } from 'zustand/vanilla';
+import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
+import type { AppStore } from '../shell/types';
 import { fetchSearch, fetchStatus, liveSearchUrl, LIVE_SIZE, type LiveFailureKind, type LiveQuery } from './liveApi';
 
 export interface LiveRunnerOptions {
@@ -38,7 +39,7 @@ const STATUS_WORTHY: readonly LiveFailureKind[] = ['unavailable', 'drift', 'netw
 const isAbort = (e: unknown) => (e as Error)?.name === 'AbortError';
 
 /** startLiveRunner watches the store and returns a function that stops it (aborting what is in flight). */
-export function startLiveRunner(store: StoreApi<AppState>, opts: LiveRunnerOptions = {}): () => void {
+export function startLiveRunner(store: AppStore, opts: LiveRunnerOptions = {}): () => void {
   const fetchImpl = opts.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   const debounceMs = opts.debounceMs ?? 250;
   const statusEveryMs = opts.statusEveryMs ?? 15_000;
@@ -150,7 +151,7 @@ export function startLiveRunner(store: StoreApi<AppState>, opts: LiveRunnerOptio
   };
 
   update(get());
-  const unsubscribe = store.subscribe(update);
+  const unsubscribe = store.subscribe((s) => [s.liveOn, s.liveNonce, liveSearchUrl(liveQueryOf(s))], () => update(get()), { equalityFn: shallow });
   return () => {
     unsubscribe();
     stop();

@@ -187,9 +187,7 @@ export function DiffOverlay() {
       frame.invalidate();
     };
     sync();
-    const unsubscribe = appStore.subscribe((s, p) => {
-      if (s.reviewDiff !== p.reviewDiff) sync();
-    });
+    const unsubscribe = appStore.subscribe((s) => s.reviewDiff, sync);
     return () => {
       unsubscribe();
       Object.values(parts).forEach((x) => (x.geometry.dispose(), x.material.dispose()));

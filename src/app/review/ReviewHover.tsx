@@ -5,6 +5,7 @@
  * with. Written to the DOM from store subscriptions (the pointer never causes
  * a React render).
  */
+import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
 import { appStore } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
@@ -37,9 +38,7 @@ export function ReviewHover() {
       el.style.transform = `translate(${Math.round(frame.pointer.x + 16)}px, ${Math.round(frame.pointer.y + 14)}px)`;
     };
     write();
-    return appStore.subscribe((s, p) => {
-      if (s.hover !== p.hover || s.reviewDiff !== p.reviewDiff || s.candidate !== p.candidate) write();
-    });
+    return appStore.subscribe((s) => [s.hover, s.reviewDiff, s.candidate], write, { equalityFn: shallow });
   }, []);
   return <div ref={box} className="review-hover" data-testid="review-hover" aria-live="off" />;
 }

@@ -19,6 +19,7 @@
  * the strip spans, so a tick at ordinal o is at x = (o − from) / (to − from)
  * of the canvas width.
  */
+import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
@@ -396,15 +397,18 @@ function Strip() {
 
     const ro = new ResizeObserver(schedule);
     ro.observe(el);
-    const unsubscribe = appStore.subscribe((s, p) => {
-      if (s.reviewSums && !p.reviewSums && (waiting.drag || waiting.fit)) {
+    const unsubSums = appStore.subscribe(
+      (s) => s.reviewSums,
+      (sums, prev) => {
+        if (!sums || prev || !(waiting.drag || waiting.fit)) return;
         const w = waiting;
         waiting = { drag: null, fit: null };
         if (w.fit) el.dispatchEvent(new CustomEvent('review-fit', { detail: w.fit }));
         if (w.drag) applyMove(w.drag.i, w.drag.wanted);
-      }
-      if (s.candidate !== p.candidate || s.reviewDiff !== p.reviewDiff || s.data !== p.data || s.reviewCells !== p.reviewCells || s.selectedBoundary !== p.selectedBoundary || s.hover !== p.hover) schedule();
-    });
+      },
+    );
+    const unsubDraw = appStore.subscribe((s) => [s.candidate, s.reviewDiff, s.data, s.reviewCells, s.selectedBoundary, s.hover], schedule, { equalityFn: shallow });
+    const unsubscribe = () => (unsubSums(), unsubDraw());
     redraw();
     return () => {
       ro.disconnect();

@@ -14,8 +14,9 @@
  * Test hooks on <body>: data-review-diff = the candidate hash the shown diff
  * is for; data-review-fanout = the candidate hash the shown fan-out is for.
  */
-import type { StoreApi } from 'zustand/vanilla';
+import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
+import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
 import { computeReviewDiff } from './reviewSlice';
 import { createReviewClient, type ReviewClient } from './reviewWorker';
@@ -24,7 +25,7 @@ import { candidateUrl } from '../shell/url';
 import { DATA_URLS, fetchText, DataLoadError } from '../shell/loadData';
 
 let client: ReviewClient | null = null;
-let store: StoreApi<AppState> | null = null;
+let store: AppStore | null = null;
 let cellsRequested = false;
 
 /** showReviewTab brings the side panel's review tab forward (the panel owns its tab state). */
@@ -75,7 +76,7 @@ export async function offerCandidateFile(file: File): Promise<boolean> {
   return offerCandidateText(text, file.name);
 }
 
-async function openUrlCandidate(st: StoreApi<AppState>): Promise<void> {
+async function openUrlCandidate(st: AppStore): Promise<void> {
   let url: string | null;
   try {
     url = candidateUrl(location.search);
@@ -137,7 +138,7 @@ function installDrop(): () => void {
  * startReview wires the review into the page; returns a function that
  * unwires it. Idempotent while started (React's StrictMode mounts twice).
  */
-export function startReview(st: StoreApi<AppState>): () => void {
+export function startReview(st: AppStore): () => void {
   if (store) return () => {};
   store = st;
   client = createReviewClient(() => new Worker(new URL('./review.worker.ts', import.meta.url), { type: 'module' }));
@@ -158,7 +159,9 @@ export function startReview(st: StoreApi<AppState>): () => void {
       .catch((e: Error) => isWanted() && st.getState().setReviewFanout(side, st.getState().reviewFanout[side], `fan-out not computed: ${e.message}`));
   };
 
-  const update = (s: AppState, p: AppState | null) => {
+  type Inputs = Pick<AppState, 'data' | 'candidate' | 'reviewCells' | 'reviewMatch'>;
+  const inputsOf = (s: AppState): Inputs => ({ data: s.data, candidate: s.candidate, reviewCells: s.reviewCells, reviewMatch: s.reviewMatch });
+  const update = (s: AppState, p: Inputs | null) => {
     if (s.candidate && !s.reviewCells) requestReviewCells();
     const data = readyData(s);
     const inputs = !p || s.data !== p.data || s.candidate !== p.candidate || s.reviewCells !== p.reviewCells || s.reviewMatch !== p.reviewMatch;
@@ -183,7 +186,7 @@ export function startReview(st: StoreApi<AppState>): () => void {
       } else fanoutFor('candidate', hash, s.candidate.file);
     }
   };
-  const unsubscribe = st.subscribe((s, p) => update(s, p));
+  const unsubscribe = st.subscribe(inputsOf, (_, p) => update(st.getState(), p), { equalityFn: shallow });
   update(st.getState(), null);
   void openUrlCandidate(st);
 

@@ -95,7 +95,7 @@ export function CoveringCells() {
     };
     const pick = (s: ReturnType<typeof appStore.getState>) => (s.noLocation || !s.searchCentre ? null : s.covering);
     show(pick(appStore.getState()));
-    return appStore.subscribe((s) => show(pick(s)));
+    return appStore.subscribe(pick, show);
   }, []);
 
   return (

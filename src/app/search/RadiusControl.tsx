@@ -37,7 +37,7 @@ export function RadiusControl() {
       slider.current?.style.setProperty('--fill', `${(100 * (Math.min(r.value, SLIDER_RANGE[r.unit][1]) - SLIDER_RANGE[r.unit][0])) / (SLIDER_RANGE[r.unit][1] - SLIDER_RANGE[r.unit][0])}%`);
     };
     write(appStore.getState().searchRadius);
-    return appStore.subscribe((s) => write(s.searchRadius));
+    return appStore.subscribe((s) => s.searchRadius, write);
   }, []);
 
   const [lo, hi] = SLIDER_RANGE[unit];

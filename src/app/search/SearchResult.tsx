@@ -9,6 +9,7 @@
  * names, comma-separated), shard-bar (children with data-shard, data-asked),
  * and data-state on the section: "none", "pending", "ready" or "all".
  */
+import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
 import { appStore, useApp, type AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
@@ -44,12 +45,8 @@ export function SearchResult() {
     const note = q('result-note');
     const perShard = q('cells-per-shard');
     const N = data.router.numberOfShards;
-    let last: unknown[] = [];
     const update = (s: AppState) => {
       const state = stateOf(s);
-      const key = [state, s.covering, s.noLocation, s.searchCentre];
-      if (key.every((k, i) => k === last[i])) return;
-      last = key;
       el.dataset.state = state;
       const asked = searchAsked(s);
       const route = !s.noLocation && s.searchCentre ? s.covering?.route : null;
@@ -73,7 +70,7 @@ export function SearchResult() {
               : 'Covering the circle…';
     };
     update(appStore.getState());
-    return appStore.subscribe(update);
+    return appStore.subscribe((s) => [stateOf(s), s.covering, s.noLocation, s.searchCentre], () => update(appStore.getState()), { equalityFn: shallow });
   }, [data]);
   if (!data) return null;
   const exportAs = (kind: 'geojson' | 'csv') => {

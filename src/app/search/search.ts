@@ -11,8 +11,9 @@
  *
  * Nothing here renders; the scene and the panels read the store.
  */
-import type { StoreApi } from 'zustand/vanilla';
+import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
+import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
 import { radiusKmOf } from './searchSlice';
 import { urlViewOf } from '../globe/viewSlice';
@@ -51,7 +52,7 @@ function fitFor(radiusKm: number): number | null {
 }
 
 /** takePendingFit applies a pending fit once the canvas has a size; the scene calls it every frame (cheap). */
-export function takePendingFit(store: StoreApi<AppState>): void {
+export function takePendingFit(store: AppStore): void {
   const s = store.getState();
   if (!s.pendingFit) return;
   const c = wantedCircle(s);
@@ -69,7 +70,7 @@ export function takePendingFit(store: StoreApi<AppState>): void {
  * zoomTo eases the zoom to a value over ms (in log space); a later zoomTo or the user's own zoom cancels it.
  * The glide is the store's zoomGlide (set once per glide, not per frame); the animation frames belong to it.
  */
-function zoomTo(store: StoreApi<AppState>, target: number, ms = 800): void {
+function zoomTo(store: AppStore, target: number, ms = 800): void {
   const from = store.getState().zoom;
   if (Math.abs(Math.log(target / from)) < 0.01) {
     store.getState().setZoomGlide(null);
@@ -97,7 +98,7 @@ function zoomTo(store: StoreApi<AppState>, target: number, ms = 800): void {
  * chooseCentre makes (lat, lng), rounded to 4 decimals, the search centre (leaving no-location mode),
  * stops the spin, glides the camera there and zooms so the circle fills the view.
  */
-export function chooseCentre(store: StoreApi<AppState>, lat: number, lng: number, label: string): void {
+export function chooseCentre(store: AppStore, lat: number, lng: number, label: string): void {
   const s = store.getState();
   // The link keeps 4 decimals (about 10 m): round here so a shared link covers the same cells.
   lat = Number(lat.toFixed(4));
@@ -114,7 +115,7 @@ export function chooseCentre(store: StoreApi<AppState>, lat: number, lng: number
  * released, number typed, unit switched) when it no longer sits comfortably
  * in the view: larger than the view, or under a fifth of the fitted size.
  */
-export function refitRadius(store: StoreApi<AppState>): void {
+export function refitRadius(store: AppStore): void {
   const s = store.getState();
   const c = wantedCircle(s);
   if (!c) return;
@@ -134,7 +135,7 @@ const URL_WRITE_MS = 400;
  * fan-out map layer, fanoutLayer.ts): call it once, right after boot() has
  * applied the link's view. Returns a stop function.
  */
-export function startSearch(store: StoreApi<AppState>, makeWorker = () => new Worker(new URL('./covering.worker.ts', import.meta.url), { type: 'module' })): () => void {
+export function startSearch(store: AppStore, makeWorker = () => new Worker(new URL('./covering.worker.ts', import.meta.url), { type: 'module' })): () => void {
   applyLink(store, location.search, true);
 
   // The covering: one request per animation frame at most, to a client per boundary file.
@@ -167,16 +168,16 @@ export function startSearch(store: StoreApi<AppState>, makeWorker = () => new Wo
     if (!want && store.getState().covering) store.getState().setCovering(null);
     client!.want(want);
   };
-  let lastWant: CircleWish | null = null;
-  let lastData: unknown = null;
-  const unsubCovering = store.subscribe((s) => {
-    const want = wantedCircle(s);
-    const same = want && lastWant ? want.lat === lastWant.lat && want.lng === lastWant.lng && want.radiusKm === lastWant.radiusKm : want === lastWant;
-    if (same && s.data === lastData) return;
-    lastWant = want;
-    lastData = s.data;
-    if (!raf) raf = requestAnimationFrame(request);
-  });
+  const unsubCovering = store.subscribe(
+    (s) => {
+      const want = wantedCircle(s);
+      return [want?.lat, want?.lng, want?.radiusKm, s.data];
+    },
+    () => {
+      if (!raf) raf = requestAnimationFrame(request);
+    },
+    { equalityFn: shallow },
+  );
   if (wantedCircle(store.getState()) || readyData(store.getState())) raf = requestAnimationFrame(request);
 
   // The address bar: replace for view changes; a new history entry for a new centre (or
@@ -205,11 +206,14 @@ export function startSearch(store: StoreApi<AppState>, makeWorker = () => new Wo
     if (push && search !== location.search) history.pushState(null, '', search + location.hash);
     else if (search !== location.search) history.replaceState(history.state, '', search + location.hash);
   };
-  const unsubUrl = store.subscribe((s, p) => {
-    if (s.camera === p.camera && s.zoom === p.zoom && s.level === p.level && s.layers === p.layers && s.flatten === p.flatten && keyOf(s) === keyOf(p)) return;
-    if (timer) return;
-    timer = setTimeout(write, Math.max(0, URL_WRITE_MS - (performance.now() - lastWrite)));
-  });
+  const unsubUrl = store.subscribe(
+    (s) => [s.camera, s.zoom, s.level, s.layers, s.flatten, keyOf(s)],
+    () => {
+      if (timer) return;
+      timer = setTimeout(write, Math.max(0, URL_WRITE_MS - (performance.now() - lastWrite)));
+    },
+    { equalityFn: shallow },
+  );
   const onPop = () => {
     applyLink(store, location.search, false);
     written = { place: placeKey(store.getState()), radius: radiusKey(store.getState()) };
@@ -234,7 +238,7 @@ export function startSearch(store: StoreApi<AppState>, makeWorker = () => new Wo
  * circle when the link has no zoom. At boot the view itself was applied by
  * boot(); on back/forward it is applied here.
  */
-function applyLink(store: StoreApi<AppState>, query: string, atBoot: boolean): void {
+function applyLink(store: AppStore, query: string, atBoot: boolean): void {
   // At boot, boot() has applied the view and reported the link's problems.
   const { view, search, hasZoom } = parseUrl(query);
   const s = store.getState();
@@ -258,7 +262,7 @@ export function clickPicks(s: AppState): boolean {
 }
 
 /** enableClickPicking turns click-to-pick on while the caller (the radius panel) is mounted; returns the undo. */
-export function enableClickPicking(store: StoreApi<AppState>): () => void {
+export function enableClickPicking(store: AppStore): () => void {
   store.getState().addClickPicker(1);
   return () => store.getState().addClickPicker(-1);
 }

@@ -4,6 +4,7 @@
  * canvas is redrawn on resize, data and range changes only; the globe's hover
  * marker, the brush and the tooltip are positioned DOM elements.
  */
+import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
 import { appStore } from '../shell/store';
 import { readyData, type ReadyData, type CellsData } from '../shell/dataSlice';
@@ -207,11 +208,16 @@ export function RibbonStrip({ range, full }: RibbonStripProps) {
 
     const ro = new ResizeObserver(redraw);
     ro.observe(el);
-    const unsubscribe = appStore.subscribe((s, p) => {
-      if (s.hover !== p.hover) placeMarker();
-      if (s.cells !== p.cells || s.data !== p.data || (s.brush !== p.brush && range === 'detail')) redraw();
-      else if (s.brush !== p.brush) placeBrush();
-    });
+    const unsubHover = appStore.subscribe((s) => s.hover, placeMarker);
+    const unsubDraw = appStore.subscribe(
+      (s) => [s.cells, s.data, s.brush] as const,
+      ([cells, data, brush], [pCells, pData, pBrush]) => {
+        if (cells !== pCells || data !== pData || (brush !== pBrush && range === 'detail')) redraw();
+        else if (brush !== pBrush) placeBrush();
+      },
+      { equalityFn: shallow },
+    );
+    const unsubscribe = () => (unsubHover(), unsubDraw());
     redraw();
     return () => {
       ro.disconnect();

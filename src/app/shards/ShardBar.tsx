@@ -9,6 +9,7 @@
  * Highlight and asked flags are written straight to the DOM from store
  * subscriptions: a slider drag or a pointer move never re-renders it.
  */
+import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
 import { appStore, useApp, type AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
@@ -31,10 +32,10 @@ export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) 
   useEffect(() => {
     let marked = -1;
     let lastAsked: readonly number[] | null | undefined;
-    const update = (s: AppState) => {
+    const watched = (s: AppState) => [s.highlight >= 0 ? s.highlight : (s.hover?.shardIndex ?? -1), asked ? asked(s) : null] as const;
+    const update = ([i, a]: ReturnType<typeof watched>) => {
       const el = bar.current;
       if (!el) return;
-      const i = s.highlight >= 0 ? s.highlight : (s.hover?.shardIndex ?? -1);
       if (i !== marked) {
         el.children[marked]?.classList.remove('active');
         el.children[i]?.classList.add('active');
@@ -42,7 +43,6 @@ export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) 
         marked = i;
       }
       if (!asked) return;
-      const a = asked(s);
       if (a === lastAsked) return;
       lastAsked = a;
       const set = new Set(a ?? []);
@@ -54,8 +54,8 @@ export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) 
       }
       el.classList.toggle('has-asked', !!a);
     };
-    update(appStore.getState());
-    return appStore.subscribe(update);
+    update(watched(appStore.getState()));
+    return appStore.subscribe(watched, update, { equalityFn: shallow });
   }, [asked, data]);
   if (!data) return null;
   const sizes = data.weights ?? data.router.shards.map((_, i) => data.router.starts[i + 1] - data.router.starts[i]);

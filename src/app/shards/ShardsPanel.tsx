@@ -17,13 +17,15 @@ export function ShardsPanel() {
   useEffect(() => {
     // Mark the row of the shard under the pointer (globe or ribbon) without re-rendering.
     let marked = -1;
-    return appStore.subscribe((s) => {
-      const i = s.highlight >= 0 ? s.highlight : (s.hover?.shardIndex ?? -1);
+    return appStore.subscribe(
+      (s) => (s.highlight >= 0 ? s.highlight : (s.hover?.shardIndex ?? -1)),
+      (i) => {
       if (i === marked || !body.current) return;
       body.current.children[marked]?.classList.remove('active');
       body.current.children[i]?.classList.add('active');
       marked = i;
-    });
+      },
+    );
   }, []);
   if (!data) return null;
   const total = data.weights?.reduce((a, b) => a + b, 0) ?? 0;

@@ -4,8 +4,8 @@
  * background; startSearch (search/search.ts) keeps the URL in step with the
  * view and the radius search.
  */
-import type { StoreApi } from 'zustand/vanilla';
 import type { AppState } from './store';
+import type { AppStore } from './types';
 import { parseUrl } from './url';
 import { startSearch } from '../search/search';
 import { boundariesSource, loadBoundaries, fetchText, parseCities, DataLoadError, DATA_URLS } from './loadData';
@@ -13,7 +13,7 @@ import { loadCells } from '../globe/geometryClient';
 import { uniforms } from '../globe/uniforms';
 import { markLoaded } from '../globe/frame';
 
-export async function boot(store: StoreApi<AppState>): Promise<void> {
+export async function boot(store: AppStore): Promise<void> {
   // The link, read once by the one codec (shell/url.ts): its view here, its search in startSearch.
   const url = parseUrl(location.search);
   for (const p of url.problems) console.warn(`geoshard: ${p}`);

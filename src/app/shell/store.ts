@@ -9,10 +9,13 @@
  *
  * React components select narrowly with useApp(s => s.level). Values that
  * change every frame or every pointer move (camera, hover) are read with
- * appStore.getState() in the render loop or watched with appStore.subscribe
- * and written straight to the DOM: they never go through React state.
+ * appStore.getState() in the render loop or watched with
+ * appStore.subscribe(selector, listener, { equalityFn: shallow }) (the
+ * subscribeWithSelector middleware) and written straight to the DOM: they
+ * never go through React state.
  */
 import { createStore } from 'zustand/vanilla';
+import { subscribeWithSelector } from 'zustand/middleware';
 import { useStore } from 'zustand';
 import type { AppState, SliceCreator } from './types';
 import { createDataSlice } from './dataSlice';
@@ -28,7 +31,7 @@ const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, create
 
 /** createAppStore returns a new store with every slice (tests make their own). */
 export function createAppStore() {
-  return createStore<AppState>()((...a) => Object.assign({}, ...SLICES.map((slice) => slice(...a))) as AppState);
+  return createStore<AppState>()(subscribeWithSelector((...a) => Object.assign({}, ...SLICES.map((slice) => slice(...a))) as AppState));
 }
 
 /** The app's store. */
