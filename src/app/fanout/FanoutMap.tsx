@@ -13,7 +13,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
 import { lineMaterial, withFixedBounds } from '../globe/lineMaterial';
-import { frame } from '../globe/frame';
 import { FANOUT_COLORS } from './fanoutColors';
 import type { FanoutState } from './fanoutSlice';
 import { appStore } from '../shell/store';
@@ -33,6 +32,7 @@ function geometryOf(q: BucketQuads): THREE.BufferGeometry {
 }
 
 export function FanoutMap() {
+  const frame = appStore.getState().frame;
   const world = useRef<(THREE.Mesh | null)[]>([]);
   const detail = useRef<(THREE.Mesh | null)[]>([]);
   const materials = useMemo(

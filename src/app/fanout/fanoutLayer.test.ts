@@ -1,10 +1,9 @@
-import { describe, it, expect, beforeEach } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { visibleBbox, startFanout } from './fanoutLayer';
 import { createFanoutApi } from './fanout';
 import { createCoveringApi } from '../search/covering';
 import { portWorker } from '../shell/worker.testing';
 import { createAppStore } from '../shell/store';
-import { frame } from '../globe/frame';
 import { Router, cellAt, cellOrdinal, KM_PER_MILE, parseCellsCsv } from '../../core/index';
 import type { CellsData } from '../shell/dataSlice';
 import { fileWithCuts } from '../../core/testutil';
@@ -55,12 +54,12 @@ const until = async (ok: () => boolean, ms = 20_000) => {
 };
 
 describe('fan-out layer: requests', () => {
-  beforeEach(() => Object.assign(frame.view, view(40.7143, -74.006, 300)));
 
   it('computes the world grid, the view grid and the share for the radius, and keeps the world grid when the view moves meanwhile', async () => {
     const ny = cellOrdinal(cellAt(40.7143, -74.006));
     const file = fileWithCuts([ny - 40, ny + 3]);
     const store = createAppStore();
+    Object.assign(store.getState().frame.view, view(40.7143, -74.006, 300));
     store.getState().setBoundaries(file, new Router(file), 'test');
     store.getState().setSearchRadius(15, 'mi');
     const stop = startFanout(store, fanoutWorker, coveringWorker, cellsColumns);

@@ -24,7 +24,6 @@ import { EMPTY_FANOUT, type FanoutState } from './fanoutSlice';
 import { loadCells } from '../globe/geometryClient';
 import type { CellsData } from '../shell/dataSlice';
 import { DATA_URLS } from '../shell/loadData';
-import { frame } from '../globe/frame';
 import { unprojectScreen, type ViewGeometry } from '../globe/view';
 
 /** The world grid's pixel, degrees (180 × 90 pixels; ~0.4 s in the worker). */
@@ -93,7 +92,7 @@ export function startFanout(
   let generation = 0;
   const update = (patch: Partial<FanoutState>) => {
     store.getState().patchFanoutLayer(patch);
-    frame.invalidate();
+    store.getState().frame.invalidate();
   };
 
   const ensureClient = (): Promise<void> | null => {
@@ -138,9 +137,9 @@ export function startFanout(
         update({ world });
         hook('fanoutWorldMs', world.ms);
       }
-      const bbox = visibleBbox(frame.view);
+      const bbox = visibleBbox(store.getState().frame.view);
       if (bbox) {
-        const stepDeg = Math.max(1e-3, (DETAIL_PX * (bbox.north - bbox.south)) / Math.max(1, frame.view.height * 1.16));
+        const stepDeg = Math.max(1e-3, (DETAIL_PX * (bbox.north - bbox.south)) / Math.max(1, store.getState().frame.view.height * 1.16));
         update({ busy: 'detail' });
         const detail = await client.grid(radiusKm, gridForBbox(bbox, stepDeg, DETAIL_MAX_POINTS));
         if (gen !== generation || !detail) return;

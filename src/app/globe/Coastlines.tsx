@@ -8,11 +8,12 @@ import landUrl from 'world-atlas/land-50m.json?url';
 import { appStore, useApp } from '../shell/store';
 import { loadLand } from './geometryClient';
 import { lineMaterial, segmentGeometry, withFixedBounds } from './lineMaterial';
-import { frame, markLoaded } from './frame';
+import { markLoaded } from './frame';
 
 const emptyGeometry = withFixedBounds(new THREE.BufferGeometry());
 
 export function Coastlines() {
+  const frame = appStore.getState().frame;
   const on = useApp((s) => s.layers.land);
   const ref = useRef<THREE.LineSegments>(null);
   const loaded = useRef(false);
@@ -32,7 +33,7 @@ export function Coastlines() {
       land.current = segmentGeometry(segs);
       ref.current.geometry = land.current;
       ref.current.visible = appStore.getState().layers.land;
-      markLoaded('land');
+      markLoaded(frame, 'land');
     });
   }, [on]);
 

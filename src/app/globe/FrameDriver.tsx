@@ -10,7 +10,7 @@ import { useFrame, useThree } from '@react-three/fiber';
 import type { OrthographicCamera } from 'three';
 import { appStore } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { frame, panBy } from './frame';
+import { panBy } from './frame';
 import { uniforms } from './uniforms';
 import { rotation, pixelsPerUnit, netCentreOf, clampFlatCentre, unprojectScreen } from './view';
 import { drawLabels } from './labels';
@@ -28,6 +28,7 @@ export interface FrameDriverProps {
 }
 
 export function FrameDriver({ labels }: FrameDriverProps) {
+  const frame = appStore.getState().frame;
   const invalidate = useThree((s) => s.invalidate);
   useEffect(() => {
     frame.invalidate = invalidate;
@@ -90,7 +91,7 @@ export function FrameDriver({ labels }: FrameDriverProps) {
     // Inertia after a drag; slow spin on the globe.
     if (!frame.dragging && !frame.fly && Math.hypot(frame.velocity[0], frame.velocity[1]) > 0.005) {
       const [vx, vy] = frame.velocity;
-      panBy(vx * dtMs, vy * dtMs);
+      panBy(appStore.getState(), vx * dtMs, vy * dtMs);
       const decay = Math.exp(-dtMs / 320);
       frame.velocity = [vx * decay, vy * decay];
       moving = true;

@@ -9,7 +9,6 @@ import * as THREE from 'three';
 import { useApp } from '../shell/store';
 import { hilbertCurve } from './geometryClient';
 import { lineMaterial, segmentGeometry, withFixedBounds } from './lineMaterial';
-import { frame } from './frame';
 
 /** The finest level the curve is drawn at (98,304 cells). */
 export const MAX_CURVE_LEVEL = 7;
@@ -19,6 +18,7 @@ const geometries = new Map<number, THREE.BufferGeometry>();
 const emptyGeometry = withFixedBounds(new THREE.BufferGeometry());
 
 export function HilbertCurve() {
+  const frame = useApp((st) => st.frame);
   const on = useApp((s) => s.layers.hilbert);
   const level = useApp((s) => Math.min(s.level, MAX_CURVE_LEVEL));
   const ref = useRef<THREE.LineSegments>(null);

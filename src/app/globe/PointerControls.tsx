@@ -8,11 +8,12 @@ import { useEffect } from 'react';
 import { useThree } from '@react-three/fiber';
 import { appStore } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { frame, panBy } from './frame';
+import { panBy } from './frame';
 import { unprojectScreen } from './view';
 import { hoverAt } from './hover';
 
 export function PointerControls() {
+  const frame = appStore.getState().frame;
   const el = useThree((s) => s.gl.domElement);
 
   useEffect(() => {
@@ -63,7 +64,7 @@ export function PointerControls() {
       const dy = p.y - last.y;
       moved += Math.abs(dx) + Math.abs(dy);
       if (moved > 3 && appStore.getState().layers.spin) appStore.getState().setLayer('spin', false);
-      panBy(dx, dy);
+      panBy(appStore.getState(), dx, dy);
       const dt = Math.max(1, now - last.t);
       // Smoothed velocity, so a flick keeps its speed after release.
       frame.velocity = [0.6 * (dx / dt) + 0.4 * frame.velocity[0], 0.6 * (dy / dt) + 0.4 * frame.velocity[1]];
@@ -96,10 +97,10 @@ export function PointerControls() {
       const s = appStore.getState();
       const step = 60;
       const actions: Record<string, () => void> = {
-        ArrowLeft: () => panBy(step, 0),
-        ArrowRight: () => panBy(-step, 0),
-        ArrowUp: () => panBy(0, step),
-        ArrowDown: () => panBy(0, -step),
+        ArrowLeft: () => panBy(appStore.getState(), step, 0),
+        ArrowRight: () => panBy(appStore.getState(), -step, 0),
+        ArrowUp: () => panBy(appStore.getState(), 0, step),
+        ArrowDown: () => panBy(appStore.getState(), 0, -step),
         '+': () => s.zoomBy(1.25),
         '=': () => s.zoomBy(1.25),
         '-': () => s.zoomBy(0.8),

@@ -12,8 +12,8 @@ import { latLngGrid, cubePatches, type SurfaceArrays } from './typedArrays';
 import { SURFACE_VERTEX, SURFACE_FRAGMENT } from './shaders';
 import { uniforms, setShardData } from './uniforms';
 import { withFixedBounds } from './lineMaterial';
-import { frame } from './frame';
 import type { RGB } from '../shell/palette';
+import { appStore } from '../shell/store';
 
 export interface ShardSurfaceProps {
   /** Range starts by shard (Router.starts). */
@@ -43,6 +43,7 @@ function surfaceMaterial(net: boolean): THREE.ShaderMaterial {
 }
 
 export function ShardSurface({ starts, colors }: ShardSurfaceProps) {
+  const frame = appStore.getState().frame;
   const mapMesh = useRef<THREE.Mesh>(null);
   const netMesh = useRef<THREE.Mesh>(null);
   const parts = useMemo(

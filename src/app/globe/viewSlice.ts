@@ -5,6 +5,7 @@
  * write to the DOM; no component re-renders for them.
  */
 import type { SliceCreator } from '../shell/types';
+import { createFrame, type Frame } from './frame';
 import { DEFAULT_VIEW, LAYERS, MIN_ZOOM, MAX_ZOOM, MAX_LEVEL, wrapLng, type Layer, type FlattenMode, type UrlView } from '../shell/url';
 
 /** What is under the pointer on the globe. */
@@ -52,6 +53,8 @@ export interface ViewSlice {
   setBrush: (brush: [number, number] | null) => void;
   flyTo: (lat: number, lng: number) => void;
   applyUrlView: (view: UrlView) => void;
+  /** The per-frame state of this store's globe (camera motion, pointer, morph): created with the store, never replaced, mutated in place, never rendered through React. */
+  readonly frame: Frame;
 }
 
 declare module '../shell/types' {
@@ -62,6 +65,7 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
 const layersOf = (on: readonly Layer[]) => Object.fromEntries(LAYERS.map((l) => [l, on.includes(l)])) as Record<Layer, boolean>;
 
 export const createViewSlice: SliceCreator<ViewSlice> = (set, get) => ({
+  frame: createFrame(),
   camera: { lat: DEFAULT_VIEW.lat, lng: DEFAULT_VIEW.lng },
   zoom: DEFAULT_VIEW.zoom,
   level: DEFAULT_VIEW.level,

@@ -22,7 +22,6 @@ import { S2_GLSL } from '../globe/s2glsl';
 import { SURFACE_VERTEX } from '../globe/shaders';
 import { uniforms } from '../globe/uniforms';
 import { withFixedBounds } from '../globe/lineMaterial';
-import { frame } from '../globe/frame';
 
 /** Most moves the shader's binary search handles: 2^12 (a diff has at most N + M − 1 ≤ 2,047 moves). */
 const MOVE_SEARCH_STEPS = 12;
@@ -171,6 +170,7 @@ function uploadMoves(moves: readonly { startOrdinal: number; endOrdinal: number 
 }
 
 export function DiffOverlay() {
+  const frame = appStore.getState().frame;
   const mapMesh = useRef<THREE.Mesh>(null);
   const netMesh = useRef<THREE.Mesh>(null);
   const parts = useMemo(

@@ -11,10 +11,10 @@ import { appStore } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { moveAt } from './review';
 import { formatInt } from '../shell/format';
-import { frame } from '../globe/frame';
 import '../ui/review.css';
 
 export function ReviewHover() {
+  const frame = appStore.getState().frame;
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const write = () => {

@@ -12,7 +12,6 @@ import * as THREE from 'three';
 import { appStore } from '../shell/store';
 import type { SearchCovering } from './searchSlice';
 import { lineMaterial, withFixedBounds } from '../globe/lineMaterial';
-import { frame } from '../globe/frame';
 import { cellBuffers, writeCells, capacityFor, FILL_VERTS, OUTLINE_VERTS, type CellBuffers } from './coveringGeometry';
 
 /** Heights above the surface (unit-sphere radii): fills just above it, outlines above the fills. */
@@ -47,6 +46,7 @@ function touch(g: THREE.BufferGeometry, vertices: number): void {
 }
 
 export function CoveringCells() {
+  const frame = appStore.getState().frame;
   const fillRef = useRef<THREE.Mesh>(null);
   const lineRef = useRef<THREE.LineSegments>(null);
   const materials = useMemo(

@@ -11,7 +11,6 @@ import * as THREE from 'three';
 import { appStore } from '../shell/store';
 import { radiusKmOf } from './searchSlice';
 import { lineMaterial, withFixedBounds } from '../globe/lineMaterial';
-import { frame } from '../globe/frame';
 import { circleOutline } from './searchGeometry';
 import { projectLatLng } from '../globe/view';
 import { takePendingFit } from './search';
@@ -21,6 +20,7 @@ import '../ui/radius.css';
 const POINTS = 360;
 
 export function SearchCircle() {
+  const frame = appStore.getState().frame;
   const ref = useRef<THREE.LineSegments>(null);
   const el = useThree((s) => s.gl.domElement);
   const pin = useRef<HTMLDivElement | null>(null);

@@ -8,7 +8,6 @@
 import { useEffect } from 'react';
 import { useThree } from '@react-three/fiber';
 import { appStore } from '../shell/store';
-import { frame } from '../globe/frame';
 import { unprojectScreen } from '../globe/view';
 import { chooseCentre, clickPicks } from './search';
 import { formatLatLng } from '../shell/format';
@@ -20,6 +19,7 @@ const CLICK_MS = 500;
 const DOUBLE_MS = 280;
 
 export function SearchPicker() {
+  const frame = appStore.getState().frame;
   const el = useThree((s) => s.gl.domElement);
   useEffect(() => {
     let press: { x: number; y: number; t: number; id: number } | null = null;

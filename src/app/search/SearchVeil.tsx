@@ -12,7 +12,6 @@ import { useFrame } from '@react-three/fiber';
 import * as THREE from 'three';
 import { appStore } from '../shell/store';
 import { uniforms } from '../globe/uniforms';
-import { frame } from '../globe/frame';
 
 /** How far the veil fades the surface toward the background, 0..1. */
 const VEIL_ALPHA = 0.5;
@@ -47,6 +46,7 @@ function veilMaterial(mapMode: boolean): THREE.ShaderMaterial {
 }
 
 export function SearchVeil() {
+  const frame = appStore.getState().frame;
   const disc = useRef<THREE.Mesh>(null);
   const plane = useRef<THREE.Mesh>(null);
   const parts = useMemo(

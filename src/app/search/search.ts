@@ -20,7 +20,6 @@ import { urlViewOf } from '../globe/viewSlice';
 import { createCoveringClient, routeOfAnswer, type CircleWish, type CoveringClient } from './covering';
 import { parseUrl, formatUrl, type UrlSearch } from '../shell/url';
 import { fitZoom } from './searchGeometry';
-import { frame } from '../globe/frame';
 import { startFanout } from '../fanout/fanoutLayer';
 import type { BoundaryFile } from '../../core/index';
 
@@ -44,8 +43,8 @@ export function formatUrlState(s: AppState, base: string): string {
  * fitNow returns the zoom that fits the current circle in the current view
  * (using the canvas size of the last frame), or null before the first frame.
  */
-function fitFor(radiusKm: number): number | null {
-  const v = frame.view;
+function fitFor(store: AppStore, radiusKm: number): number | null {
+  const v = store.getState().frame.view;
   if (v.width <= 1 || v.height <= 1) return null;
   const kind = v.morph >= 0.5 ? v.flat : 'globe';
   return fitZoom(radiusKm, kind, v.width, v.height);
@@ -60,7 +59,7 @@ export function takePendingFit(store: AppStore): void {
     s.setPendingFit(false);
     return;
   }
-  const z = fitFor(c.radiusKm);
+  const z = fitFor(store, c.radiusKm);
   if (z === null) return;
   s.setPendingFit(false);
   s.setZoom(z);
@@ -106,7 +105,7 @@ export function chooseCentre(store: AppStore, lat: number, lng: number, label: s
   s.setSearchCentre(lat, lng, label);
   s.setLayer('spin', false);
   s.flyTo(lat, lng);
-  const z = fitFor(radiusKmOf(s.searchRadius));
+  const z = fitFor(store, radiusKmOf(s.searchRadius));
   if (z !== null) zoomTo(store, z);
 }
 
@@ -119,7 +118,7 @@ export function refitRadius(store: AppStore): void {
   const s = store.getState();
   const c = wantedCircle(s);
   if (!c) return;
-  const z = fitFor(c.radiusKm);
+  const z = fitFor(store, c.radiusKm);
   if (z === null) return;
   const ratio = s.zoom / z;
   if (ratio > 1.35 || ratio < 0.2) zoomTo(store, z, 500);
@@ -244,7 +243,7 @@ function applyLink(store: AppStore, query: string, atBoot: boolean): void {
   const s = store.getState();
   if (!atBoot) {
     s.applyUrlView(view);
-    frame.fly = null;
+    s.frame.fly = null;
   }
   s.applyUrlSearch(search);
   if (search.centre) {
@@ -253,7 +252,7 @@ function applyLink(store: AppStore, query: string, atBoot: boolean): void {
     s.setCamera(view.lat, view.lng);
     if (!hasZoom) s.setPendingFit(true);
   }
-  frame.invalidate();
+  s.frame.invalidate();
 }
 
 /** clickPicks tells whether a click on the globe picks the search centre: while a radius panel is open. */

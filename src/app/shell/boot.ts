@@ -34,7 +34,7 @@ export async function boot(store: AppStore): Promise<void> {
     loadCells(DATA_URLS.cells)
       .then((cells) => {
         store.getState().setCells(cells);
-        markLoaded('cells');
+        markLoaded(store.getState().frame, 'cells');
       })
       .catch((e: Error) => console.warn(`geoshard: cell weights not shown: ${e.message}`));
   }
@@ -42,7 +42,7 @@ export async function boot(store: AppStore): Promise<void> {
     fetchText(DATA_URLS.cities, 'the sample cities')
       .then((text) => {
         store.getState().setCities(parseCities(text, 'data/cities.json'));
-        markLoaded('cities');
+        markLoaded(store.getState().frame, 'cities');
       })
       .catch((e: Error) => console.warn(`geoshard: cities not shown: ${e.message}`));
   }
