@@ -26,5 +26,8 @@ try {
 chmodSync(join(next, 'cli', 'bin.js'), 0o755);
 rmSync(old, { recursive: true, force: true });
 if (existsSync(join(root, 'dist'))) renameSync(join(root, 'dist'), old);
+// The explorer's build (dist/app, by vite) is not this build's: keep it, so a library build
+// never pulls the app out from under a running `npm start` or browser test.
+if (existsSync(join(old, 'app'))) renameSync(join(old, 'app'), join(next, 'app'));
 renameSync(next, join(root, 'dist'));
 rmSync(old, { recursive: true, force: true });
