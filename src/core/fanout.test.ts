@@ -25,7 +25,7 @@ import { KM_PER_MILE } from './cover.ts';
 import { regionCovererCells } from './reference/regionCoverer.ts';
 import { cellAt, cellOrdinal, parseToken, tokenAt, cellCenter, cellFromOrdinal, CELL_COUNT } from './cells.ts';
 import type { CellWeight } from './build.ts';
-import { fileWithCuts, mulberry32 } from './testutil.ts';
+import { fileWithCuts, mulberry32, gridPixel, expectedGridCounts } from './testutil.ts';
 
 /** Cells around a few cities, in key order, with seeded counts. */
 function cityCells(): CellWeight[] {
@@ -148,25 +148,6 @@ describe('expectedFanout', () => {
   });
 });
 
-/** The pixel centre as the grid's doc comment defines it: row 0 south, column 0 west, longitudes wrapped to [-180, 180). */
-function pixel(g: FanoutGrid, i: number, j: number) {
-  const width = g.east > g.west ? g.east - g.west : g.east - g.west + 360;
-  let lng = g.west + ((i + 0.5) * width) / g.cols;
-  if (lng >= 180) lng -= 360;
-  return { lat: g.south + ((j + 0.5) * (g.north - g.south)) / g.rows, lng };
-}
-
-/** The count at every pixel, from the full covering (independent of the fan-out code). */
-function expectedCounts(router: Router, g: FanoutGrid, radiusKm: number): number[] {
-  const out: number[] = [];
-  for (let j = 0; j < g.rows; j++) {
-    for (let i = 0; i < g.cols; i++) {
-      const p = pixel(g, i, j);
-      out.push(Math.min(255, router.cover(p.lat, p.lng, radiusKm).shards.length));
-    }
-  }
-  return out;
-}
 
 /** A router whose boundaries cut the curve near a point, so circles there straddle several shards. */
 function routerNear(lat: number, lng: number, rand: () => number, spread: number): Router {
@@ -195,7 +176,7 @@ describe('fan-out grid', () => {
         rows: 4 + Math.floor(rand() * 8),
       };
       const router = routerNear(lat, lng, rand, 40 + 400 * rand());
-      const want = expectedCounts(router, g, radiusKm);
+      const want = expectedGridCounts(router, g, radiusKm);
       expect(Array.from(computeFanoutGrid(router, g, radiusKm)), `grid ${JSON.stringify(g)} r=${radiusKm}`).toEqual(want);
       if (want.some((v) => v > 1)) multi++;
     }
@@ -206,7 +187,7 @@ describe('fan-out grid', () => {
     const router = new Router(JSON.parse(readFileSync(join(__dirname, '../../data/boundaries.json'), 'utf8')));
     const g: FanoutGrid = { west: -75, south: 40.2, east: -73, north: 41.2, cols: 24, rows: 14 };
     const km = 15 * KM_PER_MILE;
-    const want = expectedCounts(router, g, km);
+    const want = expectedGridCounts(router, g, km);
     expect(want.some((v) => v >= 2)).toBe(true);
     expect(Array.from(computeFanoutGrid(router, g, km, 'blocks'))).toEqual(want);
     expect(Array.from(computeFanoutGrid(router, g, km, 'fast'))).toEqual(want);
@@ -223,7 +204,7 @@ describe('fan-out grid', () => {
     expect(calls).toBeLessThan(g.cols * g.rows / 2);
     calls = 0;
     const want = Array.from({ length: g.rows * g.cols }, (_, k) => {
-      const p = pixel(g, k % g.cols, Math.floor(k / g.cols));
+      const p = gridPixel(g, k % g.cols, Math.floor(k / g.cols));
       return orig(p.lat, p.lng, 30).length;
     });
     expect(Array.from(counts)).toEqual(want);
@@ -245,7 +226,7 @@ describe('fan-out grid', () => {
     expect(gridLng(g, 0)).toBeCloseTo(179.25, 9);
     expect(gridLng(g, 13)).toBeCloseTo(-179.45, 9);
     const router = new Router(fileWithCuts([cellOrdinal(parseToken(tokenAt(-16.5, 180))) + 1, cellOrdinal(parseToken(tokenAt(-16.5, -179.8)))]));
-    const want = expectedCounts(router, g, 20);
+    const want = expectedGridCounts(router, g, 20);
     expect(want.some((v) => v > 1)).toBe(true);
     expect(Array.from(computeFanoutGrid(router, g, 20))).toEqual(want);
   });
@@ -259,7 +240,7 @@ describe('fan-out grid', () => {
     ]) {
       const router = routerNear(g.north === 90 ? 89.5 : g.south === -90 ? -89.5 : 10, 0, rand, 2000);
       for (let j = 0; j < g.rows; j++) expect(Math.abs(gridLat(g, j))).toBeLessThan(90);
-      expect(Array.from(computeFanoutGrid(router, g, 80))).toEqual(expectedCounts(router, g, 80));
+      expect(Array.from(computeFanoutGrid(router, g, 80))).toEqual(expectedGridCounts(router, g, 80));
     }
   });
 

@@ -13,6 +13,7 @@ import { withHash, BOUNDARY_FORMAT, type BoundaryFile } from './boundaries.ts';
 import { pickShardNames } from './names.ts';
 import { cellFromOrdinal, cellToken, cellOrdinal, tokenAt, CELL_COUNT } from './cells.ts';
 import { Router } from './router.ts';
+import type { FanoutGrid } from './fanout.ts';
 
 /** fileWithCuts returns a valid, hashed boundary file cutting the curve at the given ordinals (deduplicated, sorted, 0 dropped). */
 export function fileWithCuts(ordinals: number[], index = 'test'): BoundaryFile {
@@ -61,4 +62,24 @@ export function fastPathCases(seed: number, count: number, check: (slow: number[
     if (slow.length > 1) multi++;
   }
   return multi;
+}
+
+/** The pixel centre as the grid's doc comment defines it: row 0 south, column 0 west, longitudes wrapped to [-180, 180). */
+export function gridPixel(g: FanoutGrid, i: number, j: number) {
+  const width = g.east > g.west ? g.east - g.west : g.east - g.west + 360;
+  let lng = g.west + ((i + 0.5) * width) / g.cols;
+  if (lng >= 180) lng -= 360;
+  return { lat: g.south + ((j + 0.5) * (g.north - g.south)) / g.rows, lng };
+}
+
+/** The count at every pixel, from the full covering (independent of the fan-out code). */
+export function expectedGridCounts(router: Router, g: FanoutGrid, radiusKm: number): number[] {
+  const out: number[] = [];
+  for (let j = 0; j < g.rows; j++) {
+    for (let i = 0; i < g.cols; i++) {
+      const p = gridPixel(g, i, j);
+      out.push(Math.min(255, router.cover(p.lat, p.lng, radiusKm).shards.length));
+    }
+  }
+  return out;
 }

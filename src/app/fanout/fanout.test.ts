@@ -2,27 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { createFanoutApi, createFanoutClient, type FanoutGridResult, type FanoutShareResult, type FanoutProgress } from './fanout';
 import { portWorker } from '../shell/worker.testing';
 import { Router, cellOrdinal, parseToken, gridForBbox, weightsFromCities, computeFanoutShare, KM_PER_MILE, type FanoutGrid, type FanoutMethod } from '../../core/index';
-import { fileWithCuts } from '../../core/testutil';
+import { fileWithCuts, expectedGridCounts } from '../../core/testutil';
 
-/** The pixel centre as the grid's doc comment defines it: row 0 south, column 0 west, longitudes wrapped to [-180, 180). */
-function pixel(g: FanoutGrid, i: number, j: number) {
-  const width = g.east > g.west ? g.east - g.west : g.east - g.west + 360;
-  let lng = g.west + ((i + 0.5) * width) / g.cols;
-  if (lng >= 180) lng -= 360;
-  return { lat: g.south + ((j + 0.5) * (g.north - g.south)) / g.rows, lng };
-}
-
-/** The count at every pixel, from the full covering (independent of the fan-out code). */
-function expectedCounts(router: Router, g: FanoutGrid, radiusKm: number): number[] {
-  const out: number[] = [];
-  for (let j = 0; j < g.rows; j++) {
-    for (let i = 0; i < g.cols; i++) {
-      const p = pixel(g, i, j);
-      out.push(Math.min(255, router.cover(p.lat, p.lng, radiusKm).shards.length));
-    }
-  }
-  return out;
-}
 
 /**
  * The real fan-out API served with comlink over a MessageChannel (structured
@@ -71,7 +52,7 @@ describe('fan-out worker protocol', () => {
     const r = await client.grid(20, g, { onProgress: (d) => progress.push(d) });
     expect(r).not.toBeNull();
     expect(r!.counts).toBeInstanceOf(Uint8Array);
-    expect(Array.from(r!.counts)).toEqual(expectedCounts(router, g, 20));
+    expect(Array.from(r!.counts)).toEqual(expectedGridCounts(router, g, 20));
     expect(r!.pixels.reduce((a, b) => a + b, 0)).toBe(g.cols * g.rows);
     expect(r).toMatchObject({ radiusKm: 20, grid: g, method: 'blocks' });
     expect(grids.filter((x) => x !== null)).toHaveLength(1);
@@ -92,7 +73,7 @@ describe('fan-out worker protocol', () => {
     const second = client.grid(20, g);
     expect(await first).toBeNull();
     const r = await second;
-    expect(Array.from(r!.counts)).toEqual(expectedCounts(router, g, 20));
+    expect(Array.from(r!.counts)).toEqual(expectedGridCounts(router, g, 20));
     // In the worker, the first call was dropped unfinished (resolved null) and only the second was computed.
     expect(grids).toHaveLength(2);
     expect(grids[0]).toBeNull();

@@ -86,7 +86,6 @@ to its target, keeping its permissions.`,
         return 1;
       }
       const hashes = topLevelMembers(text).filter((m) => m.key === 'hash');
-      if (hashes.length > 1) throw new CliError(`${path}: not written: it has ${hashes.length} top-level "hash" fields: keep one, then run geoshard hash ${path} --write`);
       let rewritten: string;
       if (hashes.length === 1) {
         // Replace only the value of the top-level hash, so the rest of the file stays byte for byte as the user made it.
