@@ -39,8 +39,10 @@ export function startShellState(store: AppStore, url: ParsedUrl): () => void {
   applyShell(store, url.shell);
   store.getState().setUrlProblems(url.problems);
   const full = () => formatUrlShell(shellOf(store.getState()), formatUrlState(store.getState(), location.search));
-  // What the page shows, not what the link said: the ignored parameters leave the address bar.
-  if (url.problems.length) history.replaceState(history.state, '', full() + location.hash);
+  // What the page shows, not what the link said: the ignored parameters leave the address bar, and
+  // so does a spin that a link naming a place asked for (such a link opens still).
+  const linkSpins = /(^|,)spin(,|$)/.test(new URLSearchParams(location.search).get('layers') ?? '');
+  if (url.problems.length || (linkSpins && !url.view.layers.includes('spin'))) history.replaceState(history.state, '', full() + location.hash);
 
   const write = () => {
     const q = formatUrlShell(shellOf(store.getState()), location.search);
