@@ -182,6 +182,8 @@ describe('what a link opens: spin, panels, tour', () => {
     // Filter values come back in the API's vocabulary order, the order the server canonicalises to.
     expect(back.shell).toEqual({ ...shell, filters: { diet: ['vegan'], allergen: [], cuisine: VOCABULARY.cuisine.filter((c) => c === 'thai' || c === 'indian') } });
     expect(formatUrlShell(DEFAULT_SHELL, '?tab=live&live=1&diet=vegan&review=local&tour=2')).toBe('?');
+    // A candidate kept in this browser replaces the one a link named (a reload reopens the kept one).
+    expect(formatUrlShell({ ...DEFAULT_SHELL, reviewLocal: true }, '?candidate=/c.json')).toBe('?review=local');
   });
 
   it('ignores facet values outside the API vocabulary, naming them and the valid ones', () => {

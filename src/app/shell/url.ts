@@ -21,7 +21,7 @@
  * | tab         | the side panel's open tab (TABS); absent for the first one |
  * | live        | `1`: the Live switch on |
  * | diet, allergen, cuisine | Live's facet filters, comma-separated values of the API's vocabulary |
- * | review      | `local`: reopen the candidate kept in this browser (one opened with the picker or dropped) |
+ * | review      | `local`: reopen the candidate kept in this browser (one opened with the picker or dropped); replaces candidate= |
  * | tour        | `N`: step N of the guided tour (1 = the first) |
  *
  * parseUrl reads them all once; formatUrl writes view and search back,
@@ -316,8 +316,11 @@ export function formatUrlShell(shell: UrlShell, base: string): string {
     if (values.length) q.set(kind, values.join(','));
     else q.delete(kind);
   }
-  if (shell.reviewLocal) q.set('review', 'local');
-  else q.delete('review');
+  if (shell.reviewLocal) {
+    // The candidate kept in this browser replaced the one the link named.
+    q.set('review', 'local');
+    q.delete('candidate');
+  } else q.delete('review');
   if (shell.tour !== null) q.set('tour', String(shell.tour));
   else q.delete('tour');
   return '?' + q.toString().replace(/%2C/g, ',');
