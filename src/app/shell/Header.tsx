@@ -6,6 +6,9 @@ import { appStore, useApp } from './store';
 import { readyData } from './dataSlice';
 import { goToStep } from '../tour/tour';
 
+/** What the colours mean, in one line. */
+const CAPTION = 'Each colour is one shard: a stretch of the Hilbert curve, so nearby places share a colour and a search near them asks few shards.';
+
 export function Header() {
   const data = useApp(readyData);
   const touring = useApp((s) => s.tour !== null);
@@ -32,8 +35,8 @@ export function Header() {
           </button>
         </div>
       </div>
-      <p className="caption" data-testid="caption">
-        Each colour is one shard: a stretch of the Hilbert curve, so nearby places share a colour and a search near them asks few shards.
+      <p className="caption" data-testid="caption" title={CAPTION}>
+        {CAPTION}
       </p>
     </header>
   );
