@@ -7,7 +7,7 @@ import { readyData } from './dataSlice';
 import { goToStep } from '../tour/tour';
 
 /** What the colours mean, in one line. */
-const CAPTION = 'Each colour is one shard: a stretch of the Hilbert curve, so nearby places share a colour and a search near them asks few shards.';
+const CAPTION = 'Each colour is one shard, a stretch of the Hilbert curve: nearby places share a colour.';
 
 export function Header() {
   const data = useApp(readyData);
