@@ -6,6 +6,7 @@ import { FlattenControl } from './FlattenControl';
 import { ZoomControls } from './ZoomControls';
 import { HoverReadout } from './HoverReadout';
 import { ReviewHover } from '../review/ReviewHover';
+import { ColourBy } from '../nodes/ColourBy';
 
 export function GlobeView() {
   return (
@@ -15,6 +16,7 @@ export function GlobeView() {
       <div className="overlay top-left">
         <LevelControl />
         <LayerToggles />
+        <ColourBy />
       </div>
       <div className="overlay top-right">
         <FlattenControl />

@@ -8,6 +8,7 @@ import { ShardsPanel } from '../shards/ShardsPanel';
 import { RadiusPanel } from '../search/RadiusPanel';
 import { LivePanel } from '../live/LivePanel';
 import { ReviewPanel } from '../review/ReviewPanel';
+import { NodesPanel } from '../nodes/NodesPanel';
 import { AboutPanel } from './AboutPanel';
 
 export interface PanelDef {
@@ -20,6 +21,7 @@ export interface PanelDef {
 export const PANELS: PanelDef[] = [
   { id: 'radius', title: 'Radius search', Component: RadiusPanel },
   { id: 'live', title: 'Live', Component: LivePanel },
+  { id: 'nodes', title: 'Nodes', Component: NodesPanel },
   { id: 'review', title: 'Review', Component: ReviewPanel },
   { id: 'shards', title: 'Shards', Component: ShardsPanel },
   { id: 'about', title: 'How to read', Component: AboutPanel },
