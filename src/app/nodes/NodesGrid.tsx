@@ -8,7 +8,7 @@
  * nodes-col-unassigned; nodes-row-<shard name> (data-health none | degraded |
  * ok); nodes-cell-<shard name>-<node> (text like "P" or "P R", data-states).
  */
-import type { Grid } from './grid';
+import { shortNodeNames, type Grid } from './grid';
 import { toHex, type RGB } from '../shell/palette';
 
 const STATE_SHORT: Record<string, string> = { STARTED: '', INITIALIZING: ' init', RELOCATING: ' reloc', UNASSIGNED: ' unassigned' };
@@ -16,8 +16,15 @@ const STATE_SHORT: Record<string, string> = { STARTED: '', INITIALIZING: ' init'
 export function NodesGrid({ grid, colors }: { grid: Grid; colors: readonly RGB[] }) {
   const showUnassigned = grid.columns[grid.columns.length - 1].copies > 0;
   const cols = showUnassigned ? grid.columns : grid.columns.slice(0, -1);
+  const names = shortNodeNames(grid.columns.filter((c) => c.node !== null).map((c) => c.node!));
+  const label = new Map(grid.columns.filter((c) => c.node !== null).map((c, i) => [c.node!, names.short[i]]));
   return (
     <div className="nodes-grid-wrap">
+      {names.prefix && (
+        <p className="small dim">
+          Columns: nodes {names.prefix}…; P primary, R replica.
+        </p>
+      )}
       <table className="nodes-grid" data-testid="nodes-grid">
         <thead>
           <tr>
@@ -29,7 +36,7 @@ export function NodesGrid({ grid, colors }: { grid: Grid; colors: readonly RGB[]
                 </th>
               ) : (
                 <th key={c.node} data-testid={`nodes-col-${c.node}`} data-up={String(c.up)} data-primaries={c.primaries} title={`${c.node}: ${c.up ? 'up' : 'left the cluster'} · ${c.primaries} primaries, ${c.copies} copies`}>
-                  {c.node}
+                  {label.get(c.node) ?? c.node}
                 </th>
               ),
             )}

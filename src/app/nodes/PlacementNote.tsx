@@ -23,7 +23,6 @@ export function PlacementNote() {
           <b>{status === 'unavailable' ? 'No results' : 'Partial'}:</b> shard{placement.missing.length === 1 ? '' : 's'} {names} did not answer
           {nodes.length > 0 ? (
             <>
-              {' '}
               ; {placement.missing.length === 1 ? 'it was' : 'they were'} on node{nodes.length === 1 ? '' : 's'} <b>{nodes.join(', ')}</b>, which left the cluster
             </>
           ) : (

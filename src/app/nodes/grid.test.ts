@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { shardNodeGrid } from './grid';
+import { shardNodeGrid, shortNodeNames } from './grid';
 import type { ClusterNode, ShardCopy } from '../live/liveApi';
 
 const node = (name: string, up = true): ClusterNode => ({ id: `id-${name}`, name, roles: up ? ['data'] : [], up });
@@ -50,5 +50,16 @@ describe('the shard × node grid', () => {
     expect(g.rows[0].cells[1]).toEqual([{ primary: true, state: 'RELOCATING', docs: null }]);
     // A relocating copy still answers searches, but not every copy is started.
     expect(g.rows[0].health).toBe('degraded');
+  });
+});
+
+describe('short node names for the grid’s columns', () => {
+  it('drops the prefix every name shares, cut at a separator, and keeps names whole when that would empty one', () => {
+    expect(shortNodeNames(['geoshard-node-1', 'geoshard-node-2', 'geoshard-node-3'])).toEqual({ prefix: 'geoshard-node-', short: ['1', '2', '3'] });
+    expect(shortNodeNames(['node-10', 'node-11'])).toEqual({ prefix: 'node-', short: ['10', '11'] });
+    expect(shortNodeNames(['es-a', 'es-a-2'])).toEqual({ prefix: 'es-', short: ['a', 'a-2'] });
+    expect(shortNodeNames(['db-', 'db-2'])).toEqual({ prefix: '', short: ['db-', 'db-2'] });
+    expect(shortNodeNames(['alpha', 'beta'])).toEqual({ prefix: '', short: ['alpha', 'beta'] });
+    expect(shortNodeNames(['only-1'])).toEqual({ prefix: '', short: ['only-1'] });
   });
 });

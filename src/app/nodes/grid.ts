@@ -75,3 +75,20 @@ export function shardNodeGrid(shards: readonly { name: string; shard: number }[]
   });
   return { columns, rows };
 }
+
+/**
+ * shortNodeNames returns each name without the prefix all of them share
+ * ("geoshard-node-1", "geoshard-node-2" → "1", "2"), so the grid's columns
+ * stay narrow; the names themselves when fewer than two or when the prefix
+ * would leave some name empty. The prefix is cut at its last non-alphanumeric
+ * character, so "node-10" and "node-11" become "10" and "11", never "0" and "1".
+ */
+export function shortNodeNames(names: readonly string[]): { prefix: string; short: string[] } {
+  if (names.length < 2) return { prefix: '', short: [...names] };
+  let prefix = names[0];
+  for (const n of names) while (!n.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  const cut = prefix.search(/[^A-Za-z0-9][A-Za-z0-9]*$/);
+  prefix = cut >= 0 ? prefix.slice(0, cut + 1) : '';
+  if (!prefix || names.some((n) => n.length === prefix.length)) return { prefix: '', short: [...names] };
+  return { prefix, short: names.map((n) => n.slice(prefix.length)) };
+}
