@@ -80,61 +80,59 @@ export function RequestsLegend() {
         <b>Requests</b> <span className="dim">per level-10 cell: searches whose circle covers it</span>
       </div>
       <WorkloadStatus />
-      {w && (
+      {w ? (
         <>
-          <div className="small" data-testid="requests-source">
+          <div data-testid="requests-source">
             <span className="mono">{w.source}</span> · {formatInt(w.searches)} searches (weight {formatInt(w.weight)}) <WorkloadPicker testid="requests-file-input" />
           </div>
-          <ul className="requests-buckets" data-testid="requests-buckets">
+          <ul className="requests-buckets" data-testid="requests-buckets" aria-label="request rate buckets">
             {w.scale.counts.map((n, b) => (
-              <li key={b} data-testid={`requests-bucket-${b}`} data-lo={w.scale.edges[b]} data-hi={w.scale.edges[b + 1]} data-count={n}>
-                <i className="swatch" style={{ background: toHex(w.scale.colors[b]) }} />
-                <span className="mono">
-                  {formatRate(w.scale.edges[b])}–{formatRate(w.scale.edges[b + 1])}
-                </span>
-                <span className="num dim">{formatInt(n)} cells</span>
+              <li key={b} data-testid={`requests-bucket-${b}`} data-lo={w.scale.edges[b]} data-hi={w.scale.edges[b + 1]} data-count={n} title={`${formatRate(w.scale.edges[b])} to ${formatRate(w.scale.edges[b + 1])} searches: ${formatInt(n)} cells`}>
+                <i style={{ background: toHex(w.scale.colors[b]) }} />
+                <span>{formatRate(w.scale.edges[b])}</span>
               </li>
             ))}
+            <li className="requests-last" aria-hidden="true">
+              <span>{formatRate(w.scale.edges[w.scale.edges.length - 1])}</span>
+            </li>
           </ul>
-          <div className="small dim">
-            <span data-testid="requests-cells">{formatInt(w.ordinals.length)}</span> cells with requests
+          <div className="dim">
+            <span data-testid="requests-cells">{formatInt(w.ordinals.length)}</span> cells with requests · searches per cell over the workload
           </div>
           <div className="requests-hot" data-testid="requests-hot">
-            <div className="small">
-              <i className="swatch outline" style={{ borderColor: toHex(HOT_RGB) }} /> Hot ranges <span className="dim">· shard load ≥ {HOT_FACTOR}× the mean (load = requests × documents)</span>
+            <div>
+              <i className="swatch outline" style={{ borderColor: toHex(HOT_RGB) }} />
+              <b>hot ranges</b>{' '}
+              <span className="dim">
+                load ≥ {HOT_FACTOR}× the mean shard's (load = requests × documents)
+                {outlined !== null && hotList && hotList.length > 0 && (
+                  <>
+                    , <span data-testid="requests-hot-cells">{formatInt(outlined)}</span> cells outlined
+                  </>
+                )}
+              </span>
             </div>
             {!hotList ? (
-              <p className="dim small">computing…</p>
+              <p className="dim">computing…</p>
             ) : hotList.length === 0 ? (
-              <p className="dim small" data-testid="requests-no-hot">
+              <p className="dim" data-testid="requests-no-hot">
                 none: no shard carries {HOT_FACTOR}× the mean load
               </p>
             ) : (
               <ul>
                 {hotList.map((h) => (
-                  <li key={h.index} data-testid="requests-hot-row" data-name={h.name} onClick={() => flyToSplit(h)} title={h.split ? 'click to go to the suggested split' : undefined}>
-                    <span className="mono">{h.name}</span> <b>{h.overMean.toFixed(2)}×</b> <span className="dim">({pct(h.share)} of load)</span>
-                    {h.split ? (
-                      <span className="dim">
-                        {' '}
-                        · split at <span className="mono">{h.split.token}</span>
-                      </span>
-                    ) : (
-                      <span className="dim"> · one cell: cannot split</span>
-                    )}
+                  <li key={h.index} data-testid="requests-hot-row" data-name={h.name} onClick={() => flyToSplit(h)} title={h.split ? 'click to go to the suggested split (the cut that evens its load best)' : undefined}>
+                    <span className="mono">{h.name}</span> <b>{h.overMean.toFixed(2)}×</b> <span className="dim">{pct(h.share)}</span>
+                    <span className="dim">{h.split ? <> · split at <span className="mono">{h.split.token}</span></> : ' · one cell: cannot split'}</span>
                   </li>
                 ))}
               </ul>
             )}
-            {outlined !== null && hotList && hotList.length > 0 && (
-              <div className="small dim">
-                <span data-testid="requests-hot-cells">{formatInt(outlined)}</span> cells with requests outlined in hot ranges
-              </div>
-            )}
           </div>
         </>
+      ) : (
+        <WorkloadPicker testid="requests-file-input" />
       )}
-      {!w && <WorkloadPicker testid="requests-file-input" />}
     </div>
   );
 }
