@@ -131,7 +131,7 @@ test('loads a candidate from ?candidate=, shows the documents moved as geoshard 
   expect(errors).toEqual([]);
 });
 
-test('shows the load over the bundled workload before and after: mean shards, one-shard share, heaviest load, hottest shards and each shard\'s share, as geoshard diff --workload gives them', async ({ page }) => {
+test('shows the load over the bundled workload before and after (mean shards, one-shard share, heaviest load, hottest shards, each shard\'s share) as geoshard diff --workload gives them, and over a workload file the user opens', async ({ page }) => {
   test.slow(); // the workload's thousand circles are covered in the worker
   const candidate = nudged(current, 7, 300);
   const path = join(TMP, 'nudged-load.json');
@@ -160,6 +160,29 @@ test('shows the load over the bundled workload before and after: mean shards, on
   }
   // The boundary moved 300 cells: the load moves with it.
   expect(cli.shards.some((s) => s.before && s.after && Math.abs(s.before.share - s.after.share) > 1e-4)).toBe(true);
+
+  // A workload file opened in the Review tab replaces the bundled one; mean shards asked and the one-shard share follow
+  // each search's own covering under each file (Router.cover), weighted by hand.
+  const searches = [
+    { lat: 40.7128, lng: -74.006, mi: 10, weight: 1 },
+    { lat: 40.7128, lng: -74.006, mi: 10, weight: 2 },
+    { lat: 41.8781, lng: -87.6298, mi: 25, weight: 1 },
+    { lat: 29.7604, lng: -95.3698, mi: 2, weight: 4 },
+  ];
+  const text = searches.map((x) => `${x.lat},${x.lng},${x.mi}mi,,${x.weight}`).join('\n') + '\n';
+  const fan = (r: Router) => {
+    const k = searches.map((x) => r.cover(x.lat, x.lng, x.mi * KM_PER_MILE).shards.length);
+    const w = searches.reduce((a, x) => a + x.weight, 0);
+    return { mean: searches.reduce((a, x, i) => a + x.weight * k[i], 0) / w, one: searches.reduce((a, x, i) => a + (k[i] === 1 ? x.weight : 0), 0) / w };
+  };
+  const [before, after] = [fan(router), fan(new Router(candidate))];
+  await page.getByTestId('review-workload-input').setInputFiles({ name: 'four.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
+  await expect(page.getByTestId('review-load-source')).toHaveText('four.csv');
+  await expect(page.getByTestId('review-load')).toContainText('4 searches (weight 8)');
+  await expect(page.getByTestId('review-load-current-mean')).toHaveText(before.mean.toFixed(3));
+  await expect(page.getByTestId('review-load-candidate-mean')).toHaveText(after.mean.toFixed(3));
+  await expect(page.getByTestId('review-load-current-one')).toHaveText(`${(100 * before.one).toFixed(1)}%`);
+  await expect(page.getByTestId('review-load-candidate-one')).toHaveText(`${(100 * after.one).toFixed(1)}%`);
 });
 
 test('evaluates the radius explorer\'s current search under both files: cells, shards asked and routing before → after as the core routes them', async ({ page }) => {
