@@ -20,6 +20,8 @@ import { promisify } from 'node:util';
 import { Router } from '../src/core/index.ts';
 import type { OpenSearchClient } from '../src/server/opensearch.ts';
 import { ensureLiveIndex, file, ROOT } from './liveIndex.ts';
+import { fromHex, toBytes } from '../src/app/shell/palette.ts';
+import { COPY_COLOURS, NODE_PALETTE } from '../src/app/nodes/regionColours.ts';
 
 const router = new Router(file);
 const SF_LINK = '?lat=37.7749&lng=-122.4194&radius=15mi';
@@ -140,6 +142,27 @@ test.describe('the Nodes view on the real cluster', () => {
   });
 });
 
+/** centrePixel reads the globe's centre pixel (sRGB bytes) after a few frames. */
+function centrePixel(page: Page): Promise<number[]> {
+  return page.evaluate(async () => {
+    const c = document.querySelector('.globe-canvas canvas:not(.globe-labels)') as HTMLCanvasElement;
+    for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(c, 0, 0);
+    return Array.from(ctx.getImageData(Math.floor(c.width / 2), Math.floor(c.height / 2), 1, 1).data.subarray(0, 3));
+  });
+}
+
+/** Waits until the globe's centre pixel is `rgb`, each channel within 2 (the surface at the view's centre is unshaded). */
+async function expectCentre(page: Page, rgb: readonly number[]): Promise<void> {
+  await expect
+    .poll(async () => Math.max(...(await centrePixel(page)).map((v, k) => Math.abs(v - rgb[k]))), { message: `the centre pixel should be ${rgb}` })
+    .toBeLessThanOrEqual(2);
+}
+
 // ---------------------------------------------------------------------------
 // Node loss with /api answered by the test, in the server's shapes (src/server/wire.ts).
 
@@ -215,6 +238,23 @@ function searchOf(gone: string, promoted = false) {
 }
 
 test.describe('the Nodes view when a node is lost (API answered by the test)', () => {
+  test('the globe colours the region under the view’s centre by its primary’s node, then red once no copy of it is started', async ({ page }) => {
+    // The stubbed cluster puts shard n's primary on node n % 3 + 1; San Francisco's shard is expected there.
+    const sf = router.route(37.7749, -122.4194);
+    const home = NODES3[sf.shard % 3];
+    let status: unknown = statusOf(null);
+    await page.route('**/api/status', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(status) }));
+    await open(page, '?lat=37.7749&lng=-122.4194&zoom=40&level=10&layers=shards');
+    await page.getByTestId('tab-nodes').click();
+    await expect(page.getByTestId('region-paint')).toHaveAttribute('data-by', 'node');
+    await expect(page.getByTestId('nodes-count')).toHaveAttribute('data-count', '3');
+    await expectCentre(page, toBytes(fromHex(NODE_PALETTE[sf.shard % 3])));
+    status = statusOf(home);
+    await expect(page.getByTestId(`nodes-row-${sf.name}`)).toHaveAttribute('data-health', 'none');
+    await page.getByTestId('colour-by-no-copy').click();
+    await expectCentre(page, toBytes(fromHex(COPY_COLOURS.none)));
+  });
+
   test('a node that left is struck through, its regions have no started copy, and a search’s missing regions are marked with the node named', async ({ page }) => {
     let status: unknown = statusOf(null);
     await page.route('**/api/status', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(status) }));
