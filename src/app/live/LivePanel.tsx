@@ -4,13 +4,17 @@
  * shards the globe lights up, and on all shards, side by side, with the facet
  * sidebar and the top dishes. Failures are loud: node down, index missing,
  * boundary drift and partial results each say so, and the rest of the
- * explorer keeps working.
+ * explorer keeps working. The verdict (badge, identical ✓/✗) leads the results
+ * and stays in view; then what a lost node cost the answer (PlacementNote),
+ * both sides, each shard's time (LiveTimings), facets, dishes, and last the
+ * node's status.
  *
  * The requests are made by live/liveRunner.ts while this panel is open and the
  * switch is on. Test hooks: live-toggle (role switch, aria-checked),
  * live-status (LiveStatus.tsx), live-badge (data-status complete | partial |
  * unavailable | drift | invalid | error | pending | none), live-search,
- * live-failure, and those of LiveCompare, LiveFacets and LiveHits.
+ * live-failure, live-verdict, and those of LiveCompare, LiveTimings,
+ * PlacementNote, LiveFacets and LiveHits.
  */
 import { useEffect, useRef } from 'react';
 import { appStore, useApp } from '../shell/store';
