@@ -14,7 +14,7 @@ import { Coastlines } from './Coastlines';
 import { HilbertCurve } from './HilbertCurve';
 import { PointerControls } from './PointerControls';
 import { SearchLayers } from '../search/SearchLayers';
-import { DiffOverlay } from '../review/DiffOverlay';
+import { DiffOverlay } from '../shell/panels';
 
 /**
  * With ?debug=ordinal the surface writes each pixel's level-10 ordinal as its colour (tests read
