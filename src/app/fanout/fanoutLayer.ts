@@ -257,6 +257,7 @@ export function startFanout(
         worldCache.set(radiusKm, world);
         if (worldCache.size > 12) worldCache.delete(worldCache.keys().next().value!);
         update({ world });
+        hook('fanoutWorldMs', world.ms);
       }
       const g = wantedDetail();
       if (g) {
@@ -264,6 +265,7 @@ export function startFanout(
         const detail = await client.grid(radiusKm, g);
         if (gen !== generation || !detail) return;
         update({ detail });
+        hook('fanoutViewMs', detail.ms);
       } else if (store.getState().fanoutLayer.detail) update({ detail: null });
       if (!shareCache.has(radiusKm)) {
         update({ busy: 'share' });
