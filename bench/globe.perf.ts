@@ -88,17 +88,24 @@ for (let r = 0; r < runs; r++) {
   await bare.close();
 
   const page = await newPage();
-  // Every script the page or its workers ask for until the first frame is drawn.
-  const scripts: string[] = [];
+  // Every script the page fetched before its first frame (resource timing), and the workers' scripts requested by then.
+  const workerScripts: string[] = [];
   let drawn = false;
   page.on('request', (req) => {
     const file = new URL(req.url()).pathname.split('/').pop()!;
-    if (!drawn && file.endsWith('.js')) scripts.push(file);
+    if (!drawn && /worker.*\.js$/.test(file)) workerScripts.push(file);
   });
   await page.goto(base + '?lat=36&lng=-98&zoom=1&level=4&layers=shards,grid,land,labels');
   await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 120_000, polling: 20 });
   drawn = true;
-  firstScreenFiles = [...new Set(scripts)];
+  const pageScripts = await page.evaluate(() => {
+    const ready = performance.getEntriesByName('geoshard-ready')[0].startTime;
+    return performance
+      .getEntriesByType('resource')
+      .filter((e) => e.startTime <= ready && /\.js$/.test(new URL(e.name).pathname))
+      .map((e) => new URL(e.name).pathname.split('/').pop()!);
+  });
+  firstScreenFiles = [...new Set([...pageScripts, ...workerScripts])];
   rows.firstScreenJsGzipKb.push(Math.round(firstScreenFiles.reduce((a, f) => a + (gzipOf.get(f) ?? 0), 0)));
   rows.readyMs.push(await page.evaluate(() => Math.round(performance.getEntriesByName('geoshard-ready')[0].startTime)));
   await page.waitForFunction(() => /cells.*cities.*land/.test(document.body.dataset.loaded ?? ''), null, { timeout: 120_000 });
