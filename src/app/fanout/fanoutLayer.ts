@@ -22,7 +22,6 @@ import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
 import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
-import { radiusKmOf } from '../search/searchSlice';
 import { gridForBbox, fanoutFieldCounts, fanoutFieldShare, KM_PER_MILE, type FanoutShare, type FanoutBbox, type FanoutBuckets, type FanoutGrid, type FanoutWeights } from '../../core/index';
 import { createFanoutClient, type FanoutClient, type FanoutGridResult, type FanoutFieldResult } from './fanout';
 import type { WorkerEndpoint } from '../shell/worker';
@@ -194,7 +193,7 @@ export function startFanout(
   /** Draws the current radius from the fields (a threshold per point); true when the radius is within them. */
   const paint = (): boolean => {
     const s = store.getState();
-    const radiusKm = radiusKmOf(s.searchRadius);
+    const radiusKm = s.searchRadius.km;
     if (radiusKm > FIELD_MAX_KM || !s.fanout) return false;
     const share = weightsField && weights ? fanoutFieldShare(weightsField.field, weights, radiusKm) : null;
     update({ radiusKm, world: worldField ? countsOf(worldField, radiusKm) : null, detail: viewField ? countsOf(viewField, radiusKm) : null, share, error: '' });
@@ -209,7 +208,7 @@ export function startFanout(
     const s = store.getState();
     if (!s.fanout) return;
     const gen = ++generation;
-    const radiusKm = radiusKmOf(s.searchRadius);
+    const radiusKm = s.searchRadius.km;
     const r = ensureClient();
     if (!r) return;
     try {
@@ -308,12 +307,12 @@ export function startFanout(
         return;
       }
       if (s.searchRadius !== p.searchRadius) {
-        const km = radiusKmOf(s.searchRadius);
+        const km = s.searchRadius.km;
         if (km <= FIELD_MAX_KM && (worldField || worldPending)) {
           // Within the fields: a threshold, drawn once per animation frame however fast the slider moves.
           if (!paintFrame) paintFrame = nextFrame(() => ((paintFrame = 0), paint()));
           // Coming back from a radius beyond the fields: the view's field may be missing.
-          if (radiusKmOf(p.searchRadius) > FIELD_MAX_KM) void refresh();
+          if (p.searchRadius.km > FIELD_MAX_KM) void refresh();
           return;
         }
         if (radiusTimer) clearTimeout(radiusTimer);
