@@ -5,7 +5,7 @@ import { LayerToggles } from './LayerToggles';
 import { FlattenControl } from './FlattenControl';
 import { ZoomControls } from './ZoomControls';
 import { HoverReadout } from './HoverReadout';
-import { ReviewHover } from '../review/ReviewHover';
+import { ReviewHover } from '../shell/panels';
 import { ColourBy } from '../nodes/ColourBy';
 
 export function GlobeView() {
