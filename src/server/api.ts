@@ -26,6 +26,7 @@ import { runSearch, planRouted, planAll, compareParts, DEFAULT_SEARCH_TIMEOUT_MS
 import { readLayout, isHealthy, withLeftNodes, placementOf, placementSentence, type Layout } from './placement.ts';
 import { checkRouting, type RoutingCheck } from './fingerprint.ts';
 import type { ShardCopy, SearchPlacement, AskedShard } from './wire.ts';
+import { MigrationRouting, migrationOfMeta, migrationStatusOf } from './migration.ts';
 
 /** The project's root folder. */
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -77,6 +78,8 @@ export class LiveApi {
   private readonly seenNodes = new Map<string, string>();
   /** The routing check per index hash: asked once (at start, or on the first search), not on every search. */
   private readonly routingChecks = new Map<string, RoutingCheck>();
+  /** The router of the index's migration state, rebuilt when its epoch changes. */
+  private readonly migrations = new MigrationRouting();
 
   constructor(private readonly opts: ApiOptions = {}) {
     this.client = opts.client ?? new OpenSearchClient(configFromEnv());
@@ -182,8 +185,8 @@ export class LiveApi {
     }
     const l = this.routing();
     if ('error' in l) return { httpStatus: 500, body: { status: 'error', error: { message: redactPath(l.error, l.path) } } };
-    const { router, guard } = l;
-    const file = router.file;
+    const { guard } = l;
+    const file = l.router.file;
     const head = { query: describeQuery(params), index: file.index, boundary: { hash: file.hash, version: file.version, numberOfShards: file.numberOfShards } };
     const opts = { timeoutMs: this.searchTimeoutMs };
     // The drift check comes first: a search never runs against an index written with another
@@ -195,6 +198,14 @@ export class LiveApi {
       return errorResult(head, e, this.client.url);
     }
     if (drift0.status !== 'ok') return driftResult(head, drift0);
+    // A migration in progress: route with its state (one read owner per range, the other copy excluded).
+    let router: Router;
+    let migrationState;
+    try {
+      ({ router, state: migrationState } = this.migrations.routerFor(l.router, drift0.meta));
+    } catch (e) {
+      return { httpStatus: 500, body: { status: 'error', ...head, error: { message: `the index's migration state cannot be used: ${(e as Error).message}` } } };
+    }
     // The routing check (asked once per index hash). When it cannot be asked, the search still
     // runs (the hashes match, so only an engine-level routing change could misroute) and the
     // check is tried again on the next search.
@@ -246,7 +257,8 @@ export class LiveApi {
     const body: Record<string, unknown> = {
       status,
       ...head,
-      drift: { status: drift0.status, indexHash: drift0.indexHash, fileHash: drift0.fileHash },
+      drift: { status: drift0.status, indexHash: drift0.indexHash, fileHash: drift0.fileHash, ...(drift0.targetHash ? { targetHash: drift0.targetHash } : {}) },
+      ...(migrationState ? { migration: { epoch: migrationState.epoch, target: migrationState.target } } : {}),
       ...rest,
       note: params.circle ? undefined : `no location: the search went to all ${file.numberOfShards} shards`,
       placement,
@@ -296,7 +308,15 @@ export class LiveApi {
     if (layout?.nodes) body.nodes = withLeftNodes(layout.nodes, this.seenNodes);
     try {
       const d = await l.guard.check();
-      body.drift = { status: d.status, indexHash: d.indexHash, fileHash: d.fileHash, indexVersion: d.indexVersion, fileVersion: d.fileVersion, message: d.message };
+      body.drift = { status: d.status, indexHash: d.indexHash, fileHash: d.fileHash, indexVersion: d.indexVersion, fileVersion: d.fileVersion, ...(d.targetHash ? { targetHash: d.targetHash } : {}), message: d.message };
+      if (d.meta) {
+        try {
+          const m = migrationOfMeta(d.meta);
+          body.migration = m.state && m.base ? migrationStatusOf(m.base, m.state) : null;
+        } catch (e) {
+          body.migration = { error: (e as Error).message };
+        }
+      }
       if (d.status === 'missing-index') {
         body.index = { name: d.index, exists: false };
         return { httpStatus: 200, body };

@@ -29,6 +29,7 @@ import {
 import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT, indexMeta, type IndexMeta } from './indexSpec.ts';
 import { bulkErrors, getIndexMeta } from './seeder.ts';
+import type { MigrationStatus } from './wire.ts';
 
 /** What the index says about its boundary file and a migration in progress. */
 export interface IndexMigration {
@@ -431,3 +432,40 @@ export function routerOf(base: BoundaryFile, state: MigrationState | null): Rout
 }
 
 export { OpenSearchError };
+
+/**
+ * MigrationRouting gives the API the router for an index's `_meta`: the
+ * server file's own router when the index is settled, else the router of the
+ * migration's intermediate file, built once per (settled hash, epoch) and
+ * reused until the epoch changes (the API reads `_meta` on every search with
+ * its drift check, so a new epoch is seen by the very next search).
+ */
+export class MigrationRouting {
+  private cached: { key: string; router: Router; state: MigrationState } | null = null;
+
+  /** routerFor returns the router and state to search with; throws MigrationError when the state cannot be read. */
+  routerFor(fileRouter: Router, meta: IndexMeta | null): { router: Router; state: MigrationState | null } {
+    const raw = meta?.migration as { epoch?: unknown } | undefined;
+    if (!meta || raw === undefined) return { router: fileRouter, state: null };
+    const key = `${meta.hash}@${String(raw.epoch)}`;
+    if (this.cached?.key === key) return this.cached;
+    const { base, state } = migrationOfMeta(meta);
+    const router = routerOf(base!, state);
+    this.cached = { key, router, state: state! };
+    return this.cached;
+  }
+}
+
+/** migrationStatusOf returns the wire form of a migration state (/api/status). */
+export function migrationStatusOf(base: BoundaryFile, s: MigrationState): MigrationStatus {
+  const shardOf = new Map(base.shards.map((x) => [x.name, x.shard]));
+  return {
+    epoch: s.epoch,
+    base: s.base,
+    target: s.target,
+    targetVersion: s.targetFile.version,
+    startedAt: s.startedAt,
+    updatedAt: s.updatedAt,
+    moves: s.moves.map((m) => ({ start: m.start, end: m.end, from: m.from, to: m.to, fromShard: shardOf.get(m.from)!, toShard: shardOf.get(m.to)!, step: m.step, copied: m.copied, verified: m.verified })),
+  };
+}
