@@ -19,8 +19,9 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path
 import { fileURLToPath } from 'node:url';
 import { Router, parseBoundaryFile, MAX_RADIUS_KM, type BoundaryFile } from '../core/index.ts';
 import { OpenSearchClient, OpenSearchError, configFromEnv } from './opensearch.ts';
-import { DriftGuard, type DriftState } from './drift.ts';
-import { JOIN_FIELD, PARENT, CHILD } from './indexSpec.ts';
+import { DriftGuard, driftState, type DriftState } from './drift.ts';
+import { getIndexMeta } from './seeder.ts';
+import { JOIN_FIELD, PARENT, CHILD, type IndexMeta } from './indexSpec.ts';
 import { parseSearchParams, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, type StatusAnswer } from './wire.ts';
 import { runSearch, planRouted, planAll, compareParts, DEFAULT_SEARCH_TIMEOUT_MS, type SearchPart } from './search.ts';
 import { readLayout, isHealthy, withLeftNodes, placementOf, placementSentence, type Layout } from './placement.ts';
@@ -232,8 +233,20 @@ export class LiveApi {
     let unrouted: SearchPart | undefined;
     let failure: unknown;
     try {
-      routed = await runSearch(this.client, router, params, planRouted(router, params), opts);
-      if (params.compare) unrouted = await runSearch(this.client, router, params, planAll(router), opts);
+      // The search is valid for the epoch it was routed with only if that epoch was still in force
+      // when it finished: the migration publishes a new epoch before it copies or deletes, so a
+      // search that sees the same epoch after it ran saw no copy or delete of that epoch's
+      // successor. When the epoch moved, the search runs again with the new state.
+      let key = epochKey(drift0.meta);
+      for (let attempt = 1; ; attempt++) {
+        routed = await runSearch(this.client, router, params, planRouted(router, params), opts);
+        if (params.compare) unrouted = await runSearch(this.client, router, params, planAll(router), opts);
+        if (attempt === MAX_EPOCH_ATTEMPTS) break;
+        const after = await getIndexMeta(this.client, file.index);
+        if (epochKey(after) === key || driftState(file, after).status !== 'ok') break;
+        key = epochKey(after);
+        ({ router, state: migrationState } = this.migrations.routerFor(l.router, after ?? null));
+      }
     } catch (e) {
       failure = e;
     }
@@ -363,6 +376,16 @@ export class LiveApi {
     }
     send(res, result.httpStatus, result.body, req.method === 'HEAD', result.httpStatus === 405 ? { allow: 'GET, HEAD' } : undefined);
   };
+}
+
+/** How many times a search runs at most when the migration epoch keeps moving under it. */
+const MAX_EPOCH_ATTEMPTS = 3;
+
+/** epochKey names the routing state an index `_meta` is in: its settled hash and migration epoch. */
+function epochKey(meta: IndexMeta | null | undefined): string {
+  if (!meta) return '';
+  const epoch = (meta.migration as { epoch?: unknown } | undefined)?.epoch;
+  return `${meta.hash}@${epoch ?? 'settled'}`;
 }
 
 /** redactPath replaces a boundary file's absolute path in a message with its public name. */

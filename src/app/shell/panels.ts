@@ -8,6 +8,7 @@ import { ShardsPanel } from '../shards/ShardsPanel';
 import { RadiusPanel } from '../search/RadiusPanel';
 import { LivePanel } from '../live/LivePanel';
 import { ReviewPanel } from '../review/ReviewPanel';
+import { MigrationPanel } from '../migration/MigrationPanel';
 import { AboutPanel } from './AboutPanel';
 
 export interface PanelDef {
@@ -21,6 +22,7 @@ export const PANELS: PanelDef[] = [
   { id: 'radius', title: 'Radius search', Component: RadiusPanel },
   { id: 'live', title: 'Live', Component: LivePanel },
   { id: 'review', title: 'Review', Component: ReviewPanel },
+  { id: 'migration', title: 'Migration', Component: MigrationPanel },
   { id: 'shards', title: 'Shards', Component: ShardsPanel },
   { id: 'about', title: 'How to read', Component: AboutPanel },
 ];

@@ -29,7 +29,8 @@ function pauseHook(io: Io, env = process.env): ((point: PausePoint, move: number
   return (p, k) => {
     if (p !== point || k + 1 !== Number(range)) return Promise.resolve();
     io.err(`geoshard migrate: paused at ${p} of range ${k + 1} (pid ${process.pid})\n`);
-    return new Promise(() => {});
+    // A pending promise alone does not keep Node running: hold the event loop open until killed.
+    return new Promise(() => void setInterval(() => {}, 60_000));
   };
 }
 
