@@ -76,12 +76,16 @@ async function loop(api: RunningApi, until: () => boolean, expected?: Map<number
   return { ms, changed, errors, n: ms.length };
 }
 
-function cli(to: string): Promise<{ code: number | null; ms: number; err: string }> {
+/** Runs the CLI; `started` resolves when it has written the migration state (the candidate's server answers from then on). */
+function cli(to: string): { started: Promise<void>; done: Promise<{ code: number | null; ms: number; err: string }> } {
   const t0 = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'src/cli/bin.ts'), 'migrate', '--to', to], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
-  child.stderr.on('data', (b) => (err += b));
-  return new Promise((r) => child.on('exit', (code) => r({ code, ms: performance.now() - t0, err })));
+  let onStart = () => {};
+  const started = new Promise<void>((r) => (onStart = r));
+  child.stderr.on('data', (b) => ((err += b), /started: /.test(err) && onStart()));
+  const done = new Promise<{ code: number | null; ms: number; err: string }>((r) => child.on('exit', (code) => (onStart(), r({ code, ms: performance.now() - t0, err }))));
+  return { started, done };
 }
 
 const meta = await getIndexMeta(client, INDEX);
@@ -94,19 +98,24 @@ const docs = (total.restaurantDocs ?? 0) + (total.dishDocs ?? 0);
 
 const before = await startApi({ file: base, client });
 const expected = new Map<number, number>();
+// Warm-up: one round of every circle (also records each circle's total before the move).
+let warm = 0;
+await loop(before, () => warm++ >= circles.length, expected);
 const tBase = performance.now();
 const baseline = await loop(before, () => performance.now() - tBase > SECONDS * 1000, expected);
 await before.close();
 
 const during = await startApi({ file: candidate, client });
 let moving = true;
-const move = cli(candidatePath).finally(() => (moving = false));
+const run = cli(candidatePath);
+const move = run.done.finally(() => (moving = false));
+await run.started;
 const duringLoop = loop(during, () => !moving, expected);
 const [m, d] = await Promise.all([move, duringLoop]);
 await during.close();
 if (m.code !== 0) throw new Error(`geoshard migrate failed:\n${m.err}`);
 const movedDocs = [...m.err.matchAll(/verified (\d+) restaurants and (\d+) dishes/g)].reduce((s, x) => s + Number(x[1]) + Number(x[2]), 0);
-const back = await cli(basePath);
+const back = await cli(basePath).done;
 if (back.code !== 0) throw new Error(`geoshard migrate (back) failed:\n${back.err}`);
 
 const result = {

@@ -30,10 +30,10 @@
  *                   "copied": { "restaurants": 40, "dishes": 310 }, "verified": null }]
  *     }
  */
-import { assertValidBoundaryFile, BoundaryFileError, withHash, type BoundaryFile } from './boundaries.ts';
+import { assertValidBoundaryFile, BoundaryFileError, type BoundaryFile } from './boundaries.ts';
 import { reportUnknownFields, show } from './fields.ts';
 import type { MigrationMove, MigrationPhase } from './migration.ts';
-import type { PlanMove } from './plan.ts';
+import { withMigration, type PlanMove } from './plan.ts';
 
 /** The steps of one range on the index, in order (see the table in this file's comment). */
 export const MOVE_STEPS = ['pending', 'dual-write', 'copying', 'verified', 'switched', 'deleting', 'done'] as const;
@@ -123,8 +123,7 @@ export function intermediateFile(base: BoundaryFile, state: MigrationState): Bou
     if (phase) moves.push({ start: m.start, end: m.end, from: m.from, to: m.to, phase });
   }
   if (moves.length === 0) return base;
-  const { hash: _h, migration: _m, ...rest } = base;
-  return withHash({ ...rest, migration: { epoch: state.epoch, base: base.hash, target: state.target, moves } });
+  return withMigration(base, { epoch: state.epoch, target: state.target, moves });
 }
 
 /** startState returns the state before anything is published: every range of an in-place plan pending, epoch 1 to come. */

@@ -178,7 +178,7 @@ describe('geoshard migrate on a live index', () => {
   it('moves two boundaries while searches answer exactly as before, and leaves the index on the candidate', async () => {
     const api = await startApi({ file: candidate, client });
     try {
-      const cli = migrate(CANDIDATE_PATH, undefined, ['--batch', '3']);
+      const cli = migrate(CANDIDATE_PATH);
       // The candidate's server answers from the moment the migration names it as its target.
       await cli.waitFor(/started: 2 range/);
       let finished = false;
