@@ -24,11 +24,12 @@ import { createSearchSlice } from '../search/searchSlice';
 import { createLiveSlice } from '../live/liveSlice';
 import { createReviewSlice } from '../review/reviewSlice';
 import { createFanoutSlice } from '../fanout/fanoutSlice';
+import { createRequestsSlice } from '../requests/requestsSlice';
 import { createMigrationSlice } from '../migration/migrationSlice';
 
 export type { AppState } from './types';
 
-const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice, createFanoutSlice, createMigrationSlice];
+const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice, createFanoutSlice, createRequestsSlice, createMigrationSlice];
 
 /** createAppStore returns a new store with every slice (tests make their own). */
 export function createAppStore() {
