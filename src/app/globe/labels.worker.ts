@@ -4,16 +4,18 @@
  * (transferControlToOffscreen): the frames go straight to the compositor, so a moving
  * view never makes the main thread repaint a 2D canvas (50 ms a frame without a GPU).
  * Exposed with comlink (labels.ts wraps it): init(canvas) once, cities(names, colors)
- * once per data set, then draw(width, height, dpr, points) with [x, y, visible] per city
- * in CSS pixels, cities in drawing priority order (largest first).
+ * once per data set, then draw(width, height, dpr, points, blocked) with [x, y, visible]
+ * per city in CSS pixels, cities in drawing priority order (largest first), and the boxes
+ * of the panels laid over the canvas; draw answers with the placement (labelsDraw.ts).
  */
 import { expose } from 'comlink';
-import { drawPoints } from './labelsDraw';
+import { drawPoints, newLabelState, type Box, type Placement } from './labelsDraw';
 
 // This worker's own state: it lives exactly as long as the worker (one per overlay canvas).
 let canvas: OffscreenCanvas | null = null;
 let names: string[] = [];
 let colors: string[] = [];
+const state = newLabelState();
 
 const labelsApi = {
   /** Takes the overlay canvas (transferred). */
@@ -24,9 +26,9 @@ const labelsApi = {
   cities(n: string[], c: string[]): void {
     [names, colors] = [n, c];
   },
-  /** Draws the labels at [x, y, visible] per city (CSS pixels) on a canvas of the given CSS size and device pixel ratio. */
-  draw(width: number, height: number, dpr: number, points: Float32Array): void {
-    if (canvas) drawPoints(canvas, width, height, dpr, points, names, colors);
+  /** Draws the labels at [x, y, visible] per city (CSS pixels) on a canvas of the given CSS size and device pixel ratio, clear of the blocked boxes. */
+  draw(width: number, height: number, dpr: number, points: Float32Array, blocked: Box[]): Placement {
+    return canvas ? drawPoints(canvas, state, width, height, dpr, points, names, colors, blocked) : { dots: [], labels: [] };
   },
 };
 
