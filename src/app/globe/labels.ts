@@ -35,6 +35,8 @@ interface Target {
   key: string;
   /** The main-thread drawing's state (when there is no worker). */
   state: LabelState;
+  /** Drawings asked so far: only the latest one's answer is shown in data-labels. */
+  seq: number;
 }
 
 let target: Target | null = null;
@@ -48,7 +50,7 @@ function attach(canvas: HTMLCanvasElement): Target {
     void api.init(transfer(offscreen, [offscreen]));
     worker = { api, terminate: () => w.terminate() };
   }
-  return { canvas, worker, sent: null, placed: [], names: [], colors: [], key: '', state: newLabelState() };
+  return { canvas, worker, sent: null, placed: [], names: [], colors: [], key: '', state: newLabelState(), seq: 0 };
 }
 
 /**
@@ -83,8 +85,9 @@ export function drawLabels(canvas: HTMLCanvasElement | null, v: ViewGeometry, ci
   });
   const xy = Array.from(points);
   const names = t.names;
+  const seq = ++t.seq;
   const show = (placed: Placement) => {
-    if (target !== t) return;
+    if (target !== t || seq !== t.seq) return;
     canvas.dataset.labels = JSON.stringify(placed.labels.map((l) => [names[l.index], round(xy[3 * l.index]), round(xy[3 * l.index + 1]), ...l.box.map(round)]));
     canvas.dataset.dots = JSON.stringify(placed.dots.map((i) => [round(xy[3 * i]), round(xy[3 * i + 1])]));
   };

@@ -26,11 +26,32 @@ const labelsApi = {
   cities(n: string[], c: string[]): void {
     [names, colors] = [n, c];
   },
-  /** Draws the labels at [x, y, visible] per city (CSS pixels) on a canvas of the given CSS size and device pixel ratio, clear of the blocked boxes. */
-  draw(width: number, height: number, dpr: number, points: Float32Array, blocked: Box[]): Placement {
-    return canvas ? drawPoints(canvas, state, width, height, dpr, points, names, colors, blocked) : { dots: [], labels: [] };
+  /**
+   * Draws the labels at [x, y, visible] per city (CSS pixels) on a canvas of the given CSS size and
+   * device pixel ratio, clear of the blocked boxes; answers with the placement. The drawing runs in
+   * the worker's next animation frame (the moment an OffscreenCanvas frame reaches the screen:
+   * drawn outside one, the last frame of a still view may never show), and only the latest of the
+   * calls made before it is drawn.
+   */
+  draw(width: number, height: number, dpr: number, points: Float32Array, blocked: Box[]): Promise<Placement> {
+    return new Promise((resolve) => {
+      const first = next === null;
+      next = { width, height, dpr, points, blocked, answer: [...(next?.answer ?? []), resolve] };
+      if (first) requestAnimationFrame(render);
+    });
   },
 };
+
+/** The drawing asked for the next animation frame (the latest call wins; every caller gets its answer). */
+let next: { width: number; height: number; dpr: number; points: Float32Array; blocked: Box[]; answer: ((p: Placement) => void)[] } | null = null;
+
+function render(): void {
+  const job = next;
+  next = null;
+  if (!job) return;
+  const placed = canvas ? drawPoints(canvas, state, job.width, job.height, job.dpr, job.points, names, colors, job.blocked) : { dots: [], labels: [] };
+  for (const answer of job.answer) answer(placed);
+}
 
 export type LabelsApi = typeof labelsApi;
 
