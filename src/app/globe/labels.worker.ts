@@ -28,16 +28,21 @@ const labelsApi = {
   },
   /**
    * Draws the labels at [x, y, visible] per city (CSS pixels) on a canvas of the given CSS size and
-   * device pixel ratio, clear of the blocked boxes; answers with the placement. The drawing runs in
-   * the worker's next animation frame (the moment an OffscreenCanvas frame reaches the screen:
-   * drawn outside one, the last frame of a still view may never show), and only the latest of the
-   * calls made before it is drawn.
+   * device pixel ratio, clear of the blocked boxes; answers with the placement once the frame is
+   * committed. The drawing runs in the worker's next animation frame (when an OffscreenCanvas frame
+   * reliably reaches the screen), or 100 ms later if none comes, and only the latest of the calls
+   * made before it is drawn.
    */
   draw(width: number, height: number, dpr: number, points: Float32Array, blocked: Box[]): Promise<Placement> {
     return new Promise((resolve) => {
       const first = next === null;
       next = { width, height, dpr, points, blocked, answer: [...(next?.answer ?? []), resolve] };
-      if (first) requestAnimationFrame(render);
+      if (first) {
+        // The worker's animation frame, or a moment later if none comes (a page with no
+        // frame to draw may not give the worker one).
+        requestAnimationFrame(render);
+        setTimeout(render, 100);
+      }
     });
   },
 };
@@ -50,7 +55,8 @@ function render(): void {
   next = null;
   if (!job) return;
   const placed = canvas ? drawPoints(canvas, state, job.width, job.height, job.dpr, job.points, names, colors, job.blocked) : { dots: [], labels: [] };
-  for (const answer of job.answer) answer(placed);
+  // Answer after this task, once the frame is committed.
+  setTimeout(() => job.answer.forEach((answer) => answer(placed)), 0);
 }
 
 export type LabelsApi = typeof labelsApi;
