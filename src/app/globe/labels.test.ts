@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { placeLabels, DOT_SPACING, type Box } from './labelsDraw';
+import { placeLabels, DOT_SPACING, KEEP_SPACING, type Box } from './labelsDraw';
 
 /** A seeded generator (mulberry32), so the random layouts repeat. */
 function rng(seed: number) {
@@ -63,5 +63,14 @@ describe('city label placement', () => {
     const kept = placeLabels(points, widths, [], 300, 200, new Map([[1, 1]]));
     expect(kept.labels.find((l) => l.index === 1)!.anchor).toBe(1);
     expect(kept.labels.find((l) => l.index === 0)!.anchor).not.toBe(0);
+  });
+});
+
+describe('city dots while the view moves', () => {
+  it('keeps a dot drawn last frame down to KEEP_SPACING from a larger city, where a new dot would need DOT_SPACING', () => {
+    const d = (DOT_SPACING + KEEP_SPACING) / 2;
+    const points = new Float32Array([100, 100, 1, 100 + d, 100, 1]);
+    expect(placeLabels(points, [30, 30], [], 300, 200, new Map()).dots).toEqual([0]);
+    expect(placeLabels(points, [30, 30], [], 300, 200, new Map(), new Set([0, 1])).dots).toEqual([0, 1]);
   });
 });

@@ -30,6 +30,8 @@ const TEXT_H = 14;
 const DOT_R = 3.2;
 /** A dot keeps at least this distance (CSS px) from a larger city's dot, or is not drawn: crowded places do not become a blob. */
 export const DOT_SPACING = 7;
+/** The spacing down to which a dot drawn in the last frame stays drawn (hysteresis). */
+export const KEEP_SPACING = 5;
 /** Half the side of the square around a dot that no other city's label may cover. */
 const DOT_CLEAR = 4.5;
 
@@ -56,18 +58,23 @@ const inside = (x: number, y: number, b: Box) => x >= b[0] && x <= b[2] && y >= 
  * priority order (largest first); widths the text width of each name (CSS px); blocked the boxes
  * of the panels over the canvas; previous the labels of the last frame (city index → anchor).
  * A dot is drawn when it is visible, on the canvas, not under a panel and at least DOT_SPACING
- * from every larger city's drawn dot.
+ * from every larger city's drawn dot (KEEP_SPACING if it was drawn last frame: previousDots).
  */
-export function placeLabels(points: Float32Array, widths: readonly number[], blocked: readonly Box[], width: number, height: number, previous: ReadonlyMap<number, number>): Placement {
+export function placeLabels(points: Float32Array, widths: readonly number[], blocked: readonly Box[], width: number, height: number, previous: ReadonlyMap<number, number>, previousDots: ReadonlySet<number> = new Set()): Placement {
   const n = Math.min(widths.length, Math.floor(points.length / 3));
   const dots: number[] = [];
-  for (let i = 0; i < n; i++) {
+  // Dots drawn last frame go first and keep their place down to KEEP_SPACING, so a pair of
+  // cities near the spacing does not flicker while the view moves.
+  const all = Array.from({ length: n }, (_, i) => i);
+  for (const i of [...all.filter((i) => previousDots.has(i)), ...all.filter((i) => !previousDots.has(i))]) {
     const [x, y, visible] = [points[3 * i], points[3 * i + 1], points[3 * i + 2]];
     if (!visible || x < DOT_R || y < DOT_R || x > width - DOT_R || y > height - DOT_R) continue;
     if (blocked.some((b) => inside(x, y, [b[0] - DOT_R, b[1] - DOT_R, b[2] + DOT_R, b[3] + DOT_R]))) continue;
-    if (dots.some((j) => Math.hypot(points[3 * j] - x, points[3 * j + 1] - y) < DOT_SPACING)) continue;
+    const spacing = previousDots.has(i) ? KEEP_SPACING : DOT_SPACING;
+    if (dots.some((j) => Math.hypot(points[3 * j] - x, points[3 * j + 1] - y) < spacing)) continue;
     dots.push(i);
   }
+  dots.sort((a, b) => a - b);
   // Labels shown last frame go first (in priority order), then the others.
   const order = [...dots.filter((i) => previous.has(i)), ...dots.filter((i) => !previous.has(i))];
   const labels: LabelPlacement[] = [];
@@ -94,11 +101,12 @@ export interface LabelState {
   names: string[];
   widths: number[];
   previous: Map<number, number>;
+  previousDots: Set<number>;
 }
 
 /** newLabelState returns the state of an overlay that has drawn nothing yet. */
 export function newLabelState(): LabelState {
-  return { names: [], widths: [], previous: new Map() };
+  return { names: [], widths: [], previous: new Map(), previousDots: new Set() };
 }
 
 /**
@@ -122,9 +130,11 @@ export function drawPoints(canvas: OffscreenCanvas | HTMLCanvasElement, state: L
     state.names = names;
     state.widths = names.map((s) => ctx.measureText(s).width);
     state.previous = new Map();
+    state.previousDots = new Set();
   }
-  const placed = placeLabels(points, state.widths, blocked, width, height, state.previous);
+  const placed = placeLabels(points, state.widths, blocked, width, height, state.previous, state.previousDots);
   state.previous = new Map(placed.labels.map((l) => [l.index, l.anchor]));
+  state.previousDots = new Set(placed.dots);
   ctx.strokeStyle = '#0b101b';
   ctx.lineWidth = 1.5;
   for (const i of placed.dots) {
