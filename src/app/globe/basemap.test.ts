@@ -39,7 +39,7 @@ describe('basemap', () => {
 
   it('asks for a new region when the view reaches out of the one drawn or is far smaller than it', () => {
     const r = regionFor(37.77, -122.42, 2);
-    expect(r.radiusDeg).toBeCloseTo(4.5, 9);
+    expect(r.radiusDeg).toBeCloseTo(3.7, 9);
     expect(needsRegion(null, 0, 0, 1)).toBe(true);
     expect(needsRegion(r, 37.77, -122.42, 2)).toBe(false);
     expect(needsRegion(r, 37.77, -121.42, 2)).toBe(false); // panned 1° of longitude east: still inside

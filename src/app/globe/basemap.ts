@@ -18,7 +18,7 @@ import type * as TopoJSON from 'topojson-specification';
 /** The zoom factor from which country and US state borders are drawn. */
 export const BORDERS_ZOOM = 2.5;
 /** The zoom factor from which the 1:10m outlines replace the 1:50m ones around the view. */
-export const DETAIL_ZOOM = 6;
+export const DETAIL_ZOOM = 8;
 
 const RAD = Math.PI / 180;
 
@@ -102,7 +102,7 @@ export function needsRegion(have: Region | null, lat: number, lng: number, viewD
   return d + viewDeg > have.radiusDeg || have.radiusDeg > 8 * viewDeg + 1;
 }
 
-/** regionFor returns the region of detail to ask for a view: twice its radius, so panning a while needs no new one. */
+/** regionFor returns the region of detail to ask for a view: 1.6 times its radius (and half a degree), so panning a while needs no new one. */
 export function regionFor(lat: number, lng: number, viewDeg: number): Region {
-  return { lat, lng, radiusDeg: Math.min(60, 2 * viewDeg + 0.5) };
+  return { lat, lng, radiusDeg: Math.min(60, 1.6 * viewDeg + 0.5) };
 }
