@@ -15,6 +15,7 @@ import { HilbertCurve } from './HilbertCurve';
 import { PointerControls } from './PointerControls';
 import { SearchLayers } from '../search/SearchLayers';
 import { DiffOverlay } from '../review/DiffOverlay';
+import { RequestsLayer } from '../requests/RequestsLayer';
 
 /**
  * With ?debug=ordinal the surface writes each pixel's level-10 ordinal as its colour (tests read
@@ -49,6 +50,7 @@ export function GlobeCanvas() {
             <Coastlines />
             <HilbertCurve />
             <PointerControls />
+            <RequestsLayer />
             <SearchLayers />
             <DiffOverlay />
           </>
