@@ -2,7 +2,8 @@
  * How PALETTE in palette.ts was chosen (run: npx tsx src/app/shell/palette.design.ts; about 20 s).
  *
  * Candidates: the most saturated in-gamut colour (chroma 0.07 to 0.19) and a softer one (two
- * thirds of that chroma) at each of 48 hues and 7 OKLab lightnesses from 0.56 to 0.91.
+ * thirds of that chroma, if at least 0.08) at each of 48 hues and 7 OKLab lightnesses from 0.56
+ * to 0.91.
  *
  * The first FIRST colours (a file of up to 16 shards: the bundled one has 15) are chosen as a
  * set: a local search (seeded, deterministic) maximises the smallest of
@@ -25,10 +26,10 @@ for (const L of [0.56, 0.62, 0.68, 0.74, 0.8, 0.86, 0.91]) {
     for (let c = 0.19; c >= 0.04; c -= 0.005) {
       const rgb = oklabToSrgb([L, c * Math.cos(hr), c * Math.sin(hr)]);
       if (rgb.every((v) => v >= 0 && v <= 1)) {
-        if (c >= 0.07) {
-          cands.push(rgb);
-          cands.push(oklabToSrgb([L, ((2 / 3) * c) * Math.cos(hr), ((2 / 3) * c) * Math.sin(hr)]).map((v) => Math.min(1, Math.max(0, v))) as RGB);
-        }
+        if (c >= 0.07) cands.push(rgb);
+        // The softer one only where it stays saturated (chroma ≥ 0.08): greys belong to the
+        // Requests layer's scale (requests.ts), which must stay apart from every shard colour.
+        if ((2 / 3) * c >= 0.08) cands.push(oklabToSrgb([L, ((2 / 3) * c) * Math.cos(hr), ((2 / 3) * c) * Math.sin(hr)]).map((v) => Math.min(1, Math.max(0, v))) as RGB);
         break;
       }
     }

@@ -58,7 +58,7 @@ describe('palette: the first shards as a set', () => {
     }
   });
 
-  it(`keeps neighbours along the curve among the first ${FIRST_DISTINCT} shards far apart (ΔE ≥ 0.15 for every kind of vision)`, () => {
-    for (const v of visions) for (let i = 1; i < FIRST_DISTINCT; i++) expect(dist(i - 1, i, v), `${v}: shards ${i - 1} and ${i}`).toBeGreaterThanOrEqual(0.15);
+  it(`keeps neighbours along the curve among the first ${FIRST_DISTINCT} shards far apart (ΔE ≥ 0.14 for every kind of vision)`, () => {
+    for (const v of visions) for (let i = 1; i < FIRST_DISTINCT; i++) expect(dist(i - 1, i, v), `${v}: shards ${i - 1} and ${i}`).toBeGreaterThanOrEqual(0.14);
   });
 });

@@ -24,14 +24,14 @@ export const PALETTE_TESTED_SHARDS = 36;
 /**
  * The 36 colours in key order. Chosen by palette.design.ts from in-gamut OKLCH colours (lightness
  * 0.56 to 0.91): the first 16 as a set, so that no two of them look alike (OKLab ΔE ≥ 0.13 under
- * normal vision) and key-order neighbours are far apart under all four kinds of vision (a file of
+ * normal vision) and key-order neighbours are far apart under all four kinds of vision (ΔE ≥ 0.14) (a file of
  * up to 16 shards, such as the bundled one with 15, never shows two similar shards); the rest
  * greedily, each far from the three before it and from every colour already chosen.
  */
 export const PALETTE: readonly string[] = Object.freeze([
-  '#03a14a', '#d2f34a', '#8851d1', '#13abbf', '#f3680f', '#adeff5', '#ae98fe', '#c93060', '#fea47c', '#1d84f5', '#f5b8fd', '#45817b',
-  '#09f5b3', '#adb416', '#fb72c6', '#956d01', '#f4e28e', '#67ac62', '#e1a0fe', '#ae3ea8', '#73d69e', '#cd69dc', '#e3d612', '#e14b39',
-  '#10d8d8', '#636bbd', '#e6b816', '#818aff', '#8cffa7', '#bb6498', '#85d84d', '#647f3e', '#d18fda', '#72fed8', '#b05ad3', '#2dcb65',
+  '#fdc495', '#29a125', '#934cc9', '#eabdfe', '#f3680f', '#09f5b3', '#c88afd', '#8e710f', '#0a8393', '#cfa508', '#17c0d6', '#a1f0ff',
+  '#447ff7', '#d4dc08', '#c93060', '#fe77a6', '#6e5bdd', '#caf194', '#ab517c', '#fe8df6', '#75a956', '#98ec62', '#c252bb', '#647f3e',
+  '#56c850', '#7affca', '#ca78b4', '#f5e717', '#74d1c8', '#e14660', '#9084fe', '#fda66f', '#b666a1', '#7de7d3', '#9964e5', '#e59284',
 ]);
 
 /** shardColor returns the sRGB colour of the shard at key-order index i (a non-negative integer). */
