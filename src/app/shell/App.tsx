@@ -13,7 +13,7 @@ import { SidePanel } from './SidePanel';
 import { IndexBar } from '../shards/IndexBar';
 import { Ribbon } from '../shards/Ribbon';
 import { DataError } from './DataError';
-import { ReviewRibbon } from '../review/ReviewRibbon';
+import { ReviewRibbon } from './panels';
 import { UrlNotice } from './UrlNotice';
 import { Strip, loadStripPrefs } from './Strip';
 import { Tour } from '../tour/Tour';

@@ -16,6 +16,7 @@ import { boundariesSource, loadBoundaries, fetchText, parseCities, DataLoadError
 import { loadCells } from '../globe/geometryClient';
 import { uniforms } from '../globe/uniforms';
 import { markLoaded } from '../globe/frame';
+import { startRegionPaint } from '../nodes/regionPaintDriver';
 
 export async function boot(store: AppStore): Promise<void> {
   // The link, read once by the one codec (shell/url.ts): its view here, its search in startSearch.
@@ -26,6 +27,8 @@ export async function boot(store: AppStore): Promise<void> {
   // The radius search from the link, its covering, and the address bar (view and search, with
   // back/forward): search/search.ts.
   startSearch(store);
+  // The globe's "colour regions by" paint (nodes, no started copy, latency, lost shards marked).
+  startRegionPaint(store);
   // Work that survives (shell/keep.ts), then the panel state and the link's notice (shell/shellState.ts).
   let urlCandidate: string | null = null;
   try {

@@ -24,11 +24,14 @@ import { createSearchSlice } from '../search/searchSlice';
 import { createLiveSlice } from '../live/liveSlice';
 import { createReviewSlice } from '../review/reviewSlice';
 import { createFanoutSlice } from '../fanout/fanoutSlice';
+import { createRequestsSlice } from '../requests/requestsSlice';
+import { createNodesSlice } from '../nodes/nodesSlice';
+import { createMigrationSlice } from '../migration/migrationSlice';
 import { createShellSlice } from './shellSlice';
 
 export type { AppState } from './types';
 
-const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice, createFanoutSlice, createShellSlice];
+const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice, createFanoutSlice, createRequestsSlice, createNodesSlice, createMigrationSlice, createShellSlice];
 
 /** createAppStore returns a new store with every slice (tests make their own). */
 export function createAppStore() {

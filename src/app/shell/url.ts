@@ -24,27 +24,30 @@
  * | review      | `local`: reopen the candidate kept in this browser (one opened with the picker or dropped); replaces candidate= |
  * | tour        | `N`: step N of the guided tour (1 = the first) |
  *
- * parseUrl reads them all once; formatUrl writes view and search back,
- * formatUrlShell the panel state, each keeping every other parameter of the
- * current query. Bad values are ignored one by one with a message naming the
- * parameter, its value and what is valid, so a hand-edited link still opens
- * (the page shows the messages and rewrites the address bar to what it shows).
+ * parseUrl reads them all once; applyLink puts a link's search (and, on
+ * back/forward, its view) into the store; formatUrl writes view and search
+ * back, formatUrlShell the panel state, each keeping every other parameter of
+ * the current query. Bad values are ignored one by one with a message naming
+ * the parameter, its value and what is valid, so a hand-edited link still
+ * opens (the page shows the messages and rewrites the address bar to what it
+ * shows).
  *
  * Spin: only the bare first screen spins. A link that names a place (lat,
  * lng, view), a search (radius, location), a candidate or a tour step opens
  * still, and a spinning view writes no lat/lng (it is not at one place), so
  * the address bar does not drift while the globe turns.
  */
-import { parseRadius, formatRadius, wrapLng, type RadiusUnit } from '../../core/index';
+import { parseRadius, formatRadius, wrapLng, type Radius, type RadiusUnit } from '../../core/index';
 
 export { wrapLng };
-import type { SearchCentre, SearchRadius } from '../search/searchSlice';
+import type { SearchCentre } from '../search/searchSlice';
 import { DEFAULT_RADIUS } from '../search/searchSlice';
 import { FILTER_KINDS, VOCABULARY, type FilterKind } from '../../server/wire';
 import { TOUR_STEPS } from '../tour/steps';
+import type { AppStore } from './types';
 
 /** The layers of the globe, in display order. */
-export const LAYERS = ['shards', 'hilbert', 'grid', 'land', 'labels', 'spin'] as const;
+export const LAYERS = ['shards', 'hilbert', 'grid', 'land', 'labels', 'spin', 'requests'] as const;
 export type Layer = (typeof LAYERS)[number];
 
 /** How the globe is shown: the sphere, an equirectangular map, or the unfolded cube. */
@@ -153,7 +156,8 @@ const round = (v: number, d: number) => String(Number(v.toFixed(d)));
 export interface UrlSearch {
   /** Null when the link has no radius (or no valid lat/lng with it). */
   centre: SearchCentre | null;
-  radius: SearchRadius;
+  /** The core's Radius, as parseRadius read it (the default radius when the link has none). */
+  radius: Radius;
   noLocation: boolean;
   fanout: boolean;
 }
@@ -177,8 +181,7 @@ export function parseUrlSearch(query: string): ParsedUrlSearch {
   const rawRadius = q.get('radius');
   if (rawRadius !== null) {
     try {
-      const r = parseRadius(rawRadius, 'mi', 'radius');
-      search.radius = { value: r.value, unit: r.unit };
+      search.radius = parseRadius(rawRadius, 'mi', 'radius');
       hasRadius = true;
     } catch (e) {
       problems.push(`radius=${rawRadius} is ignored: expected a radius such as 15mi or 25km, greater than 0 and at most 1000 km (${(e as Error).message})`);
@@ -248,7 +251,7 @@ export function radiusLabel(r: { value: number; unit: RadiusUnit }): string {
 }
 
 /** The side panel's tabs by id, in order; the first is the default (shell/panels.ts draws them). */
-export const TABS = ['radius', 'live', 'review', 'shards', 'about'] as const;
+export const TABS = ['radius', 'live', 'nodes', 'review', 'migration', 'shards', 'about'] as const;
 export type TabId = (typeof TABS)[number];
 
 /** The panel state a link carries besides view and search. */
@@ -361,6 +364,30 @@ export function parseUrl(query: string): ParsedUrl {
 /** formatUrl writes the view and the search as a query string (with `?`), keeping the other parameters of base. */
 export function formatUrl(view: UrlView, search: UrlSearch, base: string): string {
   return formatUrlSearch(search, view, formatUrlView(view, base));
+}
+
+/**
+ * applyLink applies a query string's search (and, on back/forward, its view)
+ * to the store: the radius goes into the search slice as the core's Radius,
+ * the camera looks at the centre (or view=), zoomed to fit the circle when
+ * the link has no zoom. At boot the view itself was applied by boot(); on
+ * back/forward (atBoot false) it is applied here.
+ */
+export function applyLink(store: AppStore, query: string, atBoot: boolean): void {
+  const { view, search, hasZoom } = parseUrl(query);
+  const s = store.getState();
+  if (!atBoot) {
+    s.applyUrlView(view);
+    s.frame.fly = null;
+  }
+  s.applyUrlSearch(search);
+  if (search.centre) {
+    s.setLayer('spin', false);
+    // parseUrl put the camera on view= (or on the centre).
+    s.setCamera(view.lat, view.lng);
+    if (!hasZoom) s.setPendingFit(true);
+  }
+  s.frame.invalidate();
 }
 
 /** The page's origin (a fixed stand-in where there is no page, as in unit tests). */
