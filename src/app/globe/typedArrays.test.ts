@@ -19,7 +19,8 @@ describe('typed arrays for the scene', () => {
   it('packs palette colours as opaque RGBA bytes', () => {
     const bytes = paletteTexels(shardPalette(3));
     expect(bytes.length).toBe(12);
-    expect(Array.from(bytes.slice(0, 4))).toEqual([0xf3, 0xe7, 0x49, 255]);
+    // Colour 0 is PALETTE[0] = #fdc495 (palette.ts), one byte per channel, alpha 255.
+    expect(Array.from(bytes.slice(0, 4))).toEqual([0xfd, 0xc4, 0x95, 255]);
   });
 
   it('draws the Hilbert curve through every cell centre in key order, coloured by the ordinal of the nearer cell', () => {
