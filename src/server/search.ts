@@ -6,10 +6,10 @@
  * facet counts over the matching dishes. Run routed (`routing=<names>`, only
  * the shards the core says the circle touches) or on all shards, and compared.
  */
-import { EARTH_RADIUS_KM, type Router, type ShardRef } from '../core/index.ts';
+import { EARTH_RADIUS_KM, type Router, type ShardRef, type ReadExclusion } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT } from './indexSpec.ts';
-import { VOCABULARY, sideStatus, type SearchParams, type SearchSide, type Facets, type SearchStatus, type ShardsSection, type AskedShard, type DishHit } from './wire.ts';
+import { VOCABULARY, sideStatus, type SearchParams, type SearchSide, type Facets, type SearchStatus, type ShardsSection, type AskedShard, type DishHit, type ShardTiming } from './wire.ts';
 
 export type { SearchStatus, ShardsSection, AskedShard, DishHit };
 
@@ -36,18 +36,31 @@ const RESTAURANT_SOURCE = ['id', 'name', 'place', 'state', 'location', 'cuisines
  * dishes, so sorting by score puts the nearest restaurants' dishes first; ties
  * break by restaurant id, then dish id, so the order is total and the same on
  * any set of shards. Facets use terms aggregations sized to the whole
- * vocabulary, so their counts are exact.
+ * vocabulary, so their counts are exact. During a migration `exclusions`
+ * (Router.readExclusions) drop the copy of each moving range that is not the
+ * read copy: restaurants with that `_routing` and a cell in the range, and so
+ * (through has_parent, which joins on the same shard) their dishes.
  */
-export function buildSearchBody(p: SearchParams, timeoutMs = DEFAULT_SEARCH_TIMEOUT_MS): Record<string, unknown> {
+export function buildSearchBody(p: SearchParams, timeoutMs = DEFAULT_SEARCH_TIMEOUT_MS, exclusions: readonly ReadExclusion[] = []): Record<string, unknown> {
+  const body = searchBody(p, timeoutMs, exclusions);
+  // Profiling is asked only when wanted: it instruments every query and collector, so it slows the search it measures.
+  return p.profile ? { ...body, profile: true } : body;
+}
+
+function searchBody(p: SearchParams, timeoutMs: number, exclusions: readonly ReadExclusion[]): Record<string, unknown> {
+  const excluded = exclusions.map((e) => ({ bool: { filter: [{ term: { _routing: e.routing } }, { range: { cell: e.end === null ? { gte: e.start } : { gte: e.start, lt: e.end } } }] } }));
+  const notExcluded = excluded.length > 0 ? { must_not: excluded } : {};
   const parentQuery = p.circle
     ? {
         function_score: {
-          query: { bool: { filter: [{ geo_distance: { distance: `${p.circle.radius.km * 1000}m`, location: { lat: p.circle.lat, lon: p.circle.lng } } }] } },
+          query: { bool: { filter: [{ geo_distance: { distance: `${p.circle.radius.km * 1000}m`, location: { lat: p.circle.lat, lon: p.circle.lng } } }], ...notExcluded } },
           functions: [{ exp: { location: { origin: { lat: p.circle.lat, lon: p.circle.lng }, scale: `${p.circle.radius.km * 1000}m`, decay: 0.5 } } }],
           boost_mode: 'replace',
         },
       }
-    : { match_all: {} };
+    : excluded.length > 0
+      ? { bool: notExcluded }
+      : { match_all: {} };
   const filter: unknown[] = [{ term: { [JOIN_FIELD]: CHILD } }];
   for (const d of p.diets) filter.push({ term: { diets: d } });
   if (p.cuisines.length > 0) filter.push({ terms: { cuisine: p.cuisines } });
@@ -130,6 +143,54 @@ export function shardAnswers(
   return { shardsAsked, reason: `partial: ${parts.join('; ')}` };
 }
 
+/** A timed node of OpenSearch's profile tree (query, collector, aggregation or fetch). */
+interface ProfileNode {
+  time_in_nanos?: number;
+}
+
+/** One shard's part of OpenSearch's `profile` section. */
+export interface ProfileShard {
+  /** "[nodeId][index][shard]". */
+  id: string;
+  searches?: { query?: ProfileNode[]; rewrite_time?: number; collector?: ProfileNode[] }[];
+  aggregations?: ProfileNode[];
+  /** Fetch phase, on engines that profile it (a list on some versions, one node on others). */
+  fetch?: ProfileNode | ProfileNode[];
+}
+
+const PROFILE_ID = /^\[([^\]]*)\]\[([^\]]*)\]\[(\d+)\]$/;
+
+/**
+ * shardTimesOf turns OpenSearch's profile section into one time per shard:
+ * the top-level queries' time_in_nanos plus rewrite_time of each search, plus
+ * the top-level aggregations and the fetch phase when profiled, in ms. The
+ * collectors' times are left out: OpenSearch times them independently of the
+ * queries and they overlap the queries' scoring time. Names come from `nameOf`
+ * (shard number → routing name); node ids are kept as given (`[nodeId]`).
+ * Sorted by shard number; a shard profiled twice (never expected) adds up.
+ * Entries whose id is not "[node][index][shard]" are skipped.
+ */
+export function shardTimesOf(profile: { shards?: ProfileShard[] } | undefined, nameOf: (shard: number) => string): ShardTiming[] {
+  const byShard = new Map<number, ShardTiming>();
+  const ns = (n: ProfileNode | undefined) => (typeof n?.time_in_nanos === 'number' && Number.isFinite(n.time_in_nanos) ? n.time_in_nanos : 0);
+  for (const sh of profile?.shards ?? []) {
+    const m = PROFILE_ID.exec(sh.id ?? '');
+    if (!m) continue;
+    const shard = Number(m[3]);
+    let nanos = 0;
+    for (const search of sh.searches ?? []) {
+      for (const q of search.query ?? []) nanos += ns(q);
+      if (typeof search.rewrite_time === 'number' && Number.isFinite(search.rewrite_time)) nanos += search.rewrite_time;
+    }
+    for (const a of sh.aggregations ?? []) nanos += ns(a);
+    for (const f of Array.isArray(sh.fetch) ? sh.fetch : sh.fetch ? [sh.fetch] : []) nanos += ns(f);
+    const prev = byShard.get(shard);
+    if (prev) prev.ms += nanos / 1e6;
+    else byShard.set(shard, { shard, name: nameOf(shard), node: m[1] || null, ms: nanos / 1e6 });
+  }
+  return [...byShard.values()].sort((a, b) => a.shard - b.shard);
+}
+
 interface RawHit {
   _id: string;
   _routing?: string;
@@ -142,6 +203,7 @@ interface RawResponse {
   _shards: ShardsSection;
   hits: { total: { value: number; relation: string } | number; hits: RawHit[] };
   aggregations?: Record<string, { buckets: { key: string; doc_count: number }[] }>;
+  profile?: { shards?: ProfileShard[] };
 }
 
 /** facetsOf returns every vocabulary value with its count (0 when absent), count descending, then vocabulary order. */
@@ -179,6 +241,8 @@ export interface Plan {
   scope: 'routed' | 'all-shards';
   routing: string | null;
   shards: (ShardRef & { cells: number })[];
+  /** Copies to ignore during a migration (Router.readExclusions; empty when settled). */
+  exclusions: ReadExclusion[];
 }
 
 /**
@@ -189,12 +253,12 @@ export interface Plan {
 export function planRouted(router: Router, p: SearchParams): Plan {
   if (!p.circle) return planAll(router);
   const c = router.cover(p.circle.lat, p.circle.lng, p.circle.radius.km);
-  return { scope: 'routed', routing: c.routing, shards: c.shards };
+  return { scope: 'routed', routing: c.routing, shards: c.shards, exclusions: router.readExclusions() };
 }
 
 /** planAll returns the plan that asks every shard and sends no routing. */
 export function planAll(router: Router): Plan {
-  return { scope: 'all-shards', routing: null, shards: router.shards.map((s) => ({ ...s, cells: 0 })) };
+  return { scope: 'all-shards', routing: null, shards: router.shards.map((s) => ({ ...s, cells: 0 })), exclusions: router.readExclusions() };
 }
 
 /** Options of runSearch. */
@@ -214,7 +278,7 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
   const t0 = performance.now();
   const { body } = await client.request<RawResponse>('POST', `/${encodeURIComponent(router.file.index)}/_search`, {
     query: { routing: plan.routing ?? undefined, allow_partial_search_results: 'true', ...opts.query },
-    body: buildSearchBody(p, timeoutMs),
+    body: buildSearchBody(p, timeoutMs, plan.exclusions),
     timeoutMs: timeoutMs + 5000,
   });
   const wallMs = performance.now() - t0;
@@ -224,6 +288,7 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
   const missing = s.successful + named.size < Math.max(s.total, plan.shards.length) ? await shardsWithoutStartedCopy(client, router.file.index) : new Set<number>();
   const { shardsAsked, reason } = shardAnswers(plan.shards, body, missing);
   const total = typeof body.hits.total === 'number' ? body.hits.total : body.hits.total.value;
+  const nameOf = new Map(router.shards.map((x) => [x.shard, x.name]));
   return {
     status: sideStatus({ timedOut: body.timed_out, shards: body._shards, shardsAsked }),
     scope: plan.scope,
@@ -237,6 +302,7 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
     hits: body.hits.hits.map((h) => hitOf(h, p)),
     facets: facetsOf(body.aggregations),
     shards: body._shards,
+    ...(p.profile ? { shardTimes: shardTimesOf(body.profile, (n) => nameOf.get(n) ?? '') } : {}),
   };
 }
 
