@@ -230,12 +230,34 @@ interface SideSummary {
   aggs: number;
 }
 
+/**
+ * Per-shard cost from `took` alone (no profiler overhead), each search alone, in
+ * ms: what a search costs on the shards routing asks and on one it skips.
+ */
+interface ShardCost {
+  /** Mean took of the routed search, of the same search routed to one shard the circle does not touch, of the all-shards search. */
+  routedTook: number;
+  untouchedTook: number;
+  allTook: number;
+  /** Mean took of a search that does nothing (size 0, match_none) on one shard: the fixed cost of a request. */
+  fixedTook: number;
+  /** Per asked shard (routed took − fixed) / shards asked, and per untouched shard (untouched took − fixed). */
+  perRoutedShard: number;
+  perUntouchedShard: number;
+  /**
+   * The throughput ratio these costs predict when the node is busy (work adds
+   * up): (fixed + k·perRouted + (N − k)·perUntouched) / (fixed + k·perRouted).
+   */
+  modelRatio: number;
+}
+
 /** --profile's figures for one radius. */
 interface ProfileRow {
   radiusMi: number;
   searches: number;
   routed: SideSummary;
   all: SideSummary;
+  cost: ShardCost;
 }
 
 const ns = (x: number | undefined) => (x ?? 0) / 1e6;
@@ -291,12 +313,42 @@ async function profileRadius(radiusMi: number): Promise<ProfileRow> {
       });
     }
   }
+  // Shard costs from took: the same searches without the profiler, three rounds.
+  const took = async (body: unknown, routing: string | null) =>
+    (await client.request<{ took: number }>('POST', `/${encodeURIComponent(router.file.index)}/_search`, { query: { routing: routing ?? undefined, request_cache: 'false' }, body, timeoutMs: 30_000 })).body.took;
+  const t = { routed: [] as number[], untouched: [] as number[], all: [] as number[], fixed: [] as number[], k: [] as number[] };
+  for (let round = 0; round < 3; round++) {
+    for (const j of jobs) {
+      const asked = new Set(j.routed.shards.map((x) => x.name));
+      const untouched = router.shards.find((x) => !asked.has(x.name))!.name;
+      const body = buildSearchBody(j.params);
+      t.routed.push(await took(body, j.routed.routing));
+      t.untouched.push(await took(body, untouched));
+      t.all.push(await took(body, null));
+      t.fixed.push(await took({ size: 0, query: { match_none: {} } }, untouched));
+      t.k.push(j.routed.shards.length);
+    }
+  }
+  const k = mean(t.k);
+  const fixedTook = mean(t.fixed);
+  const perRoutedShard = (mean(t.routed) - fixedTook) / k;
+  const perUntouchedShard = mean(t.untouched) - fixedTook;
+  const n = router.numberOfShards;
+  const cost: ShardCost = {
+    routedTook: mean(t.routed),
+    untouchedTook: mean(t.untouched),
+    allTook: mean(t.all),
+    fixedTook,
+    perRoutedShard,
+    perUntouchedShard,
+    modelRatio: (fixedTook + k * perRoutedShard + (n - k) * perUntouchedShard) / (fixedTook + k * perRoutedShard),
+  };
   const meanSide = (xs: SideSummary[]): SideSummary => Object.fromEntries(Object.keys(xs[0]).map((k) => [k, mean(xs.map((x) => x[k as keyof SideSummary]))])) as unknown as SideSummary;
-  return { radiusMi, searches: jobs.length, routed: meanSide(acc.routed), all: meanSide(acc.all) };
+  return { radiusMi, searches: jobs.length, routed: meanSide(acc.routed), all: meanSide(acc.all), cost };
 }
 
 function printProfiles(rows: ProfileRow[]): void {
-  console.log(`\nWhere a search's time goes (profile API, one search at a time and its shards one at a time, mean over a sample of the circles; ms; shard work = query + rewrite + collector of every shard's query phase):`);
+  console.log(`\nWhere a search's time goes (profile API, one search at a time and its shards one at a time, mean over a sample of the circles; ms; shard work = query + rewrite + collector of every shard's query phase; the profiler times every document a query visits, so its figures are inflated, most where a query visits many documents, and can exceed took):`);
   console.log('| radius | side | took | shards | shard work | on the routed shards | on the other shards (per shard) | took − shard work | rewrite (has_parent: parent search) | query | collector (aggs) |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
@@ -305,6 +357,16 @@ function printProfiles(rows: ProfileRow[]): void {
         `| ${r.radiusMi} mi (${r.searches}) | ${side} | ${f(x.took)} | ${x.shardsAnswered.toFixed(2)} | ${f(x.shardWork)} | ${f(x.workOnRoutedShards)} | ${f(x.workOnOtherShards)} (${x.perOtherShard.toFixed(2)}) | ${f(x.took - x.shardWork)} | ${f(x.rewrite)} | ${f(x.query)} | ${f(x.collector)} (${f(x.aggs)}) |`,
       );
     }
+  }
+  console.log(`\nPer-shard cost from took (no profiler; each search alone, mean of 3 rounds over the same circles; ms). The ideal N / shards asked assumes every shard costs the same:`);
+  console.log('| radius | took routed / one untouched shard / all | fixed (match_none, 1 shard) | per asked shard | per untouched shard | asked / untouched | ratio these predict (busy node) | ideal |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const c = r.cost;
+    const ideal = target.file.numberOfShards / r.routed.shardsAnswered;
+    console.log(
+      `| ${r.radiusMi} mi | ${f(c.routedTook)} / ${f(c.untouchedTook)} / ${f(c.allTook)} | ${f(c.fixedTook)} | ${f(c.perRoutedShard)} | ${f(c.perUntouchedShard)} | ${(c.perRoutedShard / c.perUntouchedShard).toFixed(2)} | ${c.modelRatio.toFixed(1)}x | ${ideal.toFixed(1)}x |`,
+    );
   }
 }
 
