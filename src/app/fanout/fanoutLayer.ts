@@ -15,7 +15,6 @@ import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
 import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
-import { radiusKmOf } from '../search/searchSlice';
 import { gridForBbox, type FanoutShare, type FanoutBbox } from '../../core/index';
 import { createFanoutClient, type FanoutClient, type FanoutGridResult } from './fanout';
 import type { WorkerEndpoint } from '../shell/worker';
@@ -121,7 +120,7 @@ export function startFanout(
     const s = store.getState();
     if (!s.fanout) return;
     const gen = ++generation;
-    const radiusKm = radiusKmOf(s.searchRadius);
+    const radiusKm = s.searchRadius.km;
     const r = ensureClient();
     if (!r) return;
     try {

@@ -13,7 +13,6 @@ import { fileWithCuts } from '../../core/testutil';
 import { parseSearchParams } from '../../server/wire';
 import { LiveApi } from '../../server/api';
 import { OpenSearchClient, type RequestOptions, type Response as OsResponse } from '../../server/opensearch';
-import { radiusKmOf } from '../search/searchSlice';
 import {
   liveSearchUrl,
   liveSearchParams,
@@ -55,7 +54,7 @@ describe('liveSearchUrl', () => {
     expect(p.circle).not.toBeNull();
     expect(p.circle!.lat).toBe(centre.lat);
     expect(p.circle!.lng).toBe(centre.lng);
-    expect(p.circle!.radius.km).toBe(radiusKmOf(radius));
+    expect(p.circle!.radius.km).toBe(radius.value * KM_PER_MILE);
     expect(p.compare).toBe(true);
     expect(p.size).toBe(20);
   });

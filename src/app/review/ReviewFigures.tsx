@@ -7,7 +7,7 @@
 import { useMemo } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { searchAsked, radiusKmOf } from '../search/searchSlice';
+import { searchAsked } from '../search/searchSlice';
 import { toHex, type RGB } from '../shell/palette';
 import { formatInt, formatCompact } from '../shell/format';
 import { candidateColors, evennessRows, searchUnderBoth, lowerBound } from './review';
@@ -295,7 +295,7 @@ export function ReviewSearch() {
               <>no location: every shard is asked</>
             ) : (
               <>
-                {centre!.label} · {radius.value} {radius.unit} ({radiusKmOf(radius).toFixed(1)} km) · <b>{formatInt(both.cells)}</b> level-10 cells
+                {centre!.label} · {radius.value} {radius.unit} ({radius.km.toFixed(1)} km) · <b>{formatInt(both.cells)}</b> level-10 cells
               </>
             )}
           </p>

@@ -11,8 +11,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { appStore, useApp } from '../shell/store';
-import { maxRadiusIn, type SearchRadius } from './searchSlice';
-import { parseRadius, MAX_RADIUS_KM, KM_PER_MILE, type RadiusUnit } from '../../core/index';
+import { maxRadiusIn } from './searchSlice';
+import { parseRadius, MAX_RADIUS_KM, KM_PER_MILE, type Radius, type RadiusUnit } from '../../core/index';
 import { refitRadius } from './search';
 
 /** The slider's range in each unit: 1 to 100 miles (about 160 km). */
@@ -28,8 +28,8 @@ export function RadiusControl() {
   const [problem, setProblem] = useState('');
 
   useEffect(() => {
-    let last: SearchRadius | null = null;
-    const write = (r: SearchRadius) => {
+    let last: Radius | null = null;
+    const write = (r: Radius) => {
       if (r === last) return;
       last = r;
       if (slider.current) slider.current.value = String(Math.min(SLIDER_RANGE[r.unit][1], Math.max(SLIDER_RANGE[r.unit][0], r.value)));

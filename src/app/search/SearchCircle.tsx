@@ -9,7 +9,6 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useFrame, useThree } from '@react-three/fiber';
 import * as THREE from 'three';
 import { appStore } from '../shell/store';
-import { radiusKmOf } from './searchSlice';
 import { lineMaterial, withFixedBounds } from '../globe/lineMaterial';
 import { circleOutline } from './searchGeometry';
 import { projectLatLng } from '../globe/view';
@@ -56,7 +55,7 @@ export function SearchCircle() {
     if (ref.current) ref.current.visible = on;
     if (pin.current) pin.current.style.display = 'none';
     if (!c || !on) return;
-    const km = radiusKmOf(s.searchRadius);
+    const km = s.searchRadius.km;
     const key = `${c.lat},${c.lng},${km}`;
     if (key !== parts.key) {
       parts.key = key;

@@ -13,7 +13,7 @@ import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
 import { appStore, useApp, type AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { searchAsked, radiusKmOf } from './searchSlice';
+import { searchAsked } from './searchSlice';
 import { formatShardCount } from '../../core/index';
 import { toHex } from '../shell/palette';
 import { formatInt } from '../shell/format';
@@ -28,7 +28,7 @@ function stateOf(s: AppState): 'none' | 'pending' | 'ready' | 'all' {
   if (s.noLocation) return 'all';
   if (!s.searchCentre) return 'none';
   const c = s.covering;
-  const km = radiusKmOf(s.searchRadius);
+  const km = s.searchRadius.km;
   return c && c.lat === s.searchCentre.lat && c.lng === s.searchCentre.lng && c.radiusKm === km ? 'ready' : 'pending';
 }
 

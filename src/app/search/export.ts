@@ -5,16 +5,17 @@
  * the files and hands them to the browser.
  */
 import { coveringGeoJson, coveringCsv, workedSearchesCsv, type Router, type WorkedSearch } from '../../core/index';
-import type { SearchCovering, SearchRadius } from './searchSlice';
+import type { SearchCovering } from './searchSlice';
+import type { Radius } from '../../core/index';
 
 /** coveringFileName names a covering export: "covering-40.7143_-74.006-15mi.geojson". */
-export function coveringFileName(c: Pick<SearchCovering, 'lat' | 'lng'>, radius: SearchRadius, ext: 'geojson' | 'csv'): string {
+export function coveringFileName(c: Pick<SearchCovering, 'lat' | 'lng'>, radius: Pick<Radius, 'value' | 'unit'>, ext: 'geojson' | 'csv'): string {
   const n = (v: number) => String(Number(v.toFixed(4)));
   return `covering-${n(c.lat)}_${n(c.lng)}-${Number(radius.value.toFixed(6))}${radius.unit}.${ext}`;
 }
 
 /** coveringExport returns the file name, MIME type and text of a covering export. */
-export function coveringExport(router: Router, c: SearchCovering, radius: SearchRadius, kind: 'geojson' | 'csv'): { name: string; type: string; text: string } {
+export function coveringExport(router: Router, c: SearchCovering, radius: Pick<Radius, 'value' | 'unit'>, kind: 'geojson' | 'csv'): { name: string; type: string; text: string } {
   if (kind === 'csv') return { name: coveringFileName(c, radius, 'csv'), type: 'text/csv', text: coveringCsv(router, c.route) };
   const gj = coveringGeoJson(router, c.route, { lat: c.lat, lng: c.lng, radius: { value: radius.value, unit: radius.unit, km: c.radiusKm } });
   return { name: coveringFileName(c, radius, 'geojson'), type: 'application/geo+json', text: JSON.stringify(gj) + '\n' };

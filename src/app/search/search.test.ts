@@ -26,7 +26,7 @@ describe('the search as the worker and the link see it', () => {
     s.setFanout(true);
     const q = formatUrlState(store.getState(), '?boundaries=/b.json');
     const { search, camera } = parseUrlSearch(q);
-    expect(search).toEqual({ centre: { lat: 37.7749, lng: -122.4194, label: '' }, radius: { value: 25, unit: 'km' }, noLocation: false, fanout: true });
+    expect(search).toEqual({ centre: { lat: 37.7749, lng: -122.4194, label: '' }, radius: { value: 25, unit: 'km', km: 25 }, noLocation: false, fanout: true });
     expect(camera).toEqual({ lat: 36, lng: -100 });
     expect(parseUrlView(q).view.zoom).toBe(12);
     expect(new URLSearchParams(q).get('boundaries')).toBe('/b.json');

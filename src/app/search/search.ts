@@ -15,10 +15,9 @@ import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
 import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
-import { radiusKmOf } from './searchSlice';
 import { urlViewOf } from '../globe/viewSlice';
 import { createCoveringClient, routeOfAnswer, type CircleWish, type CoveringClient } from './covering';
-import { parseUrl, formatUrl, type UrlSearch } from '../shell/url';
+import { applyLink, formatUrl, type UrlSearch } from '../shell/url';
 import { fitZoom } from './searchGeometry';
 import { startFanout } from '../fanout/fanoutLayer';
 import type { BoundaryFile } from '../../core/index';
@@ -26,7 +25,7 @@ import type { BoundaryFile } from '../../core/index';
 /** The circle the store asks for: null without a centre or in no-location mode. */
 export function wantedCircle(s: AppState): CircleWish | null {
   if (!s.searchCentre || s.noLocation) return null;
-  return { lat: s.searchCentre.lat, lng: s.searchCentre.lng, radiusKm: radiusKmOf(s.searchRadius) };
+  return { lat: s.searchCentre.lat, lng: s.searchCentre.lng, radiusKm: s.searchRadius.km };
 }
 
 /** searchOf returns the search part of the state as the URL holds it. */
@@ -105,7 +104,7 @@ export function chooseCentre(store: AppStore, lat: number, lng: number, label: s
   s.setSearchCentre(lat, lng, label);
   s.setLayer('spin', false);
   s.flyTo(lat, lng);
-  const z = fitFor(store, radiusKmOf(s.searchRadius));
+  const z = fitFor(store, s.searchRadius.km);
   if (z !== null) zoomTo(store, z);
 }
 
@@ -229,30 +228,6 @@ export function startSearch(store: AppStore, makeWorker = () => new Worker(new U
     if (timer) clearTimeout(timer);
     client?.dispose();
   };
-}
-
-/**
- * applyLink applies a query string's search (and, on back/forward, its view)
- * to the store: the camera looks at the centre (or view=), zoomed to fit the
- * circle when the link has no zoom. At boot the view itself was applied by
- * boot(); on back/forward it is applied here.
- */
-function applyLink(store: AppStore, query: string, atBoot: boolean): void {
-  // At boot, boot() has applied the view and reported the link's problems.
-  const { view, search, hasZoom } = parseUrl(query);
-  const s = store.getState();
-  if (!atBoot) {
-    s.applyUrlView(view);
-    s.frame.fly = null;
-  }
-  s.applyUrlSearch(search);
-  if (search.centre) {
-    s.setLayer('spin', false);
-    // parseUrl put the camera on view= (or on the centre).
-    s.setCamera(view.lat, view.lng);
-    if (!hasZoom) s.setPendingFit(true);
-  }
-  s.frame.invalidate();
 }
 
 /** clickPicks tells whether a click on the globe picks the search centre: while a radius panel is open. */

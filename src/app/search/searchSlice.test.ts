@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { createAppStore } from '../shell/store';
-import { radiusKmOf, maxRadiusIn, searchAsked, DEFAULT_RADIUS } from './searchSlice';
+import { maxRadiusIn, searchAsked, DEFAULT_RADIUS } from './searchSlice';
 import { KM_PER_MILE, MAX_RADIUS_KM, Router, cellAt, cellOrdinal, type CircleRoute } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
 
@@ -8,8 +8,8 @@ describe('search slice', () => {
   it('opens with no centre, 15 miles, location on and the fan-out map off', () => {
     const s = createAppStore().getState();
     expect(s.searchCentre).toBeNull();
-    expect(s.searchRadius).toEqual({ value: 15, unit: 'mi' });
-    expect(DEFAULT_RADIUS).toEqual({ value: 15, unit: 'mi' });
+    expect(s.searchRadius).toEqual({ value: 15, unit: 'mi', km: 15 * KM_PER_MILE });
+    expect(DEFAULT_RADIUS).toEqual({ value: 15, unit: 'mi', km: 15 * KM_PER_MILE });
     expect(s.noLocation).toBe(false);
     expect(s.fanout).toBe(false);
     expect(s.covering).toBeNull();
@@ -36,9 +36,9 @@ describe('search slice', () => {
   it('keeps the radius within the core maximum in either unit', () => {
     const store = createAppStore();
     store.getState().setSearchRadius(5000, 'km');
-    expect(store.getState().searchRadius).toEqual({ value: MAX_RADIUS_KM, unit: 'km' });
+    expect(store.getState().searchRadius).toEqual({ value: MAX_RADIUS_KM, unit: 'km', km: MAX_RADIUS_KM });
     store.getState().setSearchRadius(5000, 'mi');
-    expect(radiusKmOf(store.getState().searchRadius)).toBeCloseTo(MAX_RADIUS_KM, 9);
+    expect(store.getState().searchRadius.km).toBeCloseTo(MAX_RADIUS_KM, 9);
     expect(maxRadiusIn('mi')).toBeCloseTo(MAX_RADIUS_KM / KM_PER_MILE, 9);
     store.getState().setSearchRadius(-3);
     expect(store.getState().searchRadius.value).toBeGreaterThan(0);
@@ -48,9 +48,9 @@ describe('search slice', () => {
     const store = createAppStore();
     store.getState().setSearchRadius(50, 'mi');
     store.getState().setRadiusUnit('km');
-    expect(store.getState().searchRadius).toEqual({ value: 80.5, unit: 'km' });
+    expect(store.getState().searchRadius).toEqual({ value: 80.5, unit: 'km', km: 80.5 });
     store.getState().setRadiusUnit('mi');
-    expect(store.getState().searchRadius).toEqual({ value: 50, unit: 'mi' });
+    expect(store.getState().searchRadius).toEqual({ value: 50, unit: 'mi', km: 50 * KM_PER_MILE });
   });
 
   it('asks every shard in no-location mode and the covering shards otherwise, as a stable object', () => {

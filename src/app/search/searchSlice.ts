@@ -14,8 +14,8 @@
  *   appStore.getState().setSearchCentre(lat, lng, 'label')
  */
 import type { SliceCreator } from '../shell/types';
-import type { CircleRoute, RadiusUnit } from '../../core/index';
-import { KM_PER_MILE, MAX_RADIUS_KM } from '../../core/index';
+import type { CircleRoute, Radius, RadiusUnit } from '../../core/index';
+import { KM_PER_MILE, MAX_RADIUS_KM, parseRadius } from '../../core/index';
 import { wrapLng } from '../shell/url';
 
 /** A search centre: degrees, lat in [-90, 90], lng in [-180, 180); label is what the panel shows ("New York, NY", "40.7143° N, 74.0060° W"). */
@@ -23,13 +23,6 @@ export interface SearchCentre {
   lat: number;
   lng: number;
   label: string;
-}
-
-/** A radius as the user set it (value in its unit; km derived with radiusKmOf). */
-export interface SearchRadius {
-  /** > 0, and at most MAX_RADIUS_KM once converted to km. */
-  value: number;
-  unit: RadiusUnit;
 }
 
 /** The covering of the current circle, as the worker computed it (search/search.ts). */
@@ -63,7 +56,8 @@ export interface SearchAsked {
 export interface SearchSlice {
   /** The search centre, or null before one is chosen (no circle drawn). */
   searchCentre: SearchCentre | null;
-  searchRadius: SearchRadius;
+  /** The radius as the user set it: the core's Radius (value in its unit, and km), from parseRadius only. */
+  searchRadius: Radius;
   /** "No location" mode: the search has no circle and asks all N shards. */
   noLocation: boolean;
   /** The fan-out map layer (off by default). */
@@ -81,7 +75,7 @@ export interface SearchSlice {
   /** Removes the search (no centre, default radius kept). */
   clearSearch: () => void;
   /** Applies a search read from a link (see shell/url.ts) in one update. */
-  applyUrlSearch: (s: { centre: SearchCentre | null; radius: SearchRadius; noLocation: boolean; fanout: boolean }) => void;
+  applyUrlSearch: (s: { centre: SearchCentre | null; radius: Radius; noLocation: boolean; fanout: boolean }) => void;
   /** Written by search/search.ts only. */
   setCovering: (covering: SearchCovering | null) => void;
   /** A zoom to fit the circle waits for the canvas's size (a link opened without zoom=); search/search.ts applies it. */
@@ -100,12 +94,7 @@ declare module '../shell/types' {
 }
 
 /** The radius a page opens with: 15 miles, the article's first worked search. */
-export const DEFAULT_RADIUS: Readonly<SearchRadius> = Object.freeze({ value: 15, unit: 'mi' as RadiusUnit });
-
-/** radiusKmOf returns a radius in km. */
-export function radiusKmOf(r: SearchRadius): number {
-  return r.unit === 'mi' ? r.value * KM_PER_MILE : r.value;
-}
+export const DEFAULT_RADIUS: Readonly<Radius> = Object.freeze(parseRadius(15, 'mi'));
 
 /** maxRadiusIn returns MAX_RADIUS_KM in a unit (621.37 mi). */
 export function maxRadiusIn(unit: RadiusUnit): number {
@@ -133,14 +122,13 @@ export const createSearchSlice: SliceCreator<SearchSlice> = (set, get) => ({
   setSearchRadius: (value, unit = get().searchRadius.unit) => {
     const r = get().searchRadius;
     const v = clampRadius(value, unit);
-    if (r.value !== v || r.unit !== unit) set({ searchRadius: { value: v, unit } });
+    if (r.value !== v || r.unit !== unit) set({ searchRadius: parseRadius(v, unit) });
   },
   setRadiusUnit: (unit) => {
     const r = get().searchRadius;
     if (r.unit === unit) return;
-    const km = radiusKmOf(r);
-    const value = unit === 'km' ? km : km / KM_PER_MILE;
-    set({ searchRadius: { value: clampRadius(Math.round(value * 10) / 10, unit), unit } });
+    const value = unit === 'km' ? r.km : r.km / KM_PER_MILE;
+    set({ searchRadius: parseRadius(clampRadius(Math.round(value * 10) / 10, unit), unit) });
   },
   setNoLocation: (on) => {
     if (get().noLocation !== on) set({ noLocation: on });

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { DEFAULT_VIEW, LAYERS, formatUrlSearch, formatUrlView, parseUrlSearch, parseUrlView, radiusLabel, wrapLng } from './url';
+import { KM_PER_MILE } from '../../core/index';
 import { formatLevelReadout, formatZoom, formatLatLng, formatCompact } from './format';
 
 describe('URL state', () => {
@@ -69,14 +70,14 @@ describe('search URL state', () => {
   it('reads a shared search link: lat/lng are the centre, radius has its unit', () => {
     const { search, camera, hasZoom, problems } = parseUrlSearch('?lat=40.7143&lng=-74.006&radius=15mi');
     expect(problems).toEqual([]);
-    expect(search).toEqual({ centre: { lat: 40.7143, lng: -74.006, label: '' }, radius: { value: 15, unit: 'mi' }, noLocation: false, fanout: false });
+    expect(search).toEqual({ centre: { lat: 40.7143, lng: -74.006, label: '' }, radius: { value: 15, unit: 'mi', km: 15 * KM_PER_MILE }, noLocation: false, fanout: false });
     expect(camera).toBeNull();
     expect(hasZoom).toBe(false);
   });
 
   it('reads kilometres, bare numbers as miles, no-location mode, the fan-out map and the camera', () => {
-    expect(parseUrlSearch('lat=1&lng=2&radius=25km').search.radius).toEqual({ value: 25, unit: 'km' });
-    expect(parseUrlSearch('lat=1&lng=2&radius=7').search.radius).toEqual({ value: 7, unit: 'mi' });
+    expect(parseUrlSearch('lat=1&lng=2&radius=25km').search.radius).toEqual({ value: 25, unit: 'km', km: 25 });
+    expect(parseUrlSearch('lat=1&lng=2&radius=7').search.radius).toEqual({ value: 7, unit: 'mi', km: 7 * KM_PER_MILE });
     const p = parseUrlSearch('lat=1&lng=2&radius=7mi&location=none&fanout=1&view=10.5,-20&zoom=30');
     expect(p.search.noLocation).toBe(true);
     expect(p.search.fanout).toBe(true);
@@ -104,7 +105,7 @@ describe('search URL state', () => {
 
   it('writes the centre over the camera and the camera to view= only when it looks elsewhere', () => {
     const view = { lat: 40.7143, lng: -74.006, zoom: 210, level: 4, layers: ['shards' as const, 'grid' as const], flatten: 'globe' as const };
-    const search = { centre: { lat: 40.7143, lng: -74.006, label: 'New York, NY' }, radius: { value: 15, unit: 'mi' as const }, noLocation: false, fanout: false };
+    const search = { centre: { lat: 40.7143, lng: -74.006, label: 'New York, NY' }, radius: { value: 15, unit: 'mi' as const, km: 15 * KM_PER_MILE }, noLocation: false, fanout: false };
     const at = formatUrlSearch(search, view, formatUrlView({ ...view, layers: [...view.layers] }));
     expect(at).toBe('?lat=40.7143&lng=-74.006&zoom=210&level=4&layers=shards,grid&radius=15mi');
     const away = formatUrlSearch(search, { lat: 30, lng: -100 }, formatUrlView({ ...view, lat: 30, lng: -100, layers: [...view.layers] }));
@@ -116,7 +117,7 @@ describe('search URL state', () => {
   });
 
   it('round-trips every search field and removes them all when the search is cleared', () => {
-    const search = { centre: { lat: -33.8688, lng: 151.2093, label: '' }, radius: { value: 24.5, unit: 'km' as const }, noLocation: true, fanout: true };
+    const search = { centre: { lat: -33.8688, lng: 151.2093, label: '' }, radius: { value: 24.5, unit: 'km' as const, km: 24.5 }, noLocation: true, fanout: true };
     const q = formatUrlSearch(search, { lat: -33.8688, lng: 151.2093 }, '?boundaries=/x.json');
     expect(parseUrlSearch(q).search).toEqual(search);
     const cleared = formatUrlSearch({ ...search, centre: null, noLocation: false, fanout: false }, { lat: 0, lng: 0 }, q);

@@ -19,16 +19,18 @@
  * | boundaries  | the boundary file to open instead of the bundled one (a same-origin path; read by loadData.boundariesSource) |
  * | debug       | `ordinal`: draw cell ordinals instead of shard colours |
  *
- * parseUrl reads them all once; formatUrl writes view and search back,
- * keeping every other parameter of the current query. Bad values are ignored
+ * parseUrl reads them all once; applyLink puts a link's search (and, on
+ * back/forward, its view) into the store; formatUrl writes view and search
+ * back, keeping every other parameter of the current query. Bad values are ignored
  * one by one with a message naming the parameter, its value and what is
  * valid, so a hand-edited link still opens.
  */
-import { parseRadius, formatRadius, wrapLng, type RadiusUnit } from '../../core/index';
+import { parseRadius, formatRadius, wrapLng, type Radius, type RadiusUnit } from '../../core/index';
 
 export { wrapLng };
-import type { SearchCentre, SearchRadius } from '../search/searchSlice';
+import type { SearchCentre } from '../search/searchSlice';
 import { DEFAULT_RADIUS } from '../search/searchSlice';
+import type { AppStore } from './types';
 
 /** The layers of the globe, in display order. */
 export const LAYERS = ['shards', 'hilbert', 'grid', 'land', 'labels', 'spin'] as const;
@@ -125,7 +127,8 @@ const round = (v: number, d: number) => String(Number(v.toFixed(d)));
 export interface UrlSearch {
   /** Null when the link has no radius (or no valid lat/lng with it). */
   centre: SearchCentre | null;
-  radius: SearchRadius;
+  /** The core's Radius, as parseRadius read it (the default radius when the link has none). */
+  radius: Radius;
   noLocation: boolean;
   fanout: boolean;
 }
@@ -149,8 +152,7 @@ export function parseUrlSearch(query: string): ParsedUrlSearch {
   const rawRadius = q.get('radius');
   if (rawRadius !== null) {
     try {
-      const r = parseRadius(rawRadius, 'mi', 'radius');
-      search.radius = { value: r.value, unit: r.unit };
+      search.radius = parseRadius(rawRadius, 'mi', 'radius');
       hasRadius = true;
     } catch (e) {
       problems.push(`radius=${rawRadius} is ignored: expected a radius such as 15mi or 25km, greater than 0 and at most 1000 km (${(e as Error).message})`);
@@ -251,6 +253,30 @@ export function parseUrl(query: string): ParsedUrl {
 /** formatUrl writes the view and the search as a query string (with `?`), keeping the other parameters of base. */
 export function formatUrl(view: UrlView, search: UrlSearch, base: string): string {
   return formatUrlSearch(search, view, formatUrlView(view, base));
+}
+
+/**
+ * applyLink applies a query string's search (and, on back/forward, its view)
+ * to the store: the radius goes into the search slice as the core's Radius,
+ * the camera looks at the centre (or view=), zoomed to fit the circle when
+ * the link has no zoom. At boot the view itself was applied by boot(); on
+ * back/forward (atBoot false) it is applied here.
+ */
+export function applyLink(store: AppStore, query: string, atBoot: boolean): void {
+  const { view, search, hasZoom } = parseUrl(query);
+  const s = store.getState();
+  if (!atBoot) {
+    s.applyUrlView(view);
+    s.frame.fly = null;
+  }
+  s.applyUrlSearch(search);
+  if (search.centre) {
+    s.setLayer('spin', false);
+    // parseUrl put the camera on view= (or on the centre).
+    s.setCamera(view.lat, view.lng);
+    if (!hasZoom) s.setPendingFit(true);
+  }
+  s.frame.invalidate();
 }
 
 /** The page's origin (a fixed stand-in where there is no page, as in unit tests). */
