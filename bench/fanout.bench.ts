@@ -15,13 +15,25 @@
  * pixels in the same run: their ratio is per pixel. Whole-grid times are measured for
  * fast and blocks. The weighted one-shard share (21,905 cells of data/cells.csv) is timed too.
  *
+ * The map follows the radius slider with fields (FanoutFieldJob: per point the distances to
+ * the nearest other shards up to 100 mi, so a radius is a threshold). For the grids the
+ * explorer asks for (the world at 2°, and the view's grid at a quarter of a 1280 × 800 canvas's
+ * pixels, 320 × 200, over the contiguous US and over New York), the same run measures:
+ *   refine     computing the field once per view (what panning or zooming costs, in the worker);
+ *   per frame  what one radius step of a drag costs on the main thread: the counts from the
+ *              fields and the quads the scene draws (world + view, as FanoutMap builds them),
+ *              mean and worst over a 1 → 100 mi drag of 60 steps;
+ *   scratch    the counts at one radius from scratch (blocks, the map's previous method),
+ * with the field's counts checked equal to the from-scratch counts (capped at 4) first.
+ *
  * Run alone: npx tsx bench/fanout.bench.ts [--quick]; `npm run bench` runs it via runBench.
  */
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Router, KM_PER_MILE, parseCellsCsv } from '../src/core/index.ts';
-import { computeFanoutGrid, computeFanoutShare, gridForBbox, gridLat, gridLng, weightsFromCells, type FanoutGrid } from '../src/core/index.ts';
+import { computeFanoutGrid, computeFanoutShare, gridForBbox, gridLat, gridLng, weightsFromCells, computeFanoutField, fanoutFieldCounts, type FanoutGrid } from '../src/core/index.ts';
+import { fanoutQuads } from '../src/app/fanout/fanoutGeometry.ts';
 import { measure, fmt } from './harness.ts';
 
 export interface FanoutBenchRow {
@@ -45,7 +57,22 @@ export interface FanoutBenchRow {
   onePixelShare: number;
 }
 
+export interface FanoutFieldRow {
+  case: string;
+  grid: string;
+  points: number;
+  /** ms to compute the field (the view's refine). */
+  refineMs: number;
+  /** ms per drag step on the main thread (counts + quads of this grid and the world's): mean and worst over the drag. */
+  frameMeanMs: number;
+  frameMaxMs: number;
+  /** ms to compute the counts at 15 and 50 mi from scratch (blocks). */
+  scratch15Ms: number;
+  scratch50Ms: number;
+}
+
 export interface FanoutBenchResult {
+  fields: FanoutFieldRow[];
   rows: FanoutBenchRow[];
   share: { radiusMi: number; points: number; blocksMs: number; fastMs: number; oneShard: number }[];
 }
@@ -62,6 +89,7 @@ export function runFanoutBench(root: string, quick = false): FanoutBenchResult {
   const router = new Router(JSON.parse(readFileSync(join(root, 'data/boundaries.json'), 'utf8')), 'data/boundaries.json');
   const minMs = quick ? 300 : 1500;
   const rows: FanoutBenchRow[] = [];
+  const fields = runFieldBench(router, quick);
   const coarse = gridForBbox(US, 0.5);
   const fine = gridForBbox(US, 0.25);
   const label = (g: FanoutGrid, step?: number) => `${g.cols}×${g.rows}${step ? ` (${step}°)` : ''}`;
@@ -129,10 +157,77 @@ export function runFanoutBench(root: string, quick = false): FanoutBenchResult {
     const t = measure({ blocks: () => computeFanoutShare(router, weights, km, 'blocks'), fast: () => computeFanoutShare(router, weights, km, 'fast') }, [0], quick ? 1 : minMs, quick ? 0 : 1);
     share.push({ radiusMi, points: weights.lat.length, blocksMs: t.blocks.msPerOp, fastMs: t.fast.msPerOp, oneShard: s.oneShard });
   }
-  return { rows, share };
+  return { fields, rows, share };
+}
+
+const FIELD_MAX_KM = 100 * KM_PER_MILE;
+const WORLD = gridForBbox({ west: -180, south: -90, east: 180, north: 90 }, 2);
+const VIEWS: [string, FanoutGrid][] = [
+  ['US view', { ...US, cols: 320, rows: 200 }],
+  ['New York view', { ...NYC, cols: 320, rows: 200 }],
+];
+
+/** The slider's drag: 60 radii from 1 to 100 mi, km. */
+const DRAG_KM = Array.from({ length: 60 }, (_, k) => (1 + (99 * k) / 59) * KM_PER_MILE);
+
+function runFieldBench(router: Router, quick: boolean): FanoutFieldRow[] {
+  const out: FanoutFieldRow[] = [];
+  const time = (f: () => unknown) => {
+    const t0 = performance.now();
+    f();
+    return performance.now() - t0;
+  };
+  const world = computeFanoutField(router, WORLD, FIELD_MAX_KM);
+  for (const [name, g] of quick ? VIEWS.slice(1) : VIEWS) {
+    for (const target of [WORLD, g]) {
+      const field = target === WORLD ? world : computeFanoutField(router, g, FIELD_MAX_KM);
+      for (const mi of [15, 50]) same(fanoutFieldCounts(field, mi * KM_PER_MILE), computeFanoutGrid(router, target, mi * KM_PER_MILE).map((v) => Math.min(v, 4)), `field of ${target === WORLD ? 'the world' : name} at ${mi} mi`);
+    }
+    // Warm, then the median of 3 refines.
+    computeFanoutField(router, g, FIELD_MAX_KM);
+    const refines = [0, 1, 2].map(() => time(() => computeFanoutField(router, g, FIELD_MAX_KM))).sort((a, b) => a - b);
+    const field = computeFanoutField(router, g, FIELD_MAX_KM);
+    const frames = DRAG_KM.map((km) =>
+      time(() => {
+        const v = fanoutFieldCounts(field, km);
+        const w = fanoutFieldCounts(world, km);
+        fanoutQuads(WORLD, w, g);
+        fanoutQuads(g, v);
+      }),
+    );
+    out.push({
+      case: name,
+      grid: `${g.cols}×${g.rows}`,
+      points: g.cols * g.rows,
+      refineMs: refines[1],
+      frameMeanMs: frames.reduce((a, b) => a + b, 0) / frames.length,
+      frameMaxMs: Math.max(...frames),
+      scratch15Ms: time(() => computeFanoutGrid(router, g, 15 * KM_PER_MILE)),
+      scratch50Ms: time(() => computeFanoutGrid(router, g, 50 * KM_PER_MILE)),
+    });
+  }
+  const worldRefine = time(() => computeFanoutField(router, WORLD, FIELD_MAX_KM));
+  out.push({
+    case: 'World',
+    grid: `${WORLD.cols}×${WORLD.rows} (2°)`,
+    points: WORLD.cols * WORLD.rows,
+    refineMs: worldRefine,
+    frameMeanMs: NaN,
+    frameMaxMs: NaN,
+    scratch15Ms: time(() => computeFanoutGrid(router, WORLD, 15 * KM_PER_MILE)),
+    scratch50Ms: time(() => computeFanoutGrid(router, WORLD, 50 * KM_PER_MILE)),
+  });
+  return out;
 }
 
 export function printFanoutBench(r: FanoutBenchResult): void {
+  console.log('\nFan-out map following the radius: fields up to 100 mi (counts checked equal to from-scratch counts, capped at 4, first)');
+  console.log('case           grid              points   refine (field)   per frame: mean / worst (1→100 mi)   from scratch at 15 / 50 mi   frame vs scratch');
+  for (const x of r.fields) {
+    const frame = Number.isNaN(x.frameMeanMs) ? '(in the views)'.padStart(30) : `${fmt(x.frameMeanMs)} / ${fmt(x.frameMaxMs)}`.padStart(30);
+    const ratio = Number.isNaN(x.frameMeanMs) ? '' : `${(Math.min(x.scratch15Ms, x.scratch50Ms) / x.frameMaxMs).toFixed(0)}x (worst frame vs faster scratch)`;
+    console.log(`${x.case.padEnd(13)}  ${x.grid.padEnd(16)}  ${String(x.points).padStart(6)}   ${fmt(x.refineMs).padStart(14)}   ${frame}   ${`${fmt(x.scratch15Ms)} / ${fmt(x.scratch50Ms)}`.padStart(26)}   ${ratio}`);
+  }
   console.log('\nFan-out map (shards asked at every pixel), identical counts checked before timing');
   console.log('case       grid               pixels  radius   blocks (map)   fast path     speed-up   1-shard pixels');
   for (const x of r.rows) {

@@ -7,7 +7,13 @@
  *     covering follows in a worker, drawn once per animation frame), and how many distinct
  *     coverings the panel showed during the drag;
  *   - the covering worker's time for the 100-mile covering;
- *   - the fan-out map's compute time in its worker (world grid and view grid) at 15 and 50 mi.
+ *   - the fan-out map's compute time in its worker (the world's and the view's fields, once per
+ *     view: what panning or zooming costs) at 15 and 50 mi;
+ *   - the same slider drag with the fan-out map on (New York, city zoom): the longest main-thread
+ *     task and how many distinct radii the map drew during the drag (it redraws from its fields
+ *     each frame), beside the from-scratch worker time for one radius, measured in the same run
+ *     (the view's grid computed at 50 mi with the fan-out worker's grid method, which the page
+ *     uses beyond the slider's range: 150 mi typed).
  *
  * The baseline, measured in the same run and browser, is the same slider drag with no search
  * centre (the page's own cost of a drag: input events, store, one frame each, no covering).
@@ -52,8 +58,8 @@ async function open(query: string): Promise<Page> {
   return page;
 }
 
-/** Drags the radius slider from its left end to its right end in `moves` steps about a frame apart; returns the longest task and the coverings seen. */
-async function drag(page: Page, moves = 60): Promise<{ longestMs: number; coverings: number; finalCells: string; dragMs: number }> {
+/** Drags the radius slider from its left end to its right end in `moves` steps about a frame apart; returns the longest task and the coverings (and fan-out radii) seen. */
+async function drag(page: Page, moves = 60): Promise<{ longestMs: number; coverings: number; fanoutRadii: number; finalCells: string; dragMs: number }> {
   const slider = page.getByTestId('radius-slider');
   await slider.focus();
   await page.keyboard.press('Home');
@@ -62,24 +68,27 @@ async function drag(page: Page, moves = 60): Promise<{ longestMs: number; coveri
   const y = box.y + box.height / 2;
   const t0 = await page.evaluate(() => performance.now());
   const seen = new Set<string>();
+  const radii = new Set<number>();
   const start = Date.now();
   await page.mouse.move(box.x + 2, y);
   await page.mouse.down();
   for (let k = 1; k <= moves; k++) {
     await page.mouse.move(box.x + 2 + ((box.width + 8) * k) / moves, y);
     await page.waitForTimeout(16);
-    seen.add(await page.evaluate(() => document.body.dataset.covering ?? ''));
+    const [covering, fanoutKm] = await page.evaluate(() => [document.body.dataset.covering ?? '', (JSON.parse(document.body.dataset.fanoutDrawn ?? '{}') as { radiusKm?: number }).radiusKm ?? 0] as const);
+    seen.add(covering);
+    if (fanoutKm) radii.add(fanoutKm);
   }
   await page.mouse.up();
   const dragMs = Date.now() - start;
   await page.waitForTimeout(800);
   const longestMs = await page.evaluate((from) => Math.max(0, ...(window as unknown as { __long: { start: number; ms: number }[] }).__long.filter((t) => t.start >= from).map((t) => Math.round(t.ms))), t0);
-  return { longestMs, coverings: seen.size, finalCells: (await page.getByTestId('cell-count').textContent()) ?? '', dragMs };
+  return { longestMs, coverings: seen.size, fanoutRadii: radii.size, finalCells: (await page.getByTestId('cell-count').textContent()) ?? '', dragMs };
 }
 
 const SF = '?lat=37.7749&lng=-122.4194&radius=1mi';
 const NY = '?lat=40.7143&lng=-74.006&radius=1mi';
-const rows: Record<string, number[]> = { baselineLongestMs: [], sfLongestMs: [], nyLongestMs: [], sfCoverings: [], nyCoverings: [], cover100MiMs: [], fanoutWorld15Ms: [], fanoutView15Ms: [], fanoutWorld50Ms: [], fanoutView50Ms: [] };
+const rows: Record<string, number[]> = { baselineLongestMs: [], sfLongestMs: [], nyLongestMs: [], sfCoverings: [], nyCoverings: [], cover100MiMs: [], fanoutWorld15Ms: [], fanoutView15Ms: [], fanoutWorld50Ms: [], fanoutView50Ms: [], fanoutDragLongestMs: [], fanoutDragRadiiDrawn: [], fanoutScratchView150Ms: [] };
 let finals: string[] = [];
 for (let r = 0; r < runs; r++) {
   const bare = await open('?lat=36&lng=-98&zoom=1');
@@ -105,6 +114,21 @@ for (let r = 0; r < runs; r++) {
     rows[`fanoutView${mi}Ms`].push(ms[1]);
     await page.close();
   }
+  // The drag with the fan-out map on: the map follows from its fields (no worker call per radius).
+  {
+    const page = await open('?lat=40.7143&lng=-74.006&radius=1mi&zoom=12&fanout=1');
+    await page.waitForFunction(() => document.body.dataset.fanoutViewMs && document.body.dataset.fanoutDrawn?.includes('"view":{'), null, { timeout: 180_000 });
+    const d = await drag(page);
+    rows.fanoutDragLongestMs.push(d.longestMs);
+    rows.fanoutDragRadiiDrawn.push(d.fanoutRadii);
+    // From scratch, for comparison: a radius beyond the fields (typed) is computed in the worker at that radius.
+    await page.evaluate(() => delete document.body.dataset.fanoutViewMs);
+    await page.getByTestId('radius-input').fill('150');
+    await page.getByTestId('radius-input').press('Enter');
+    await page.waitForFunction(() => document.body.dataset.fanoutViewMs, null, { timeout: 180_000 });
+    rows.fanoutScratchView150Ms.push(Number(await page.evaluate(() => document.body.dataset.fanoutViewMs)));
+    await page.close();
+  }
   finals = finals.slice(-2);
 }
 await browser.close();
@@ -118,4 +142,5 @@ console.log(`radius explorer, ${runs} runs (load average ${loadavg().map((x) => 
 for (const [k, v] of Object.entries(result)) console.log(`  ${k.padEnd(20)} median ${String(v.median).padStart(6)}   runs ${v.runs.join(', ')}`);
 // Long tasks are only reported above 50 ms, so a run without any counts as 50 in the ratio.
 console.log(`  ratio longest task while dragging, SF / no-search baseline (each at least 50): ${(Math.max(50, median(rows.sfLongestMs)) / Math.max(50, median(rows.baselineLongestMs))).toFixed(2)}`);
+console.log(`  fan-out drag 1 → 100 mi at New York: longest task ${median(rows.fanoutDragLongestMs)} ms (target ≤ 50; baseline drag ${median(rows.baselineLongestMs)} ms), ${median(rows.fanoutDragRadiiDrawn)} radii drawn during 60 moves; one view grid from scratch (150 mi) ${median(rows.fanoutScratchView150Ms)} ms in the worker`);
 for (const f of finals) console.log('  ' + f);

@@ -11,26 +11,16 @@
  *     answered by page.route in the server's JSON shapes.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { Router, KM_PER_MILE, formatShardCount } from '../src/core/index.ts';
-import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
-import { getIndexMeta } from '../src/server/seeder.ts';
+import type { OpenSearchClient } from '../src/server/opensearch.ts';
 import { shardColor, toBytes } from '../src/app/shell/palette.ts';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const file = JSON.parse(readFileSync(fileURLToPath(new URL('../data/boundaries.json', import.meta.url)), 'utf8'));
+import { ensureLiveIndex, file } from './liveIndex.ts';
 const router = new Router(file);
 const N = router.numberOfShards;
 const SF = { lat: 37.7749, lng: -122.4194 };
 const SF_KM = 15 * KM_PER_MILE;
 const SF_LINK = `?lat=${SF.lat}&lng=${SF.lng}&radius=15mi`;
 const sfRoute = router.cover(SF.lat, SF.lng, SF_KM);
-
-/** The sample this test seeds when the index is missing: 9,000 documents, about 15 s on a busy 2-core machine, ~60 dishes within 15 mi of San Francisco. */
-const E2E_SAMPLE = { restaurants: 1500, dishesPerRestaurant: 5 };
 
 /** Opens the explorer and waits for its first frame; returns the page errors seen (live array). */
 async function open(page: Page, query = ''): Promise<string[]> {
@@ -57,33 +47,7 @@ test.describe('live mode on the real node', () => {
 
   test.beforeAll(async ({}, info) => {
     test.setTimeout(180_000);
-    client = new OpenSearchClient(configFromEnv());
-    try {
-      await client.get('/', { timeoutMs: 5000 });
-    } catch (e) {
-      throw new Error(`No OpenSearch node answers at ${client.url} (${(e as Error).message}). Live mode's browser test needs the real node: run \`npm run cluster:start\` (or set OPENSEARCH_URL) and run the test again.`);
-    }
-    // What the explorer's server says about the index (the same API the panel reads).
-    const base = info.project.use.baseURL!;
-    const status = async () => (await (await fetch(`${base}/api/status`, { headers: { accept: 'application/json' } })).json()) as { connection: { status: string }; drift: { status: string; message: string } | null };
-    let s = await status();
-    expect(s.connection.status, 'the explorer’s live API must reach the node').toBe('up');
-    const seed = async (recreate: boolean) => {
-      const args = ['geoshard', 'seed', '--restaurants', String(E2E_SAMPLE.restaurants), '--dishes-per-restaurant', String(E2E_SAMPLE.dishesPerRestaurant), ...(recreate ? ['--recreate'] : [])];
-      await promisify(execFile)('npx', args, { cwd: ROOT, timeout: 150_000 });
-    };
-    if (s.drift?.status === 'missing-index') {
-      await seed(false);
-    } else if (s.drift && s.drift.status !== 'ok') {
-      // Recreate only an index this test seeded itself; anyone else's index is theirs to fix.
-      const sample = (await getIndexMeta(client, file.index))?.sample;
-      if (sample?.restaurants !== E2E_SAMPLE.restaurants || sample?.dishesPerRestaurant !== E2E_SAMPLE.dishesPerRestaurant) {
-        throw new Error(`The "${file.index}" index does not match data/boundaries.json: ${s.drift.message}`);
-      }
-      await seed(true);
-    }
-    s = await status();
-    expect(s.drift?.status, `index "${file.index}" must be seeded for data/boundaries.json`).toBe('ok');
+    client = await ensureLiveIndex(info.project.use.baseURL!);
   });
 
   test('at San Francisco 15 mi the routed search asks the globe’s shards, all shards give the identical answer, and dishes are found', async ({ page }) => {

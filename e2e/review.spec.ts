@@ -131,6 +131,60 @@ test('loads a candidate from ?candidate=, shows the documents moved as geoshard 
   expect(errors).toEqual([]);
 });
 
+test('shows the load over the bundled workload before and after (mean shards, one-shard share, heaviest load, hottest shards, each shard\'s share) as geoshard diff --workload gives them, and over a workload file the user opens', async ({ page }) => {
+  test.slow(); // the workload's thousand circles are covered in the worker
+  const candidate = nudged(current, 7, 300);
+  const path = join(TMP, 'nudged-load.json');
+  writeFileSync(path, formatBoundaryFile(candidate));
+  const out = execFileSync('npx', ['geoshard', 'diff', CURRENT_PATH, path, '--json', '--centres', '1', '--workload', join(ROOT, 'data/workload.csv')], { cwd: ROOT, encoding: 'utf8' });
+  const cli = (JSON.parse(out) as { workload: { searches: number; fanout: Record<'current' | 'candidate', { meanShards: number; oneShardShare: number }>; evenness: Record<'before' | 'after', { heaviestOverMean: number }>; hottest: Record<'before' | 'after', { name: string; overMean: number }[]>; shards: { name: string; before: { share: number } | null; after: { share: number } | null }[] } }).workload;
+  await open(page, '?candidate=/review-candidate.json&layers=shards', formatBoundaryFile(candidate));
+  await page.waitForFunction((h) => document.body.dataset.reviewLoad === h, candidate.hash, { timeout: 60_000 });
+  await expect(page.getByTestId('review-load-source')).toHaveText('data/workload.csv');
+  await expect(page.getByTestId('review-load')).toContainText(`${int.format(cli.searches)} searches`);
+  await expect(page.getByTestId('review-load-current-mean')).toHaveText(cli.fanout.current.meanShards.toFixed(3));
+  await expect(page.getByTestId('review-load-candidate-mean')).toHaveText(cli.fanout.candidate.meanShards.toFixed(3));
+  await expect(page.getByTestId('review-load-current-one')).toHaveText(`${(100 * cli.fanout.current.oneShardShare).toFixed(1)}%`);
+  await expect(page.getByTestId('review-load-candidate-one')).toHaveText(`${(100 * cli.fanout.candidate.oneShardShare).toFixed(1)}%`);
+  await expect(page.getByTestId('review-load-current-heaviest')).toHaveText(cli.evenness.before.heaviestOverMean.toFixed(3));
+  await expect(page.getByTestId('review-load-candidate-heaviest')).toHaveText(cli.evenness.after.heaviestOverMean.toFixed(3));
+  const hot = (l: { name: string; overMean: number }[]) => l.map((h) => `${h.name} ${h.overMean.toFixed(2)}×`).join(', ');
+  await expect(page.getByTestId('review-load-hottest-before')).toHaveText(hot(cli.hottest.before));
+  await expect(page.getByTestId('review-load-hottest-after')).toHaveText(hot(cli.hottest.after));
+  const rows = page.getByTestId('review-load-row');
+  await expect(rows).toHaveCount(cli.shards.length);
+  const share = (x: { share: number } | null) => (x ? `${(100 * x.share).toFixed(1)}%` : '—');
+  for (let k = 0; k < cli.shards.length; k++) {
+    await expect(rows.nth(k)).toHaveAttribute('data-name', cli.shards[k].name);
+    await expect(rows.nth(k).locator('.review-bar-text')).toHaveText(`${share(cli.shards[k].before)} → ${share(cli.shards[k].after)}`);
+  }
+  // The boundary moved 300 cells: the load moves with it.
+  expect(cli.shards.some((s) => s.before && s.after && Math.abs(s.before.share - s.after.share) > 1e-4)).toBe(true);
+
+  // A workload file opened in the Review tab replaces the bundled one; mean shards asked and the one-shard share follow
+  // each search's own covering under each file (Router.cover), weighted by hand.
+  const searches = [
+    { lat: 40.7128, lng: -74.006, mi: 10, weight: 1 },
+    { lat: 40.7128, lng: -74.006, mi: 10, weight: 2 },
+    { lat: 41.8781, lng: -87.6298, mi: 25, weight: 1 },
+    { lat: 29.7604, lng: -95.3698, mi: 2, weight: 4 },
+  ];
+  const text = searches.map((x) => `${x.lat},${x.lng},${x.mi}mi,,${x.weight}`).join('\n') + '\n';
+  const fan = (r: Router) => {
+    const k = searches.map((x) => r.cover(x.lat, x.lng, x.mi * KM_PER_MILE).shards.length);
+    const w = searches.reduce((a, x) => a + x.weight, 0);
+    return { mean: searches.reduce((a, x, i) => a + x.weight * k[i], 0) / w, one: searches.reduce((a, x, i) => a + (k[i] === 1 ? x.weight : 0), 0) / w };
+  };
+  const [before, after] = [fan(router), fan(new Router(candidate))];
+  await page.getByTestId('review-workload-input').setInputFiles({ name: 'four.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
+  await expect(page.getByTestId('review-load-source')).toHaveText('four.csv');
+  await expect(page.getByTestId('review-load')).toContainText('4 searches (weight 8)');
+  await expect(page.getByTestId('review-load-current-mean')).toHaveText(before.mean.toFixed(3));
+  await expect(page.getByTestId('review-load-candidate-mean')).toHaveText(after.mean.toFixed(3));
+  await expect(page.getByTestId('review-load-current-one')).toHaveText(`${(100 * before.one).toFixed(1)}%`);
+  await expect(page.getByTestId('review-load-candidate-one')).toHaveText(`${(100 * after.one).toFixed(1)}%`);
+});
+
 test('evaluates the radius explorer\'s current search under both files: cells, shards asked and routing before → after as the core routes them', async ({ page }) => {
   // Move boundary 8 by 300 cells, then search 3 miles around the first moved cell whose search changes routing.
   const candidate = nudged(current, 7, 300);

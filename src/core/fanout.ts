@@ -7,7 +7,10 @@
  * - expectedFanout(router, searchWorkload(cells)): the mean shards a typical search
  *   asks over a seeded workload (the review, `geoshard diff`);
  * - FanoutGridJob / FanoutShareJob (computeFanoutGrid / computeFanoutShare at once):
- *   the count at every pixel of a grid and the weighted one-shard share (the map).
+ *   the count at every pixel of a grid and the weighted one-shard share (the map);
+ * - FanoutFieldJob (computeFanoutField): per point, the distances to the nearest
+ *   other shards, so the counts at any radius up to a limit are a threshold
+ *   (fanoutFieldCounts, fanoutFieldShare): the map follows a radius slider.
  *
  * ## Expected fan-out
  * How many shards a typical search asks under a boundary file, over a seeded workload of searches, beside a hash-sharded index where
@@ -651,4 +654,372 @@ export function computeFanoutShare(router: Router, weights: FanoutWeights, radiu
   const job = new FanoutShareJob(router, weights, radiusKm, method);
   job.step();
   return job.share();
+}
+
+
+// ---------------------------------------------------------------------------
+// The fan-out field: a radius becomes a threshold.
+//
+// A search of radius r centred at p asks shard s exactly when some level-10
+// cell that s is read from meets the circle, that is when the great-circle
+// distance from p to the region of s (the union of its cells, 0 inside) is at
+// most r: the covering is every level-10 cell whose distance to p is at most
+// r (S2's Cap.intersectsCell), and a shard is asked when one of its cells is
+// covered. So with d1 ≤ d2 ≤ … the distances from p to the shards, sorted
+// (d1 = 0: p's own shard), the count at radius r is #{i : di ≤ r}, for every
+// r at once. A field stores d2 … d(FIELD_K+1) per point, up to maxKm; counts
+// at any radius up to maxKm are then a comparison per point (fanoutFieldCounts).
+//
+// The region of a shard is a run of the Hilbert curve, which splits into a
+// few dozen aligned cells of levels 0 to 10 (the largest cells a run holds);
+// the distance to the region is the least distance to those cells, each a
+// convex spherical quadrilateral with great-circle edges (S2 cells are), so
+// the distance is 0 inside, else the least distance to an edge arc or a
+// vertex. Points are taken in tiles of neighbours: a cell farther from a
+// tile's centre than maxKm + the cell's radius + the tile's radius is skipped
+// for the whole tile, nearer cells are tried nearest first, and a cell whose
+// lower bound exceeds the point's FIELD_K+1'th distance is skipped.
+
+/** Distances a field keeps per point: to the 2nd … (FIELD_K+1)th nearest shard, so counts run 1 … FIELD_K + 1 ("or more"). */
+export const FIELD_K = 3;
+
+/** Points per tile of a field: 8 × 8 pixels of a grid, or 64 consecutive weight points. */
+const FIELD_TILE = 8;
+
+/** A cell of a shard's region, prepared for point-to-cell distances: unit vectors, 4 edges, centre and radius (radians). */
+interface RegionCell {
+  shard: number;
+  /** Vertices (12), edge unit normals pointing inside (12), arc bounds at each edge's start (12) and end (12). */
+  v: Float64Array;
+  n: Float64Array;
+  ta: Float64Array;
+  tb: Float64Array;
+  cx: number;
+  cy: number;
+  cz: number;
+  /** Largest angle from the centre to a point of the cell (at a vertex), radians. */
+  radius: number;
+}
+
+function unitCross(a: Float64Array, i: number, b: Float64Array, j: number, out: Float64Array, k: number): void {
+  const x = a[i + 1] * b[j + 2] - a[i + 2] * b[j + 1];
+  const y = a[i + 2] * b[j] - a[i] * b[j + 2];
+  const z = a[i] * b[j + 1] - a[i + 1] * b[j];
+  const l = Math.hypot(x, y, z);
+  out[k] = x / l;
+  out[k + 1] = y / l;
+  out[k + 2] = z / l;
+}
+
+function regionCell(id: bigint, shard: number): RegionCell {
+  const cell = s2.Cell.fromCellID(id);
+  const v = new Float64Array(12);
+  for (let k = 0; k < 4; k++) {
+    const p = cell.vertex(k);
+    const l = Math.hypot(p.x, p.y, p.z);
+    v.set([p.x / l, p.y / l, p.z / l], 3 * k);
+  }
+  const n = new Float64Array(12);
+  const ta = new Float64Array(12);
+  const tb = new Float64Array(12);
+  for (let k = 0; k < 4; k++) {
+    const a = 3 * k;
+    const b = 3 * ((k + 1) & 3);
+    // Vertices run counter-clockwise, so A × B points to the inside.
+    unitCross(v, a, v, b, n, a);
+    // The foot of the perpendicular from p lies on the arc A→B when p·(n × A) ≥ 0 and p·(B × n) ≥ 0.
+    unitCross(n, a, v, a, ta, a);
+    unitCross(v, b, n, a, tb, a);
+  }
+  const c = cell.center();
+  const cl = Math.hypot(c.x, c.y, c.z);
+  const cx = c.x / cl;
+  const cy = c.y / cl;
+  const cz = c.z / cl;
+  let radius = 0;
+  for (let k = 0; k < 12; k += 3) radius = Math.max(radius, angleBetween(cx, cy, cz, v[k], v[k + 1], v[k + 2]));
+  // The farthest point of a cell from its centre is a vertex; the margin covers rounding.
+  return { shard, v, n, ta, tb, cx, cy, cz, radius: radius + 1e-12 };
+}
+
+function angleBetween(ax: number, ay: number, az: number, bx: number, by: number, bz: number): number {
+  return distKm(ax, ay, az, bx, by, bz) / EARTH_RADIUS_KM;
+}
+
+/** cellAngle returns the angle (radians) from unit vector p to a region cell: 0 inside, else to the nearest edge arc or vertex. */
+function cellAngle(px: number, py: number, pz: number, c: RegionCell): number {
+  const { v, n, ta, tb } = c;
+  let best = Infinity;
+  let inside = true;
+  for (let a = 0; a < 12; a += 3) {
+    const s = px * n[a] + py * n[a + 1] + pz * n[a + 2];
+    if (s >= 0) continue;
+    inside = false;
+    // p is outside this edge's great circle: its nearest point on the edge is the foot of the perpendicular or an end.
+    if (px * ta[a] + py * ta[a + 1] + pz * ta[a + 2] >= 0 && px * tb[a] + py * tb[a + 1] + pz * tb[a + 2] >= 0) {
+      best = Math.min(best, Math.asin(Math.min(1, -s)));
+    } else {
+      const b = a === 9 ? 0 : a + 3;
+      best = Math.min(best, chordAngle(px - v[a], py - v[a + 1], pz - v[a + 2]), chordAngle(px - v[b], py - v[b + 1], pz - v[b + 2]));
+    }
+  }
+  return inside ? 0 : best;
+}
+
+/** The angle (radians) subtended by a chord (dx, dy, dz) between two unit vectors. */
+function chordAngle(dx: number, dy: number, dz: number): number {
+  return 2 * Math.asin(Math.min(1, Math.hypot(dx, dy, dz) / 2));
+}
+
+/**
+ * regionCells splits each read range of a router into the largest aligned
+ * cells it holds (levels 0 to 10) and prepares them for distances.
+ */
+function regionCells(router: Router): RegionCell[] {
+  const out: RegionCell[] = [];
+  for (const r of router.readRanges()) {
+    let x = r.start;
+    while (x < r.end) {
+      // The largest aligned block of 4^m level-10 cells starting at x that fits in the range (at most a face, m = 10).
+      let m = 0;
+      while (m < 10 && x % 4 ** (m + 1) === 0 && x + 4 ** (m + 1) <= r.end) m++;
+      out.push(regionCell(cellid.parent(cellFromOrdinal(x), 10 - m), r.index));
+      x += 4 ** m;
+    }
+  }
+  return out;
+}
+
+/** Where a field is computed: a grid's pixel centres, or weight points. */
+export type FanoutFieldTarget = FanoutGrid | FanoutWeights;
+
+/**
+ * A fan-out field: for each point (row-major pixels of a grid, or weight
+ * points in order), the great-circle distances in km from the point to the
+ * 2nd, 3rd, … (FIELD_K+1)th nearest shard, ascending; Infinity where fewer
+ * shards lie within maxKm. dist[FIELD_K·k + i] is point k's (i+2)th.
+ */
+export interface FanoutField {
+  /** The distances kept are those up to this (km); counts are exact for radii up to it. */
+  maxKm: number;
+  points: number;
+  dist: Float64Array;
+}
+
+/**
+ * FanoutFieldJob computes a field in slices, like FanoutGridJob: construct,
+ * call step(deadline) until it returns true, then read field(). maxKm in
+ * (0, MAX_RADIUS_KM] (the largest radius the field will answer); throws
+ * RangeError on an invalid grid, weights or maxKm, naming it.
+ */
+export class FanoutFieldJob {
+  readonly total: number;
+  /** Points finished so far. */
+  done = 0;
+  readonly dist: Float64Array;
+  private readonly ux: Float64Array;
+  private readonly uy: Float64Array;
+  private readonly uz: Float64Array;
+  /** Point indices tile by tile; tile t is order[tileStarts[t] .. tileStarts[t+1]). */
+  private readonly order: Int32Array;
+  private readonly tileStarts: number[] = [0];
+  private tile = 0;
+  private readonly cells: RegionCell[];
+  private readonly maxAngle: number;
+
+  constructor(
+    readonly router: Router,
+    readonly target: FanoutFieldTarget,
+    readonly maxKm: number,
+  ) {
+    assertRadiusKm(maxKm, 'maxKm');
+    let lats: ArrayLike<number>;
+    let lngs: ArrayLike<number>;
+    if ('cols' in target) {
+      assertFanoutGrid(target);
+      const { cols, rows } = target;
+      this.total = cols * rows;
+      const la = new Float64Array(this.total);
+      const ln = new Float64Array(this.total);
+      this.order = new Int32Array(this.total);
+      let o = 0;
+      for (let j0 = 0; j0 < rows; j0 += FIELD_TILE) {
+        for (let i0 = 0; i0 < cols; i0 += FIELD_TILE) {
+          for (let j = j0; j < Math.min(rows, j0 + FIELD_TILE); j++) for (let i = i0; i < Math.min(cols, i0 + FIELD_TILE); i++) this.order[o++] = j * cols + i;
+          this.tileStarts.push(o);
+        }
+      }
+      for (let j = 0; j < rows; j++) for (let i = 0; i < cols; i++) (la[j * cols + i] = gridLat(target, j)), (ln[j * cols + i] = gridLng(target, i));
+      lats = la;
+      lngs = ln;
+    } else {
+      assertFanoutWeights(target);
+      this.total = target.lat.length;
+      this.order = Int32Array.from({ length: this.total }, (_, k) => k);
+      for (let o = FIELD_TILE * FIELD_TILE; o < this.total; o += FIELD_TILE * FIELD_TILE) this.tileStarts.push(o);
+      if (this.total > 0) this.tileStarts.push(this.total);
+      lats = target.lat;
+      lngs = target.lng;
+    }
+    this.ux = new Float64Array(this.total);
+    this.uy = new Float64Array(this.total);
+    this.uz = new Float64Array(this.total);
+    for (let k = 0; k < this.total; k++) {
+      const cl = Math.cos(lats[k] * DEG);
+      this.ux[k] = cl * Math.cos(lngs[k] * DEG);
+      this.uy[k] = cl * Math.sin(lngs[k] * DEG);
+      this.uz[k] = Math.sin(lats[k] * DEG);
+    }
+    this.dist = new Float64Array(FIELD_K * this.total).fill(Infinity);
+    this.cells = regionCells(router);
+    this.maxAngle = maxKm / EARTH_RADIUS_KM;
+  }
+
+  /** step works until performance.now() passes deadline (at least one tile); returns true when done. */
+  step(deadline = Infinity): boolean {
+    const K = FIELD_K + 1;
+    const bs = new Int32Array(K);
+    const bd = new Float64Array(K);
+    const near: { c: RegionCell; lb: number }[] = [];
+    while (this.tile < this.tileStarts.length - 1) {
+      const a = this.tileStarts[this.tile];
+      const b = this.tileStarts[this.tile + 1];
+      this.tile++;
+      // The tile's centre (mean direction) and radius (its farthest point).
+      let tx = 0;
+      let ty = 0;
+      let tz = 0;
+      for (let o = a; o < b; o++) {
+        const k = this.order[o];
+        tx += this.ux[k];
+        ty += this.uy[k];
+        tz += this.uz[k];
+      }
+      const tl = Math.hypot(tx, ty, tz);
+      let tileRadius = Math.PI;
+      if (tl > 1e-9) {
+        tx /= tl;
+        ty /= tl;
+        tz /= tl;
+        tileRadius = 0;
+        for (let o = a; o < b; o++) {
+          const k = this.order[o];
+          tileRadius = Math.max(tileRadius, angleBetween(tx, ty, tz, this.ux[k], this.uy[k], this.uz[k]));
+        }
+      }
+      // Cells that may lie within maxKm of some point of the tile, nearest (by lower bound) first.
+      near.length = 0;
+      for (const c of this.cells) {
+        const lb = angleBetween(tx, ty, tz, c.cx, c.cy, c.cz) - c.radius - tileRadius;
+        if (lb <= this.maxAngle) near.push({ c, lb });
+      }
+      // Per shard, an upper bound of its distance from every point of the tile (the nearest of its
+      // cells from the tile's centre, plus the tile's radius): a cell whose lower bound is above
+      // its shard's bound, or above the K-th least shard bound, is never needed in this tile.
+      const ub = new Map<number, number>();
+      for (const x of near) {
+        const u = cellAngle(tx, ty, tz, x.c) + tileRadius;
+        if (!(ub.get(x.c.shard)! <= u)) ub.set(x.c.shard, u);
+      }
+      const bounds = [...ub.values()].sort((x, y) => x - y);
+      const kth = bounds.length >= K ? bounds[K - 1] : Infinity;
+      let kept = 0;
+      for (const x of near) if (x.lb <= ub.get(x.c.shard)! && x.lb <= kth) near[kept++] = x;
+      near.length = kept;
+      near.sort((x, y) => x.lb - y.lb);
+      // A tile whose near cells all belong to one shard is far from every other: nothing to keep.
+      let shards = near.length > 0 ? 1 : 0;
+      for (const { c } of near) if (c.shard !== near[0].c.shard) shards = 2;
+      if (shards < 2) {
+        for (let o = a; o < b; o++) this.dist.fill(Infinity, FIELD_K * this.order[o], FIELD_K * this.order[o] + FIELD_K);
+        this.done += b - a;
+        if (now() > deadline) break;
+        continue;
+      }
+      for (let o = a; o < b; o++) {
+        const k = this.order[o];
+        const px = this.ux[k];
+        const py = this.uy[k];
+        const pz = this.uz[k];
+        let m = 0; // shards kept in bs/bd, ascending distance
+        for (let q = 0; q < near.length; q++) {
+          const { c, lb } = near[q];
+          // Every later cell's bound for this point is at least its tile bound (sorted): stop once it cannot enter.
+          if (m === K && lb > bd[K - 1]) break;
+          const cutoff = m === K ? bd[K - 1] : this.maxAngle;
+          // A lower bound for this point (acos is within 1e-7 of the angle; the margin keeps the bound below it).
+          const plb = Math.acos(Math.min(1, px * c.cx + py * c.cy + pz * c.cz)) - c.radius - 1e-7;
+          if (plb > cutoff) continue;
+          let at = -1;
+          for (let i = 0; i < m; i++) if (bs[i] === c.shard) at = i;
+          // This cell cannot bring its shard nearer than it is already.
+          if (at >= 0 && plb >= bd[at]) continue;
+          const d = cellAngle(px, py, pz, c);
+          if (d > cutoff) continue;
+          // Keep each shard's least distance, the K least overall, sorted.
+          if (at >= 0) {
+            if (d >= bd[at]) continue;
+          } else if (m < K) at = m++;
+          else at = K - 1;
+          while (at > 0 && bd[at - 1] > d) {
+            bd[at] = bd[at - 1];
+            bs[at] = bs[at - 1];
+            at--;
+          }
+          bd[at] = d;
+          bs[at] = c.shard;
+        }
+        for (let i = 1; i < K; i++) this.dist[FIELD_K * k + i - 1] = i < m ? bd[i] * EARTH_RADIUS_KM : Infinity;
+      }
+      this.done += b - a;
+      if (now() > deadline) break;
+    }
+    return this.done === this.total;
+  }
+
+  /** field returns the computed field. Precondition: done. */
+  field(): FanoutField {
+    return { maxKm: this.maxKm, points: this.total, dist: this.dist };
+  }
+}
+
+/** computeFanoutField computes a whole field at once (see FanoutFieldJob). */
+export function computeFanoutField(router: Router, target: FanoutFieldTarget, maxKm: number): FanoutField {
+  const job = new FanoutFieldJob(router, target, maxKm);
+  job.step();
+  return job.field();
+}
+
+/**
+ * fanoutFieldCounts returns, for each point of a field, how many shards a
+ * search of radiusKm centred there asks, as min(count, FIELD_K + 1): the
+ * counts of the core's covering at that radius, capped. radiusKm in
+ * (0, field.maxKm]; throws RangeError naming it otherwise. Writes into out
+ * when given (length ≥ field.points).
+ */
+export function fanoutFieldCounts(field: FanoutField, radiusKm: number, out: Uint8Array = new Uint8Array(field.points)): Uint8Array {
+  assertRadiusKm(radiusKm);
+  if (radiusKm > field.maxKm) throw new RangeError(`radius ${radiusKm} km is beyond the field's maxKm ${field.maxKm}: compute a field with a larger maxKm, or the grid itself`);
+  const d = field.dist;
+  for (let k = 0, o = 0; k < field.points; k++, o += FIELD_K) {
+    let c = 1;
+    for (let i = 0; i < FIELD_K; i++) if (d[o + i] <= radiusKm) c++;
+    out[k] = c;
+  }
+  return out;
+}
+
+/** fanoutFieldShare sums a weights field's counts at radiusKm into the weighted share, as FanoutShareJob.share does (buckets 1, 2, 3, 4+). */
+export function fanoutFieldShare(field: FanoutField, weights: FanoutWeights, radiusKm: number): FanoutShare {
+  if (weights.weight.length !== field.points) throw new RangeError(`weights have ${weights.weight.length} points and the field ${field.points}: compute the field on these weights`);
+  const counts = fanoutFieldCounts(field, radiusKm);
+  const sums: FanoutBuckets = [0, 0, 0, 0];
+  let total = 0;
+  for (let k = 0; k < field.points; k++) {
+    const w = weights.weight[k];
+    total += w;
+    sums[Math.min(4, counts[k]) - 1] += w;
+  }
+  const byFanout = sums.map((s) => (total > 0 ? s / total : 0)) as FanoutBuckets;
+  return { radiusKm, weightTotal: total, byFanout, oneShard: byFanout[0] };
 }

@@ -24,5 +24,6 @@ export * from './edit.ts';
 export * from './workload.ts';
 export * from './workloadGen.ts';
 export * from './requestLoad.ts';
+export * from './loadDiff.ts';
 export * from './cellCache.ts';
 export * from './gate.ts';

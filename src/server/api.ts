@@ -1,7 +1,7 @@
 /**
  * The live API: two GET endpoints, no pass-through of OpenSearch requests.
  *
- *   GET /api/search?lat=..&lng=..&radius=15mi[&diet=..][&allergen=..][&cuisine=..][&size=..][&compare=1]
+ *   GET /api/search?lat=..&lng=..&radius=15mi[&diet=..][&allergen=..][&cuisine=..][&size=..][&compare=1][&profile=1]
  *   GET /api/status
  *
  * Every search response says its status explicitly:
@@ -240,6 +240,8 @@ export class LiveApi {
       return res;
     }
     const current = await this.layout(router);
+    // The profile names nodes by id; the answer names them as /api/status does.
+    for (const side of [routed, unrouted]) for (const t of side?.shardTimes ?? []) if (t.node) t.node = this.seenNodes.get(t.node) ?? t.node;
     const placement: SearchPlacement | undefined = current ? placementOf(routed.shardsAsked, healthyBefore, current.copies) : undefined;
     if (placement && routed.partialReason && placement.lostNodes.length > 0) routed.partialReason += `; ${placementSentence(placement)}`;
     const { status, ...rest } = routed;

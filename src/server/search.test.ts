@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { s2 } from 's2js';
-import { buildSearchBody, statusOf, shardAnswers, facetsOf, compareParts, haversineKm, planRouted, planAll, type SearchPart } from './search.ts';
+import { buildSearchBody, shardTimesOf, statusOf, shardAnswers, facetsOf, compareParts, haversineKm, planRouted, planAll, type SearchPart } from './search.ts';
 import { parseSearchParams } from './wire.ts';
 import { Router, EARTH_RADIUS_KM } from '../core/index.ts';
 import { fileWithCuts, mulberry32 } from '../core/testutil.ts';
@@ -142,6 +142,42 @@ describe('facetsOf', () => {
     expect(f.diets.slice(2).every((x) => x.count === 0)).toBe(true);
     expect(f.allergens).toHaveLength(ALLERGENS.length);
     expect(f.cuisines).toHaveLength(CUISINES.length);
+  });
+});
+
+describe('profiling', () => {
+  it('asks the profile API only when the search says profile=1', () => {
+    expect((buildSearchBody(parse('lat=0&lng=0&radius=1')) as Body).profile).toBeUndefined();
+    expect((buildSearchBody(parse('lat=0&lng=0&radius=1&profile=1')) as Body).profile).toBe(true);
+  });
+
+  it('times each shard as its top-level queries plus rewrite, aggregations and fetch, in ms, leaving collectors out', () => {
+    // The shape of a real OpenSearch 2.19 profile (has_parent query + terms aggregation), numbers made round by hand:
+    // shard 3: 1,500,000 + 500,000 (rewrite) + 250,000 (aggregation) = 2,250,000 ns = 2.25 ms; the collector's 9,000,000 ns is not added.
+    // shard 0 (two searches, a fetch node): 1,000,000 + 0 + 2,000,000 + 100,000 + 400,000 (fetch) = 3.5 ms.
+    const times = shardTimesOf(
+      {
+        shards: [
+          {
+            id: '[nodeB][dishes][3]',
+            searches: [{ query: [{ time_in_nanos: 1_500_000 }], rewrite_time: 500_000, collector: [{ time_in_nanos: 9_000_000 }] }],
+            aggregations: [{ time_in_nanos: 250_000 }],
+          },
+          { id: '[nodeA][dishes][0]', searches: [{ query: [{ time_in_nanos: 1_000_000 }], rewrite_time: 0 }, { query: [{ time_in_nanos: 2_000_000 }], rewrite_time: 100_000 }], fetch: [{ time_in_nanos: 400_000 }] },
+          { id: 'not a profile id', searches: [{ query: [{ time_in_nanos: 7 }] }] },
+        ],
+      },
+      (n) => (n === 0 ? 'alpha' : n === 3 ? 'delta' : '?'),
+    );
+    expect(times).toEqual([
+      { shard: 0, name: 'alpha', node: 'nodeA', ms: 3.5 },
+      { shard: 3, name: 'delta', node: 'nodeB', ms: 2.25 },
+    ]);
+  });
+
+  it('gives no times when the answer has no profile section', () => {
+    expect(shardTimesOf(undefined, () => 'x')).toEqual([]);
+    expect(shardTimesOf({}, () => 'x')).toEqual([]);
   });
 });
 

@@ -9,7 +9,7 @@
 import { EARTH_RADIUS_KM, type Router, type ShardRef } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT } from './indexSpec.ts';
-import { VOCABULARY, sideStatus, type SearchParams, type SearchSide, type Facets, type SearchStatus, type ShardsSection, type AskedShard, type DishHit } from './wire.ts';
+import { VOCABULARY, sideStatus, type SearchParams, type SearchSide, type Facets, type SearchStatus, type ShardsSection, type AskedShard, type DishHit, type ShardTiming } from './wire.ts';
 
 export type { SearchStatus, ShardsSection, AskedShard, DishHit };
 
@@ -39,6 +39,12 @@ const RESTAURANT_SOURCE = ['id', 'name', 'place', 'state', 'location', 'cuisines
  * vocabulary, so their counts are exact.
  */
 export function buildSearchBody(p: SearchParams, timeoutMs = DEFAULT_SEARCH_TIMEOUT_MS): Record<string, unknown> {
+  const body = searchBody(p, timeoutMs);
+  // Profiling is asked only when wanted: it instruments every query and collector, so it slows the search it measures.
+  return p.profile ? { ...body, profile: true } : body;
+}
+
+function searchBody(p: SearchParams, timeoutMs: number): Record<string, unknown> {
   const parentQuery = p.circle
     ? {
         function_score: {
@@ -130,6 +136,54 @@ export function shardAnswers(
   return { shardsAsked, reason: `partial: ${parts.join('; ')}` };
 }
 
+/** A timed node of OpenSearch's profile tree (query, collector, aggregation or fetch). */
+interface ProfileNode {
+  time_in_nanos?: number;
+}
+
+/** One shard's part of OpenSearch's `profile` section. */
+export interface ProfileShard {
+  /** "[nodeId][index][shard]". */
+  id: string;
+  searches?: { query?: ProfileNode[]; rewrite_time?: number; collector?: ProfileNode[] }[];
+  aggregations?: ProfileNode[];
+  /** Fetch phase, on engines that profile it (a list on some versions, one node on others). */
+  fetch?: ProfileNode | ProfileNode[];
+}
+
+const PROFILE_ID = /^\[([^\]]*)\]\[([^\]]*)\]\[(\d+)\]$/;
+
+/**
+ * shardTimesOf turns OpenSearch's profile section into one time per shard:
+ * the top-level queries' time_in_nanos plus rewrite_time of each search, plus
+ * the top-level aggregations and the fetch phase when profiled, in ms. The
+ * collectors' times are left out: OpenSearch times them independently of the
+ * queries and they overlap the queries' scoring time. Names come from `nameOf`
+ * (shard number → routing name); node ids are kept as given (`[nodeId]`).
+ * Sorted by shard number; a shard profiled twice (never expected) adds up.
+ * Entries whose id is not "[node][index][shard]" are skipped.
+ */
+export function shardTimesOf(profile: { shards?: ProfileShard[] } | undefined, nameOf: (shard: number) => string): ShardTiming[] {
+  const byShard = new Map<number, ShardTiming>();
+  const ns = (n: ProfileNode | undefined) => (typeof n?.time_in_nanos === 'number' && Number.isFinite(n.time_in_nanos) ? n.time_in_nanos : 0);
+  for (const sh of profile?.shards ?? []) {
+    const m = PROFILE_ID.exec(sh.id ?? '');
+    if (!m) continue;
+    const shard = Number(m[3]);
+    let nanos = 0;
+    for (const search of sh.searches ?? []) {
+      for (const q of search.query ?? []) nanos += ns(q);
+      if (typeof search.rewrite_time === 'number' && Number.isFinite(search.rewrite_time)) nanos += search.rewrite_time;
+    }
+    for (const a of sh.aggregations ?? []) nanos += ns(a);
+    for (const f of Array.isArray(sh.fetch) ? sh.fetch : sh.fetch ? [sh.fetch] : []) nanos += ns(f);
+    const prev = byShard.get(shard);
+    if (prev) prev.ms += nanos / 1e6;
+    else byShard.set(shard, { shard, name: nameOf(shard), node: m[1] || null, ms: nanos / 1e6 });
+  }
+  return [...byShard.values()].sort((a, b) => a.shard - b.shard);
+}
+
 interface RawHit {
   _id: string;
   _routing?: string;
@@ -142,6 +196,7 @@ interface RawResponse {
   _shards: ShardsSection;
   hits: { total: { value: number; relation: string } | number; hits: RawHit[] };
   aggregations?: Record<string, { buckets: { key: string; doc_count: number }[] }>;
+  profile?: { shards?: ProfileShard[] };
 }
 
 /** facetsOf returns every vocabulary value with its count (0 when absent), count descending, then vocabulary order. */
@@ -224,6 +279,7 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
   const missing = s.successful + named.size < Math.max(s.total, plan.shards.length) ? await shardsWithoutStartedCopy(client, router.file.index) : new Set<number>();
   const { shardsAsked, reason } = shardAnswers(plan.shards, body, missing);
   const total = typeof body.hits.total === 'number' ? body.hits.total : body.hits.total.value;
+  const nameOf = new Map(router.shards.map((x) => [x.shard, x.name]));
   return {
     status: sideStatus({ timedOut: body.timed_out, shards: body._shards, shardsAsked }),
     scope: plan.scope,
@@ -237,6 +293,7 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
     hits: body.hits.hits.map((h) => hitOf(h, p)),
     facets: facetsOf(body.aggregations),
     shards: body._shards,
+    ...(p.profile ? { shardTimes: shardTimesOf(body.profile, (n) => nameOf.get(n) ?? '') } : {}),
   };
 }
 

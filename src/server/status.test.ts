@@ -48,12 +48,17 @@ class Scripted extends OpenSearchClient {
     if (path.endsWith('/_search')) {
       const asked = (opts.query?.routing as string).split(',').map((name) => router.shards.find((s) => s.name === name)!.shard);
       const down = asked.filter((n) => this.lost.includes(NODES[n % 3].name));
+      const profiled = (opts.body as { profile?: boolean }).profile === true;
       return r(200, {
         took: 2,
         timed_out: false,
         _shards: { total: asked.length, successful: asked.length - down.length, skipped: 0, failed: 0 },
         hits: { total: { value: 0, relation: 'eq' }, hits: [] },
         aggregations: {},
+        // The profile API's shape (a real 2.19.6 answer, times made round): shard n takes (n + 1) ms of query time.
+        ...(profiled
+          ? { profile: { shards: asked.filter((n) => !down.includes(n)).map((n) => ({ id: `[${NODES[n % 3].id}][${file.index}][${n}]`, searches: [{ query: [{ time_in_nanos: (n + 1) * 1e6 }], rewrite_time: 0, collector: [{ time_in_nanos: 5e6 }] }], aggregations: [] })) } }
+          : {}),
       });
     }
     throw new Error(`unexpected ${method} ${path}`);
@@ -97,5 +102,26 @@ describe('/api/status on a 3-node cluster', () => {
     expect(b.placement.lostNodes).toEqual(['geoshard-node-2']);
     expect(b.placement.missing.every((m) => m.shard % 3 === 1 && m.node === 'geoshard-node-2')).toBe(true);
     expect(b.partialReason).toContain('held by node geoshard-node-2');
+  });
+});
+
+describe('/api/search with profile=1', () => {
+  it('reports each asked shard’s time with the node that answered, named as /api/status names it; no times without profile', async () => {
+    const client = new Scripted();
+    const api = new LiveApi({ file, client });
+    await api.start();
+    const q = 'lat=39&lng=-98&radius=1000km&size=0';
+    type Timed = { status: string; shardTimes?: { shard: number; name: string; node: string; ms: number }[] };
+    const plain = (await api.search(new URLSearchParams(q))).body as Timed;
+    expect(plain.shardTimes).toBeUndefined();
+    const b = (await api.search(new URLSearchParams(`${q}&profile=1`))).body as Timed;
+    expect(b.status).toBe('complete');
+    const asked = router.cover(39, -98, 1000).shards.map((s) => s.shard).sort((x, y) => x - y);
+    expect(b.shardTimes!.map((t) => t.shard)).toEqual(asked);
+    for (const t of b.shardTimes!) {
+      expect(t.ms).toBe(t.shard + 1);
+      expect(t.node).toBe(NODES[t.shard % 3].name);
+      expect(t.name).toBe(file.shards.find((s) => s.shard === t.shard)!.name);
+    }
   });
 });

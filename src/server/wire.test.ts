@@ -107,11 +107,24 @@ describe('parseSearchParams', () => {
     expect(fails('compare=yes').param).toBe('compare');
   });
 
+  it('reads profile as 1/true/0/false, off when absent, and writes it back only when asked', () => {
+    expect(parse('').profile).toBe(false);
+    expect(parse('profile=1').profile).toBe(true);
+    expect(parse('profile=true').profile).toBe(true);
+    expect(parse('profile=0').profile).toBe(false);
+    const e = fails('profile=on');
+    expect(e.param).toBe('profile');
+    expect(e.message).toContain('"on"');
+    const base = { circle: null, filters: { diet: [], allergen: [], cuisine: [] }, size: 5, compare: true };
+    expect(searchQueryString({ ...base, profile: true })).toBe('size=5&compare=1&profile=1');
+    expect(searchQueryString(base)).toBe('size=5&compare=1');
+  });
+
   it('refuses parameters outside the query shape, naming them', () => {
     for (const k of ['q', 'routing', 'index', 'body', 'preference']) {
       const e = fails(`${k}=x`);
       expect(e.param).toBe(k);
-      expect(e.message).toContain('expected only lat, lng, radius, diet, allergen, cuisine, size, compare');
+      expect(e.message).toContain('expected only lat, lng, radius, diet, allergen, cuisine, size, compare, profile');
     }
   });
 

@@ -17,6 +17,8 @@
  *   cuisine    dishes of any listed cuisine
  *   size       top dishes returned, integer in [0, MAX_SIZE] (default DEFAULT_SIZE)
  *   compare    1/true: also run the same search on all shards and compare
+ *   profile    1/true: ask OpenSearch's profile API and report each asked shard's time
+ *              (`shardTimes`); off by default because profiling slows the search itself
  */
 import { parseRadius, MAX_RADIUS_KM, KM_PER_MILE, formatRadius, type Radius, type RadiusUnit } from '../core/index.ts';
 import { DIETS, ALLERGENS, CUISINES } from '../data/generator.ts';
@@ -36,7 +38,7 @@ export const DEFAULT_SIZE = 20;
 export const MIN_RADIUS_KM = 0.01;
 
 /** The parameters the search accepts; anything else is a 400. */
-export const SEARCH_PARAMS = ['lat', 'lng', 'radius', 'diet', 'allergen', 'cuisine', 'size', 'compare'] as const;
+export const SEARCH_PARAMS = ['lat', 'lng', 'radius', 'diet', 'allergen', 'cuisine', 'size', 'compare', 'profile'] as const;
 
 /** The three filters; values come from the vocabulary. */
 export type FilterKind = 'diet' | 'allergen' | 'cuisine';
@@ -64,6 +66,8 @@ export interface SearchParams {
   cuisines: string[];
   size: number;
   compare: boolean;
+  /** Profile the search (OpenSearch's profile API) and report each asked shard's time. */
+  profile: boolean;
 }
 
 /** ParamError is a 400: `param` is the query parameter at fault. */
@@ -144,6 +148,16 @@ function list(q: URLSearchParams, name: FilterKind): string[] {
   return out.sort((a, b) => valid.indexOf(a) - valid.indexOf(b));
 }
 
+/** flag reads a yes/no parameter: 1, true or empty is yes; 0 or false (or absent) is no; anything else is a ParamError. */
+function flag(q: URLSearchParams, name: 'compare' | 'profile'): boolean {
+  const raw = single(q, name);
+  if (raw === undefined) return false;
+  const c = raw.trim().toLowerCase();
+  if (c === '1' || c === 'true' || c === '') return true;
+  if (c === '0' || c === 'false') return false;
+  throw new ParamError(name, `${name} ${show(raw)} is invalid: expected 1 or 0 (true or false)`);
+}
+
 /**
  * parseSearchParams validates a search's query string. Throws ParamError
  * naming the first parameter at fault, its value and what is valid: unknown
@@ -177,15 +191,9 @@ export function parseSearchParams(q: URLSearchParams): SearchParams {
     if (!/^\d+$/.test(sizeRaw) || Number(sizeRaw) > MAX_SIZE) throw new ParamError('size', `size ${show(sizeRaw)} is invalid: expected an integer in [0, ${MAX_SIZE}]`);
     size = Number(sizeRaw);
   }
-  const compareRaw = single(q, 'compare');
-  let compare = false;
-  if (compareRaw !== undefined) {
-    const c = compareRaw.trim().toLowerCase();
-    if (c === '1' || c === 'true' || c === '') compare = true;
-    else if (c === '0' || c === 'false') compare = false;
-    else throw new ParamError('compare', `compare ${show(compareRaw)} is invalid: expected 1 or 0 (true or false)`);
-  }
-  return { circle, diets: list(q, 'diet'), allergens: list(q, 'allergen'), cuisines: list(q, 'cuisine'), size, compare };
+  const compare = flag(q, 'compare');
+  const profile = flag(q, 'profile');
+  return { circle, diets: list(q, 'diet'), allergens: list(q, 'allergen'), cuisines: list(q, 'cuisine'), size, compare, profile };
 }
 
 /** The search the explorer asks for, before it is written as a query string. */
@@ -196,6 +204,8 @@ export interface SearchRequest {
   filters: Record<FilterKind, readonly string[]>;
   size: number;
   compare: boolean;
+  /** Ask for each shard's time (profile=1); absent or false: not profiled. */
+  profile?: boolean;
 }
 
 /**
@@ -217,6 +227,7 @@ export function searchQueryString(r: SearchRequest): string {
   }
   p.set('size', String(r.size));
   if (r.compare) p.set('compare', '1');
+  if (r.profile) p.set('profile', '1');
   return p.toString().replace(/%2C/g, ',');
 }
 
@@ -233,6 +244,7 @@ export interface QueryEcho {
   cuisines: string[];
   size: number;
   compare: boolean;
+  profile: boolean;
 }
 
 /** describeQuery echoes a validated search for the response (units stated). */
@@ -248,6 +260,7 @@ export function describeQuery(p: SearchParams): QueryEcho {
     cuisines: p.cuisines,
     size: p.size,
     compare: p.compare,
+    profile: p.profile,
   };
 }
 
@@ -281,6 +294,23 @@ export interface AskedShard {
   status: ShardAnswer;
   /** Why the shard is not ok (absent or null when ok). */
   reason?: string | null;
+}
+
+/**
+ * One asked shard's time for a profiled search (profile=1), from OpenSearch's
+ * profile API: the shard's query time (every top-level query, rewrite time
+ * included), plus its aggregation time and, where the engine profiles it, its
+ * fetch time. Network, queueing and the coordinating node's merge are not in it.
+ */
+export interface ShardTiming {
+  /** OpenSearch shard number. */
+  shard: number;
+  /** The boundary file's routing name of the shard ('' when the file has no such shard). */
+  name: string;
+  /** The node whose copy answered (its name when the API knows it, else its id); null when not reported. */
+  node: string | null;
+  /** Milliseconds, ≥ 0. */
+  ms: number;
 }
 
 /** OpenSearch's `_shards` section of a search response, as the answer passes it on. */
@@ -343,6 +373,8 @@ export interface SearchSide {
   hits: DishHit[];
   facets: Facets;
   shards: ShardsSection;
+  /** Each answering shard's time, by shard number (profile=1 only; absent otherwise). */
+  shardTimes?: ShardTiming[];
 }
 
 /**

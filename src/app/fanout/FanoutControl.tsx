@@ -28,7 +28,7 @@ export function FanoutControl() {
           <div className="fanout-legend" aria-label="Fan-out legend">
             {['1', '2', '3', '4+'].map((label, i) => (
               <span key={label}>
-                <i className="swatch" style={{ background: FANOUT_COLORS[i].css }} /> {label}
+                <i className="swatch" style={{ background: FANOUT_COLORS[i].css, borderColor: 'rgba(255, 255, 255, 0.55)' }} /> {label}
               </span>
             ))}
           </div>

@@ -59,6 +59,10 @@ export function FanoutMap() {
       put(world.current, f.world ? fanoutQuads(f.world.grid, f.world.counts, d?.grid ?? null) : null);
       put(detail.current, d ? fanoutQuads(d.grid, d.counts) : null);
       frame.invalidate();
+      // Test and benchmark hook: what the map now draws (radius, the view's grid or null, pixels per bucket) and how many times it was rebuilt.
+      const b = document.body.dataset;
+      b.fanoutDrawn = JSON.stringify({ radiusKm: f.radiusKm, view: d ? d.grid : null, viewPixels: d ? d.pixels : null, worldPixels: f.world ? f.world.pixels : null });
+      b.fanoutDraws = String(Number(b.fanoutDraws ?? 0) + 1);
     };
     show(appStore.getState().fanoutLayer);
     return appStore.subscribe((s) => s.fanoutLayer, show);

@@ -7,7 +7,7 @@
  */
 import { wrap, proxy, transfer, releaseProxy, type Endpoint, type Remote } from 'comlink';
 import { errorMessage } from '../shell/worker';
-import { Router, FanoutGridJob, FanoutShareJob, assertFanoutWeights, type BoundaryFile, type FanoutWeights, type FanoutGrid, type FanoutMethod, type FanoutBuckets, type FanoutShare } from '../../core/index';
+import { Router, FanoutGridJob, FanoutShareJob, FanoutFieldJob, assertFanoutWeights, type BoundaryFile, type FanoutWeights, type FanoutGrid, type FanoutMethod, type FanoutBuckets, type FanoutShare, type FanoutField } from '../../core/index';
 
 // The worker's API (comlink). The main thread calls init once, then grid and
 // share; a newer call of the same kind supersedes an unfinished one (which
@@ -38,6 +38,18 @@ export interface FanoutShareResult {
   cached: boolean;
 }
 
+/**
+ * A fan-out field as the worker returns it (dist's buffer is transferred): for a grid
+ * (grid set) or for the weights (grid null); counts at any radius up to field.maxKm are
+ * fanoutFieldCounts / fanoutFieldShare on the main thread.
+ */
+export interface FanoutFieldResult {
+  grid: FanoutGrid | null;
+  field: FanoutField;
+  /** Compute time in the worker, ms (excluding time spent waiting between slices). */
+  ms: number;
+}
+
 /** What init answers once the worker has validated the file (and the weights). */
 export interface FanoutReady {
   numberOfShards: number;
@@ -61,8 +73,9 @@ export function createFanoutApi(yieldToEvents: () => Promise<void> = () => new P
   let router: Router | null = null;
   let weights: FanoutWeights | null = null;
   const shareCache = new Map<string, FanoutShare>();
-  let gridRun: Running<FanoutGridJob, FanoutGridResult> | null = null;
-  let shareRun: Running<FanoutShareJob, FanoutShareResult> | null = null;
+  // A grid or a grid's field share one slot (the latest view wins); a share or the weights' field the other.
+  let gridRun: Running<FanoutGridJob, FanoutGridResult> | Running<FanoutFieldJob, FanoutFieldResult> | null = null;
+  let shareRun: Running<FanoutShareJob, FanoutShareResult> | Running<FanoutFieldJob, FanoutFieldResult> | null = null;
   let looping = false;
 
   const drop = (run: { resolve: (r: null) => void; onProgress?: FanoutProgress } | null) => {
@@ -72,7 +85,7 @@ export function createFanoutApi(yieldToEvents: () => Promise<void> = () => new P
   };
 
   // Runs one slice of a job: true when the job finished, null when it failed (and was rejected).
-  const slice = <J extends FanoutGridJob | FanoutShareJob>(run: Running<J, never>, deadline: number, t0: number): boolean | null => {
+  const slice = <J extends FanoutGridJob | FanoutShareJob | FanoutFieldJob>(run: Running<J, never>, deadline: number, t0: number): boolean | null => {
     try {
       const finished = run.job.step(deadline);
       run.ms += performance.now() - t0;
@@ -98,18 +111,20 @@ export function createFanoutApi(yieldToEvents: () => Promise<void> = () => new P
           if (finished !== false) gridRun = null;
           if (finished) {
             const j = run.job;
-            run.resolve(transfer({ radiusKm: j.radiusKm, grid: j.grid, method: j.method, counts: j.counts, pixels: j.buckets(), ms: run.ms }, [j.counts.buffer]));
+            if (j instanceof FanoutFieldJob) run.resolve(fieldResult(j, run.ms) as never);
+            else run.resolve(transfer({ radiusKm: j.radiusKm, grid: j.grid, method: j.method, counts: j.counts, pixels: j.buckets(), ms: run.ms }, [j.counts.buffer]) as never);
             release(run.onProgress);
           }
         } else if (shareRun) {
           const run = shareRun;
           const finished = slice(run as Running<FanoutShareJob, never>, deadline, t0);
           if (finished !== false) shareRun = null;
-          if (finished) {
+          if (finished && run.job instanceof FanoutFieldJob) run.resolve(fieldResult(run.job, run.ms) as never);
+          else if (finished && run.job instanceof FanoutShareJob) {
             const share = run.job.share();
             shareCache.set(`${run.job.method}:${run.job.radiusKm}`, share);
             if (shareCache.size > 32) shareCache.delete(shareCache.keys().next().value!);
-            run.resolve({ share, ms: run.ms, cached: false });
+            run.resolve({ share, ms: run.ms, cached: false } as never);
           }
         }
         await yieldToEvents();
@@ -155,6 +170,30 @@ export function createFanoutApi(yieldToEvents: () => Promise<void> = () => new P
         void loop();
       });
     },
+    /**
+     * Computes a grid's fan-out field up to maxKm (the largest radius it will answer);
+     * supersedes a running grid or field (it resolves null).
+     */
+    field(grid: FanoutGrid, maxKm: number, onProgress?: FanoutProgress): Promise<FanoutFieldResult | null> {
+      if (!router) throw new Error('field request before init: call init(file) first');
+      const job = new FanoutFieldJob(router, grid, maxKm);
+      drop(gridRun);
+      return new Promise((resolve, reject) => {
+        gridRun = { job, ms: 0, resolve, reject, onProgress };
+        void loop();
+      });
+    },
+    /** Computes the weights' fan-out field up to maxKm (shares at any radius up to it); supersedes a running share. */
+    weightsField(maxKm: number): Promise<FanoutFieldResult | null> {
+      if (!router) throw new Error('field request before init: call init(file) first');
+      if (!weights) throw new Error('share request without weights: pass them to init(file, weights)');
+      const job = new FanoutFieldJob(router, weights, maxKm);
+      drop(shareRun);
+      return new Promise((resolve, reject) => {
+        shareRun = { job, ms: 0, resolve, reject };
+        void loop();
+      });
+    },
     /** Drops the running grid and share (their calls resolve null). */
     cancel(): void {
       drop(gridRun);
@@ -165,6 +204,11 @@ export function createFanoutApi(yieldToEvents: () => Promise<void> = () => new P
 }
 
 export type FanoutApi = ReturnType<typeof createFanoutApi>;
+
+function fieldResult(j: FanoutFieldJob, ms: number): FanoutFieldResult {
+  const field = j.field();
+  return transfer({ grid: 'cols' in j.target ? j.target : null, field, ms }, [field.dist.buffer as ArrayBuffer]);
+}
 
 // A progress callback that came through comlink is a proxy holding a port: let it go.
 function release(f: FanoutProgress | undefined): void {
@@ -179,6 +223,10 @@ export interface FanoutClient {
   grid(radiusKm: number, grid: FanoutGrid, opts?: { method?: FanoutMethod; onProgress?: FanoutProgress }): Promise<FanoutGridResult | null>;
   /** Computes the weighted one-shard share for a radius; resolves null if a later share() or cancel() made it stale. */
   share(radiusKm: number, opts?: { method?: FanoutMethod }): Promise<FanoutShare | null>;
+  /** Computes a grid's field up to maxKm; resolves null if a later grid(), field() or cancel() made it stale. */
+  field(grid: FanoutGrid, maxKm: number, opts?: { onProgress?: FanoutProgress }): Promise<FanoutFieldResult | null>;
+  /** Computes the weights' field up to maxKm; resolves null if a later share(), weightsField() or cancel() made it stale. */
+  weightsField(maxKm: number): Promise<FanoutFieldResult | null>;
   /** Drops every pending request (their promises resolve null). */
   cancel(): void;
   /** cancel(), then terminates the worker. */
@@ -225,6 +273,16 @@ export function createFanoutClient(worker: Endpoint & { terminate?(): void }): F
         const progress = onProgress ? proxy((done: number, total: number) => void (isLatest() && onProgress(done, total))) : undefined;
         return api.grid(radiusKm, grid, opts.method ?? 'blocks', progress);
       });
+    },
+    field(grid, maxKm, opts = {}) {
+      return run('grid', (isLatest) => {
+        const onProgress = opts.onProgress;
+        const progress = onProgress ? proxy((done: number, total: number) => void (isLatest() && onProgress(done, total))) : undefined;
+        return api.field(grid, maxKm, progress);
+      });
+    },
+    weightsField(maxKm) {
+      return run('share', () => api.weightsField(maxKm));
     },
     share(radiusKm, opts = {}) {
       return run('share', () => api.share(radiusKm, opts.method ?? 'blocks')).then((r) => r?.share ?? null);

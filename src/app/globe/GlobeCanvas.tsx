@@ -14,7 +14,8 @@ import { Coastlines } from './Coastlines';
 import { HilbertCurve } from './HilbertCurve';
 import { PointerControls } from './PointerControls';
 import { SearchLayers } from '../search/SearchLayers';
-import { DiffOverlay } from '../review/DiffOverlay';
+import { DiffOverlay } from '../shell/panels';
+import { RequestsLayer } from '../requests/RequestsLayer';
 
 /**
  * With ?debug=ordinal the surface writes each pixel's level-10 ordinal as its colour (tests read
@@ -26,8 +27,12 @@ const DEBUG_ORDINAL = parseUrl(location.search).debugOrdinal;
 export function GlobeCanvas() {
   const labels = useRef<HTMLCanvasElement>(null);
   const data = useApp(readyData);
+  // The canvas is created once the data is in: the strips below the globe take their height
+  // with the data, and a canvas created before would be resized then, and resizing the drawing
+  // buffer after the first frames blocked the main thread for about a second (software WebGL).
   return (
     <div className="globe-canvas">
+      {data && (
       <Canvas
         orthographic
         flat
@@ -42,18 +47,16 @@ export function GlobeCanvas() {
         }}
         gl={{ antialias: !DEBUG_ORDINAL, preserveDrawingBuffer: true, alpha: true, powerPreference: 'high-performance' }}
       >
-        {data && (
-          <>
-            <FrameDriver labels={labels} />
-            <ShardSurface starts={data.router.starts} colors={data.colors} />
-            <Coastlines />
-            <HilbertCurve />
-            <PointerControls />
-            <SearchLayers />
-            <DiffOverlay />
-          </>
-        )}
+        <FrameDriver labels={labels} />
+        <ShardSurface starts={data.router.starts} colors={data.colors} />
+        <Coastlines />
+        <HilbertCurve />
+        <PointerControls />
+        <RequestsLayer />
+        <SearchLayers />
+        <DiffOverlay />
       </Canvas>
+      )}
       <canvas ref={labels} className="globe-labels" aria-hidden="true" />
     </div>
   );

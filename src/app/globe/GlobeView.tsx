@@ -5,7 +5,8 @@ import { LayerToggles } from './LayerToggles';
 import { FlattenControl } from './FlattenControl';
 import { ZoomControls } from './ZoomControls';
 import { HoverReadout } from './HoverReadout';
-import { ReviewHover } from '../review/ReviewHover';
+import { ReviewHover } from '../shell/panels';
+import { ColourBy } from '../nodes/ColourBy';
 
 export function GlobeView() {
   return (
@@ -15,6 +16,7 @@ export function GlobeView() {
       <div className="overlay top-left">
         <LevelControl />
         <LayerToggles />
+        <ColourBy />
       </div>
       <div className="overlay top-right">
         <FlattenControl />

@@ -1,6 +1,7 @@
-/** LayerToggles: one switch per layer (shards, hilbert, grid, land, labels, spin). */
+/** LayerToggles: one switch per layer (shards, hilbert, grid, land, labels, spin, requests), and the Requests layer's legend while it is on. */
 import { useApp, appStore } from '../shell/store';
 import { LAYERS, type Layer } from '../shell/url';
+import { RequestsLegend } from '../requests/RequestsLegend';
 
 const TITLES: Record<Layer, string> = {
   shards: 'Fill every level-10 cell with its shard’s colour',
@@ -9,6 +10,7 @@ const TITLES: Record<Layer, string> = {
   land: 'Coastlines (Natural Earth 1:50m)',
   labels: 'The sample cities, with a dot in their shard’s colour',
   spin: 'Slow rotation (stops when you drag)',
+  requests: 'Request rate per level-10 cell over a workload (searches whose circle covers the cell), and the hot ranges',
 };
 
 export function LayerToggles() {
@@ -23,6 +25,7 @@ export function LayerToggles() {
           </button>
         ))}
       </div>
+      {layers.requests && <RequestsLegend />}
     </section>
   );
 }

@@ -86,6 +86,8 @@ uniform float uHilbertOn;   // dims the fill so the curve reads
 uniform int uHoverCell;     // index of the hovered cell at uLevel, or -1
 uniform int uDebug;         // 1 = write the level-10 ordinal as RGB bytes (tests)
 uniform vec3 uNeutral;
+uniform sampler2D uRegion;  // region paint (globe/regionPaint.ts): rgb per shard, alpha 0 = marked
+uniform int uRegionOn;      // 1: colour by uRegion; 0: by the shard palette, nothing marked
 uniform vec2 uBuffer;       // drawing buffer size, device pixels
 uniform vec2 uPxPerUnit;    // device pixels per world unit (x, y)
 uniform mat3 uRotT;         // view -> Earth (transpose of uRot)
@@ -147,7 +149,10 @@ void main() {
     return;
   }
   int shard = shardOfOrdinal(ordinal);
-  vec3 col = uShowShards > 0.5 ? texelFetch(uPalette, ivec2(shard, 0), 0).rgb : uNeutral;
+  vec4 region = uRegionOn == 1 ? texelFetch(uRegion, ivec2(shard, 0), 0) : vec4(0.0, 0.0, 0.0, 1.0);
+  vec3 col = uShowShards > 0.5 ? (uRegionOn == 1 ? region.rgb : texelFetch(uPalette, ivec2(shard, 0), 0).rgb) : uNeutral;
+  // A marked region (its documents are missing from the current answer): red stripes, in screen space.
+  if (region.a < 0.5) col = mix(col, vec3(0.86, 0.08, 0.12), 0.75 * step(0.5, fract((gl_FragCoord.x + gl_FragCoord.y) / 12.0)));
   if (uHilbertOn > 0.5) col = mix(col, uBg, 0.5);
 
   // Grid of the chosen level: cell edges are lines of constant s or t.

@@ -27,6 +27,9 @@ export const uniforms = {
   uHilbert: { value: floatTexture(hilbertLookup(), 128, 32) },
   uShardCount: { value: 1 },
   uPalette: { value: null as THREE.DataTexture | null },
+  /** Region paint (globe/regionPaint.ts): colour and mark per shard; used when uRegionOn is 1. */
+  uRegion: { value: null as THREE.DataTexture | null },
+  uRegionOn: { value: 0 },
   uHighlight: { value: -1 },
   uBrush: { value: new THREE.Vector2(-1, -1) },
   uBg: { value: new THREE.Vector3(...BACKGROUND) },

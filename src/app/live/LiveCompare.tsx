@@ -3,7 +3,8 @@
  * status, shards asked "k / N", the routing string sent, took and wall time,
  * total hits, OpenSearch's _shards counts and one chip per shard asked,
  * coloured by how it answered (the swatch is the shard's palette colour).
- * Below: identical ✓/✗ with the differences, and the cost ratio.
+ * Below: the cost ratio. LiveIdentical (identical ✓/✗ with the differences)
+ * is rendered by the panel at its top, so the verdict leads.
  *
  * Test hooks: live-routed / live-unrouted (data-status, data-scope), inside
  * each: live-<side>-shards ("k / N"), -routing, -took, -wall, -total, and
@@ -102,31 +103,36 @@ function RoutingMatch({ result }: { result: LiveResult }) {
   );
 }
 
+/** LiveIdentical: whether routed and all-shards gave the same answer (the panel's verdict, shown at its top); nothing when not compared. */
+export function LiveIdentical({ result }: { result: LiveResult }) {
+  if (result.identical === null) return null;
+  const partial = result.status === 'partial';
+  return (
+    <p className={`live-identical ${result.identical ? 'good' : 'bad'}`} data-testid="live-identical" data-identical={String(result.identical)}>
+      {result.identical ? (
+        <>
+          <b>Identical ✓</b> same {formatInt(result.routed.total)} dishes, the same top {result.routed.hits.length} in the same order, the same facet counts
+          {partial && <span className="bad"> (but partial: a shard did not answer, so both may miss documents)</span>}
+        </>
+      ) : (
+        <>
+          <b>Not identical ✗</b> {result.differences.join('; ') || 'the answers differ'}
+          {partial && <span> (a shard did not answer: the search is partial)</span>}
+        </>
+      )}
+    </p>
+  );
+}
+
 export function LiveCompare({ result }: { result: LiveResult }) {
   const n = result.boundary.numberOfShards;
   const u = result.unrouted;
-  const partial = result.status === 'partial';
   return (
     <section className="live-compare">
       <div className="live-sides">
         <Side side={result.routed} title={result.routed.scope === 'routed' ? 'Routed' : 'Routed (no location: all)'} prefix="live-routed" n={n} />
         {u && <Side side={u} title="All shards" prefix="live-unrouted" n={n} />}
       </div>
-      {result.identical !== null && (
-        <p className={`live-identical ${result.identical ? 'good' : 'bad'}`} data-testid="live-identical" data-identical={String(result.identical)}>
-          {result.identical ? (
-            <>
-              <b>Identical ✓</b> same {formatInt(result.routed.total)} dishes, the same top {result.routed.hits.length} in the same order, the same facet counts
-              {partial && <span className="bad"> (but partial: a shard did not answer, so both may miss documents)</span>}
-            </>
-          ) : (
-            <>
-              <b>Not identical ✗</b> {result.differences.join('; ') || 'the answers differ'}
-              {partial && <span> (a shard did not answer: the search is partial)</span>}
-            </>
-          )}
-        </p>
-      )}
       {result.ratio && u && (
         <p className="small dim live-ratio">
           Routed asked {result.routed.shardsAsked.length} of {u.shardsAsked.length} shards ({Math.round(result.ratio.shards * 100)}%)

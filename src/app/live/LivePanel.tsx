@@ -4,25 +4,32 @@
  * shards the globe lights up, and on all shards, side by side, with the facet
  * sidebar and the top dishes. Failures are loud: node down, index missing,
  * boundary drift and partial results each say so, and the rest of the
- * explorer keeps working.
+ * explorer keeps working. The verdict (badge, identical ✓/✗) leads the results
+ * and stays in view; then what a lost node cost the answer (PlacementNote),
+ * both sides, each shard's time (LiveTimings), facets, dishes, and last the
+ * node's status.
  *
  * The requests are made by live/liveRunner.ts while this panel is open and the
  * switch is on. Test hooks: live-toggle (role switch, aria-checked),
  * live-status (LiveStatus.tsx), live-badge (data-status complete | partial |
  * unavailable | drift | invalid | error | pending | none), live-search,
- * live-failure, and those of LiveCompare, LiveFacets and LiveHits.
+ * live-failure, live-verdict, and those of LiveCompare, LiveTimings,
+ * PlacementNote, LiveFacets and LiveHits.
  */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { startLiveRunner } from './liveRunner';
 import { centreLabel } from '../search/searchGeometry';
 import type { LiveFailure } from './liveApi';
 import { LiveStatus } from './LiveStatus';
-import { LiveCompare } from './LiveCompare';
+import { LiveCompare, LiveIdentical } from './LiveCompare';
+import { LiveTimings } from './LiveTimings';
+import { PlacementNote } from '../nodes/PlacementNote';
 import { LiveFacets } from './LiveFacets';
 import { LiveHits } from './LiveHits';
 import '../ui/live.css';
+import '../ui/nodes.css';
 
 /** The badge of a search: what the answer may be trusted for. */
 export function badgeOf(result: { status: 'complete' | 'partial' } | null, failure: LiveFailure | null, pending: boolean): string {
@@ -77,18 +84,38 @@ function SearchLine() {
   );
 }
 
-function LiveResults() {
+/**
+ * LiveVerdict: the badge and "Identical ✓" line, first in the results and
+ * sticky at the top of the panel while it scrolls; when the search changes
+ * (a new city), it is scrolled into view, so the comparison always leads.
+ */
+function LiveVerdict() {
   const search = useApp((s) => s.liveSearch);
   const { result, failure, pending } = search;
   const badge = badgeOf(result, failure, pending);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [search.url]);
   return (
-    <div className="live-results" data-pending={String(pending)}>
+    <div className="live-verdict" ref={ref} data-testid="live-verdict">
       <p className="live-badge-line">
         <span className={`live-badge status-${badge}`} data-testid="live-badge" data-status={badge}>
           {BADGE_TEXT[badge] ?? badge}
         </span>
         {pending && (result || failure) && <span className="dim small"> updating…</span>}
       </p>
+      {result && <LiveIdentical result={result} />}
+    </div>
+  );
+}
+
+function LiveResults() {
+  const search = useApp((s) => s.liveSearch);
+  const { result, failure, pending } = search;
+  return (
+    <div className="live-results" data-pending={String(pending)}>
+      <LiveVerdict />
       {failure && (
         <div className={`live-failure kind-${failure.kind}`} data-testid="live-failure" data-kind={failure.kind}>
           <p>{failure.message}</p>
@@ -104,10 +131,12 @@ function LiveResults() {
           </button>
         </div>
       )}
+      <PlacementNote />
       {result && (
         <>
           {result.note && <p className="small dim">{result.note}.</p>}
           <LiveCompare result={result} />
+          <LiveTimings result={result} />
           <LiveFacets facets={result.routed.facets} />
           <LiveHits side={result.routed} />
         </>
@@ -129,9 +158,9 @@ export function LivePanel() {
       <LiveSwitch />
       {on && (
         <>
-          <LiveStatus />
           <SearchLine />
           <LiveResults />
+          <LiveStatus />
         </>
       )}
     </div>

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router, cellAt, cellOrdinal, CELL_COUNT, KM_PER_MILE } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
-import { parseSearchParams } from '../../server/wire';
+import { parseSearchParams, type StatusAnswer } from '../../server/wire';
 import { LiveApi } from '../../server/api';
 import { OpenSearchClient, type RequestOptions, type Response as OsResponse } from '../../server/opensearch';
 import {
@@ -261,6 +261,18 @@ describe('readSearch on the API’s answers', () => {
 });
 
 describe('readSearch on failures', () => {
+  it('keeps the placement of a partial answer and of an unavailable one (the node that held the lost shards)', () => {
+    const placement = { missing: [{ shard: 4, name: 'echo', node: 'geoshard-node-3' }], lostNodes: ['geoshard-node-3'], promoted: [] };
+    const failed = readSearch(503, { status: 'unavailable', error: { message: 'No shard asked could answer' }, placement });
+    expect(failed.ok).toBe(false);
+    if (!failed.ok) expect(failed.failure.placement).toEqual(placement);
+    const side = { scope: 'routed', routing: 'echo', shardsAsked: [{ index: 4, name: 'echo', shard: 4, cells: 3, status: 'unavailable' }], took: 1, wallMs: 2, timedOut: false, total: 0, hits: [], facets: {}, shards: { total: 1, successful: 0, skipped: 0, failed: 0 } };
+    const partial = readSearch(200, { status: 'partial', index: 'dishes', boundary: {}, query: {}, ...side, placement });
+    if (!partial.ok) throw new Error(partial.failure.message);
+    expect(partial.value.status).toBe('partial');
+    expect(partial.value.placement).toEqual(placement);
+  });
+
   const expectFailure = (r: ReturnType<typeof readSearch>): LiveFailure => {
     if (r.ok) throw new Error('expected a failure');
     return r.failure;
@@ -380,6 +392,40 @@ describe('readStatus and describeStatus', () => {
     const s = readStatus(200, { connection: { status: 'down', url: 'https://elastic:s3cret@search.example.com' }, boundary: {} });
     if (!s.ok) throw new Error(s.failure.message);
     expect(JSON.stringify(s.value)).not.toContain('s3cret');
+  });
+
+  it('reads the nodes (those that left, down) and every shard copy with its node and state', () => {
+    const body = {
+      connection: { status: 'up', url: 'http://127.0.0.1:9200', cluster: { name: 'c', version: '2.19.6', distribution: 'opensearch', health: 'yellow', nodes: 2 } },
+      boundary: { file: 'data/boundaries.json', index: 'dishes', hash: 'h', version: 1, numberOfShards: 2, shards: [] },
+      nodes: [
+        { id: 'A', name: 'n1', roles: ['data'], up: true },
+        { id: 'B', name: 'n2', roles: [], up: false },
+      ],
+      index: {
+        name: 'dishes',
+        exists: true,
+        docs: { restaurants: 1, dishes: 2, total: 3 },
+        sample: null,
+        shards: [],
+        copies: [
+          { shard: 0, name: 'alpha', primary: true, state: 'STARTED', node: { id: 'A', name: 'n1' }, docs: 7 },
+          { shard: 0, name: 'alpha', primary: false, state: 'INITIALIZING', node: { id: 'A', name: 'n1' }, docs: null },
+          { shard: 1, name: 'bravo', primary: true, state: 'UNASSIGNED', node: null, docs: null },
+        ],
+      },
+      drift: null,
+      limits: { minRadiusKm: 0.01, maxRadiusKm: 1000, maxSize: 100, defaultSize: 20, searchTimeoutMs: 5000 },
+      vocabulary: { diets: [], allergens: [], cuisines: [] },
+    } satisfies StatusAnswer;
+    const s = readStatus(200, body);
+    if (!s.ok) throw new Error(s.failure.message);
+    expect(s.value.nodes).toEqual(body.nodes);
+    expect(s.value.copies).toEqual(body.index.copies);
+    const old = readStatus(200, { connection: { status: 'up', url: 'x' }, boundary: {} });
+    if (!old.ok) throw new Error(old.failure.message);
+    expect(old.value.nodes).toBeNull();
+    expect(old.value.copies).toBeNull();
   });
 
   it('says the API is not served when /api/status answers with the page', () => {

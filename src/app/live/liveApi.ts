@@ -22,9 +22,14 @@ import {
   type FacetCount,
   type Facets,
   type SearchSide,
+  type ShardTiming,
+  type SearchPlacement,
+  type ClusterNode,
+  type ShardCopy,
+  type ShardState,
 } from '../../server/wire';
 
-export { sideStatus, redactUrl, type ShardAnswer };
+export { sideStatus, redactUrl, type ShardAnswer, type ShardTiming, type SearchPlacement, type ClusterNode, type ShardCopy };
 
 /** The three filters the API takes; values come from the API's vocabulary. */
 export type LiveFilterKind = FilterKind;
@@ -44,6 +49,8 @@ export interface LiveQuery {
   filters: LiveFilters;
   /** Top dishes to return, integer in [0, 100]. */
   size: number;
+  /** Ask each shard's time (profile=1); absent: not profiled. */
+  profile?: boolean;
 }
 
 /** Top dishes the panel asks for. */
@@ -59,7 +66,7 @@ export const LIVE_SIZE = 20;
 export function liveSearchParams(q: LiveQuery): URLSearchParams | null {
   if (!q.noLocation && !q.centre) return null;
   const circle = q.noLocation || !q.centre ? null : { ...q.centre, radius: q.radius };
-  return new URLSearchParams(searchQueryString({ circle, filters: q.filters, size: q.size, compare: true }));
+  return new URLSearchParams(searchQueryString({ circle, filters: q.filters, size: q.size, compare: true, profile: q.profile }));
 }
 
 /** liveSearchUrl returns `/api/search?...` for a query, or null (see liveSearchParams). */
@@ -99,6 +106,8 @@ export interface LiveResult {
   note: string | null;
   /** The radius the server searched, km; null without a location. */
   radiusKm: number | null;
+  /** Where the asked shards live and what a lost node cost this answer; null when the server did not say. */
+  placement: SearchPlacement | null;
 }
 
 /** Why there is no result. */
@@ -128,6 +137,8 @@ export interface LiveFailure {
   message: string;
   /** The parameter at fault (invalid). */
   param?: string;
+  /** The shards a 503 lost and the nodes that held them (no asked shard answered). */
+  placement?: SearchPlacement;
   /** Both hashes (drift, or an unavailable index). */
   drift?: { status: string; indexHash: string | null; fileHash: string | null; indexVersion: number | null; fileVersion: number | null };
 }
@@ -202,8 +213,27 @@ function readSide(v: Record<string, unknown>, what: string): LiveSide {
     facets: { diets: facetList(facets.diets), allergens: facetList(facets.allergens), cuisines: facetList(facets.cuisines) },
     shards: shardsSection(v.shards),
   };
+  if (Array.isArray(v.shardTimes)) side.shardTimes = readShardTimes(v.shardTimes);
   side.status = sideStatus(side);
   return side;
+}
+
+/** readShardTimes keeps the well-formed timings (a shard number and a finite, non-negative ms). */
+function readShardTimes(v: unknown[]): ShardTiming[] {
+  return v
+    .filter(isObj)
+    .map((t) => ({ shard: num(t.shard, -1), name: str(t.name), node: strOrNull(t.node), ms: num(t.ms, -1) }))
+    .filter((t) => t.shard >= 0 && t.ms >= 0);
+}
+
+/** readPlacement reads a search's placement section; null when absent or malformed. */
+export function readPlacement(v: unknown): SearchPlacement | null {
+  if (!isObj(v) || !Array.isArray(v.missing)) return null;
+  return {
+    missing: v.missing.filter(isObj).map((m) => ({ shard: num(m.shard, -1), name: str(m.name), node: strOrNull(m.node) })),
+    lostNodes: strs(v.lostNodes),
+    promoted: (Array.isArray(v.promoted) ? v.promoted : []).filter(isObj).map((m) => ({ shard: num(m.shard, -1), name: str(m.name), from: str(m.from), to: str(m.to) })),
+  };
 }
 
 function driftOf(v: unknown): LiveFailure['drift'] {
@@ -236,7 +266,13 @@ export function readSearch(httpStatus: number, body: unknown): Parsed<LiveResult
     case 'unavailable':
       return {
         ok: false,
-        failure: { kind: 'unavailable', httpStatus, drift: driftOf(body.drift), message: serverMessage || 'OpenSearch is unavailable: start the node with `npm run cluster:start`, or check OPENSEARCH_URL.' },
+        failure: {
+          kind: 'unavailable',
+          httpStatus,
+          drift: driftOf(body.drift),
+          message: serverMessage || 'OpenSearch is unavailable: start the node with `npm run cluster:start`, or check OPENSEARCH_URL.',
+          ...(readPlacement(body.placement) ? { placement: readPlacement(body.placement)! } : {}),
+        },
       };
     case 'error':
       return { ok: false, failure: { kind: 'error', httpStatus, message: serverMessage || `The live API failed (HTTP ${httpStatus}).` } };
@@ -267,6 +303,7 @@ export function readSearch(httpStatus: number, body: unknown): Parsed<LiveResult
         ratio,
         note: strOrNull(body.note),
         radiusKm: numOrNull(q.radiusKm),
+        placement: readPlacement(body.placement),
       },
     };
   } catch (e) {
@@ -286,6 +323,10 @@ export interface LiveStatus {
   /** The index (null when the node is down or the boundary file unusable). */
   index: { name: string; exists: boolean; restaurants: number | null; dishes: number | null; error: string | null } | null;
   drift: { status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index'; indexHash: string | null; fileHash: string | null; indexVersion: number | null; fileVersion: number | null; message: string } | null;
+  /** The cluster's nodes, sorted by name, those that left included (up false); null when the cluster is down or the server did not say. */
+  nodes: ClusterNode[] | null;
+  /** Every copy of every shard of the index (the shard × node grid); null when the index is missing or unreadable. */
+  copies: ShardCopy[] | null;
 }
 
 /** readStatus reads an /api/status answer (HTTP status and parsed JSON body, undefined when not JSON). */
@@ -314,9 +355,22 @@ export function readStatus(httpStatus: number, body: unknown): Parsed<LiveStatus
     const status = (['ok', 'mismatch', 'no-meta', 'missing-index'] as const).find((s) => s === d.status);
     if (status) drift = { status, indexHash: strOrNull(d.indexHash), fileHash: strOrNull(d.fileHash), indexVersion: numOrNull(d.indexVersion), fileVersion: numOrNull(d.fileVersion), message: str(d.message) };
   }
+  const nodes = Array.isArray(body.nodes)
+    ? body.nodes.filter(isObj).map((n): ClusterNode => ({ id: str(n.id), name: str(n.name), roles: strs(n.roles), up: n.up !== false }))
+    : null;
+  const rawCopies = isObj(body.index) && Array.isArray(body.index.copies) ? body.index.copies : null;
+  const copies = rawCopies
+    ? rawCopies.filter(isObj).map((x): ShardCopy => {
+        const node = isObj(x.node) ? { id: str(x.node.id), name: str(x.node.name) } : null;
+        const state = (['STARTED', 'INITIALIZING', 'RELOCATING', 'UNASSIGNED'] as const).find((k) => k === x.state) ?? ('UNASSIGNED' as ShardState);
+        return { shard: num(x.shard, -1), name: strOrNull(x.name), primary: x.primary === true, state, node, docs: numOrNull(x.docs) };
+      })
+    : null;
   return {
     ok: true,
     value: {
+      nodes,
+      copies,
       connection: {
         up: c.status === 'up',
         url: redactUrl(str(c.url)),

@@ -53,7 +53,7 @@ describe('live runner', () => {
     expect(f.searches()).toEqual([]);
     expect(store.getState().liveSearch.pending).toBe(true);
     await vi.advanceTimersByTimeAsync(100);
-    expect(f.searches().map((c) => c.url)).toEqual(['/api/search?lat=37.7749&lng=-122.4194&radius=25mi&size=20&compare=1']);
+    expect(f.searches().map((c) => c.url)).toEqual(['/api/search?lat=37.7749&lng=-122.4194&radius=25mi&size=20&compare=1&profile=1']);
     f.searches()[0].resolve(RESULT(12));
     await flush();
     const s = store.getState().liveSearch;
@@ -89,7 +89,7 @@ describe('live runner', () => {
     store.getState().setLiveOn(true);
     store.getState().setNoLocation(true);
     await vi.advanceTimersByTimeAsync(10);
-    expect(f.searches().map((c) => c.url)).toEqual(['/api/search?size=20&compare=1']);
+    expect(f.searches().map((c) => c.url)).toEqual(['/api/search?size=20&compare=1&profile=1']);
     stop();
   });
 
@@ -179,6 +179,22 @@ describe('live runner', () => {
     stop = startLiveRunner(store, { fetch: f.impl, debounceMs: 10 });
     expect(store.getState().liveSearch.result).toBeNull();
     expect(store.getState().liveSearch.url).toBeNull();
+    stop();
+  });
+  it('records the shard times of every answered search, both sides, for the rolling p50/p99', async () => {
+    const store = createAppStore();
+    const f = fakeFetch();
+    const stop = startLiveRunner(store, { fetch: f.impl, debounceMs: 0 });
+    store.getState().setLiveOn(true);
+    store.getState().setSearchCentre(37.7749, -122.4194, 'San Francisco, CA');
+    await flush();
+    const timed = { ...RESULT(5), shardTimes: [{ shard: 2, name: 'alpha', node: 'n1', ms: 3.5 }], unrouted: { ...side(5), scope: 'all-shards', routing: null, shardTimes: [{ shard: 2, name: 'alpha', node: 'n1', ms: 1.5 }, { shard: 0, name: 'bravo', node: 'n2', ms: 9 }] } };
+    f.searches()[0].resolve(timed);
+    await flush();
+    expect(store.getState().liveSearch.result?.routed.shardTimes).toEqual([{ shard: 2, name: 'alpha', node: 'n1', ms: 3.5 }]);
+    expect(store.getState().liveLatency).toEqual({ alpha: [3.5, 1.5], bravo: [9] });
+    store.getState().setLiveOn(false);
+    expect(store.getState().liveLatency).toEqual({});
     stop();
   });
 });

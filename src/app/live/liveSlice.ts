@@ -8,6 +8,7 @@
  */
 import type { SliceCreator } from '../shell/types';
 import { NO_FILTERS, type LiveFilterKind, type LiveFilters, type LiveFailure, type LiveResult, type LiveStatus } from './liveApi';
+import { recordTimings, type LatencyHistory } from './latencyStats';
 
 /** The latest /api/status answer. */
 export interface LiveStatusState {
@@ -39,6 +40,10 @@ export interface LiveSlice {
   liveSearch: LiveSearchState;
   /** Bumped by retryLive: the runner asks again even for an unchanged search. */
   liveNonce: number;
+  /** Each shard's recent profiled times (both sides of every answered search), kept while Live is on. */
+  liveLatency: LatencyHistory;
+  /** Records an answer's shard times (written by live/liveRunner.ts only). */
+  recordLiveTimings: (result: LiveResult) => void;
   setLiveOn: (on: boolean) => void;
   /** Adds the value to the filter of its kind, or removes it when present. */
   toggleLiveFilter: (kind: LiveFilterKind, value: string) => void;
@@ -64,9 +69,14 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get) => ({
   liveStatus: IDLE_STATUS,
   liveSearch: IDLE_SEARCH,
   liveNonce: 0,
+  liveLatency: {},
   setLiveOn: (on) => {
     if (get().liveOn === on) return;
-    set(on ? { liveOn: true } : { liveOn: false, liveStatus: IDLE_STATUS, liveSearch: IDLE_SEARCH });
+    set(on ? { liveOn: true } : { liveOn: false, liveStatus: IDLE_STATUS, liveSearch: IDLE_SEARCH, liveLatency: {} });
+  },
+  recordLiveTimings: (result) => {
+    const times = [...(result.routed.shardTimes ?? []), ...(result.unrouted?.shardTimes ?? [])];
+    if (times.length > 0) set({ liveLatency: recordTimings(get().liveLatency, times) });
   },
   toggleLiveFilter: (kind, value) => {
     const f = get().liveFilters;

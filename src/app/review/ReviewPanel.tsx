@@ -2,7 +2,7 @@
  * ReviewPanel: the side panel's boundary review (issue 6). Load a candidate
  * boundary file (picker, drop anywhere, or ?candidate=URL), see what it
  * changes against the current file (moves, documents moved, evenness,
- * fan-out, the current search under both), edit it (boundaries on the
+ * fan-out, load over a request workload, the current search under both), edit it (boundaries on the
  * review ribbon or cell by cell here; split and merge) and save it as the
  * next version of the current file.
  */
@@ -12,6 +12,7 @@ import { readyData } from '../shell/dataSlice';
 import { requestReviewCells, offerCandidateFile } from './reviewDriver';
 import { ReviewMoves, ReviewEvenness, ReviewFanoutTable, ReviewSearch } from './ReviewFigures';
 import { ReviewEditor } from './ReviewEditor';
+import { ReviewWorkload } from './ReviewWorkload';
 import { formatInt } from '../shell/format';
 import '../ui/review.css';
 
@@ -158,6 +159,7 @@ export function ReviewPanel() {
           <ReviewMoves />
           <ReviewEvenness />
           <ReviewFanoutTable />
+          <ReviewWorkload />
           <ReviewSearch />
           <ReviewEditor />
         </>

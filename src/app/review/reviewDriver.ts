@@ -11,8 +11,14 @@
  * frame, so the diff runs at most once per frame too. Fan-out runs in the
  * worker (reviewWorker.ts), latest wish only.
  *
+ * It also starts the request workload's wiring (requests/requestsDriver.ts)
+ * with the same worker, and asks the worker for the load before/after of
+ * the candidate over that workload (latest wish only) once a candidate, the
+ * cells and a workload are there; a candidate asks for the bundled workload.
+ *
  * Test hooks on <body>: data-review-diff = the candidate hash the shown diff
- * is for; data-review-fanout = the candidate hash the shown fan-out is for.
+ * is for; data-review-fanout = the candidate hash the shown fan-out is for;
+ * data-review-load = the candidate hash the shown load figures are for.
  */
 import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
@@ -23,6 +29,7 @@ import { createReviewClient, type ReviewClient } from './reviewWorker';
 import { loadCells } from '../globe/geometryClient';
 import { candidateUrl } from '../shell/url';
 import { DATA_URLS, fetchText, DataLoadError } from '../shell/loadData';
+import { startRequests, ensureRequestWorkload } from '../requests/requestsDriver';
 
 let client: ReviewClient | null = null;
 let store: AppStore | null = null;
@@ -159,10 +166,27 @@ export function startReview(st: AppStore): () => void {
       .catch((e: Error) => isWanted() && st.getState().setReviewFanout(side, st.getState().reviewFanout[side], `fan-out not computed: ${e.message}`));
   };
 
-  type Inputs = Pick<AppState, 'data' | 'candidate' | 'reviewCells' | 'reviewMatch'>;
-  const inputsOf = (s: AppState): Inputs => ({ data: s.data, candidate: s.candidate, reviewCells: s.reviewCells, reviewMatch: s.reviewMatch });
+  const loadFor = (s: AppState) => {
+    const data = readyData(s);
+    const w = s.requestWorkload;
+    if (!data || !s.candidate || !s.reviewCells || !w) return;
+    const [cur, cand] = [data.file.hash, s.candidate.file.hash];
+    const wanted = (now: AppState) => readyData(now)?.file.hash === cur && now.candidate?.file.hash === cand && now.requestWorkload === w;
+    c.loadDiff(data.file, s.candidate.file)
+      .then((a) => {
+        if (!a || !wanted(st.getState())) return;
+        st.getState().setReviewLoad({ ...a, source: w.source });
+        document.body.dataset.reviewLoad = cand;
+      })
+      .catch((e: Error) => wanted(st.getState()) && st.getState().setReviewLoad(st.getState().reviewLoad, `load over the workload not computed: ${e.message}`));
+  };
+
+  type Inputs = Pick<AppState, 'data' | 'candidate' | 'reviewCells' | 'reviewMatch' | 'requestWorkload'>;
+  const inputsOf = (s: AppState): Inputs => ({ data: s.data, candidate: s.candidate, reviewCells: s.reviewCells, reviewMatch: s.reviewMatch, requestWorkload: s.requestWorkload });
   const update = (s: AppState, p: Inputs | null) => {
     if (s.candidate && !s.reviewCells) requestReviewCells();
+    if (s.candidate) ensureRequestWorkload();
+    if (s.candidate && (!p || s.data !== p.data || s.candidate.file !== p.candidate?.file || s.reviewCells !== p.reviewCells || s.requestWorkload !== p.requestWorkload)) loadFor(s);
     const data = readyData(s);
     const inputs = !p || s.data !== p.data || s.candidate !== p.candidate || s.reviewCells !== p.reviewCells || s.reviewMatch !== p.reviewMatch;
     if (!inputs) return;
@@ -186,12 +210,14 @@ export function startReview(st: AppStore): () => void {
       } else fanoutFor('candidate', hash, s.candidate.file);
     }
   };
+  const stopRequests = startRequests(st, c, requestReviewCells);
   const unsubscribe = st.subscribe(inputsOf, (_, p) => update(st.getState(), p), { equalityFn: shallow });
   update(st.getState(), null);
   void openUrlCandidate(st);
 
   return () => {
     unsubscribe();
+    stopRequests();
     uninstallDrop();
     c.dispose();
     client = null;

@@ -28,7 +28,7 @@ import {
   type ShardMatch,
 } from '../../core/index';
 import { readCandidate, withStarts, nudgeBoundary, childOf } from './review';
-import type { FanoutAnswer } from './reviewWorker';
+import type { FanoutAnswer, LoadDiffAnswer } from './reviewWorker';
 
 /** A fan-out answer and the hash of the file it is for. */
 export type ReviewFanout = FanoutAnswer & { hash: string };
@@ -76,6 +76,15 @@ export interface ReviewSlice {
    * previous answer stays (the panel marks it as updating); null before the first.
    */
   reviewFanout: { current: ReviewFanout | null; candidate: ReviewFanout | null; error: string | null };
+  /**
+   * Load per shard, hottest shards and fan-out of both files over the request
+   * workload (requests/requestsSlice.ts; the core's loadDiff in the review
+   * worker), with the hashes and the workload source it is for; the previous
+   * answer stays while a newer one is computed. null before the first.
+   */
+  reviewLoad: (LoadDiffAnswer & { source: string }) | null;
+  /** Why the load figures could not be computed, or null. */
+  reviewLoadError: string | null;
   /** The candidate boundary selected for nudging (1..N−1), or −1. */
   selectedBoundary: number;
   /** Problems that stopped the last save (the validator's messages); empty otherwise. */
@@ -105,6 +114,8 @@ export interface ReviewSlice {
   /** Written by the driver. */
   setReviewDiff: (d: BoundaryDiff | null) => void;
   setReviewFanout: (side: 'current' | 'candidate', a: ReviewFanout | null, error?: string | null) => void;
+  /** Written by the driver. */
+  setReviewLoad: (a: ReviewSlice['reviewLoad'], error?: string | null) => void;
   /**
    * The candidate as it would be saved: a child of the current file (version
    * + 1, parent = current hash, counts recomputed, new hash). Returns the file
@@ -149,6 +160,8 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
     reviewMatch: 'name',
     reviewDiff: null,
     reviewFanout: { current: null, candidate: null, error: null },
+    reviewLoad: null,
+    reviewLoadError: null,
     selectedBoundary: -1,
     reviewSaveProblems: [],
     reviewNotice: null,
@@ -235,6 +248,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
     },
     setReviewDiff: (d) => set({ reviewDiff: d }),
     setReviewFanout: (side, a, error = null) => set({ reviewFanout: { ...get().reviewFanout, [side]: a, error } }),
+    setReviewLoad: (a, error = null) => set({ reviewLoad: a, reviewLoadError: error }),
     prepareSave: (createdAt = new Date().toISOString()) => {
       const c = get().candidate;
       const data = readyData(get());

@@ -65,6 +65,62 @@ describe('the review worker', () => {
     expect(client.cached(fileC.hash)).toBe(c);
   });
 
+  // A hand-checkable request workload: the same 5 km circle at New York twice, weights 1 and 2.
+  const NYC = places[0];
+  const WORKLOAD = `lat,lng,radius,timestamp,weight\n${NYC.lat},${NYC.lng},5km,,1\n${NYC.lat},${NYC.lng},5km,2026-11-24T12:05:00Z,2\n`;
+
+  it('rates every cell of a workload’s circles with the summed weight of the searches covering it', async () => {
+    const { client } = pair();
+    const w = await client.workload(WORKLOAD, 'two.csv');
+    const cover = new Router(fileA).cover(NYC.lat, NYC.lng, 5);
+    expect(w).toMatchObject({ source: 'two.csv', searches: 2, weight: 3 });
+    expect([...w.ordinals]).toEqual([...cover.ordinals]);
+    expect([...w.rates]).toEqual(Array.from(cover.ordinals, () => 3));
+    expect(w.corners).toHaveLength(8 * cover.ordinals.length);
+  });
+
+  it('rejects a bad workload file with the parser’s message naming the line, the field and the value', async () => {
+    const { client } = pair();
+    await expect(client.workload('40.7,-74.0,5km\n40.7,-200,5km\n', 'bad.csv')).rejects.toThrow('line 2: lng "-200" is invalid: expected a longitude in degrees in [-180, 180]');
+  });
+
+  it('finds the hot range and the load before/after over the workload: all load in the shard holding New York’s documents', async () => {
+    const { client } = pair();
+    await client.cells(columns());
+    await client.workload(WORKLOAD, 'two.csv');
+    // Only New York's cell has documents among the covered cells: load 3 × (40 + 3,000) = 9,120, three times the mean of 3 shards.
+    const a = new Router(fileA);
+    const c = new Router(fileC);
+    const nyc = cellOrdinal(cellAt(NYC.lat, NYC.lng));
+    const hot = await client.hotspots(fileA, 2);
+    expect(hot.hash).toBe(fileA.hash);
+    expect(hot.hotspots.map((h) => [h.name, h.load, h.share])).toEqual([[a.shards[a.indexOfOrdinal(nyc)].name, 9120, 1]]);
+    expect(hot.hotspots[0].overMean).toBeCloseTo(3, 12);
+    const d = (await client.loadDiff(fileA, fileC))!;
+    expect([d.current, d.candidate]).toEqual([fileA.hash, fileC.hash]);
+    expect(d.diff.hottest.before[0]).toMatchObject({ name: a.shards[a.indexOfOrdinal(nyc)].name, load: 9120 });
+    expect(d.diff.hottest.after[0]).toMatchObject({ name: c.shards[c.indexOfOrdinal(nyc)].name, load: 9120 });
+    // Both searches ask the shards the router's own covering asks.
+    expect(d.diff.fanout.current.meanShards).toBe(a.cover(NYC.lat, NYC.lng, 5).shards.length);
+    expect(d.diff.fanout.candidate.meanShards).toBe(c.cover(NYC.lat, NYC.lng, 5).shards.length);
+  });
+
+  it('keeps only the latest load wish while one is computed', async () => {
+    const { client } = pair();
+    await client.cells(columns());
+    await client.workload(WORKLOAD, 'two.csv');
+    const [x, y, z] = await Promise.all([client.loadDiff(fileA, fileB), client.loadDiff(fileA, fileC), client.loadDiff(fileA, fileB)]);
+    expect(x!.candidate).toBe(fileB.hash);
+    expect(y).toBeNull();
+    expect(z!.candidate).toBe(fileB.hash);
+  });
+
+  it('rejects hot ranges asked before a workload is loaded, naming what to do', async () => {
+    const { client } = pair();
+    await client.cells(columns());
+    await expect(client.hotspots(fileA, 2)).rejects.toThrow('no request workload loaded: call workload(text, source) first');
+  });
+
   it('rejects a fan-out asked before the cells arrived with the worker’s message, and serves once they have', async () => {
     const { client } = pair();
     await expect(client.fanout(fileA)).rejects.toThrow('no cells loaded: call cells(columns) first');

@@ -13,13 +13,41 @@
  * createReviewApi is the worker's side (review.worker.ts exposes it with
  * comlink); createReviewClient the main thread's: it caches answers by file
  * hash and keeps only the latest fan-out wish while one is being computed.
+ * A request workload (a workload file: the bundled data/workload.csv or one
+ * the user picks, issue 15) is parsed, covered and kept here too: covering a
+ * thousand circles takes about 1.5 s in Node 20, so it never runs on the main
+ * thread. From it the worker answers the request rate per cell (the Requests
+ * layer), the hot ranges of a file and the load before/after of a candidate
+ * (the Review panel): the core's requestRates, findHotspots and loadDiff.
+ *
  * Pure computation and client, unit-tested in reviewWorker.test.ts through a
  * real comlink channel.
  */
-import { searchWorkload, expectedFanout, Router, DEFAULT_RADIUS_MIX, type BoundaryFile, type CellWeight, type Fanout, type Workload } from '../../core/index';
-import { wrap, type Remote } from 'comlink';
+import {
+  searchWorkload,
+  expectedFanout,
+  Router,
+  DEFAULT_RADIUS_MIX,
+  parseWorkload,
+  coverWorkload,
+  requestRates,
+  cellLoads,
+  findHotspots,
+  loadDiff,
+  workloadWeight,
+  type BoundaryFile,
+  type CellWeight,
+  type CellRates,
+  type Fanout,
+  type Hotspot,
+  type LoadDiff,
+  type Workload,
+  type WorkloadSearch,
+} from '../../core/index';
+import { wrap, transfer, type Remote } from 'comlink';
 import { errorMessage, type WorkerEndpoint } from '../shell/worker';
 import { cellsFromColumns } from './review';
+import { cellCorners } from '../search/coveringGeometry';
 
 /** Search centres of the review's fan-out workload. */
 export const REVIEW_WORKLOAD_CENTRES = 500;
@@ -49,22 +77,98 @@ export interface CellColumns {
 export function createReviewApi() {
   let cells: CellWeight[] | null = null;
   let workload: Workload | null = null;
+  let requests: { searches: WorkloadSearch[]; coverings: Int32Array[]; rates: CellRates; loads: Float64Array | null } | null = null;
+  const needCells = () => {
+    if (!cells) throw new Error('no cells loaded: call cells(columns) first');
+    return cells;
+  };
+  const needRequests = () => {
+    if (!requests) throw new Error('no request workload loaded: call workload(text, source) first');
+    return requests;
+  };
+  /** Per-cell loads of the request workload over the cells, computed once per workload and cells. */
+  const loadsOf = () => {
+    const r = needRequests();
+    r.loads ??= cellLoads(needCells(), r.rates);
+    return r.loads;
+  };
   return {
     /** Keeps the cells (the shared columns of data/cells.csv) for the workload. */
     cells(columns: CellColumns): void {
       cells = cellsFromColumns(columns);
       workload = null;
+      if (requests) requests.loads = null;
     },
     /** The expected fan-out of a boundary file over the review's workload, with its compute time in ms. */
     fanout(file: BoundaryFile): { hash: string; fanout: Fanout; ms: number } {
-      if (!cells) throw new Error('no cells loaded: call cells(columns) first');
-      const list = cells;
+      const list = needCells();
       const t0 = performance.now();
       workload ??= searchWorkload(list, { seed: REVIEW_WORKLOAD_SEED, centres: REVIEW_WORKLOAD_CENTRES });
       const fanout = expectedFanout(new Router(file, 'boundary file'), workload, REVIEW_QPS);
       return { hash: file.hash, fanout, ms: performance.now() - t0 };
     },
+    /**
+     * Reads a workload file's text with the core's parser (a WorkloadFileError
+     * names every bad line), covers its searches and keeps them; answers the
+     * request rate per covered cell with the cells' corners (transferred).
+     */
+    workload(text: string, source: string): WorkloadAnswer {
+      const t0 = performance.now();
+      const searches = parseWorkload(text, source);
+      const coverings = coverWorkload(searches);
+      const rates = requestRates(searches, coverings);
+      requests = { searches, coverings, rates, loads: null };
+      // Copies cross (transferred); the worker keeps its own for hot spots and load.
+      const ordinals = rates.ordinals.slice();
+      const r = rates.rates.slice();
+      const corners = cellCorners(ordinals);
+      const answer: WorkloadAnswer = { source, searches: searches.length, weight: workloadWeight(searches), ordinals, rates: r, corners, ms: performance.now() - t0 };
+      return transfer(answer, [ordinals.buffer, r.buffer, corners.buffer]);
+    },
+    /** The hot ranges of a boundary file over the request workload: the core's findHotspots (load / mean shard load ≥ factor). */
+    hotspots(file: BoundaryFile, factor: number): HotspotsAnswer {
+      return { hash: file.hash, factor, hotspots: findHotspots(new Router(file, 'boundary file'), needCells(), loadsOf(), factor) };
+    },
+    /** Load per shard, hottest shards and fan-out of the current file and a candidate over the request workload (the core's loadDiff). */
+    loadDiff(current: BoundaryFile, candidate: BoundaryFile): LoadDiffAnswer {
+      const t0 = performance.now();
+      const r = needRequests();
+      const diff = loadDiff(r, new Router(current, 'current boundary file'), new Router(candidate, 'candidate boundary file'), needCells(), loadsOf());
+      return { current: current.hash, candidate: candidate.hash, diff, ms: performance.now() - t0 };
+    },
   };
+}
+
+/** A request workload as it crosses from the worker: its summary and the request rate of every covered level-10 cell. */
+export interface WorkloadAnswer {
+  /** Where the text came from (a file name or the bundled file's path). */
+  source: string;
+  /** Searches (lines) and their total weight. */
+  searches: number;
+  weight: number;
+  /** Covered level-10 cells, ascending curve ordinals. */
+  ordinals: Int32Array;
+  /** rates[k]: Σ weight of the searches whose circle covers ordinals[k] (> 0). */
+  rates: Float64Array;
+  /** Corners of each covered cell (coveringGeometry.ts cellCorners): 8 floats per cell. */
+  corners: Float32Array;
+  /** Parse, cover and rate time in the worker, ms. */
+  ms: number;
+}
+
+/** The hot ranges of one file (by hash) at one factor. */
+export interface HotspotsAnswer {
+  hash: string;
+  factor: number;
+  hotspots: Hotspot[];
+}
+
+/** Load before/after for a pair of files (by hash), with its compute time in ms. */
+export interface LoadDiffAnswer {
+  current: string;
+  candidate: string;
+  diff: LoadDiff;
+  ms: number;
 }
 
 export type ReviewApi = ReturnType<typeof createReviewApi>;
@@ -86,6 +190,12 @@ export interface ReviewClient {
   fanout: (file: BoundaryFile) => Promise<FanoutAnswer | null>;
   /** Fan-out already known for a hash, or undefined. */
   cached: (hash: string) => FanoutAnswer | undefined;
+  /** Parses and covers a workload file's text in the worker (replacing the previous workload); rejects with the parser's message. */
+  workload: (text: string, source: string) => Promise<WorkloadAnswer>;
+  /** The hot ranges of a file over the workload; rejects before the cells or a workload are loaded. */
+  hotspots: (file: BoundaryFile, factor: number) => Promise<HotspotsAnswer>;
+  /** Load before/after of a candidate over the workload; latest wish only (a wish replaced while one is computed resolves null). */
+  loadDiff: (current: BoundaryFile, candidate: BoundaryFile) => Promise<LoadDiffAnswer | null>;
   dispose: () => void;
 }
 
@@ -149,6 +259,21 @@ export function createReviewClient(makeWorker: () => WorkerEndpoint): ReviewClie
     );
   };
 
+  // loadDiff: one in flight, the latest other wish waiting (a candidate being dragged makes one per frame).
+  let loadBusy = false;
+  let loadQueued: { current: BoundaryFile; candidate: BoundaryFile; resolve: (a: LoadDiffAnswer | null) => void; reject: (e: Error) => void } | null = null;
+  const runLoad = (q: NonNullable<typeof loadQueued>) => {
+    loadBusy = true;
+    call((w) => w.loadDiff(q.current, q.candidate))
+      .then(q.resolve, q.reject)
+      .finally(() => {
+        loadBusy = false;
+        const next = loadQueued;
+        loadQueued = null;
+        if (next) runLoad(next);
+      });
+  };
+
   return {
     cells(columns) {
       cellsPromise ??= call((w) => w.cells(columns)).then(
@@ -179,6 +304,16 @@ export function createReviewClient(makeWorker: () => WorkerEndpoint): ReviewClie
       });
     },
     cached: (hash) => cache.get(hash),
+    workload: (text, source) => call((w) => w.workload(text, source)),
+    hotspots: (file, factor) => call((w) => w.hotspots(file, factor)),
+    loadDiff(current, candidate) {
+      return new Promise((resolve, reject) => {
+        const wish = { current, candidate, resolve, reject };
+        if (!loadBusy) return runLoad(wish);
+        loadQueued?.resolve(null);
+        loadQueued = wish;
+      });
+    },
     dispose() {
       worker?.endpoint.terminate();
       worker = null;
@@ -186,6 +321,8 @@ export function createReviewClient(makeWorker: () => WorkerEndpoint): ReviewClie
       stopped = [];
       queued?.resolve(null);
       queued = null;
+      loadQueued?.resolve(null);
+      loadQueued = null;
     },
   };
 }

@@ -16,9 +16,9 @@
  */
 import { wrap, transfer, type Remote } from 'comlink';
 import { errorMessage, type WorkerEndpoint } from '../shell/worker';
-import { weightsFromCells, type FanoutWeights, Router, cellVertices, cellFromOrdinal, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
+import { cellCorners } from './coveringGeometry';
+import { weightsFromCells, type FanoutWeights, Router, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
 
-const RAD = Math.PI / 180;
 
 /** A covering as it crosses from the worker: typed arrays (transferred), shards and routing. */
 export interface CoveringAnswer {
@@ -49,15 +49,7 @@ export function computeCovering(router: Router, lat: number, lng: number, radius
   const t0 = performance.now();
   const route = router.cover(lat, lng, radiusKm);
   const ordinals = route.ordinals;
-  const n = ordinals.length;
-  const corners = new Float32Array(8 * n);
-  for (let k = 0; k < n; k++) {
-    const v = cellVertices(cellFromOrdinal(ordinals[k]));
-    for (let j = 0; j < 4; j++) {
-      corners[8 * k + 2 * j] = v[j].lat * RAD;
-      corners[8 * k + 2 * j + 1] = v[j].lng * RAD;
-    }
-  }
+  const corners = cellCorners(ordinals);
   return { lat, lng, radiusKm, hash: router.file.hash, ordinals, cellShards: route.cellShards, corners, shards: route.shards, routing: route.routing, ms: performance.now() - t0 };
 }
 

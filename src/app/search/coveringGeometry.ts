@@ -9,6 +9,23 @@
  * arrays, so the scene can update its buffers in place.
  */
 
+import { cellVertices, cellFromOrdinal } from '../../core/index';
+
+const RAD = Math.PI / 180;
+
+/** cellCorners returns the corners of level-10 cells given by ordinal: 8 floats per cell, (lat, lng) radians of corners 0..3 in cellVertices order (what writeCells reads). */
+export function cellCorners(ordinals: ArrayLike<number>): Float32Array {
+  const corners = new Float32Array(8 * ordinals.length);
+  for (let k = 0; k < ordinals.length; k++) {
+    const v = cellVertices(cellFromOrdinal(ordinals[k]));
+    for (let j = 0; j < 4; j++) {
+      corners[8 * k + 2 * j] = v[j].lat * RAD;
+      corners[8 * k + 2 * j + 1] = v[j].lng * RAD;
+    }
+  }
+  return corners;
+}
+
 /** Vertices per cell of the fill (two triangles, not indexed). */
 export const FILL_VERTS = 6;
 /** Vertices per cell of the outline (four segments). */

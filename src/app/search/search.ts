@@ -112,9 +112,12 @@ export function chooseCentre(store: AppStore, lat: number, lng: number, label: s
  * refitRadius zooms to fit the circle after the radius was set (slider
  * released, number typed, unit switched) when it no longer sits comfortably
  * in the view: larger than the view, or under a fifth of the fitted size.
+ * With the fan-out map on the camera stays: the map is read against the view
+ * it was opened on, and changing the radius must not take it away.
  */
 export function refitRadius(store: AppStore): void {
   const s = store.getState();
+  if (s.fanout) return;
   const c = wantedCircle(s);
   if (!c) return;
   const z = fitFor(store, c.radiusKm);

@@ -8,7 +8,7 @@ import { SidePanel } from './SidePanel';
 import { IndexBar } from '../shards/IndexBar';
 import { Ribbon } from '../shards/Ribbon';
 import { DataError } from './DataError';
-import { ReviewRibbon } from '../review/ReviewRibbon';
+import { ReviewRibbon } from './panels';
 
 export function App() {
   return (

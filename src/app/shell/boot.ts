@@ -12,6 +12,7 @@ import { boundariesSource, loadBoundaries, fetchText, parseCities, DataLoadError
 import { loadCells } from '../globe/geometryClient';
 import { uniforms } from '../globe/uniforms';
 import { markLoaded } from '../globe/frame';
+import { startRegionPaint } from '../nodes/regionPaintDriver';
 
 export async function boot(store: AppStore): Promise<void> {
   // The link, read once by the one codec (shell/url.ts): its view here, its search in startSearch.
@@ -22,6 +23,8 @@ export async function boot(store: AppStore): Promise<void> {
   // The radius search from the link, its covering, and the address bar (view and search, with
   // back/forward): search/search.ts.
   startSearch(store);
+  // The globe's "colour regions by" paint (nodes, no started copy, latency, lost shards marked).
+  startRegionPaint(store);
   try {
     const { file, router, source } = await loadBoundaries(boundariesSource(location.search));
     store.getState().setBoundaries(file, router, source);

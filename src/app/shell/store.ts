@@ -24,10 +24,12 @@ import { createSearchSlice } from '../search/searchSlice';
 import { createLiveSlice } from '../live/liveSlice';
 import { createReviewSlice } from '../review/reviewSlice';
 import { createFanoutSlice } from '../fanout/fanoutSlice';
+import { createRequestsSlice } from '../requests/requestsSlice';
+import { createNodesSlice } from '../nodes/nodesSlice';
 
 export type { AppState } from './types';
 
-const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice, createFanoutSlice];
+const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice, createFanoutSlice, createRequestsSlice, createNodesSlice];
 
 /** createAppStore returns a new store with every slice (tests make their own). */
 export function createAppStore() {

@@ -33,7 +33,7 @@ import { DEFAULT_RADIUS } from '../search/searchSlice';
 import type { AppStore } from './types';
 
 /** The layers of the globe, in display order. */
-export const LAYERS = ['shards', 'hilbert', 'grid', 'land', 'labels', 'spin'] as const;
+export const LAYERS = ['shards', 'hilbert', 'grid', 'land', 'labels', 'spin', 'requests'] as const;
 export type Layer = (typeof LAYERS)[number];
 
 /** How the globe is shown: the sphere, an equirectangular map, or the unfolded cube. */

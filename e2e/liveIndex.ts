@@ -1,0 +1,55 @@
+/**
+ * The real index the live browser tests search (live.spec.ts, nodes.spec.ts):
+ * the `dishes` index of data/boundaries.json on the node OPENSEARCH_URL (or
+ * the local one) names, seeded with a small sample when missing. Expected
+ * values in the tests come from the routing core and OpenSearch itself.
+ */
+import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { expect } from '@playwright/test';
+import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
+import { getIndexMeta } from '../src/server/seeder.ts';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const file = JSON.parse(readFileSync(fileURLToPath(new URL('../data/boundaries.json', import.meta.url)), 'utf8'));
+
+/** The sample seeded when the index is missing: 9,000 documents, about 15 s on a busy 2-core machine, ~60 dishes within 15 mi of San Francisco. */
+export const E2E_SAMPLE = { restaurants: 1500, dishesPerRestaurant: 5 };
+
+/**
+ * ensureLiveIndex checks that OpenSearch answers and that the explorer's API
+ * (at `base`) finds the index written for data/boundaries.json, seeding it
+ * when missing (or recreating it when this very sample drifted); returns the
+ * client. Throws, saying what to run, when no node answers.
+ */
+export async function ensureLiveIndex(base: string): Promise<OpenSearchClient> {
+  const client = new OpenSearchClient(configFromEnv());
+  try {
+    await client.get('/', { timeoutMs: 5000 });
+  } catch (e) {
+    throw new Error(`No OpenSearch node answers at ${client.url} (${(e as Error).message}). The live browser tests need the real node: run \`npm run cluster:start\` (or set OPENSEARCH_URL) and run the test again.`);
+  }
+  // What the explorer's server says about the index (the same API the panel reads).
+  const status = async () => (await (await fetch(`${base}/api/status`, { headers: { accept: 'application/json' } })).json()) as { connection: { status: string }; drift: { status: string; message: string } | null };
+  let s = await status();
+  expect(s.connection.status, 'the explorer’s live API must reach the node').toBe('up');
+  const seed = async (recreate: boolean) => {
+    const args = ['geoshard', 'seed', '--restaurants', String(E2E_SAMPLE.restaurants), '--dishes-per-restaurant', String(E2E_SAMPLE.dishesPerRestaurant), ...(recreate ? ['--recreate'] : [])];
+    await promisify(execFile)('npx', args, { cwd: ROOT, timeout: 150_000 });
+  };
+  if (s.drift?.status === 'missing-index') {
+    await seed(false);
+  } else if (s.drift && s.drift.status !== 'ok') {
+    // Recreate only an index this test seeded itself; anyone else's index is theirs to fix.
+    const sample = (await getIndexMeta(client, file.index))?.sample;
+    if (sample?.restaurants !== E2E_SAMPLE.restaurants || sample?.dishesPerRestaurant !== E2E_SAMPLE.dishesPerRestaurant) {
+      throw new Error(`The "${file.index}" index does not match data/boundaries.json: ${s.drift.message}`);
+    }
+    await seed(true);
+  }
+  s = await status();
+  expect(s.drift?.status, `index "${file.index}" must be seeded for data/boundaries.json`).toBe('ok');
+  return client;
+}

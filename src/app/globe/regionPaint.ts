@@ -1,0 +1,60 @@
+/**
+ * Region paint: the one way to colour the globe's regions (shard ranges) by
+ * something other than their shard, and to mark some of them. A paint gives
+ * every shard, in key order, a colour and a mark; the surface shader reads it
+ * from one small texture (one RGBA texel per shard: the colour, alpha 255 for
+ * an unmarked region and 0 for a marked one, drawn with red stripes). With no
+ * paint the surface uses the shard palette, as it always did.
+ *
+ * What a region is coloured by (the `ColourBy` modes) is decided by the
+ * feature that knows it: nodes/regionColours.ts computes the paint and
+ * nodes/regionPaintDriver.ts uploads it here. Nothing else writes it.
+ */
+import * as THREE from 'three';
+import type { RGB } from '../shell/palette';
+import { uniforms } from './uniforms';
+
+/**
+ * What the regions are coloured by: their shard (the palette), the node that
+ * holds their primary, whether their shard has a started copy, or their
+ * shard's recent search latency.
+ */
+export type ColourBy = 'shard' | 'node' | 'no-copy' | 'latency';
+export const COLOUR_BY: readonly ColourBy[] = ['shard', 'node', 'no-copy', 'latency'];
+
+/** A paint: per shard in key order, its colour and whether it is marked (its documents are missing from the current answer). */
+export interface RegionPaint {
+  colours: readonly RGB[];
+  marked: readonly boolean[];
+}
+
+/** regionTexels returns a paint as RGBA bytes, one texel per shard: sRGB colour, alpha 255 unmarked, 0 marked. `colours` and `marked` must have the same length. */
+export function regionTexels(paint: RegionPaint): Uint8Array {
+  const n = paint.colours.length;
+  if (paint.marked.length !== n) throw new RangeError(`region paint has ${n} colours but ${paint.marked.length} marks: give one of each per shard`);
+  const out = new Uint8Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    const c = paint.colours[i];
+    for (let k = 0; k < 3; k++) out[4 * i + k] = Math.round(Math.min(1, Math.max(0, c[k])) * 255);
+    out[4 * i + 3] = paint.marked[i] ? 0 : 255;
+  }
+  return out;
+}
+
+/** setRegionPaint uploads a paint for the surface shader, or (null) goes back to the shard palette with nothing marked. */
+export function setRegionPaint(paint: RegionPaint | null): void {
+  uniforms.uRegion.value?.dispose();
+  if (!paint || paint.colours.length === 0) {
+    uniforms.uRegion.value = null;
+    uniforms.uRegionOn.value = 0;
+    return;
+  }
+  const t = new THREE.DataTexture(regionTexels(paint), paint.colours.length, 1, THREE.RGBAFormat, THREE.UnsignedByteType);
+  t.minFilter = THREE.NearestFilter;
+  t.magFilter = THREE.NearestFilter;
+  t.generateMipmaps = false;
+  t.colorSpace = THREE.NoColorSpace;
+  t.needsUpdate = true;
+  uniforms.uRegion.value = t;
+  uniforms.uRegionOn.value = 1;
+}

@@ -1,0 +1,56 @@
+/**
+ * The request workload (issue 15): the searches the Requests layer colours
+ * the globe by and the Review panel judges a candidate against. One workload
+ * at a time: the bundled data/workload.csv (loaded only when the layer or the
+ * review asks for it) or a file the user picks, parsed, covered and rated in
+ * the review worker (requests/requestsDriver.ts asks it).
+ *
+ * Panels select narrowly:
+ *   useApp(s => s.requestWorkload)   the rated workload, or null
+ *   useApp(s => s.requestStatus)     what is loading, or why it failed
+ *   useApp(s => s.requestHotspots)   the current file's hot ranges, or null
+ */
+import type { SliceCreator } from '../shell/types';
+import type { Hotspot } from '../../core/index';
+import type { WorkloadAnswer } from '../review/reviewWorker';
+import { rateScale, type RateScale } from './requests';
+
+/** A rated workload and its colour scale. */
+export type RequestWorkload = WorkloadAnswer & { scale: RateScale };
+
+/** What the workload is doing: nothing asked yet, loading (from a source), ready, or failed (with the problems). */
+export interface RequestStatus {
+  state: 'idle' | 'loading' | 'ready' | 'error';
+  /** The source being loaded or loaded last, or null. */
+  source: string | null;
+  /** Why the last load failed (the parser's message names the line, field and value), or null. */
+  error: string | null;
+}
+
+export interface RequestsSlice {
+  requestWorkload: RequestWorkload | null;
+  requestStatus: RequestStatus;
+  /** The current file's hot ranges over the workload (core findHotspots), with the file's hash and the factor; null until computed. */
+  requestHotspots: { hash: string; factor: number; hotspots: Hotspot[] } | null;
+  /** Starts a load (the previous workload stays shown until the new one is ready). */
+  setRequestLoading: (source: string) => void;
+  /** Keeps a rated workload (its hot ranges are recomputed). */
+  setRequestWorkload: (w: WorkloadAnswer) => void;
+  /** Records why a load failed; the previous workload, if any, stays. */
+  setRequestError: (source: string, error: string) => void;
+  setRequestHotspots: (h: RequestsSlice['requestHotspots']) => void;
+}
+
+declare module '../shell/types' {
+  interface AppState extends RequestsSlice {}
+}
+
+export const createRequestsSlice: SliceCreator<RequestsSlice> = (set) => ({
+  requestWorkload: null,
+  requestStatus: { state: 'idle', source: null, error: null },
+  requestHotspots: null,
+  setRequestLoading: (source) => set({ requestStatus: { state: 'loading', source, error: null } }),
+  setRequestWorkload: (w) => set({ requestWorkload: { ...w, scale: rateScale(w.rates) }, requestStatus: { state: 'ready', source: w.source, error: null }, requestHotspots: null }),
+  setRequestError: (source, error) => set({ requestStatus: { state: 'error', source, error } }),
+  setRequestHotspots: (h) => set({ requestHotspots: h }),
+});
