@@ -16,6 +16,7 @@ export { sha256 } from './sha256.ts';
 export * from './searches.ts';
 export * from './exports.ts';
 export * from './migration.ts';
+export * from './migrationState.ts';
 export * from './diff.ts';
 export * from './fanout.ts';
 export * from './plan.ts';

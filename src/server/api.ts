@@ -19,13 +19,15 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path
 import { fileURLToPath } from 'node:url';
 import { Router, parseBoundaryFile, MAX_RADIUS_KM, type BoundaryFile } from '../core/index.ts';
 import { OpenSearchClient, OpenSearchError, configFromEnv } from './opensearch.ts';
-import { DriftGuard, type DriftState } from './drift.ts';
-import { JOIN_FIELD, PARENT, CHILD } from './indexSpec.ts';
+import { DriftGuard, driftState, type DriftState } from './drift.ts';
+import { getIndexMeta } from './seeder.ts';
+import { JOIN_FIELD, PARENT, CHILD, type IndexMeta } from './indexSpec.ts';
 import { parseSearchParams, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, type StatusAnswer } from './wire.ts';
 import { runSearch, planRouted, planAll, compareParts, DEFAULT_SEARCH_TIMEOUT_MS, type SearchPart } from './search.ts';
 import { readLayout, isHealthy, withLeftNodes, placementOf, placementSentence, type Layout } from './placement.ts';
 import { checkRouting, type RoutingCheck } from './fingerprint.ts';
 import type { ShardCopy, SearchPlacement, AskedShard } from './wire.ts';
+import { MigrationRouting, migrationOfMeta, migrationStatusOf } from './migration.ts';
 
 /** The project's root folder. */
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -77,6 +79,8 @@ export class LiveApi {
   private readonly seenNodes = new Map<string, string>();
   /** The routing check per index hash: asked once (at start, or on the first search), not on every search. */
   private readonly routingChecks = new Map<string, RoutingCheck>();
+  /** The router of the index's migration state, rebuilt when its epoch changes. */
+  private readonly migrations = new MigrationRouting();
 
   constructor(private readonly opts: ApiOptions = {}) {
     this.client = opts.client ?? new OpenSearchClient(configFromEnv());
@@ -182,8 +186,8 @@ export class LiveApi {
     }
     const l = this.routing();
     if ('error' in l) return { httpStatus: 500, body: { status: 'error', error: { message: redactPath(l.error, l.path) } } };
-    const { router, guard } = l;
-    const file = router.file;
+    const { guard } = l;
+    const file = l.router.file;
     const head = { query: describeQuery(params), index: file.index, boundary: { hash: file.hash, version: file.version, numberOfShards: file.numberOfShards } };
     const opts = { timeoutMs: this.searchTimeoutMs };
     // The drift check comes first: a search never runs against an index written with another
@@ -195,6 +199,14 @@ export class LiveApi {
       return errorResult(head, e, this.client.url);
     }
     if (drift0.status !== 'ok') return driftResult(head, drift0);
+    // A migration in progress: route with its state (one read owner per range, the other copy excluded).
+    let router: Router;
+    let migrationState;
+    try {
+      ({ router, state: migrationState } = this.migrations.routerFor(l.router, drift0.meta));
+    } catch (e) {
+      return { httpStatus: 500, body: { status: 'error', ...head, error: { message: `the index's migration state cannot be used: ${(e as Error).message}` } } };
+    }
     // The routing check (asked once per index hash). When it cannot be asked, the search still
     // runs (the hashes match, so only an engine-level routing change could misroute) and the
     // check is tried again on the next search.
@@ -221,8 +233,20 @@ export class LiveApi {
     let unrouted: SearchPart | undefined;
     let failure: unknown;
     try {
-      routed = await runSearch(this.client, router, params, planRouted(router, params), opts);
-      if (params.compare) unrouted = await runSearch(this.client, router, params, planAll(router), opts);
+      // The search is valid for the epoch it was routed with only if that epoch was still in force
+      // when it finished: the migration publishes a new epoch before it copies or deletes, so a
+      // search that sees the same epoch after it ran saw no copy or delete of that epoch's
+      // successor. When the epoch moved, the search runs again with the new state.
+      let key = epochKey(drift0.meta);
+      for (let attempt = 1; ; attempt++) {
+        routed = await runSearch(this.client, router, params, planRouted(router, params), opts);
+        if (params.compare) unrouted = await runSearch(this.client, router, params, planAll(router), opts);
+        if (attempt === MAX_EPOCH_ATTEMPTS) break;
+        const after = await getIndexMeta(this.client, file.index);
+        if (epochKey(after) === key || driftState(file, after).status !== 'ok') break;
+        key = epochKey(after);
+        ({ router, state: migrationState } = this.migrations.routerFor(l.router, after ?? null));
+      }
     } catch (e) {
       failure = e;
     }
@@ -248,7 +272,8 @@ export class LiveApi {
     const body: Record<string, unknown> = {
       status,
       ...head,
-      drift: { status: drift0.status, indexHash: drift0.indexHash, fileHash: drift0.fileHash },
+      drift: { status: drift0.status, indexHash: drift0.indexHash, fileHash: drift0.fileHash, ...(drift0.targetHash ? { targetHash: drift0.targetHash } : {}) },
+      ...(migrationState ? { migration: { epoch: migrationState.epoch, target: migrationState.target } } : {}),
       ...rest,
       note: params.circle ? undefined : `no location: the search went to all ${file.numberOfShards} shards`,
       placement,
@@ -298,7 +323,15 @@ export class LiveApi {
     if (layout?.nodes) body.nodes = withLeftNodes(layout.nodes, this.seenNodes);
     try {
       const d = await l.guard.check();
-      body.drift = { status: d.status, indexHash: d.indexHash, fileHash: d.fileHash, indexVersion: d.indexVersion, fileVersion: d.fileVersion, message: d.message };
+      body.drift = { status: d.status, indexHash: d.indexHash, fileHash: d.fileHash, indexVersion: d.indexVersion, fileVersion: d.fileVersion, ...(d.targetHash ? { targetHash: d.targetHash } : {}), message: d.message };
+      if (d.meta) {
+        try {
+          const m = migrationOfMeta(d.meta);
+          body.migration = m.state && m.base ? migrationStatusOf(m.base, m.state) : null;
+        } catch (e) {
+          body.migration = { error: (e as Error).message };
+        }
+      }
       if (d.status === 'missing-index') {
         body.index = { name: d.index, exists: false };
         return { httpStatus: 200, body };
@@ -345,6 +378,16 @@ export class LiveApi {
     }
     send(res, result.httpStatus, result.body, req.method === 'HEAD', result.httpStatus === 405 ? { allow: 'GET, HEAD' } : undefined);
   };
+}
+
+/** How many times a search runs at most when the migration epoch keeps moving under it. */
+const MAX_EPOCH_ATTEMPTS = 3;
+
+/** epochKey names the routing state an index `_meta` is in: its settled hash and migration epoch. */
+function epochKey(meta: IndexMeta | null | undefined): string {
+  if (!meta) return '';
+  const epoch = (meta.migration as { epoch?: unknown } | undefined)?.epoch;
+  return `${meta.hash}@${epoch ?? 'settled'}`;
 }
 
 /** redactPath replaces a boundary file's absolute path in a message with its public name. */

@@ -25,18 +25,34 @@ export interface DriftState {
   indexVersion: number | null;
   /** The index's `_meta` (null when absent). */
   meta: IndexMeta | null;
+  /** The target hash of a migration in progress on the index (`_meta.migration.target`), else null. */
+  targetHash: string | null;
   /** A sentence for people (empty when ok). */
   message: string;
 }
 
 /** driftState compares an index `_meta` (or its absence) with the boundary file. */
 export function driftState(file: BoundaryFile, meta: IndexMeta | null | undefined): DriftState {
-  const base = { index: file.index, fileHash: file.hash, fileVersion: file.version, indexHash: meta?.hash ?? null, indexVersion: meta?.version ?? null, meta: meta ?? null };
+  const target = (meta?.migration as { target?: unknown } | undefined)?.target;
+  const targetHash = typeof target === 'string' ? target : null;
+  const base = { index: file.index, fileHash: file.hash, fileVersion: file.version, indexHash: meta?.hash ?? null, indexVersion: meta?.version ?? null, targetHash, meta: meta ?? null };
   if (meta === undefined) {
     return { ...base, status: 'missing-index', message: `index "${file.index}" does not exist on the cluster: run "npx geoshard seed" to create and load it` };
   }
   if (meta === null) {
     return { ...base, status: 'no-meta', message: `index "${file.index}" has no geoshard _meta hash, so nothing says which boundary file its documents were routed with: recreate it with "npx geoshard seed --recreate"` };
+  }
+  // During a migration both ends are right: the settled file and the target route the same
+  // documents once the API applies the migration state (see api.ts).
+  if (meta.hash !== file.hash && targetHash === file.hash) return { ...base, status: 'ok', message: '' };
+  if (meta.hash !== file.hash && targetHash) {
+    return {
+      ...base,
+      status: 'mismatch',
+      message:
+        `boundary drift: index "${file.index}" is migrating from boundary file ${meta.hash} (version ${meta.version}) to ${targetHash}, but this server routes with ${file.hash} (version ${file.version}), which is neither. ` +
+        `Every search is refused: serve the index's settled file or the migration's target.`,
+    };
   }
   if (meta.hash !== file.hash) {
     return {

@@ -36,6 +36,14 @@ export interface IndexMeta {
    * when `geoshard seed` wrote the index (absent in indexes seeded before).
    */
   routing?: RoutingFingerprint;
+  /**
+   * The boundary file itself (the settled file: its hash is `hash`), so a
+   * migration can start from what the index was written with (absent in
+   * indexes seeded before).
+   */
+  file?: BoundaryFile;
+  /** A migration in progress (`geoshard migrate`): see core/migrationState.ts; absent when settled. */
+  migration?: unknown;
 }
 
 /** The sample `geoshard seed` loaded: enough to predict the per-shard counts. */
@@ -53,7 +61,7 @@ export interface SampleMeta {
 
 /** indexMeta returns the `_meta` of an index for the file, with the sample and the routing fingerprint when given. */
 export function indexMeta(file: BoundaryFile, sample?: SampleMeta, routing?: RoutingFingerprint): IndexMeta {
-  return { app: 'geoshard', hash: file.hash, version: file.version, index: file.index, numberOfShards: file.numberOfShards, ...(sample ? { sample } : {}), ...(routing ? { routing } : {}) };
+  return { app: 'geoshard', hash: file.hash, version: file.version, index: file.index, numberOfShards: file.numberOfShards, ...(sample ? { sample } : {}), ...(routing ? { routing } : {}), file };
 }
 
 /**

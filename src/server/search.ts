@@ -6,7 +6,7 @@
  * facet counts over the matching dishes. Run routed (`routing=<names>`, only
  * the shards the core says the circle touches) or on all shards, and compared.
  */
-import { EARTH_RADIUS_KM, type Router, type ShardRef } from '../core/index.ts';
+import { EARTH_RADIUS_KM, type Router, type ShardRef, type ReadExclusion } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT } from './indexSpec.ts';
 import { VOCABULARY, sideStatus, type SearchParams, type SearchSide, type Facets, type SearchStatus, type ShardsSection, type AskedShard, type DishHit, type ShardTiming } from './wire.ts';
@@ -36,24 +36,31 @@ const RESTAURANT_SOURCE = ['id', 'name', 'place', 'state', 'location', 'cuisines
  * dishes, so sorting by score puts the nearest restaurants' dishes first; ties
  * break by restaurant id, then dish id, so the order is total and the same on
  * any set of shards. Facets use terms aggregations sized to the whole
- * vocabulary, so their counts are exact.
+ * vocabulary, so their counts are exact. During a migration `exclusions`
+ * (Router.readExclusions) drop the copy of each moving range that is not the
+ * read copy: restaurants with that `_routing` and a cell in the range, and so
+ * (through has_parent, which joins on the same shard) their dishes.
  */
-export function buildSearchBody(p: SearchParams, timeoutMs = DEFAULT_SEARCH_TIMEOUT_MS): Record<string, unknown> {
-  const body = searchBody(p, timeoutMs);
+export function buildSearchBody(p: SearchParams, timeoutMs = DEFAULT_SEARCH_TIMEOUT_MS, exclusions: readonly ReadExclusion[] = []): Record<string, unknown> {
+  const body = searchBody(p, timeoutMs, exclusions);
   // Profiling is asked only when wanted: it instruments every query and collector, so it slows the search it measures.
   return p.profile ? { ...body, profile: true } : body;
 }
 
-function searchBody(p: SearchParams, timeoutMs: number): Record<string, unknown> {
+function searchBody(p: SearchParams, timeoutMs: number, exclusions: readonly ReadExclusion[]): Record<string, unknown> {
+  const excluded = exclusions.map((e) => ({ bool: { filter: [{ term: { _routing: e.routing } }, { range: { cell: e.end === null ? { gte: e.start } : { gte: e.start, lt: e.end } } }] } }));
+  const notExcluded = excluded.length > 0 ? { must_not: excluded } : {};
   const parentQuery = p.circle
     ? {
         function_score: {
-          query: { bool: { filter: [{ geo_distance: { distance: `${p.circle.radius.km * 1000}m`, location: { lat: p.circle.lat, lon: p.circle.lng } } }] } },
+          query: { bool: { filter: [{ geo_distance: { distance: `${p.circle.radius.km * 1000}m`, location: { lat: p.circle.lat, lon: p.circle.lng } } }], ...notExcluded } },
           functions: [{ exp: { location: { origin: { lat: p.circle.lat, lon: p.circle.lng }, scale: `${p.circle.radius.km * 1000}m`, decay: 0.5 } } }],
           boost_mode: 'replace',
         },
       }
-    : { match_all: {} };
+    : excluded.length > 0
+      ? { bool: notExcluded }
+      : { match_all: {} };
   const filter: unknown[] = [{ term: { [JOIN_FIELD]: CHILD } }];
   for (const d of p.diets) filter.push({ term: { diets: d } });
   if (p.cuisines.length > 0) filter.push({ terms: { cuisine: p.cuisines } });
@@ -234,6 +241,8 @@ export interface Plan {
   scope: 'routed' | 'all-shards';
   routing: string | null;
   shards: (ShardRef & { cells: number })[];
+  /** Copies to ignore during a migration (Router.readExclusions; empty when settled). */
+  exclusions: ReadExclusion[];
 }
 
 /**
@@ -244,12 +253,12 @@ export interface Plan {
 export function planRouted(router: Router, p: SearchParams): Plan {
   if (!p.circle) return planAll(router);
   const c = router.cover(p.circle.lat, p.circle.lng, p.circle.radius.km);
-  return { scope: 'routed', routing: c.routing, shards: c.shards };
+  return { scope: 'routed', routing: c.routing, shards: c.shards, exclusions: router.readExclusions() };
 }
 
 /** planAll returns the plan that asks every shard and sends no routing. */
 export function planAll(router: Router): Plan {
-  return { scope: 'all-shards', routing: null, shards: router.shards.map((s) => ({ ...s, cells: 0 })) };
+  return { scope: 'all-shards', routing: null, shards: router.shards.map((s) => ({ ...s, cells: 0 })), exclusions: router.readExclusions() };
 }
 
 /** Options of runSearch. */
@@ -269,7 +278,7 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
   const t0 = performance.now();
   const { body } = await client.request<RawResponse>('POST', `/${encodeURIComponent(router.file.index)}/_search`, {
     query: { routing: plan.routing ?? undefined, allow_partial_search_results: 'true', ...opts.query },
-    body: buildSearchBody(p, timeoutMs),
+    body: buildSearchBody(p, timeoutMs, plan.exclusions),
     timeoutMs: timeoutMs + 5000,
   });
   const wallMs = performance.now() - t0;

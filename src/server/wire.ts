@@ -20,7 +20,7 @@
  *   profile    1/true: ask OpenSearch's profile API and report each asked shard's time
  *              (`shardTimes`); off by default because profiling slows the search itself
  */
-import { parseRadius, MAX_RADIUS_KM, KM_PER_MILE, formatRadius, type Radius, type RadiusUnit } from '../core/index.ts';
+import { parseRadius, MAX_RADIUS_KM, KM_PER_MILE, formatRadius, type Radius, type RadiusUnit, type MoveStep, type DocCounts } from '../core/index.ts';
 import { DIETS, ALLERGENS, CUISINES } from '../data/generator.ts';
 
 // ---------------------------------------------------------------------------
@@ -401,7 +401,38 @@ export interface DriftEcho {
   fileHash: string;
   indexVersion?: number | null;
   fileVersion?: number;
+  /** The target of a migration in progress on the index, when there is one. */
+  targetHash?: string | null;
   message?: string;
+}
+
+/**
+ * A migration in progress on the index (`geoshard migrate`), as its `_meta`
+ * records it: one entry per moving range with its step (core MOVE_STEPS) and
+ * counts. Reported by /api/status; a search answer names the epoch it read.
+ */
+export interface MigrationStatus {
+  /** +1 on every publish; searches route with the state of this epoch. */
+  epoch: number;
+  /** The settled file's hash and the target's. */
+  base: string;
+  target: string;
+  targetVersion: number;
+  startedAt: string;
+  updatedAt: string;
+  moves: {
+    start: string;
+    end: string | null;
+    from: string;
+    to: string;
+    fromShard: number;
+    toShard: number;
+    step: MoveStep;
+    /** Documents the copy wrote to the new owner. */
+    copied: DocCounts;
+    /** The range's documents on both owners when verified, null before. */
+    verified: { from: DocCounts; to: DocCounts } | null;
+  }[];
 }
 
 /** A 200 answer of /api/search: the routed side at the top level, the all-shards side under `unrouted` when compared. */
@@ -410,6 +441,8 @@ export interface SearchAnswer extends SearchSide {
   index: string;
   boundary: { hash: string; version: number; numberOfShards: number };
   drift: DriftEcho;
+  /** Present while a migration runs on the index: the epoch whose state the search was routed with. */
+  migration?: { epoch: number; target: string };
   /** Set when there is no location: the search went to every shard. */
   note?: string;
   unrouted?: SearchSide;
@@ -522,6 +555,8 @@ export interface StatusAnswer {
     | { name: string; error: string }
     | null;
   drift: (DriftEcho & { message: string }) | null;
+  /** The migration in progress on the index, null when settled, an error when its state cannot be read (absent from older servers). */
+  migration?: MigrationStatus | { error: string } | null;
   limits: { minRadiusKm: number; maxRadiusKm: number; maxSize: number; defaultSize: number; searchTimeoutMs: number };
   vocabulary: { diets: readonly string[]; allergens: readonly string[]; cuisines: readonly string[] };
 }

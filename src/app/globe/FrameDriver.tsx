@@ -14,7 +14,7 @@ import { panBy } from './frame';
 import { uniforms } from './uniforms';
 import { rotation, pixelsPerUnit, netCentreOf, clampFlatCentre, unprojectScreen } from './view';
 import { drawLabels } from './labels';
-import { hoverAt } from './hover';
+import { hoverAt, viewKey } from './hover';
 
 const RAD = Math.PI / 180;
 const MORPH_MS = 900;
@@ -127,8 +127,13 @@ export function FrameDriver({ labels }: FrameDriverProps) {
     uniforms.uHighlight.value = s.highlight;
     uniforms.uBrush.value.set(s.brush ? s.brush[0] : -1, s.brush ? s.brush[1] : -1);
 
-    // Keep the readout true under a still pointer while the view moves.
-    if (moving && frame.pointer.inside && !frame.dragging) s.setHover(hoverAt(data.router, unprojectScreen(v, frame.pointer.x, frame.pointer.y)));
+    // Keep the readout true under a still pointer whenever the view changed (a glide, spin,
+    // inertia, but also a wheel zoom, a key press or a resize, which are not animations).
+    const hoverView = viewKey(v);
+    if (hoverView !== frame.hoverView) {
+      frame.hoverView = hoverView;
+      if (frame.pointer.inside && !frame.dragging) s.setHover(hoverAt(data.router, unprojectScreen(v, frame.pointer.x, frame.pointer.y)));
+    }
     const hover = appStore.getState().hover;
     uniforms.uHoverCell.value = hover ? hover.ordinal >> (2 * (10 - s.level)) : -1;
 

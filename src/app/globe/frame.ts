@@ -38,6 +38,8 @@ export function createFrame() {
     count: 0,
     lastFrameAt: 0,
     wasMoving: false,
+    /** The view (hover.ts viewKey) the hover readout was last computed for. */
+    hoverView: '',
     /** Parts that arrived since the last frame (see markLoaded). */
     arrived: [] as string[],
     /** Asks react-three-fiber for a frame (set by FrameDriver). */

@@ -9,10 +9,32 @@
 import { expose, transfer } from 'comlink';
 import { parseCellsCsv } from '../../core/index';
 import { levelCellCenters } from './levels';
-import { hilbertSegments, coastlineSegments, type SegmentArrays, type Topology } from './typedArrays';
+import { hilbertSegments, coastlineSegments, segmentArraysOf, type SegmentArrays, type Topology } from './typedArrays';
+import { meshSegments, awayFrom, within } from './basemap';
 import type { CellsData } from '../shell/dataSlice';
 
 const segmentBuffers = (s: SegmentArrays) => [s.ll.buffer, s.xyz.buffer, s.other.buffer, s.otherXyz.buffer, s.ordinal.buffer];
+
+// Decoded basemap outlines, per file set: decoded once, cut to a region on every ask.
+const decoded = new Map<string, Promise<Float64Array>>();
+function once(key: string, make: () => Promise<Float64Array>): Promise<Float64Array> {
+  let p = decoded.get(key);
+  if (!p) {
+    p = make().catch((e: unknown) => {
+      decoded.delete(key);
+      throw e;
+    });
+    decoded.set(key, p);
+  }
+  return p;
+}
+const topo = async (url: string) => (await (await fetchOk(url)).json()) as Topology;
+const joined = (parts: Float64Array[]) => {
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let k = 0;
+  for (const p of parts) (out.set(p, k), (k += p.length));
+  return out;
+};
 
 async function fetchOk(url: string): Promise<Response> {
   const res = await fetch(url);
@@ -39,6 +61,28 @@ const geometryApi = {
   /** A world-atlas land topology fetched and decoded into coastline segments. */
   async land(url: string): Promise<SegmentArrays> {
     const segs = coastlineSegments((await (await fetchOk(url)).json()) as Topology);
+    return transfer(segs, segmentBuffers(segs));
+  },
+  /** Country borders (a world-atlas countries topology) and US state borders (us-atlas states), whole world. */
+  async borders(countriesUrl: string, statesUrl: string): Promise<SegmentArrays> {
+    const flat = await once(`borders ${countriesUrl} ${statesUrl}`, async () => {
+      const [countries, states] = await Promise.all([topo(countriesUrl), topo(statesUrl)]);
+      return joined([meshSegments(countries, 'countries', (a, b) => a !== b), meshSegments(states, 'states', (a, b) => a !== b)]);
+    });
+    const segs = segmentArraysOf(flat);
+    return transfer(segs, segmentBuffers(segs));
+  },
+  /**
+   * The detailed outlines within radiusDeg of (lat, lng): a world-atlas land topology (1:10m) and
+   * the US lake shores of us-atlas states that the land outline lacks (basemap.ts).
+   */
+  async detail(landUrl: string, statesUrl: string, lat: number, lng: number, radiusDeg: number): Promise<SegmentArrays> {
+    const flat = await once(`detail ${landUrl} ${statesUrl}`, async () => {
+      const [land, states] = await Promise.all([topo(landUrl), topo(statesUrl)]);
+      const coast = meshSegments(land, 'land');
+      return joined([coast, awayFrom(meshSegments(states, 'states', (a, b) => a === b), coast, 0.1)]);
+    });
+    const segs = segmentArraysOf(within(flat, lat, lng, radiusDeg));
     return transfer(segs, segmentBuffers(segs));
   },
 };

@@ -52,3 +52,13 @@ export function loadCells(url: string): Promise<CellsData> {
 export function loadLand(url: string): Promise<SegmentArrays> {
   return geometry().api.land(url) as Promise<SegmentArrays>;
 }
+
+/** loadBorders fetches and decodes country and US state borders (see basemap.ts). */
+export function loadBorders(countriesUrl: string, statesUrl: string): Promise<SegmentArrays> {
+  return geometry().api.borders(countriesUrl, statesUrl) as Promise<SegmentArrays>;
+}
+
+/** loadDetail returns the detailed outlines within radiusDeg of (lat, lng) (see basemap.ts); the files are decoded once. */
+export function loadDetail(landUrl: string, statesUrl: string, lat: number, lng: number, radiusDeg: number): Promise<SegmentArrays> {
+  return geometry().api.detail(landUrl, statesUrl, lat, lng, radiusDeg) as Promise<SegmentArrays>;
+}

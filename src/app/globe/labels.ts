@@ -1,8 +1,14 @@
 /**
  * The sample cities over the globe: the main thread projects them (the same view math as
- * the shaders, once per frame in which the view moved) and a worker draws them on the
- * overlay canvas it owns (labels.worker.ts), so label frames never cost the main thread a
- * repaint. Without OffscreenCanvas the same drawing runs here.
+ * the shaders, once per frame in which the view moved) and measures the panels laid over
+ * the globe (`.overlay > *` in the globe view: labels keep clear of them); a worker places
+ * and draws them on the overlay canvas it owns (labels.worker.ts, labelsDraw.ts), so label
+ * frames never cost the main thread a repaint. Without OffscreenCanvas the same drawing
+ * runs here.
+ *
+ * Test hook: after each drawing the overlay canvas carries data-labels, a JSON list of
+ * [name, dotX, dotY, x0, y0, x1, y1] per label shown (CSS px from the canvas's top-left:
+ * its dot and its text box), and data-dots, a JSON list of [x, y] per dot drawn.
  */
 import type { Router } from '../../core/index';
 import { faceSTAt } from './faces';
@@ -11,7 +17,7 @@ import { projectLatLng, type ViewGeometry } from './view';
 import { toHex, type RGB } from '../shell/palette';
 import { wrap, transfer, type Remote } from 'comlink';
 import type { LabelsApi } from './labels.worker';
-import { drawPoints } from './labelsDraw';
+import { drawPoints, newLabelState, type Box, type LabelState, type Placement } from './labelsDraw';
 
 interface Placed {
   city: City;
@@ -27,6 +33,10 @@ interface Target {
   names: string[];
   colors: string[];
   key: string;
+  /** The main-thread drawing's state (when there is no worker). */
+  state: LabelState;
+  /** Drawings asked so far: only the latest one's answer is shown in data-labels. */
+  seq: number;
 }
 
 let target: Target | null = null;
@@ -40,7 +50,7 @@ function attach(canvas: HTMLCanvasElement): Target {
     void api.init(transfer(offscreen, [offscreen]));
     worker = { api, terminate: () => w.terminate() };
   }
-  return { canvas, worker, sent: null, placed: [], names: [], colors: [], key: '' };
+  return { canvas, worker, sent: null, placed: [], names: [], colors: [], key: '', state: newLabelState(), seq: 0 };
 }
 
 /**
@@ -64,7 +74,8 @@ export function drawLabels(canvas: HTMLCanvasElement | null, v: ViewGeometry, ci
     void t.worker?.api.cities(t.names, t.colors);
   }
   const dpr = window.devicePixelRatio || 1;
-  const key = cities.length === 0 ? 'empty' : [v.lat, v.lng, v.zoom, v.morph, v.flat, v.mapLat, v.net[0], v.net[1], v.width, v.height, dpr].join(' ');
+  const blocked = cities.length === 0 ? [] : panelBoxes(canvas);
+  const key = cities.length === 0 ? 'empty' : [v.lat, v.lng, v.zoom, v.morph, v.flat, v.mapLat, v.net[0], v.net[1], v.width, v.height, dpr, blocked.flat().join(',')].join(' ');
   if (key === t.key && !changedInputs) return;
   t.key = key;
   const points = new Float32Array(3 * t.placed.length);
@@ -72,6 +83,33 @@ export function drawLabels(canvas: HTMLCanvasElement | null, v: ViewGeometry, ci
     const { x, y, visible } = projectLatLng(v, p.city.lat, p.city.lng, p.faceST);
     points.set([x, y, visible ? 1 : 0], 3 * i);
   });
-  if (t.worker) void t.worker.api.draw(v.width, v.height, dpr, transfer(points, [points.buffer]));
-  else drawPoints(canvas, v.width, v.height, dpr, points, t.names, t.colors);
+  const xy = Array.from(points);
+  const names = t.names;
+  const seq = ++t.seq;
+  const show = (placed: Placement) => {
+    if (target !== t || seq !== t.seq) return;
+    canvas.dataset.labels = JSON.stringify(placed.labels.map((l) => [names[l.index], round(xy[3 * l.index]), round(xy[3 * l.index + 1]), ...l.box.map(round)]));
+    canvas.dataset.dots = JSON.stringify(placed.dots.map((i) => [round(xy[3 * i]), round(xy[3 * i + 1])]));
+  };
+  if (t.worker) void t.worker.api.draw(v.width, v.height, dpr, transfer(points, [points.buffer]), blocked).then(show);
+  else show(drawPoints(canvas, t.state, v.width, v.height, dpr, points, t.names, t.colors, blocked));
+}
+
+const round = (x: number) => Math.round(x * 10) / 10;
+
+/**
+ * panelBoxes returns the boxes (CSS px from the canvas's top-left, 3 px of margin) of the panels
+ * laid over the canvas: the children of the globe view's `.overlay` containers that show.
+ */
+function panelBoxes(canvas: HTMLCanvasElement): Box[] {
+  const view = canvas.closest('.globe-view');
+  if (!view) return [];
+  const c = canvas.getBoundingClientRect();
+  const boxes: Box[] = [];
+  for (const el of view.querySelectorAll<HTMLElement>('.overlay > *')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    boxes.push([Math.round(r.left - c.left - 3), Math.round(r.top - c.top - 3), Math.round(r.right - c.left + 3), Math.round(r.bottom - c.top + 3)]);
+  }
+  return boxes;
 }

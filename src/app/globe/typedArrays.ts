@@ -133,6 +133,17 @@ export function coastlineSegments(topology: Topology): SegmentArrays {
   return out;
 }
 
+/**
+ * segmentArraysOf turns flat segments [aLat, aLng, bLat, bLng, ...] (degrees) into segment
+ * arrays with no ordinal (−1), as the line material draws them.
+ */
+export function segmentArraysOf(flat: ArrayLike<number>): SegmentArrays {
+  const n = Math.floor(flat.length / 4);
+  const out = allocSegments(n);
+  for (let s = 0; s < n; s++) putSegment(out, 2 * s, [flat[4 * s], flat[4 * s + 1]], [flat[4 * s + 2], flat[4 * s + 3]], -1, -1);
+  return out;
+}
+
 function isClosingEdge(aLat: number, aLng: number, bLat: number, bLng: number): boolean {
   const onDateLine = Math.abs(aLng) > 179.99 && Math.abs(bLng) > 179.99;
   const onPole = aLat < -89.9 && bLat < -89.9;

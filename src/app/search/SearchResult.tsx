@@ -23,6 +23,17 @@ import { coveringExport, download } from './export';
 /** The asked indices, for the shard bar (a stable function, so the bar subscribes once). */
 const askedIndices = (s: AppState) => searchAsked(s)?.indices ?? null;
 
+/**
+ * writeRouting shows a routing string with a line-break opportunity (<wbr>) after each comma, so
+ * a long list (no location: all shards) wraps between names, never inside one; the element's
+ * text stays the string exactly as sent.
+ */
+function writeRouting(el: HTMLElement, routing: string): void {
+  if (el.textContent === routing) return;
+  const parts = routing.split(',');
+  el.replaceChildren(...parts.flatMap((name, i) => (i < parts.length - 1 ? [`${name},`, document.createElement('wbr')] : [name])));
+}
+
 /** The result's state: no search, a covering on its way, a covering shown, or no location (all shards). */
 function stateOf(s: AppState): 'none' | 'pending' | 'ready' | 'all' {
   if (s.noLocation) return 'all';
@@ -52,7 +63,7 @@ export function SearchResult() {
       const route = !s.noLocation && s.searchCentre ? s.covering?.route : null;
       cells.textContent = route ? String(route.cellShards.length) : '0';
       shards.textContent = formatShardCount(asked ? asked.indices.length : 0, N);
-      routing.textContent = asked ? asked.routing : '—';
+      writeRouting(routing, asked ? asked.routing : '—');
       const counts = new Map(route?.shards.map((x) => [x.index, x.cells]) ?? []);
       for (let i = 0; i < perShard.children.length; i++) {
         const row = perShard.children[i] as HTMLElement;

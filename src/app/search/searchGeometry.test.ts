@@ -31,6 +31,26 @@ describe('search circle geometry', () => {
     }
   });
 
+  it('draws a true circle at exactly the poles: every point at the radius, evenly spaced around the pole', () => {
+    // A circle of radius r around a pole is the parallel at 90° − r/R (in radians of arc), cut
+    // into n equal arcs: every chord between neighbours is 2·R·cos(lat)·sin(π/n) apart.
+    const km = 24.14;
+    const n = 72;
+    for (const lat of [90, -90]) {
+      for (const lng of [0, -122.4194, 180]) {
+        const pts = circleOutline(lat, lng, km, n);
+        const ring = (Math.sign(lat) * (90 - ((km / EARTH_RADIUS_KM) * 180) / Math.PI) * Math.PI) / 180;
+        const chord = 2 * EARTH_RADIUS_KM * Math.cos(ring) * Math.sin(Math.PI / n);
+        for (let i = 0; i < n; i++) {
+          const j = (i + 1) % n;
+          expect(pts[2 * i], `lat ${lat}: point ${i} on the parallel`).toBeCloseTo(ring, 6); // float32 output
+          const d = haversineKm((pts[2 * i] * 180) / Math.PI, (pts[2 * i + 1] * 180) / Math.PI, (pts[2 * j] * 180) / Math.PI, (pts[2 * j + 1] * 180) / Math.PI);
+          expect(Math.abs(d - chord), `lat ${lat}: points ${i} and ${j}`).toBeLessThan(chord * 1e-3);
+        }
+      }
+    }
+  });
+
   it('zooms so the circle spans the fit fraction of the smaller side of the view', () => {
     const km = 15 * KM_PER_MILE;
     const z = fitZoom(km, 'globe', 1000, 700);

@@ -6,6 +6,9 @@
  * others dimmed). Hovering a segment highlights the shard on the globe;
  * hovering the globe marks its segment; clicking glides to the shard.
  *
+ * The shard's name shows in a tip above the bar while its segment is hovered or focused (a
+ * narrow segment cannot show it inside; test id `${testId}-tip`).
+ *
  * Highlight and asked flags are written straight to the DOM from store
  * subscriptions: a slider drag or a pointer move never re-renders it.
  */
@@ -29,6 +32,29 @@ export interface ShardBarProps {
 export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) {
   const data = useApp(readyData);
   const bar = useRef<HTMLDivElement>(null);
+  const tip = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    // The name tip follows the highlight (a segment, a table row or the ribbon hovered).
+    const showTip = (i: number) => {
+      const el = bar.current;
+      const t = tip.current;
+      const d = readyData(appStore.getState());
+      if (!el || !t) return;
+      const seg = el.children[i] as HTMLElement | undefined;
+      if (!seg || !d) {
+        t.hidden = true;
+        return;
+      }
+      t.textContent = d.router.shards[i].name;
+      t.style.background = toHex(d.colors[i]);
+      t.style.color = srgbToOklab(d.colors[i])[0] > 0.62 ? '#0b1220' : '#f4f7fc';
+      t.hidden = false;
+      const x = seg.offsetLeft + seg.offsetWidth / 2 - t.offsetWidth / 2;
+      t.style.transform = `translateX(${Math.max(0, Math.min(el.clientWidth - t.offsetWidth, x))}px)`;
+    };
+    showTip(appStore.getState().highlight);
+    return appStore.subscribe((s) => s.highlight, showTip);
+  }, [data]);
   useEffect(() => {
     let marked = -1;
     let lastAsked: readonly number[] | null | undefined;
@@ -60,25 +86,28 @@ export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) 
   if (!data) return null;
   const sizes = data.weights ?? data.router.shards.map((_, i) => data.router.starts[i + 1] - data.router.starts[i]);
   return (
-    <div className="index-segments" ref={bar} onMouseLeave={() => appStore.getState().setHighlight(-1)} data-testid={testId}>
-      {data.router.shards.map((s, i) => (
-        <button
-          key={s.name}
-          type="button"
-          className="index-segment"
-          style={{ flexGrow: Math.max(sizes[i], 1e-9), background: toHex(data.colors[i]), color: srgbToOklab(data.colors[i])[0] > 0.62 ? '#0b1220' : '#f4f7fc' }}
-          title={`${s.name} · OpenSearch shard ${s.shard}${data.weights ? ` · ${formatCompact(data.weights[i])} restaurants + dishes` : ''}`}
-          data-testid={`${segmentTestIdPrefix}${s.name}`}
-          data-shard={s.name}
-          {...(asked ? { 'data-asked': 'false' } : {})}
-          onMouseEnter={() => appStore.getState().setHighlight(i)}
-          onFocus={() => appStore.getState().setHighlight(i)}
-          onBlur={() => appStore.getState().setHighlight(-1)}
-          onClick={() => flyToShard(i)}
-        >
-          <span>{s.name}</span>
-        </button>
-      ))}
+    <div className="shard-bar">
+      <div className="index-segments" ref={bar} onMouseLeave={() => appStore.getState().setHighlight(-1)} data-testid={testId}>
+        {data.router.shards.map((s, i) => (
+          <button
+            key={s.name}
+            type="button"
+            className="index-segment"
+            style={{ flexGrow: Math.max(sizes[i], 1e-9), background: toHex(data.colors[i]), color: srgbToOklab(data.colors[i])[0] > 0.62 ? '#0b1220' : '#f4f7fc' }}
+            title={`${s.name} · OpenSearch shard ${s.shard}${data.weights ? ` · ${formatCompact(data.weights[i])} restaurants + dishes` : ''}`}
+            data-testid={`${segmentTestIdPrefix}${s.name}`}
+            data-shard={s.name}
+            {...(asked ? { 'data-asked': 'false' } : {})}
+            onMouseEnter={() => appStore.getState().setHighlight(i)}
+            onFocus={() => appStore.getState().setHighlight(i)}
+            onBlur={() => appStore.getState().setHighlight(-1)}
+            onClick={() => flyToShard(i)}
+          >
+            <span>{s.name}</span>
+          </button>
+        ))}
+      </div>
+      <span className="shard-bar-tip" ref={tip} hidden data-testid={`${testId}-tip`} />
     </div>
   );
 }

@@ -48,7 +48,7 @@ export function ShardsPanel() {
           {data.router.shards.map((s, i) => (
             <tr key={s.name} onMouseEnter={() => appStore.getState().setHighlight(i)} onClick={() => flyToShard(i)} data-testid={`shard-row-${s.name}`}>
               <td>
-                <i className="swatch" style={{ background: toHex(data.colors[i]) }} />
+                <i className="swatch" style={{ background: toHex(data.colors[i]) }} title={s.name} />
               </td>
               <td className="mono">{s.name}</td>
               <td className="num">{s.shard}</td>

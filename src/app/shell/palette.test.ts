@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { PALETTE, PALETTE_TESTED_SHARDS, shardPalette, shardColor, simulate, deltaE, toHex, fromHex, shade, srgbToOklab, type Vision } from './palette';
+import { PALETTE, PALETTE_TESTED_SHARDS, FIRST_DISTINCT, shardPalette, shardColor, simulate, deltaE, toHex, fromHex, shade, srgbToOklab, type Vision } from './palette';
 
 const visions: Vision[] = ['normal', 'protanopia', 'deuteranopia', 'tritanopia'];
 const palette = shardPalette(PALETTE_TESTED_SHARDS);
@@ -43,5 +43,22 @@ describe('palette', () => {
   it('darkens a colour by the asked lightness', () => {
     const c = fromHex(PALETTE[4]);
     expect(srgbToOklab(shade(c, -0.2))[0]).toBeCloseTo(srgbToOklab(c)[0] - 0.2, 2);
+  });
+});
+
+describe('palette: the first shards as a set', () => {
+  // The bundled file has 15 shards; files of up to FIRST_DISTINCT shards get these guarantees.
+  // Thresholds in OKLab ΔE (about 0.02 is just noticeable; 0.1 reads as another colour at a glance).
+  it(`gives no two of the first ${FIRST_DISTINCT} shards alike colours (ΔE ≥ 0.13 normal, ≥ 0.045 under every colour-vision deficiency)`, () => {
+    for (let i = 0; i < FIRST_DISTINCT; i++) {
+      for (let j = i + 1; j < FIRST_DISTINCT; j++) {
+        expect(dist(i, j, 'normal'), `shards ${i} and ${j}`).toBeGreaterThanOrEqual(0.13);
+        for (const v of visions.slice(1)) expect(dist(i, j, v), `${v}: shards ${i} and ${j}`).toBeGreaterThanOrEqual(0.045);
+      }
+    }
+  });
+
+  it(`keeps neighbours along the curve among the first ${FIRST_DISTINCT} shards far apart (ΔE ≥ 0.14 for every kind of vision)`, () => {
+    for (const v of visions) for (let i = 1; i < FIRST_DISTINCT; i++) expect(dist(i - 1, i, v), `${v}: shards ${i - 1} and ${i}`).toBeGreaterThanOrEqual(0.14);
   });
 });

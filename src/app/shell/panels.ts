@@ -58,6 +58,7 @@ export const PANELS: PanelDef[] = [
   { id: 'live', title: 'Live', Component: onDemand(() => import('../live/LivePanel').then((m) => m.LivePanel)) },
   { id: 'nodes', title: 'Nodes', Component: onDemand(() => import('../nodes/NodesPanel').then((m) => m.NodesPanel)) },
   { id: 'review', title: 'Review', Component: onDemand(() => import('../review/ReviewPanel').then((m) => m.ReviewPanel)) },
+  { id: 'migration', title: 'Migration', Component: onDemand(() => import('../migration/MigrationPanel').then((m) => m.MigrationPanel)) },
   { id: 'shards', title: 'Shards', Component: onDemand(() => import('../shards/ShardsPanel').then((m) => m.ShardsPanel)) },
   { id: 'about', title: 'How to read', Component: onDemand(() => import('./AboutPanel').then((m) => m.AboutPanel)) },
 ];

@@ -26,10 +26,11 @@ import { createReviewSlice } from '../review/reviewSlice';
 import { createFanoutSlice } from '../fanout/fanoutSlice';
 import { createRequestsSlice } from '../requests/requestsSlice';
 import { createNodesSlice } from '../nodes/nodesSlice';
+import { createMigrationSlice } from '../migration/migrationSlice';
 
 export type { AppState } from './types';
 
-const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice, createFanoutSlice, createRequestsSlice, createNodesSlice];
+const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice, createFanoutSlice, createRequestsSlice, createNodesSlice, createMigrationSlice];
 
 /** createAppStore returns a new store with every slice (tests make their own). */
 export function createAppStore() {

@@ -1,0 +1,84 @@
+/**
+ * The Migration view in Debian's Chromium: a move in progress (its step and
+ * counts, the epoch), then settled. /api/status is answered by page.route in
+ * the server's wire shape (MigrationStatus), one answer per step a real
+ * `geoshard migrate` writes; the real path (the CLI on a real node, the API
+ * reading its _meta) is covered by src/server/migration.live.test.ts.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { MigrationStatus, StatusAnswer } from '../src/server/wire.ts';
+
+const file = JSON.parse(readFileSync(fileURLToPath(new URL('../data/boundaries.json', import.meta.url)), 'utf8'));
+const TARGET = 'b'.repeat(64);
+
+function status(migration: MigrationStatus | null, indexHash = file.hash): Partial<StatusAnswer> {
+  return {
+    connection: { status: 'up', url: 'http://127.0.0.1:9200', cluster: { name: 'geoshard', version: '2.19.6', distribution: 'opensearch', health: 'green', nodes: 1 } },
+    nodes: null,
+    index: null,
+    drift: { status: 'ok', indexHash, fileHash: file.hash, indexVersion: 1, fileVersion: 1, message: '' },
+    migration,
+  };
+}
+
+function migration(epoch: number, steps: MigrationStatus['moves'][number]['step'][], copied: number, verified: boolean): MigrationStatus {
+  const counts = { restaurants: 6, dishes: 48 };
+  return {
+    epoch,
+    base: file.hash,
+    target: TARGET,
+    targetVersion: 2,
+    startedAt: '2026-12-01T00:00:00.000Z',
+    updatedAt: '2026-12-01T00:00:05.000Z',
+    moves: [
+      { start: '8640c5', end: '8643e7', from: 'bravo', to: 'charlie', fromShard: 3, toShard: 4, step: steps[0], copied: { restaurants: copied, dishes: copied * 8 }, verified: verified ? { from: counts, to: counts } : null },
+      { start: '89c289', end: '89c29f', from: 'november', to: 'mercury', fromShard: 12, toShard: 13, step: steps[1], copied: { restaurants: 0, dishes: 0 }, verified: null },
+    ],
+  };
+}
+
+async function open(page: Page): Promise<string[]> {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  await page.goto('/');
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  return errors;
+}
+
+test('the Migration view shows a move in progress with its step and counts, follows it, and then shows the index settled', async ({ page }) => {
+  let answer = status(migration(2, ['copying', 'pending'], 3, false));
+  let asked = 0;
+  await page.route('**/api/status', (route) => {
+    asked++;
+    return route.fulfill({ json: answer });
+  });
+  const errors = await open(page);
+  await page.getByTestId('tab-migration').click();
+
+  const state = page.getByTestId('migration-state');
+  await expect(state).toHaveAttribute('data-state', 'moving');
+  await expect(page.getByTestId('migration-epoch')).toHaveText('2');
+  const ranges = page.getByTestId('migration-range');
+  await expect(ranges).toHaveCount(2);
+  await expect(ranges.nth(0)).toHaveAttribute('data-step', 'copying');
+  await expect(ranges.nth(0).getByTestId('migration-copied')).toHaveText('copied 27');
+  await expect(ranges.nth(0).getByTestId('migration-verified')).toHaveText('not verified yet');
+  await expect(ranges.nth(1)).toHaveAttribute('data-step', 'pending');
+
+  // The CLI moves on: the view follows without a click.
+  const before = asked;
+  answer = status(migration(4, ['switched', 'pending'], 6, true));
+  await expect(ranges.nth(0)).toHaveAttribute('data-step', 'switched');
+  expect(asked).toBeGreaterThan(before);
+  await expect(page.getByTestId('migration-epoch')).toHaveText('4');
+  await expect(ranges.nth(0).getByTestId('migration-verified')).toHaveText('verified 6 restaurants + 48 dishes on both owners');
+
+  // Finished: the index is settled on the target.
+  answer = status(null, TARGET);
+  await expect(state).toHaveAttribute('data-state', 'settled');
+  await expect(state).toContainText(`settled on boundary file ${TARGET.slice(0, 12)}`);
+  await expect(state).toContainText('not the explorer’s file');
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,44 @@
+import { describe, it, expect } from 'vitest';
+import { readMigration } from './migrationApi';
+import { startMigrationPoller } from './migrationPoller';
+import type { MigrationWatch } from './migrationSlice';
+
+const H = (c: string) => c.repeat(64);
+const move = { start: '8640c5', end: '8643e7', from: 'bravo', to: 'charlie', fromShard: 3, toShard: 4, step: 'copying', copied: { restaurants: 4, dishes: 30 }, verified: null };
+const status = (migration: unknown) => ({ connection: { status: 'up', url: 'http://x' }, drift: { status: 'ok', indexHash: H('a'), fileHash: H('a') }, index: { name: 'dishes' }, migration });
+const moving = { epoch: 2, base: H('a'), target: H('b'), targetVersion: 2, startedAt: '2026-12-01T00:00:00.000Z', updatedAt: '2026-12-01T00:00:01.000Z', moves: [move] };
+
+describe('reading the migration from /api/status', () => {
+  it('reads a migration in progress with its ranges, steps and counts', () => {
+    expect(readMigration(200, status(moving))).toEqual({ kind: 'moving', migration: moving, indexHash: H('a') });
+  });
+
+  it('reads a settled index (migration null, or absent from an older server)', () => {
+    expect(readMigration(200, status(null))).toEqual({ kind: 'settled', indexHash: H('a'), index: 'dishes' });
+    const { migration: _m, ...old } = status(null);
+    expect(readMigration(200, old).kind).toBe('settled');
+  });
+
+  it('says why when the state is unreadable, the node is down, or the shape is unknown', () => {
+    expect(readMigration(200, status({ error: 'migration.epoch: -1 is invalid' }))).toEqual({ kind: 'unknown', message: "The index's migration state cannot be read: migration.epoch: -1 is invalid" });
+    expect(readMigration(200, { connection: { status: 'down', message: 'refused' } })).toEqual({ kind: 'unknown', message: 'OpenSearch is down: refused' });
+    expect(readMigration(200, status({ ...moving, moves: [{ ...move, step: 'copied' }] })).kind).toBe('unknown');
+    expect(readMigration(404, undefined).kind).toBe('unknown');
+  });
+});
+
+describe('the migration poller', () => {
+  it('asks again after each answer and stops when told', async () => {
+    const answers = [status(moving), status(null)];
+    let asked = 0;
+    const fetchImpl = (async () => new Response(JSON.stringify(answers[Math.min(asked++, 1)]), { headers: { 'content-type': 'application/json' } })) as typeof fetch;
+    const seen: MigrationWatch[] = [];
+    let resolveSecond!: () => void;
+    const second = new Promise<void>((r) => (resolveSecond = r));
+    const stop = startMigrationPoller({ everyMs: 1, fetchImpl, write: (w) => (seen.push(w), seen.length === 3 && resolveSecond()) });
+    await second;
+    stop();
+    expect(seen.map((w) => w.phase)).toEqual(['loading', 'ready', 'ready']);
+    expect(seen.map((w) => w.reading?.kind)).toEqual([undefined, 'moving', 'settled']);
+  });
+});

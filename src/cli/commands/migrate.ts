@@ -1,0 +1,164 @@
+import { plan as makePlan, startState, MOVE_STEPS, type MigrationState } from '../../core/index.ts';
+import { parse, int, str } from '../args.ts';
+import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError } from '../io.ts';
+import type { Command, Io } from '../command.ts';
+import { planText } from './plan.ts';
+import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
+import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../server/search.ts';
+import { acquireLock, readMigration, runMigration, writeMeta, withState, MigrationError, PAUSE_POINTS, type PausePoint } from '../../server/migration.ts';
+
+/** Default wait after publishing dual-write and switched: a search deadline plus a second. */
+const DEFAULT_GRACE_MS = DEFAULT_SEARCH_TIMEOUT_MS + 1000;
+/** Default age of a heartbeat after which another host's lock is stale. */
+const DEFAULT_LOCK_STALE_MS = 30_000;
+
+/**
+ * pauseHook reads GEOSHARD_MIGRATE_PAUSE=<point>[:<range>] (points: copying, after the first
+ * copy batch is written and recorded; verified, after verified is published and before the
+ * switch; deleting, after the range's dishes are deleted and before its restaurants; range:
+ * 1-based, default 1). At that point the process writes "geoshard migrate: paused at ..." to
+ * stderr and waits forever: a test kills it there (kill -9) and runs the command again.
+ */
+function pauseHook(io: Io, env = process.env): ((point: PausePoint, move: number) => Promise<void>) | undefined {
+  const v = env.GEOSHARD_MIGRATE_PAUSE;
+  if (!v) return undefined;
+  const [point, range = '1'] = v.split(':');
+  if (!(PAUSE_POINTS as readonly string[]).includes(point) || !/^[1-9]\d*$/.test(range)) {
+    throw new CliError(`geoshard migrate: GEOSHARD_MIGRATE_PAUSE ${JSON.stringify(v)} is invalid: expected <point>[:<range>] with point one of ${PAUSE_POINTS.join(', ')} and range a 1-based number`, 2);
+  }
+  return (p, k) => {
+    if (p !== point || k + 1 !== Number(range)) return Promise.resolve();
+    io.err(`geoshard migrate: paused at ${p} of range ${k + 1} (pid ${process.pid})\n`);
+    // A pending promise alone does not keep Node running: hold the event loop open until killed.
+    return new Promise(() => void setInterval(() => {}, 60_000));
+  };
+}
+
+function stateText(s: MigrationState): string {
+  let out = `migration in progress: epoch ${s.epoch}, started ${s.startedAt}, target ${s.target.slice(0, 12)}\n`;
+  s.moves.forEach((m, k) => {
+    out += `  range ${k + 1}: [${m.start}, ${m.end ?? 'end'}) ${m.from} → ${m.to}: ${m.step} (step ${MOVE_STEPS.indexOf(m.step)}/${MOVE_STEPS.length - 1}), copied ${m.copied.restaurants + m.copied.dishes}`;
+    out += m.verified ? `, verified ${m.verified.from.restaurants} restaurants + ${m.verified.from.dishes} dishes on both owners\n` : '\n';
+  });
+  return out;
+}
+
+export const migrate: Command = {
+  name: 'migrate',
+  summary: 'move ranges between shards of the live index to a candidate boundary file, searches answering right throughout',
+  usage: `geoshard migrate --to CANDIDATE [--dry-run] [--from FILE] [--cells FILE] [--batch N] [--grace-ms MS] [--lock-stale-ms MS]
+
+Executes the plan (see "geoshard plan") from the boundary file the index was seeded with (its
+_meta) to CANDIDATE, on the real index, for a change with the same index and shard count. For
+each moving range, one at a time: dual writes on, copy every restaurant of the range with its
+dishes to the new owner (routed by the new owner's name, create-only), verify the range's counts
+on both owners, switch reads to the new owner (a new epoch), dual writes off, delete the range
+from the old owner. The index's _meta records the state after every step: the live API and any
+other process read it, and a migration killed at any point resumes when run again. A last step
+writes the candidate as the index's boundary file. Progress per step and range goes to stderr.
+
+Refused: a change of shard count (the reindex plan is printed instead); a second migration
+while one runs (a lock document in ${'geoshard-migration-locks'}, taken over only when its holder
+is gone: a dead process on this host, or no heartbeat for --lock-stale-ms); a candidate other
+than the target of the migration in progress.
+
+  --to FILE            the candidate boundary file (required)
+  --dry-run            print the plan and the migration's state; change nothing
+  --from FILE          the settled boundary file, for an index seeded before _meta held the file
+                       (its hash must be the index's _meta hash)
+  --cells FILE         cells file for the counts the plan expects (default data/cells.csv)
+  --batch N            restaurants per copy request, with their dishes (default 500), [1, 10000]
+  --grace-ms MS        wait after publishing dual writes and the switch, so every search in flight
+                       runs the new epoch (default ${DEFAULT_GRACE_MS}: the API's search deadline + 1 s)
+  --lock-stale-ms MS   another host's lock is stale after this long without a heartbeat (default ${DEFAULT_LOCK_STALE_MS})
+
+OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), as for "geoshard seed".`,
+  async run(argv, io) {
+    const { values } = parse(
+      argv,
+      { to: { type: 'string' }, 'dry-run': { type: 'boolean' }, from: { type: 'string' }, cells: { type: 'string' }, batch: { type: 'string' }, 'grace-ms': { type: 'string' }, 'lock-stale-ms': { type: 'string' } },
+      'migrate',
+    );
+    const candidate = loadBoundaryFile(str(values.to, 'to', 'migrate'));
+    const batch = int(values.batch, 'batch', 'migrate', 500, 1, 10_000);
+    const graceMs = int(values['grace-ms'], 'grace-ms', 'migrate', DEFAULT_GRACE_MS, 0, 600_000);
+    const staleMs = int(values['lock-stale-ms'], 'lock-stale-ms', 'migrate', DEFAULT_LOCK_STALE_MS, 1000, 3_600_000);
+    const pause = pauseHook(io);
+    if (candidate.migration) throw new CliError(`geoshard migrate: ${values.to} has a migration field: the candidate is the settled file a migration ends with`);
+    let client: OpenSearchClient;
+    try {
+      client = new OpenSearchClient(configFromEnv());
+    } catch (e) {
+      throw new CliError(`geoshard migrate: ${(e as Error).message}`);
+    }
+    const index = candidate.index;
+    const say = (line: string) => io.err(`geoshard migrate: ${line}\n`);
+    try {
+      const found = await readMigration(client, index);
+      if (found === undefined) throw new CliError(`geoshard migrate: index "${index}" (named by the candidate) does not exist on ${client.url}: seed it first ("geoshard seed")`);
+      let { meta, base, state } = found;
+      if (!state && meta.hash === candidate.hash) {
+        io.out(`index "${index}" already uses the candidate ${candidate.hash.slice(0, 12)} (version ${candidate.version}): nothing to do\n`);
+        return 0;
+      }
+      if (values.from !== undefined) {
+        const given = loadBoundaryFile(values.from as string);
+        if (given.hash !== meta.hash) throw new CliError(`geoshard migrate: --from ${values.from} has hash ${given.hash}, but index "${index}" was seeded with ${meta.hash} (version ${meta.version})`);
+        base ??= given;
+      }
+      if (!base) throw new CliError(`geoshard migrate: index "${index}" _meta does not hold its boundary file (seeded by an older geoshard): give it with --from FILE (hash ${meta.hash})`);
+      if (state && state.target !== candidate.hash) {
+        throw new CliError(
+          `geoshard migrate: a migration of "${index}" to ${state.target} is in progress (epoch ${state.epoch}); ${values.to} is ${candidate.hash}. ` +
+            `Finish it first: geoshard migrate --to <the file with hash ${state.target}>`,
+        );
+      }
+      const p = makePlan(base, candidate, loadCells((values.cells as string | undefined) ?? DEFAULT_CELLS));
+      if (p.kind === 'reindex') {
+        throw new CliError(`geoshard migrate: refused: ${p.reindex}. Ranges move in place only between shards of one index; this change needs a new index. The reindex plan:\n\n${planText(p)}`);
+      }
+      if (values['dry-run']) {
+        io.out(planText(p));
+        io.out(state ? stateText(state) : 'no migration in progress: running without --dry-run starts at step 1\n');
+        return 0;
+      }
+      const lock = await acquireLock(client, index, staleMs);
+      if (lock.tookOver) say(lock.tookOver);
+      try {
+        // Read again under the lock: the state is the one the last holder wrote.
+        const again = (await readMigration(client, index))!;
+        meta = again.meta;
+        state = again.state;
+        if (!state && meta.hash === candidate.hash) {
+          io.out(`index "${index}" already uses the candidate ${candidate.hash.slice(0, 12)}: nothing to do\n`);
+          return 0;
+        }
+        if (p.kind === 'none') {
+          // Only names or metadata change: no document moves.
+          await writeMeta(client, index, { ...withState(meta, null), hash: candidate.hash, version: candidate.version, file: candidate });
+          io.out(`no document changes shard: index "${index}" now uses the candidate ${candidate.hash.slice(0, 12)}\n`);
+          return 0;
+        }
+        if (!state) {
+          state = startState(base, candidate, p.moves, new Date().toISOString());
+          meta = withState(meta, state);
+          await writeMeta(client, index, meta);
+          say(`started: ${p.moves.length} range(s), ${p.totals.documents.toLocaleString('en-US')} documents in the cells file (${(100 * p.totals.share).toFixed(2)}%)`);
+        } else say(`resuming at epoch ${state.epoch}: ${state.moves.map((m, k) => `range ${k + 1} ${m.step}`).join(', ')}`);
+        const t0 = performance.now();
+        await runMigration({ client, base, candidate, state, meta, graceMs, batch, progress: say, pause, lockLost: lock.lost });
+        io.out(`migrated index "${index}" to ${candidate.hash.slice(0, 12)} (version ${candidate.version}): ${p.moves.length} range(s) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+        return 0;
+      } finally {
+        await lock.release().catch(() => {});
+      }
+    } catch (e) {
+      if (e instanceof MigrationError) throw new CliError(`geoshard migrate: ${e.message}`);
+      if (e instanceof OpenSearchError) throw new CliError(`geoshard migrate: ${e.message}${e.kind === 'unreachable' ? '\nStart a local node with "npm run cluster:start", or set OPENSEARCH_URL.' : ''}`);
+      if (e instanceof RangeError && !(e instanceof CliError)) throw new CliError(`geoshard migrate: ${e.message}`);
+      throw e;
+    } finally {
+      await client.close().catch(() => {});
+    }
+  },
+};

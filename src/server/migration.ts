@@ -1,0 +1,471 @@
+/**
+ * A migration on the real index: reading and writing its state in the
+ * index's `_meta`, the lock that keeps two executors apart, and the executor
+ * itself (copy, verify, switch, delete per range), used by `geoshard migrate`.
+ * The decisions (what comes next, who reads and who is written) are the
+ * core's (core/migrationState.ts); this file only does what they say.
+ *
+ * Each step ends by writing the whole state to `_meta`, so a process killed at
+ * any point (kill -9) and started again resumes from the last step written:
+ * the copy writes create-only (a document already on the new owner is kept),
+ * the delete deletes what is left, publishes are never repeated.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import {
+  Router,
+  advance,
+  assertValidBoundaryFile,
+  countsMatch,
+  intermediateFile,
+  nextAction,
+  parseMigrationState,
+  withCopied,
+  type BoundaryFile,
+  type DocCounts,
+  type MigrationState,
+  type MoveState,
+} from '../core/index.ts';
+import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
+import { CHILD, JOIN_FIELD, PARENT, indexMeta, type IndexMeta } from './indexSpec.ts';
+import { bulkErrors, getIndexMeta } from './seeder.ts';
+import type { MigrationStatus } from './wire.ts';
+
+/** What the index says about its boundary file and a migration in progress. */
+export interface IndexMigration {
+  meta: IndexMeta;
+  /** The settled file (the index's `_meta` hash); null when `_meta` does not hold the file (seeded before it did). */
+  base: BoundaryFile | null;
+  /** The migration in progress, or null when settled. */
+  state: MigrationState | null;
+}
+
+/** MigrationError is a refusal or failure with a message for the operator. */
+export class MigrationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MigrationError';
+  }
+}
+
+/**
+ * readMigration reads the index's `_meta`: the settled file and the migration
+ * state, both checked (a file whose hash is not `_meta.hash`, or a state the
+ * core refuses, throws MigrationError naming the problem). Undefined when the
+ * index does not exist; throws MigrationError when it has no geoshard `_meta`.
+ */
+export async function readMigration(client: OpenSearchClient, index: string): Promise<IndexMigration | undefined> {
+  const meta = await getIndexMeta(client, index);
+  if (meta === undefined) return undefined;
+  if (meta === null) throw new MigrationError(`index "${index}" has no geoshard _meta: it was not made by "geoshard seed"`);
+  return migrationOfMeta(meta);
+}
+
+/** migrationOfMeta checks and types the settled file and the migration state of an index `_meta`. */
+export function migrationOfMeta(meta: IndexMeta): IndexMigration {
+  let base: BoundaryFile | null = null;
+  if (meta.file !== undefined) {
+    try {
+      assertValidBoundaryFile(meta.file, `index "${meta.index}" _meta.file`);
+    } catch (e) {
+      throw new MigrationError((e as Error).message);
+    }
+    if (meta.file.hash !== meta.hash) throw new MigrationError(`index "${meta.index}" _meta.file has hash ${meta.file.hash}, but _meta.hash is ${meta.hash}: the _meta was edited by hand`);
+    base = meta.file;
+  }
+  if (meta.migration === undefined) return { meta, base, state: null };
+  if (!base) throw new MigrationError(`index "${meta.index}" has a migration in _meta but not the settled boundary file (_meta.file)`);
+  try {
+    return { meta, base, state: parseMigrationState(meta.migration, base, `index "${meta.index}" _meta.migration`) };
+  } catch (e) {
+    throw new MigrationError((e as Error).message);
+  }
+}
+
+/** writeMeta replaces the index's `_meta` (mapping updates replace `_meta` whole). */
+export async function writeMeta(client: OpenSearchClient, index: string, meta: IndexMeta): Promise<void> {
+  await client.request('PUT', `/${encodeURIComponent(index)}/_mapping`, { body: { _meta: meta } });
+}
+
+/** withState returns `_meta` with the migration state set (or removed when null). */
+export function withState(meta: IndexMeta, state: MigrationState | null): IndexMeta {
+  const { migration: _m, ...rest } = meta;
+  return state ? { ...rest, migration: state } : rest;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries on one owner's copy of a range
+
+const cellRange = (m: Pick<MoveState, 'start' | 'end'>) => ({ range: { cell: m.end === null ? { gte: m.start } : { gte: m.start, lt: m.end } } });
+
+/** The restaurants of a range routed with `routing` (the copy that owner holds). */
+export function rangeRestaurants(m: Pick<MoveState, 'start' | 'end'>, routing: string): Record<string, unknown> {
+  return { bool: { filter: [{ term: { [JOIN_FIELD]: PARENT } }, { term: { _routing: routing } }, cellRange(m)] } };
+}
+
+/** The dishes of a range routed with `routing`: through their parent, which holds the cell. */
+export function rangeDishes(m: Pick<MoveState, 'start' | 'end'>, routing: string): Record<string, unknown> {
+  return { bool: { filter: [{ term: { [JOIN_FIELD]: CHILD } }, { term: { _routing: routing } }, { has_parent: { parent_type: PARENT, query: cellRange(m) } }] } };
+}
+
+/** countRange counts one owner's copy of a range (after a refresh, so the last writes are seen). */
+export async function countRange(client: OpenSearchClient, index: string, m: Pick<MoveState, 'start' | 'end'>, routing: string): Promise<DocCounts> {
+  const path = `/${encodeURIComponent(index)}/_count`;
+  const [r, d] = await Promise.all([
+    client.request<{ count: number }>('POST', path, { query: { routing }, body: { query: rangeRestaurants(m, routing) } }),
+    client.request<{ count: number }>('POST', path, { query: { routing }, body: { query: rangeDishes(m, routing) } }),
+  ]);
+  return { restaurants: r.body.count, dishes: d.body.count };
+}
+
+interface Hit {
+  _id: string;
+  _source: Record<string, unknown>;
+  sort: unknown[];
+}
+
+/** Pages through a query on one routing, sorted by id, `size` at a time. */
+async function* pages(client: OpenSearchClient, index: string, routing: string, query: Record<string, unknown>, size: number): AsyncGenerator<Hit[]> {
+  let after: unknown[] | undefined;
+  for (;;) {
+    const { body } = await client.request<{ hits: { hits: Hit[] } }>('POST', `/${encodeURIComponent(index)}/_search`, {
+      query: { routing },
+      body: { size, query, sort: [{ id: 'asc' }], ...(after ? { search_after: after } : {}) },
+      timeoutMs: 60_000,
+    });
+    const hits = body.hits.hits;
+    if (hits.length === 0) return;
+    yield hits;
+    if (hits.length < size) return;
+    after = hits[hits.length - 1].sort;
+  }
+}
+
+/**
+ * copyBatch writes restaurants and their dishes to the new owner, create-only
+ * (a document already there, from dual writes or an earlier run, is kept);
+ * returns the documents it created. Throws MigrationError on any other failure.
+ */
+async function copyBatch(client: OpenSearchClient, index: string, to: string, docs: Hit[]): Promise<DocCounts> {
+  let body = '';
+  for (const d of docs) {
+    // The restaurant's `shard` field names its routing value: the new owner's.
+    const source = d._source[JOIN_FIELD] === PARENT || (d._source[JOIN_FIELD] as { name?: string })?.name === PARENT ? { ...d._source, shard: to } : d._source;
+    body += JSON.stringify({ create: { _index: index, _id: d._id, routing: to } }) + '\n' + JSON.stringify(source) + '\n';
+  }
+  const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { _id: string; status: number }>[] }>('POST', '/_bulk', { body, timeoutMs: 120_000 });
+  const errs = bulkErrors(res.body).filter((e) => e.status !== 409);
+  if (errs.length > 0) throw new MigrationError(`copy to "${to}" failed for ${errs.length} documents: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
+  const created = { restaurants: 0, dishes: 0 };
+  res.body.items.forEach((item, i) => {
+    const r = Object.values(item)[0];
+    if (r.status !== 201) return;
+    const kind = docs[i]._source[JOIN_FIELD];
+    if (kind === PARENT || (kind as { name?: string })?.name === PARENT) created.restaurants++;
+    else created.dishes++;
+  });
+  return created;
+}
+
+/**
+ * deleteAll deletes every document a query finds on one routing, `size` per
+ * bulk request, and returns how many it deleted (the reindex module's
+ * delete-by-query is not in every distribution, so: search, then bulk delete).
+ */
+async function deleteAll(client: OpenSearchClient, index: string, routing: string, query: Record<string, unknown>, size: number): Promise<number> {
+  let deleted = 0;
+  for await (const hits of pages(client, index, routing, query, size)) {
+    const body = hits.map((h) => JSON.stringify({ delete: { _index: index, _id: h._id, routing } }) + '\n').join('');
+    const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { status: number }>[] }>('POST', '/_bulk', { body, timeoutMs: 120_000 });
+    const errs = bulkErrors(res.body).filter((e) => e.status !== 404);
+    if (errs.length > 0) throw new MigrationError(`delete from "${routing}" failed for ${errs.length} documents: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''}`).join('; ')}`);
+    deleted += res.body.items.filter((it) => Object.values(it)[0].status === 200).length;
+  }
+  return deleted;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lock
+
+/** The index that holds one lock document per migrated index (a document, because `_meta` has no compare-and-set). */
+export const LOCK_INDEX = 'geoshard-migration-locks';
+
+/** Who holds a migration lock. */
+export interface LockHolder {
+  owner: string;
+  host: string;
+  pid: number;
+  startedAt: string;
+  /** Milliseconds since the epoch of the holder's last heartbeat. */
+  heartbeatAt: number;
+}
+
+/** A held lock: heartbeats until released; `lost` turns true when another process took it over. */
+export interface Lock {
+  holder: LockHolder;
+  /** A sentence when the lock was taken over from a dead or silent holder, else null. */
+  tookOver: string | null;
+  lost: () => boolean;
+  release: () => Promise<void>;
+}
+
+/**
+ * isStale says whether a lock holder is gone: on this host, its process no
+ * longer exists (kill -9 leaves no heartbeat to wait for); elsewhere, its
+ * heartbeat is older than staleMs.
+ */
+export function isStale(h: LockHolder, nowMs: number, staleMs: number, host = hostname(), alive = pidAlive): boolean {
+  if (h.host === host) return !alive(h.pid);
+  return nowMs - h.heartbeatAt > staleMs;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * acquireLock takes the migration lock of `index`: creates the lock document
+ * (create-only: of two processes, one wins), or, when a holder exists and is
+ * stale (isStale), replaces it with a compare-and-set on its sequence number
+ * (of two processes taking over, one wins). Refuses with MigrationError
+ * naming the holder otherwise. While held, the heartbeat is renewed every
+ * staleMs / 3 with compare-and-set; a failed renewal marks the lock lost.
+ */
+export async function acquireLock(client: OpenSearchClient, index: string, staleMs: number): Promise<Lock> {
+  await client.request('PUT', `/${LOCK_INDEX}`, {
+    body: { settings: { index: { number_of_shards: 1, auto_expand_replicas: '0-1' } }, mappings: { dynamic: false } },
+    okStatuses: [400],
+  });
+  const now = Date.now();
+  const holder: LockHolder = { owner: randomUUID(), host: hostname(), pid: process.pid, startedAt: new Date(now).toISOString(), heartbeatAt: now };
+  const doc = `/${LOCK_INDEX}/_doc/${encodeURIComponent(index)}`;
+  let seq: { if_seq_no: number; if_primary_term: number };
+  let tookOver: string | null = null;
+  type Written = { _seq_no: number; _primary_term: number };
+  const created = await client.request<Written>('PUT', `/${LOCK_INDEX}/_create/${encodeURIComponent(index)}`, { query: { refresh: 'true' }, body: holder, okStatuses: [409] });
+  if (created.status === 409) {
+    const cur = await client.request<Written & { found: boolean; _source: LockHolder }>('GET', doc, { okStatuses: [404] });
+    if (!cur.body.found) throw new MigrationError(`the migration lock of "${index}" was released while this process tried to take it: run the command again`);
+    const h = cur.body._source;
+    if (!isStale(h, now, staleMs)) {
+      throw new MigrationError(
+        `a migration of "${index}" is already running: process ${h.pid} on ${h.host}, started ${h.startedAt}, last heartbeat ${Math.round((now - h.heartbeatAt) / 1000)} s ago. ` +
+          `Two migrations at once are refused. If that process is gone, its lock is taken over once it is found dead (same host) or its heartbeat is older than ${staleMs / 1000} s.`,
+      );
+    }
+    const took = await client.request<Written>('PUT', doc, { query: { if_seq_no: cur.body._seq_no, if_primary_term: cur.body._primary_term, refresh: 'true' }, body: holder, okStatuses: [409] });
+    if (took.status === 409) throw new MigrationError(`another process took over the stale migration lock of "${index}" first: a migration is running`);
+    tookOver = `took over the lock of process ${h.pid} on ${h.host} (${h.host === holder.host ? 'no longer running' : `no heartbeat for ${Math.round((now - h.heartbeatAt) / 1000)} s`})`;
+    seq = { if_seq_no: took.body._seq_no, if_primary_term: took.body._primary_term };
+  } else {
+    seq = { if_seq_no: created.body._seq_no, if_primary_term: created.body._primary_term };
+  }
+  let lost = false;
+  let released = false;
+  const beat = async () => {
+    if (lost || released) return;
+    try {
+      const r = await client.request<Written>('PUT', doc, { query: { ...seq }, body: { ...holder, heartbeatAt: Date.now() }, okStatuses: [409, 404] });
+      if (r.status !== 200 && r.status !== 201) lost = true;
+      else seq = { if_seq_no: r.body._seq_no, if_primary_term: r.body._primary_term };
+    } catch {
+      // A heartbeat that cannot reach the cluster is retried; the steps themselves fail loudly.
+    }
+  };
+  let chain = Promise.resolve();
+  const timer = setInterval(() => (chain = chain.then(beat)), Math.max(250, staleMs / 3));
+  timer.unref();
+  return {
+    holder,
+    tookOver,
+    lost: () => lost,
+    release: async () => {
+      clearInterval(timer);
+      await chain;
+      released = true;
+      if (!lost) await client.request('DELETE', doc, { query: { ...seq, refresh: 'true' }, okStatuses: [404, 409] });
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The executor
+
+/** A named point of the executor where a test may stop it (GEOSHARD_MIGRATE_PAUSE). */
+export type PausePoint = 'copying' | 'verified' | 'deleting';
+export const PAUSE_POINTS: readonly PausePoint[] = ['copying', 'verified', 'deleting'];
+
+/** Options of runMigration. */
+export interface RunMigrationOptions {
+  client: OpenSearchClient;
+  /** The index's settled file (its `_meta` hash) and the candidate. */
+  base: BoundaryFile;
+  candidate: BoundaryFile;
+  /** The state to resume (null: a fresh start from `start`). */
+  state: MigrationState;
+  meta: IndexMeta;
+  /**
+   * How long to wait after publishing dual-write and switched before the copy
+   * and the delete (ms): searchers re-read `_meta` before every search (the
+   * API's drift check), so after this long every search in flight started on
+   * the new epoch. At least the API's search deadline plus its drift TTL.
+   */
+  graceMs: number;
+  /** Restaurants per copy batch (their dishes go in the same bulk request). */
+  batch: number;
+  /** One line of progress (stderr). */
+  progress: (line: string) => void;
+  /** Called at each named point; a test hook may never return (the process is then killed). */
+  pause?: (point: PausePoint, move: number) => Promise<void>;
+  /** True when the lock was lost: the executor stops before its next write. */
+  lockLost?: () => boolean;
+  now?: () => string;
+}
+
+const describeMove = (m: MoveState, k: number, n: number) => `range ${k + 1}/${n} [${m.start}, ${m.end ?? 'end'}) ${m.from} → ${m.to}`;
+
+function bar(done: number, total: number): string {
+  const w = 20;
+  const f = total > 0 ? Math.min(1, done / total) : 1;
+  const k = Math.round(f * w);
+  return `[${'#'.repeat(k)}${'.'.repeat(w - k)}] ${String(Math.round(f * 100)).padStart(3)}% ${done}/${total}`;
+}
+
+/**
+ * runMigration takes the state to its end: every range through its steps
+ * (core nextAction), `_meta` written after every step, and finally the
+ * candidate written as the index's settled file. Returns the final `_meta`.
+ */
+export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
+  const { client, base } = o;
+  const index = base.index;
+  const now = o.now ?? (() => new Date().toISOString());
+  let meta = o.meta;
+  let state = o.state;
+  const n = state.moves.length;
+  const save = async (s: MigrationState | null) => {
+    if (o.lockLost?.()) throw new MigrationError(`the migration lock of "${index}" was taken over by another process: stopping before writing`);
+    meta = withState(meta, s);
+    await writeMeta(client, index, meta);
+  };
+  const publish = async (k: number, to: MoveStep, patch: Parameters<typeof advance>[4] = {}) => {
+    state = advance(state, k, to, now(), patch);
+    await save(state);
+    o.progress(`${describeMove(state.moves[k], k, n)}: ${to} (epoch ${state.epoch})`);
+  };
+  type MoveStep = MoveState['step'];
+  for (;;) {
+    const a = nextAction(state);
+    if (a.kind === 'finish') break;
+    const m = state.moves[a.move];
+    if (a.kind === 'publish') {
+      await publish(a.move, a.to);
+      if (a.wait && o.graceMs > 0) {
+        o.progress(`${describeMove(m, a.move, n)}: waiting ${o.graceMs} ms for every searcher to run epoch ${state.epoch}`);
+        await new Promise((r) => setTimeout(r, o.graceMs));
+      }
+      if (a.to === 'verified') await o.pause?.('verified', a.move);
+    } else if (a.kind === 'copy') {
+      const label = describeMove(m, a.move, n);
+      const total = await countRange(client, index, m, m.from);
+      const totalDocs = total.restaurants + total.dishes;
+      let seen = 0;
+      let copied = { ...m.copied };
+      let batchNo = 0;
+      o.progress(`${label}: copy ${bar(0, totalDocs)} documents`);
+      for await (const restaurants of pages(client, index, m.from, rangeRestaurants(m, m.from), o.batch)) {
+        const ids = restaurants.map((h) => String(h._source.id ?? h._id));
+        const dishes: Hit[] = [];
+        const dishQuery = { bool: { filter: [{ term: { [JOIN_FIELD]: CHILD } }, { term: { _routing: m.from } }, { terms: { restaurant_id: ids } }] } };
+        for await (const page of pages(client, index, m.from, dishQuery, 2000)) dishes.push(...page);
+        // Parents first in the request: a child's parent is on the new owner when the child lands there.
+        const created = await copyBatch(client, index, m.to, [...restaurants, ...dishes]);
+        copied = { restaurants: copied.restaurants + created.restaurants, dishes: copied.dishes + created.dishes };
+        seen += restaurants.length + dishes.length;
+        state = withCopied(state, a.move, copied, now());
+        await save(state);
+        o.progress(`${label}: copy ${bar(seen, totalDocs)} documents (${copied.restaurants + copied.dishes} written by this migration)`);
+        if (batchNo++ === 0) await o.pause?.('copying', a.move);
+      }
+      await client.request('POST', `/${encodeURIComponent(index)}/_refresh`);
+      const [from, to] = await Promise.all([countRange(client, index, m, m.from), countRange(client, index, m, m.to)]);
+      if (!countsMatch(from, to)) {
+        throw new MigrationError(
+          `${label}: verify failed: the old owner "${m.from}" holds ${from.restaurants} restaurants and ${from.dishes} dishes of the range, the new owner "${m.to}" ${to.restaurants} and ${to.dishes}. ` +
+            `Reads stay on the old owner; run the command again to copy again (a document deleted on the old owner during the copy needs deleting on the new one by hand).`,
+        );
+      }
+      o.progress(`${label}: verified ${from.restaurants} restaurants and ${from.dishes} dishes on both owners`);
+      await publish(a.move, 'verified', { verified: { from, to } });
+      await o.pause?.('verified', a.move);
+    } else {
+      const label = describeMove(m, a.move, n);
+      // Dishes first: they are found through their parent, which must still be there.
+      const dishes = await deleteAll(client, index, m.from, rangeDishes(m, m.from), o.batch * 10);
+      o.progress(`${label}: deleted ${dishes} dishes from ${m.from}`);
+      await o.pause?.('deleting', a.move);
+      const restaurants = await deleteAll(client, index, m.from, rangeRestaurants(m, m.from), o.batch);
+      o.progress(`${label}: deleted ${restaurants} restaurants from ${m.from}`);
+      await client.request('POST', `/${encodeURIComponent(index)}/_refresh`);
+      const left = await countRange(client, index, m, m.from);
+      if (left.restaurants + left.dishes > 0) throw new MigrationError(`${label}: ${left.restaurants} restaurants and ${left.dishes} dishes are still on the old owner "${m.from}" after the delete: run the command again`);
+      await publish(a.move, 'done');
+    }
+  }
+  // The candidate becomes the settled file: its routing equals the last state's, without exclusions.
+  const { migration: _m, file: _f, ...rest } = meta;
+  meta = { ...rest, ...indexMeta(o.candidate, meta.sample, meta.routing) };
+  if (o.lockLost?.()) throw new MigrationError(`the migration lock of "${index}" was taken over by another process: stopping before writing`);
+  await writeMeta(client, index, meta);
+  o.progress(`published the candidate ${o.candidate.hash.slice(0, 12)} (version ${o.candidate.version}) as the index's boundary file`);
+  return meta;
+}
+
+/** routerOf returns the router searchers and writers use for an index's migration state (the settled file's when none). */
+export function routerOf(base: BoundaryFile, state: MigrationState | null): Router {
+  return new Router(state ? intermediateFile(base, state) : base);
+}
+
+export { OpenSearchError };
+
+/**
+ * MigrationRouting gives the API the router for an index's `_meta`: the
+ * server file's own router when the index is settled, else the router of the
+ * migration's intermediate file, built once per (settled hash, epoch) and
+ * reused until the epoch changes (the API reads `_meta` on every search with
+ * its drift check, so a new epoch is seen by the very next search).
+ */
+export class MigrationRouting {
+  private cached: { key: string; router: Router; state: MigrationState } | null = null;
+
+  /** routerFor returns the router and state to search with; throws MigrationError when the state cannot be read. */
+  routerFor(fileRouter: Router, meta: IndexMeta | null): { router: Router; state: MigrationState | null } {
+    const raw = meta?.migration as { epoch?: unknown } | undefined;
+    if (!meta || raw === undefined) return { router: fileRouter, state: null };
+    const key = `${meta.hash}@${String(raw.epoch)}`;
+    if (this.cached?.key === key) return this.cached;
+    const { base, state } = migrationOfMeta(meta);
+    const router = routerOf(base!, state);
+    this.cached = { key, router, state: state! };
+    return this.cached;
+  }
+}
+
+/** migrationStatusOf returns the wire form of a migration state (/api/status). */
+export function migrationStatusOf(base: BoundaryFile, s: MigrationState): MigrationStatus {
+  const shardOf = new Map(base.shards.map((x) => [x.name, x.shard]));
+  return {
+    epoch: s.epoch,
+    base: s.base,
+    target: s.target,
+    targetVersion: s.targetFile.version,
+    startedAt: s.startedAt,
+    updatedAt: s.updatedAt,
+    moves: s.moves.map((m) => ({ start: m.start, end: m.end, from: m.from, to: m.to, fromShard: shardOf.get(m.from)!, toShard: shardOf.get(m.to)!, step: m.step, copied: m.copied, verified: m.verified })),
+  };
+}
