@@ -4,19 +4,13 @@
 // when no OpenSearch node does). Builds dist/ first when it is missing or older than the sources.
 // Nothing but the build is served: no project sources, no CORS headers, no filesystem paths.
 // `npm run dev` runs Vite's dev server instead (hot reload, sources served: for development only).
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// startExplorer (exported) is the same server for `geoshard review` (src/cli/commands/review.ts),
+// which adds the files under review at fixed paths.
+import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join, relative } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-if (!existsSync(join(root, 'node_modules', 'vite'))) {
-  console.error('geoshard: dependencies are missing: run `npm ci` first.');
-  process.exit(1);
-}
-if (!existsSync(join(root, 'data', 'boundaries.json'))) {
-  console.error('geoshard: data/boundaries.json is missing: run `npm run data:generate` to rebuild the bundled data.');
-  process.exit(1);
-}
 
 /** The build's inputs: what `vite build` reads (tests aside). */
 const INPUTS = ['src', 'public', 'data', 'index.html', 'vite.config.ts', 'package.json', 'package-lock.json'];
@@ -37,7 +31,7 @@ function newest(path) {
 
 /** staleReason says why dist/ must be (re)built, or null when it is up to date. */
 export function staleReason() {
-  const built = join(root, 'dist', 'index.html');
+  const built = join(root, 'dist', 'app', 'index.html'); // vite.config.ts build.outDir
   if (!existsSync(built)) return 'dist/ has no build';
   const builtAt = statSync(built).mtimeMs;
   for (const input of INPUTS) {
@@ -47,25 +41,67 @@ export function staleReason() {
   return null;
 }
 
-// vite.config.ts imports the core's extensionless TypeScript; Vite's native config loader notice is noise here.
-process.env.VITE_CONFIG_NATIVE_IGNORE_WARNING ??= 'true';
-const configFile = join(root, 'vite.config.ts');
-const { build, preview } = await import('vite');
-
-const why = staleReason();
-if (why) {
-  console.log(`geoshard: building the explorer into dist/ (${why}); this takes about half a minute...`);
-  const t0 = performance.now();
-  await build({ root, configFile, logLevel: 'warn', clearScreen: false });
-  console.log(`geoshard: built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+/**
+ * serveFiles is a preview-server plugin that answers GET `path` with the JSON file `files[path]`
+ * (absolute paths on disk), before the build-only guard of vite.config.ts: nothing else of the
+ * disk is reachable.
+ */
+function serveFiles(files) {
+  return {
+    name: 'geoshard-served-files',
+    enforce: 'pre',
+    configurePreviewServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+        const file = Object.hasOwn(files, path) ? files[path] : null;
+        if (!file || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+        res.setHeader('content-type', 'application/json; charset=utf-8');
+        res.setHeader('cache-control', 'no-cache');
+        createReadStream(file).on('error', () => res.end()).pipe(res);
+      });
+    },
+  };
 }
-const server = await preview({ root, configFile, clearScreen: false });
-const address = server.httpServer.address();
-const port = typeof address === 'object' && address ? address.port : server.config.preview.port;
-console.log(`geoshard explorer: http://127.0.0.1:${port}/`);
-const stop = async () => {
-  await server.close();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+
+/**
+ * startExplorer builds the explorer if dist/ is stale and serves it on 127.0.0.1:`port` (0 or
+ * absent: PORT, else 5173), with `files` ({ '/review/candidate.json': '/abs/path.json' }) served
+ * as they are. Resolves to { url, close }; throws an Error saying what to do when the project's
+ * dependencies or data are missing.
+ */
+export async function startExplorer({ port, files = {}, log = console.log } = {}) {
+  if (!existsSync(join(root, 'node_modules', 'vite'))) throw new Error('dependencies are missing: run `npm ci` first');
+  if (!existsSync(join(root, 'data', 'boundaries.json'))) throw new Error('data/boundaries.json is missing: run `npm run data:generate` to rebuild the bundled data');
+  // vite.config.ts imports the core's extensionless TypeScript; Vite's native config loader notice is noise here.
+  process.env.VITE_CONFIG_NATIVE_IGNORE_WARNING ??= 'true';
+  const configFile = join(root, 'vite.config.ts');
+  const { build, preview } = await import('vite');
+  const why = staleReason();
+  if (why) {
+    log(`geoshard: building the explorer into dist/ (${why}); this takes about half a minute...`);
+    const t0 = performance.now();
+    await build({ root, configFile, logLevel: 'warn', clearScreen: false });
+    log(`geoshard: built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  const server = await preview({ root, configFile, clearScreen: false, ...(port ? { preview: { port } } : {}), plugins: [serveFiles(files)] });
+  const address = server.httpServer.address();
+  const bound = typeof address === 'object' && address ? address.port : server.config.preview.port;
+  return { url: `http://127.0.0.1:${bound}/`, close: () => server.close() };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  let server;
+  try {
+    server = await startExplorer();
+  } catch (e) {
+    console.error(`geoshard: ${e.message}.`);
+    process.exit(1);
+  }
+  console.log(`geoshard explorer: ${server.url}`);
+  const stop = async () => {
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

@@ -32,6 +32,7 @@ export const COMMAND_LOADERS: Map<string, () => Promise<Command>> = new Map([
   ['hotspots', async () => (await import('./commands/hotspots.ts')).hotspots],
   ['check', async () => (await import('./commands/check.ts')).check],
   ['cache', async () => (await import('./commands/cache.ts')).cache],
+  ['review', async () => (await import('./commands/review.ts')).review],
 ]);
 
 /** loadCommands loads every command (for the help text and tests), in help order. */

@@ -17,9 +17,10 @@ describe('typed arrays for the scene', () => {
   });
 
   it('packs palette colours as opaque RGBA bytes', () => {
-    const bytes = paletteTexels(shardPalette(3));
-    expect(bytes.length).toBe(12);
-    expect(Array.from(bytes.slice(0, 4))).toEqual([0xf3, 0xe7, 0x49, 255]);
+    // Channels in [0, 1] become bytes (x 255), alpha always 255; the palette's own colours are tested in palette.test.ts.
+    const bytes = paletteTexels([[1, 0, 0.2], [0, 1, 0.6]]);
+    expect(Array.from(bytes)).toEqual([255, 0, 51, 255, 0, 255, 153, 255]);
+    expect(paletteTexels(shardPalette(3)).length).toBe(12);
   });
 
   it('draws the Hilbert curve through every cell centre in key order, coloured by the ordinal of the nearer cell', () => {

@@ -2,11 +2,15 @@
  * boot starts the explorer: applies the view from the URL, loads and
  * validates the boundary file, then loads the cell weights and cities in the
  * background; startSearch (search/search.ts) keeps the URL in step with the
- * view and the radius search.
+ * view and the radius search, startShellState (shell/shellState.ts) with the
+ * panels, and startKeeping (shell/keep.ts) keeps the review's work in this
+ * browser.
  */
 import type { AppState } from './store';
 import type { AppStore } from './types';
-import { parseUrl } from './url';
+import { parseUrl, candidateUrl } from './url';
+import { startShellState } from './shellState';
+import { startKeeping } from './keep';
 import { startSearch } from '../search/search';
 import { boundariesSource, loadBoundaries, fetchText, parseCities, DataLoadError, DATA_URLS } from './loadData';
 import { loadCells } from '../globe/geometryClient';
@@ -25,6 +29,16 @@ export async function boot(store: AppStore): Promise<void> {
   startSearch(store);
   // The globe's "colour regions by" paint (nodes, no started copy, latency, lost shards marked).
   startRegionPaint(store);
+  // Work that survives (shell/keep.ts), then the panel state and the link's notice (shell/shellState.ts).
+  let urlCandidate: string | null = null;
+  try {
+    urlCandidate = candidateUrl(location.search);
+  } catch {
+    // review/reviewDriver.ts reports a bad candidate= in the Review tab.
+  }
+  const kept = startKeeping(store, { reviewLocal: url.shell.reviewLocal, urlCandidate });
+  if (kept.problem) url.problems.push(kept.problem);
+  startShellState(store, url);
   try {
     const { file, router, source } = await loadBoundaries(boundariesSource(location.search));
     store.getState().setBoundaries(file, router, source);

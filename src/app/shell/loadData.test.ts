@@ -43,6 +43,14 @@ describe('loading the boundary file', () => {
   it('names the URL and the HTTP status when the file cannot be fetched', async () => {
     await expect(loadBoundaries('/missing.json', fetchOf(404, ''))).rejects.toThrow('Cannot load the boundary file: /missing.json: HTTP 404 Not Found');
   });
+
+  it('says the server returned HTML, not a boundary file, when a path answers with the app page', async () => {
+    const page = '<!doctype html>\n<html lang="en"><head><title>geoshard explorer</title></head><body><div id="root"></div></body></html>';
+    const err = await loadBoundaries('/tmp/x.json', fetchOf(200, page)).catch((e: DataLoadError) => e);
+    expect(err).toBeInstanceOf(DataLoadError);
+    expect((err as DataLoadError).problems[0]).toMatch(/^\/tmp\/x\.json: the server returned HTML, not a boundary file: .*npx geoshard review FILE/);
+    expect((err as DataLoadError).message).not.toMatch(/Unexpected token/);
+  });
 });
 
 describe('parsing the sample cities', () => {

@@ -93,7 +93,11 @@ export function parseCities(text: string, source = 'cities.json'): City[] {
   }
 }
 
-/** fetchText fetches a text file; throws DataLoadError naming the URL and the HTTP status or network error. */
+/**
+ * fetchText fetches a text file; throws DataLoadError naming the URL and the
+ * HTTP status or network error, or saying that the server returned an HTML
+ * page (a path the server does not have answers with the app's own page).
+ */
 export async function fetchText(url: string, what: string, fetchFn: Fetch = fetch): Promise<string> {
   let res: Awaited<ReturnType<Fetch>>;
   try {
@@ -102,5 +106,12 @@ export async function fetchText(url: string, what: string, fetchFn: Fetch = fetc
     throw new DataLoadError(`Cannot load ${what}`, [`${url}: ${(e as Error).message}`]);
   }
   if (!res.ok) throw new DataLoadError(`Cannot load ${what}`, [`${url}: HTTP ${res.status} ${res.statusText}`.trim()]);
-  return res.text();
+  const text = await res.text();
+  if (/^\s*<(!doctype\s+html|html[\s>])/i.test(text)) {
+    const noun = /boundary file/.test(what) ? 'a boundary file' : what;
+    throw new DataLoadError(`Cannot load ${what}`, [
+      `${url}: the server returned HTML, not ${noun}: the file is not served at this path (to review a file on your disk, run \`npx geoshard review FILE\`, which serves it and opens the explorer)`,
+    ]);
+  }
+  return text;
 }

@@ -1,5 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { DEFAULT_VIEW, LAYERS, formatUrlSearch, formatUrlView, parseUrlSearch, parseUrlView, radiusLabel, wrapLng } from './url';
+import { DEFAULT_VIEW, DEFAULT_SHELL, LAYERS, TABS, formatUrl, formatUrlSearch, formatUrlShell, formatUrlView, parseUrl, parseUrlSearch, parseUrlShell, parseUrlView, radiusLabel, wrapLng } from './url';
+import { VOCABULARY } from '../../server/wire';
+import { TOUR_STEPS } from '../tour/steps';
 import { KM_PER_MILE } from '../../core/index';
 import { formatLevelReadout, formatZoom, formatLatLng, formatCompact } from './format';
 
@@ -128,5 +130,71 @@ describe('search URL state', () => {
     expect(radiusLabel({ value: 15, unit: 'mi' })).toBe('15 mi');
     expect(radiusLabel({ value: 24.14016, unit: 'km' })).toBe('24.1 km');
     expect(radiusLabel({ value: 2.5, unit: 'mi' })).toBe('2.5 mi');
+  });
+});
+
+describe('what a link opens: spin, panels, tour', () => {
+  it('spins only on the bare first screen: a place, a search, a candidate or a tour step opens still', () => {
+    expect(parseUrl('').view.layers).toContain('spin');
+    expect(parseUrl('?level=5').view.layers).toContain('spin');
+    for (const q of ['?lat=10&lng=20', '?view=1,2', '?lat=37.7749&lng=-122.4194&radius=15mi', '?location=none', '?candidate=/c.json', '?review=local', '?tour=2', '?lat=1&lng=2&layers=shards,spin']) {
+      expect(parseUrl(q).view.layers, q).not.toContain('spin');
+    }
+  });
+
+  it('writes no centre for a spinning view, so the address bar does not drift while the globe turns', () => {
+    const q = formatUrlView({ ...DEFAULT_VIEW, layers: [...DEFAULT_VIEW.layers], lng: -71.25 }, '?lat=1&lng=2');
+    expect(new URLSearchParams(q).has('lat')).toBe(false);
+    expect(new URLSearchParams(q).has('lng')).toBe(false);
+    expect(new URLSearchParams(q).get('layers')).toBe('shards,grid,land,labels,spin');
+  });
+
+  it('shows the default layers when a layers value names none that exist', () => {
+    const { view, problems } = parseUrlView('layers=foo');
+    expect(view.layers).toEqual(DEFAULT_VIEW.layers);
+    expect(problems).toEqual([`layers: "foo" ignored: layers are ${LAYERS.join(', ')}`]);
+  });
+
+  it('names each ignored parameter of a bad link, and the rewritten link holds only what is shown', () => {
+    const parsed = parseUrl('?level=12&zoom=abc&lat=95&layers=foo&tab=maps&tour=0');
+    expect(parsed.problems).toEqual([
+      'lat=95 is ignored: expected a latitude in [-90, 90] degrees',
+      'zoom=abc is ignored: expected a zoom factor in [0.5, 2000] (1 = 100%)',
+      'level=12 is ignored: expected an S2 level, an integer in [0, 10]',
+      `layers: "foo" ignored: layers are ${LAYERS.join(', ')}`,
+      `tab=maps is ignored: expected one of ${TABS.join(', ')}`,
+      `tour=0 is ignored: expected a tour step, an integer from 1 to ${TOUR_STEPS.length}`,
+    ]);
+    const rewritten = formatUrlShell(parsed.shell, formatUrl(parsed.view, parsed.search, '?level=12&zoom=abc&lat=95&layers=foo&tab=maps&tour=0'));
+    const again = parseUrl(rewritten);
+    expect(again.problems).toEqual([]);
+    expect(again.view.level).toBe(DEFAULT_VIEW.level);
+    expect(again.view.zoom).toBe(DEFAULT_VIEW.zoom);
+    expect(new URLSearchParams(rewritten).has('tab')).toBe(false);
+    expect(new URLSearchParams(rewritten).has('tour')).toBe(false);
+  });
+
+  it('round-trips the tab, the Live switch, the facet filters, the kept candidate and the tour step', () => {
+    const shell = { tab: 'live' as const, live: true, filters: { diet: ['vegan'], allergen: [], cuisine: ['thai', 'indian'] }, reviewLocal: true, tour: 3 };
+    const q = formatUrlShell(shell, '?lat=1&lng=2');
+    expect(q).toMatch(/^\?lat=1&lng=2&tab=live&live=1&diet=vegan&cuisine=/);
+    const back = parseUrlShell(q);
+    expect(back.problems).toEqual([]);
+    // Filter values come back in the API's vocabulary order, the order the server canonicalises to.
+    expect(back.shell).toEqual({ ...shell, filters: { diet: ['vegan'], allergen: [], cuisine: VOCABULARY.cuisine.filter((c) => c === 'thai' || c === 'indian') } });
+    expect(formatUrlShell(DEFAULT_SHELL, '?tab=live&live=1&diet=vegan&review=local&tour=2')).toBe('?');
+    // A candidate kept in this browser replaces the one a link named (a reload reopens the kept one).
+    expect(formatUrlShell({ ...DEFAULT_SHELL, reviewLocal: true }, '?candidate=/c.json')).toBe('?review=local');
+  });
+
+  it('ignores facet values outside the API vocabulary, naming them and the valid ones', () => {
+    const { shell, problems } = parseUrlShell('diet=vegan,meaty');
+    expect(shell.filters.diet).toEqual(['vegan']);
+    expect(problems).toEqual([`diet: "meaty" ignored: expected values among ${VOCABULARY.diet.join(', ')}`]);
+  });
+
+  it('lists the same tabs as the side panel', async () => {
+    const { PANELS } = await import('./panels');
+    expect(PANELS.map((p) => p.id)).toEqual([...TABS]);
   });
 });

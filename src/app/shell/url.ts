@@ -18,18 +18,32 @@
  * | candidate   | a proposed boundary file to review (a same-origin path or an http(s) URL) |
  * | boundaries  | the boundary file to open instead of the bundled one (a same-origin path; read by loadData.boundariesSource) |
  * | debug       | `ordinal`: draw cell ordinals instead of shard colours |
+ * | tab         | the side panel's open tab (TABS); absent for the first one |
+ * | live        | `1`: the Live switch on |
+ * | diet, allergen, cuisine | Live's facet filters, comma-separated values of the API's vocabulary |
+ * | review      | `local`: reopen the candidate kept in this browser (one opened with the picker or dropped); replaces candidate= |
+ * | tour        | `N`: step N of the guided tour (1 = the first) |
  *
  * parseUrl reads them all once; applyLink puts a link's search (and, on
  * back/forward, its view) into the store; formatUrl writes view and search
- * back, keeping every other parameter of the current query. Bad values are ignored
- * one by one with a message naming the parameter, its value and what is
- * valid, so a hand-edited link still opens.
+ * back, formatUrlShell the panel state, each keeping every other parameter of
+ * the current query. Bad values are ignored one by one with a message naming
+ * the parameter, its value and what is valid, so a hand-edited link still
+ * opens (the page shows the messages and rewrites the address bar to what it
+ * shows).
+ *
+ * Spin: only the bare first screen spins. A link that names a place (lat,
+ * lng, view), a search (radius, location), a candidate or a tour step opens
+ * still, and a spinning view writes no lat/lng (it is not at one place), so
+ * the address bar does not drift while the globe turns.
  */
 import { parseRadius, formatRadius, wrapLng, type Radius, type RadiusUnit } from '../../core/index';
 
 export { wrapLng };
 import type { SearchCentre } from '../search/searchSlice';
 import { DEFAULT_RADIUS } from '../search/searchSlice';
+import { FILTER_KINDS, VOCABULARY, type FilterKind } from '../../server/wire';
+import { TOUR_STEPS } from '../tour/steps';
 import type { AppStore } from './types';
 
 /** The layers of the globe, in display order. */
@@ -93,8 +107,10 @@ export function parseUrlView(search: string, defaults: UrlView = DEFAULT_VIEW): 
     const names = layers.split(',').map((s) => s.trim()).filter(Boolean);
     const bad = names.filter((n) => !(LAYERS as readonly string[]).includes(n));
     if (bad.length) problems.push(`layers: ${bad.map((b) => JSON.stringify(b)).join(', ')} ignored: layers are ${LAYERS.join(', ')}`);
-    view.layers = LAYERS.filter((l) => names.includes(l));
+    // Only unknown names (layers=foo): the default layers are what is shown, not none.
+    if (!(bad.length > 0 && bad.length === names.length)) view.layers = LAYERS.filter((l) => names.includes(l));
   }
+  if (namesAPlace(q)) view.layers = view.layers.filter((l) => l !== 'spin');
   const flatten = q.get('flatten');
   if (flatten !== null) {
     if ((FLATTEN_MODES as readonly string[]).includes(flatten)) view.flatten = flatten as FlattenMode;
@@ -110,8 +126,14 @@ export function parseUrlView(search: string, defaults: UrlView = DEFAULT_VIEW): 
  */
 export function formatUrlView(view: UrlView, base = ''): string {
   const q = new URLSearchParams(base);
-  q.set('lat', round(view.lat, 4));
-  q.set('lng', round(wrapLng(view.lng), 4));
+  if (view.layers.includes('spin')) {
+    // A turning globe is at no one place: writing its centre would make the link drift (and open still).
+    q.delete('lat');
+    q.delete('lng');
+  } else {
+    q.set('lat', round(view.lat, 4));
+    q.set('lng', round(wrapLng(view.lng), 4));
+  }
   q.set('zoom', String(Number(view.zoom.toPrecision(3))));
   q.set('level', String(view.level));
   q.set('layers', LAYERS.filter((l) => view.layers.includes(l)).join(','));
@@ -120,6 +142,13 @@ export function formatUrlView(view: UrlView, base = ''): string {
   return '?' + q.toString().replace(/%2C/g, ',');
 }
 
+/** The parameters that make a link name a place, a search, a candidate or a tour step: such a link opens still. */
+const STILL_PARAMS = ['lat', 'lng', 'view', 'radius', 'location', 'candidate', 'review', 'tour'] as const;
+
+/** namesAPlace tells whether a query names a place, a search, a candidate or a tour step (then the globe opens still). */
+export function namesAPlace(q: URLSearchParams): boolean {
+  return STILL_PARAMS.some((k) => q.has(k));
+}
 
 const round = (v: number, d: number) => String(Number(v.toFixed(d)));
 
@@ -221,11 +250,92 @@ export function radiusLabel(r: { value: number; unit: RadiusUnit }): string {
   return `${Number(r.value.toFixed(r.value < 10 ? 2 : 1))} ${r.unit}`;
 }
 
+/** The side panel's tabs by id, in order; the first is the default (shell/panels.ts draws them). */
+export const TABS = ['radius', 'live', 'nodes', 'review', 'migration', 'shards', 'about'] as const;
+export type TabId = (typeof TABS)[number];
+
+/** The panel state a link carries besides view and search. */
+export interface UrlShell {
+  tab: TabId;
+  /** The Live switch. */
+  live: boolean;
+  /** Live's facet filters: values of the API's vocabulary, in its order. */
+  filters: Record<FilterKind, readonly string[]>;
+  /** `review=local`: reopen the candidate kept in this browser. */
+  reviewLocal: boolean;
+  /** The tour step shown (1-based), or null when the tour is not on. */
+  tour: number | null;
+}
+
+export const DEFAULT_SHELL: Readonly<UrlShell> = Object.freeze({ tab: TABS[0], live: false, filters: { diet: [], allergen: [], cuisine: [] }, reviewLocal: false, tour: null });
+
+/** parseUrlShell reads the panel parameters of a query string (with or without `?`); bad values are ignored with a message each. */
+export function parseUrlShell(query: string): { shell: UrlShell; problems: string[] } {
+  const q = new URLSearchParams(query);
+  const problems: string[] = [];
+  const shell: UrlShell = { ...DEFAULT_SHELL, filters: { diet: [], allergen: [], cuisine: [] } };
+  const tab = q.get('tab');
+  if (tab !== null) {
+    if ((TABS as readonly string[]).includes(tab)) shell.tab = tab as TabId;
+    else problems.push(`tab=${tab} is ignored: expected one of ${TABS.join(', ')}`);
+  }
+  const live = q.get('live');
+  if (live !== null) {
+    if (live === '1' || live === '0') shell.live = live === '1';
+    else problems.push(`live=${live} is ignored: expected 1 (Live on) or 0`);
+  }
+  for (const kind of FILTER_KINDS) {
+    const raw = q.get(kind);
+    if (raw === null) continue;
+    const valid = VOCABULARY[kind];
+    const values = raw.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
+    const bad = values.filter((v) => !valid.includes(v));
+    if (bad.length) problems.push(`${kind}: ${bad.map((b) => JSON.stringify(b)).join(', ')} ignored: expected values among ${valid.join(', ')}`);
+    shell.filters[kind] = valid.filter((v) => values.includes(v));
+  }
+  const review = q.get('review');
+  if (review !== null) {
+    if (review === 'local') shell.reviewLocal = true;
+    else problems.push(`review=${review} is ignored: expected review=local (the candidate kept in this browser)`);
+  }
+  const tour = q.get('tour');
+  if (tour !== null) {
+    const n = Number(tour);
+    if (tour.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= TOUR_STEPS.length) shell.tour = n;
+    else problems.push(`tour=${tour} is ignored: expected a tour step, an integer from 1 to ${TOUR_STEPS.length}`);
+  }
+  return { shell, problems };
+}
+
+/** formatUrlShell writes the panel state into a query string (returned with `?`), keeping the other parameters of base; defaults are left out. */
+export function formatUrlShell(shell: UrlShell, base: string): string {
+  const q = new URLSearchParams(base);
+  if (shell.tab === TABS[0]) q.delete('tab');
+  else q.set('tab', shell.tab);
+  if (shell.live) q.set('live', '1');
+  else q.delete('live');
+  for (const kind of FILTER_KINDS) {
+    const values = VOCABULARY[kind].filter((v) => shell.filters[kind].includes(v));
+    if (values.length) q.set(kind, values.join(','));
+    else q.delete(kind);
+  }
+  if (shell.reviewLocal) {
+    // The candidate kept in this browser replaced the one the link named.
+    q.set('review', 'local');
+    q.delete('candidate');
+  } else q.delete('review');
+  if (shell.tour !== null) q.set('tour', String(shell.tour));
+  else q.delete('tour');
+  return '?' + q.toString().replace(/%2C/g, ',');
+}
+
 /** Everything a link says, read once by parseUrl. */
 export interface ParsedUrl {
   /** The view; with a search centre, lat/lng are the camera's (view= or the centre). */
   view: UrlView;
   search: ParsedUrlSearch['search'];
+  /** The side panel's state: tab, Live, filters, the kept candidate, the tour step. */
+  shell: UrlShell;
   /** Whether the link sets the zoom itself (else a search's view fits the circle). */
   hasZoom: boolean;
   /** `debug=ordinal`: cells drawn by ordinal. */
@@ -247,7 +357,8 @@ export function parseUrl(query: string): ParsedUrl {
     view.lng = at.lng;
   }
   const debugOrdinal = new URLSearchParams(query).get('debug') === 'ordinal';
-  return { view, search, hasZoom, debugOrdinal, problems: [...viewProblems, ...problems] };
+  const { shell, problems: shellProblems } = parseUrlShell(query);
+  return { view, search, shell, hasZoom, debugOrdinal, problems: [...viewProblems, ...problems, ...shellProblems] };
 }
 
 /** formatUrl writes the view and the search as a query string (with `?`), keeping the other parameters of base. */
