@@ -9,6 +9,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { MigrationStatus, StatusAnswer } from '../src/server/wire.ts';
+import { cellCenter, cellFromOrdinal, cellOrdinal, parseToken } from '../src/core/index.ts';
 
 const file = JSON.parse(readFileSync(fileURLToPath(new URL('../data/boundaries.json', import.meta.url)), 'utf8'));
 const TARGET = 'b'.repeat(64);
@@ -81,4 +82,45 @@ test('the Migration view shows a move in progress with its step and counts, foll
   await expect(state).toContainText(`settled on boundary file ${TARGET.slice(0, 12)}`);
   await expect(state).toContainText('not the explorer’s file');
   expect(errors).toEqual([]);
+});
+
+/** blockSpread reads a 40×40 block at the globe's centre after a few frames and returns the largest channel difference from its first pixel. */
+function blockSpread(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const c = document.querySelector('.globe-canvas canvas:not(.globe-labels)') as HTMLCanvasElement;
+    for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(c, 0, 0);
+    const d = ctx.getImageData(Math.floor(c.width / 2) - 20, Math.floor(c.height / 2) - 20, 40, 40).data;
+    let spread = 0;
+    for (let i = 0; i < d.length; i += 4) for (let k = 0; k < 3; k++) spread = Math.max(spread, Math.abs(d[i + k] - d[k]));
+    return spread;
+  });
+}
+
+test('the globe and the ribbon hatch a range while it moves and show it plain once the index is settled', async ({ page }) => {
+  // The view looks at the middle cell of the first stubbed move (computed with the core), close enough that the
+  // 40-pixel block at the centre lies inside that one level-10 cell; only the shard layer is drawn.
+  const [start, end] = ['8640c5', '8643e7'].map((t) => cellOrdinal(parseToken(t)));
+  const mid = cellCenter(cellFromOrdinal(Math.floor((start + end) / 2)));
+  let answer = status(migration(2, ['copying', 'pending'], 3, false));
+  await page.route('**/api/status', (route) => route.fulfill({ json: answer }));
+  await page.goto(`/?lat=${mid.lat.toFixed(4)}&lng=${mid.lng.toFixed(4)}&zoom=400&layers=shards`);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  await page.getByTestId('tab-migration').click();
+  await expect(page.getByTestId('migration-range').nth(0)).toHaveAttribute('data-step', 'copying');
+  // Only the moving range is hatched (the second move is still pending).
+  await expect(page.locator('body')).toHaveAttribute('data-moving-ranges', `${start}-${end}`);
+  await expect.poll(() => blockSpread(page), { message: 'stripes inside the moving range' }).toBeGreaterThan(60);
+  // The Hilbert ribbon marks the same range on the whole key space.
+  await expect(page.getByTestId('ribbon-moving')).toHaveCount(1);
+  await expect(page.getByTestId('ribbon-moving')).toHaveAttribute('data-range', `${start}-${end}`);
+  answer = status(null, TARGET);
+  await expect(page.getByTestId('migration-state')).toHaveAttribute('data-state', 'settled');
+  await expect(page.locator('body')).toHaveAttribute('data-moving-ranges', '');
+  await expect(page.getByTestId('ribbon-moving')).toHaveCount(0);
+  await expect.poll(() => blockSpread(page), { message: 'one plain colour once settled' }).toBeLessThanOrEqual(4);
 });

@@ -58,3 +58,22 @@ export function setRegionPaint(paint: RegionPaint | null): void {
   uniforms.uRegion.value = t;
   uniforms.uRegionOn.value = 1;
 }
+
+/** The most moving ranges the surface shader hatches at once (its uniform arrays' length). */
+export const MAX_MOVING_RANGES = 8;
+
+/**
+ * setMovingRanges hatches key ranges on the surface: `ranges` holds pairs of
+ * level-10 ordinals [start, end) in key order (start < end ≤ CELL_COUNT), at
+ * most MAX_MOVING_RANGES pairs (throws RangeError naming the count otherwise);
+ * an empty array removes the hatching.
+ */
+export function setMovingRanges(ranges: Int32Array): void {
+  const n = ranges.length / 2;
+  if (!Number.isInteger(n) || n > MAX_MOVING_RANGES) throw new RangeError(`moving ranges: ${ranges.length} ordinals is not at most ${MAX_MOVING_RANGES} [start, end) pairs`);
+  for (let i = 0; i < MAX_MOVING_RANGES; i++) {
+    uniforms.uMovingStart.value[i] = i < n ? ranges[2 * i] : 0;
+    uniforms.uMovingEnd.value[i] = i < n ? ranges[2 * i + 1] : 0;
+  }
+  uniforms.uMovingCount.value = n;
+}

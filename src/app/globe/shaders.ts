@@ -88,6 +88,9 @@ uniform int uDebug;         // 1 = write the level-10 ordinal as RGB bytes (test
 uniform vec3 uNeutral;
 uniform sampler2D uRegion;  // region paint (globe/regionPaint.ts): rgb per shard, alpha 0 = marked
 uniform int uRegionOn;      // 1: colour by uRegion; 0: by the shard palette, nothing marked
+uniform int uMovingStart[8]; // key ranges moving in a live migration (globe/regionPaint.ts setMovingRanges):
+uniform int uMovingEnd[8];   // level-10 ordinals [start, end), hatched amber
+uniform int uMovingCount;
 uniform vec2 uBuffer;       // drawing buffer size, device pixels
 uniform vec2 uPxPerUnit;    // device pixels per world unit (x, y)
 uniform mat3 uRotT;         // view -> Earth (transpose of uRot)
@@ -153,6 +156,11 @@ void main() {
   vec3 col = uShowShards > 0.5 ? (uRegionOn == 1 ? region.rgb : texelFetch(uPalette, ivec2(shard, 0), 0).rgb) : uNeutral;
   // A marked region (its documents are missing from the current answer): red stripes, in screen space.
   if (region.a < 0.5) col = mix(col, vec3(0.86, 0.08, 0.12), 0.75 * step(0.5, fract((gl_FragCoord.x + gl_FragCoord.y) / 12.0)));
+  // A range moving in a live migration: amber hatching the other way, in screen space.
+  for (int i = 0; i < 8; i++) {
+    if (i >= uMovingCount) break;
+    if (ordinal >= uMovingStart[i] && ordinal < uMovingEnd[i]) col = mix(col, vec3(1.0, 0.72, 0.05), 0.8 * step(0.5, fract((gl_FragCoord.x - gl_FragCoord.y) / 10.0)));
+  }
   if (uHilbertOn > 0.5) col = mix(col, uBg, 0.5);
 
   // Grid of the chosen level: cell edges are lines of constant s or t.

@@ -30,6 +30,10 @@ export const uniforms = {
   /** Region paint (globe/regionPaint.ts): colour and mark per shard; used when uRegionOn is 1. */
   uRegion: { value: null as THREE.DataTexture | null },
   uRegionOn: { value: 0 },
+  /** Key ranges moving in a live migration (globe/regionPaint.ts setMovingRanges): up to 8, ordinals [start, end). */
+  uMovingStart: { value: new Array<number>(8).fill(0) },
+  uMovingEnd: { value: new Array<number>(8).fill(0) },
+  uMovingCount: { value: 0 },
   uHighlight: { value: -1 },
   uBrush: { value: new THREE.Vector2(-1, -1) },
   uBg: { value: new THREE.Vector3(...BACKGROUND) },

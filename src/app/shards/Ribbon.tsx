@@ -8,6 +8,7 @@
 import { useApp, appStore } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { RibbonStrip } from './RibbonStrip';
+import { MovingMarks } from '../migration/MovingMarks';
 import { CELL_COUNT } from '../../core/index';
 
 const FULL: [number, number] = [0, CELL_COUNT];
@@ -22,7 +23,9 @@ export function Ribbon() {
       <h3>
         Hilbert ribbon <span className="dim">· all 6,291,456 level-10 cells in key order · {hasCells ? 'density: restaurants + dishes per cell (log)' : 'loading cell weights…'} · drag to brush, double-click to go there</span>
       </h3>
-      <RibbonStrip range="all" full={FULL} />
+      <RibbonStrip range="all" full={FULL}>
+        <MovingMarks />
+      </RibbonStrip>
       <div className="ribbon-detail">
         {brushed && (
           <button type="button" className="ribbon-clear" onClick={() => appStore.getState().setBrush(null)} data-testid="ribbon-clear">

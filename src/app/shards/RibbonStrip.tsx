@@ -5,7 +5,7 @@
  * marker, the brush and the tooltip are positioned DOM elements.
  */
 import { shallow } from 'zustand/shallow';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { appStore } from '../shell/store';
 import { readyData, type ReadyData, type CellsData } from '../shell/dataSlice';
 import { ribbonBins } from '../globe/typedArrays';
@@ -20,6 +20,8 @@ export interface RibbonStripProps {
    */
   range: 'all' | 'detail';
   full: [number, number];
+  /** Drawn over the strip (absolutely placed within it), e.g. the ranges a live migration is moving. */
+  children?: ReactNode;
 }
 
 /** dataExtent returns the stretch from the first to the last non-empty cell, padded by 3% each side. */
@@ -101,7 +103,7 @@ function draw(canvas: HTMLCanvasElement, from: number, to: number, data: ReadyDa
   }
 }
 
-export function RibbonStrip({ range, full }: RibbonStripProps) {
+export function RibbonStrip({ range, full, children }: RibbonStripProps) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const marker = useRef<HTMLDivElement>(null);
   const brushBox = useRef<HTMLDivElement>(null);
@@ -237,6 +239,7 @@ export function RibbonStrip({ range, full }: RibbonStripProps) {
         <canvas ref={canvas} className="ribbon-canvas" data-testid={`ribbon-canvas-${range}`} />
         <div className="ribbon-brush" ref={brushBox} />
         <div className="ribbon-marker" ref={marker} data-testid={`ribbon-marker-${range}`} />
+        {children}
       </div>
       <div className="ribbon-tip" ref={tip} />
     </div>

@@ -17,6 +17,7 @@ import { loadCells } from '../globe/geometryClient';
 import { uniforms } from '../globe/uniforms';
 import { markLoaded } from '../globe/frame';
 import { startRegionPaint } from '../nodes/regionPaintDriver';
+import { startMovingPaint } from '../migration/movingRanges';
 
 export async function boot(store: AppStore): Promise<void> {
   // The link, read once by the one codec (shell/url.ts): its view here, its search in startSearch.
@@ -29,6 +30,7 @@ export async function boot(store: AppStore): Promise<void> {
   startSearch(store);
   // The globe's "colour regions by" paint (nodes, no started copy, latency, lost shards marked).
   startRegionPaint(store);
+  startMovingPaint(store);
   // Work that survives (shell/keep.ts), then the panel state and the link's notice (shell/shellState.ts).
   let urlCandidate: string | null = null;
   try {
