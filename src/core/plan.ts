@@ -35,7 +35,7 @@
  */
 import { withHash, type BoundaryFile } from './boundaries.ts';
 import { Router } from './router.ts';
-import { diffBoundaries, type DiffFileSummary } from './diff.ts';
+import { diffBoundaries, type BoundaryMove, type DiffFileSummary } from './diff.ts';
 import type { Migration, MigrationMove, MigrationPhase } from './migration.ts';
 import type { CellWeight } from './build.ts';
 
@@ -152,6 +152,16 @@ export function plan(current: BoundaryFile, candidate: BoundaryFile, cells: read
   return d.sameLayout ? inPlace(a, b, d, base, opts) : reindexPlan(a, b, d, base);
 }
 
+/**
+ * planMove makes step n of a plan from a range the diff found moving; `to` is
+ * the name that receives it on the index (the current file's name of the new
+ * owner's shard in place; the candidate's in a reindex).
+ */
+function planMove(n: number, m: BoundaryMove, to: string): PlanMove {
+  const { from, fromShard, toShard, start, end, startOrdinal, endOrdinal, cells, restaurants, dishes, share } = m;
+  return { n, from, fromShard, to, toShard, candidateTo: m.to, start, end, startOrdinal, endOrdinal, cells, restaurants, dishes, share };
+}
+
 function inPlace(a: Router, b: Router, d: ReturnType<typeof diffBoundaries>, base: Pick<MigrationPlan, 'current' | 'candidate' | 'reindex'>, opts: PlanOptions): MigrationPlan {
   const currentNameOfShard = new Map(a.shards.map((s) => [s.shard, s.name]));
   const renames = b.shards.filter((s) => currentNameOfShard.get(s.shard) !== s.name).map((s) => ({ shard: s.shard, from: currentNameOfShard.get(s.shard)!, to: s.name }));
@@ -169,22 +179,7 @@ function inPlace(a: Router, b: Router, d: ReturnType<typeof diffBoundaries>, bas
       last.share += m.share;
       continue;
     }
-    moves.push({
-      n: moves.length + 1,
-      from: m.from,
-      fromShard: m.fromShard,
-      to,
-      toShard: m.toShard,
-      candidateTo: m.to,
-      start: m.start,
-      end: m.end,
-      startOrdinal: m.startOrdinal,
-      endOrdinal: m.endOrdinal,
-      cells: m.cells,
-      restaurants: m.restaurants,
-      dishes: m.dishes,
-      share: m.share,
-    });
+    moves.push(planMove(moves.length + 1, m, to));
   }
   const totals = moves.reduce((t, m) => ({ restaurants: t.restaurants + m.restaurants, dishes: t.dishes + m.dishes, documents: 0, share: t.share + m.share }), { restaurants: 0, dishes: 0, documents: 0, share: 0 });
   totals.documents = totals.restaurants + totals.dishes;
@@ -332,22 +327,7 @@ function inPlace(a: Router, b: Router, d: ReturnType<typeof diffBoundaries>, bas
 }
 
 function reindexPlan(a: Router, b: Router, d: ReturnType<typeof diffBoundaries>, base: Pick<MigrationPlan, 'current' | 'candidate' | 'reindex'>): MigrationPlan {
-  const moves: PlanMove[] = d.moves.map((m, k) => ({
-    n: k + 1,
-    from: m.from,
-    fromShard: m.fromShard,
-    to: m.to,
-    toShard: m.toShard,
-    candidateTo: m.to,
-    start: m.start,
-    end: m.end,
-    startOrdinal: m.startOrdinal,
-    endOrdinal: m.endOrdinal,
-    cells: m.cells,
-    restaurants: m.restaurants,
-    dishes: m.dishes,
-    share: m.share,
-  }));
+  const moves: PlanMove[] = d.moves.map((m, k) => planMove(k + 1, m, m.to));
   const all = d.all;
   const totals = { restaurants: all.restaurants, dishes: all.dishes, documents: all.documents, share: all.documents > 0 ? 1 : 0 };
   const cur = a.file;
