@@ -68,8 +68,9 @@ for (const size of [DESKTOP, PHONE]) {
       const errors = await open(page, '?lat=39.1&lng=-94.58&radius=50mi&zoom=2.5&fanout=1');
       const d = await drawnView(page, 50 * KM_PER_MILE);
       const g = d.view!;
-      // Pixels of about 4 screen pixels: far finer than the world grid's 2° (about 220 km).
-      expect((g.north - g.south) / g.rows).toBeLessThan(0.5);
+      // Pixels of about 4 screen pixels: at least three times finer than the world grid's 2° (about
+      // 220 km) even on a phone, whose globe is about 300 px high under the bottom sheet.
+      expect((g.north - g.south) / g.rows).toBeLessThan(2 / 3);
       expect(g.cols * g.rows).toBeGreaterThan(1000);
       // Kansas City is in the box.
       expect(g.south).toBeLessThan(39.1);
