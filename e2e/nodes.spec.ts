@@ -301,7 +301,9 @@ test.describe('the Nodes view when a node is lost (API answered by the test)', (
     await expect(page.getByTestId('nodes-grid').locator('tr[data-health="degraded"]')).not.toHaveCount(0);
   });
 
-  test('when the city changes the comparison leads the Live panel and stays in view (issue 11)', async ({ page }) => {
+  for (const viewport of [{ width: 1400, height: 900 }, { width: 390, height: 844 }])
+  test(`when the city changes the comparison leads the Live panel and stays in view at ${viewport.width}×${viewport.height} (issue 11)`, async ({ page }) => {
+    await page.setViewportSize(viewport);
     await page.route('**/api/status', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(statusOf(null)) }));
     await page.route('**/api/search?*', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ...searchOf('geoshard-node-3', true), placement: { missing: [], lostNodes: [], promoted: [] } }) }));
     await open(page, SF_LINK);

@@ -55,7 +55,15 @@ export function startShellState(store: AppStore, url: ParsedUrl): () => void {
     (has) => has && store.getState().setLayer('spin', false),
   );
   if (store.getState().candidate) store.getState().setLayer('spin', false);
-  const onPop = () => applyShell(store, parseUrlShell(location.search).shell);
+  // Back/forward: the panel state (tab, Live switch, filters) is never a history step (it is written
+  // with replaceState), so going back to an earlier search keeps the panel that is open and writes it
+  // into the entry gone back to. Tour steps are steps (tour.ts pushes them): while a tour is on, or
+  // when the entry is a tour step, the entry's whole panel state is applied.
+  const onPop = () => {
+    const shell = parseUrlShell(location.search).shell;
+    if (shell.tour !== null || store.getState().tour !== null) applyShell(store, shell);
+    else write();
+  };
   addEventListener('popstate', onPop);
   return () => {
     unsubUrl();
