@@ -6,6 +6,7 @@
  * reading its _meta) is covered by src/server/migration.live.test.ts.
  */
 import { test, expect, type Page } from '@playwright/test';
+import { centreBlock } from './globePixels.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { MigrationStatus, StatusAnswer } from '../src/server/wire.ts';
@@ -85,20 +86,11 @@ test('the Migration view shows a move in progress with its step and counts, foll
 });
 
 /** blockSpread reads a 40×40 block at the globe's centre after a few frames and returns the largest channel difference from its first pixel. */
-function blockSpread(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const c = document.querySelector('.globe-canvas canvas:not(.globe-labels)') as HTMLCanvasElement;
-    for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
-    const copy = document.createElement('canvas');
-    copy.width = c.width;
-    copy.height = c.height;
-    const ctx = copy.getContext('2d')!;
-    ctx.drawImage(c, 0, 0);
-    const d = ctx.getImageData(Math.floor(c.width / 2) - 20, Math.floor(c.height / 2) - 20, 40, 40).data;
-    let spread = 0;
-    for (let i = 0; i < d.length; i += 4) for (let k = 0; k < 3; k++) spread = Math.max(spread, Math.abs(d[i + k] - d[k]));
-    return spread;
-  });
+async function blockSpread(page: Page): Promise<number> {
+  const d = await centreBlock(page, 40);
+  let spread = 0;
+  for (let i = 0; i < d.length; i += 4) for (let k = 0; k < 3; k++) spread = Math.max(spread, Math.abs(d[i + k] - d[k]));
+  return spread;
 }
 
 test('the globe and the ribbon hatch a range while it moves and show it plain once the index is settled', async ({ page }) => {

@@ -15,6 +15,7 @@
  * naming it; and a replica promoted).
  */
 import { test, expect, type Page } from '@playwright/test';
+import { centreBlock } from './globePixels.ts';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Router } from '../src/core/index.ts';
@@ -143,17 +144,8 @@ test.describe('the Nodes view on the real cluster', () => {
 });
 
 /** centrePixel reads the globe's centre pixel (sRGB bytes) after a few frames. */
-function centrePixel(page: Page): Promise<number[]> {
-  return page.evaluate(async () => {
-    const c = document.querySelector('.globe-canvas canvas:not(.globe-labels)') as HTMLCanvasElement;
-    for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
-    const copy = document.createElement('canvas');
-    copy.width = c.width;
-    copy.height = c.height;
-    const ctx = copy.getContext('2d')!;
-    ctx.drawImage(c, 0, 0);
-    return Array.from(ctx.getImageData(Math.floor(c.width / 2), Math.floor(c.height / 2), 1, 1).data.subarray(0, 3));
-  });
+async function centrePixel(page: Page): Promise<number[]> {
+  return (await centreBlock(page, 1)).slice(0, 3);
 }
 
 /** Waits until the globe's centre pixel is `rgb`, each channel within 2 (the surface at the view's centre is unshaded). */
