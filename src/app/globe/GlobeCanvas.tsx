@@ -5,9 +5,9 @@
  */
 import { parseUrl } from '../shell/url';
 import { useRef } from 'react';
-import { Canvas } from '@react-three/fiber';
 import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
+import { SceneCanvas } from './SceneCanvas';
 import { FrameDriver } from './FrameDriver';
 import { ShardSurface } from './ShardSurface';
 import { Coastlines } from './Coastlines';
@@ -33,7 +33,7 @@ export function GlobeCanvas() {
   return (
     <div className="globe-canvas">
       {data && (
-      <Canvas
+      <SceneCanvas
         orthographic
         flat
         linear
@@ -55,7 +55,7 @@ export function GlobeCanvas() {
         <RequestsLayer />
         <SearchLayers />
         <DiffOverlay />
-      </Canvas>
+      </SceneCanvas>
       )}
       <canvas ref={labels} className="globe-labels" aria-hidden="true" />
     </div>
