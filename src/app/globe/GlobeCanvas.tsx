@@ -24,6 +24,9 @@ import { RequestsLayer } from '../requests/RequestsLayer';
  */
 const DEBUG_ORDINAL = parseUrl(location.search).debugOrdinal;
 
+/** The scene's WebGL context attributes. */
+const GL = { antialias: !DEBUG_ORDINAL, preserveDrawingBuffer: true, alpha: true, powerPreference: 'high-performance' } as const;
+
 export function GlobeCanvas() {
   const labels = useRef<HTMLCanvasElement>(null);
   const data = useApp(readyData);
@@ -45,7 +48,7 @@ export function GlobeCanvas() {
           // are fixed and tested, so production builds skip it.
           st.gl.debug.checkShaderErrors = import.meta.env.DEV;
         }}
-        gl={{ antialias: !DEBUG_ORDINAL, preserveDrawingBuffer: true, alpha: true, powerPreference: 'high-performance' }}
+        gl={GL}
       >
         <FrameDriver labels={labels} />
         <ShardSurface starts={data.router.starts} colors={data.colors} />

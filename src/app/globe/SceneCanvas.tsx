@@ -10,7 +10,7 @@
  * the canvas element themselves. The canvas is sized to its container (a ResizeObserver), from
  * the first layout on, so the first frame does not wait for a measuring render.
  */
-import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useInsertionEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createRoot, extend, type ReconcilerRoot, type RenderProps } from '@react-three/fiber';
 import { Group, LineSegments, Mesh } from 'three';
 
@@ -52,12 +52,17 @@ export function SceneCanvas({ children, ...config }: SceneCanvasProps) {
   useLayoutEffect(() => {
     const watch = new ResizeObserver(() => apply());
     watch.observe(container.current!);
-    return () => {
-      watch.disconnect();
+    return () => watch.disconnect();
+  }, []);
+  // The root (and its context) is released only when the canvas goes for good: insertion
+  // effects are not replayed by StrictMode, as in <Canvas>.
+  useInsertionEffect(
+    () => () => {
       root.current?.unmount();
       root.current = null;
-    };
-  }, []);
+    },
+    [],
+  );
 
   return (
     <div style={{ position: 'relative', width: '100%', height: '100%', overflow: 'hidden', pointerEvents: 'auto' }}>
