@@ -71,7 +71,7 @@ async function waitStill(page: Page) {
 
 const runs = Number(process.env.GLOBE_PERF_RUNS ?? 5);
 const firstScreenOnly = process.argv.includes('--first-screen');
-const rows: Record<string, number[]> = { baselineFirstFrameMs: [], readyMs: [], firstScreenJsGzipKb: [], loadedJsGzipKb: [], loadLongestMs: [], rotateLongestMs: [], spinLongestMs: [], levelLongestMs: [], flattenLongestMs: [] };
+const rows: Record<string, number[]> = { baselineFirstFrameMs: [], baselineLongestMs: [], readyMs: [], firstScreenJsGzipKb: [], loadedJsGzipKb: [], loadLongestMs: [], rotateLongestMs: [], spinLongestMs: [], levelLongestMs: [], flattenLongestMs: [] };
 const gzipOf = new Map(bundles.map((b) => [b.file, b.gzipKb]));
 let firstScreenFiles: string[] = [];
 let loadedFiles: string[] = [];
@@ -87,6 +87,9 @@ for (let r = 0; r < runs; r++) {
   await bare.goto(base + 'bare.html');
   await bare.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60_000 });
   rows.baselineFirstFrameMs.push(await bare.evaluate(() => Math.round(performance.getEntriesByName('bare-ready')[0].startTime)));
+  // The bare page's own longest task (creating the WebGL context is one): the floor under loadLongestMs.
+  await bare.waitForTimeout(300);
+  rows.baselineLongestMs.push(await bare.evaluate(() => Math.max(0, ...(window as unknown as { __long: { ms: number }[] }).__long.map((t) => Math.round(t.ms)))));
   await bare.close();
 
   const page = await newPage();
@@ -190,7 +193,7 @@ const ratio = result.median.readyMs / result.median.baselineFirstFrameMs;
 console.log(`  ready / bare WebGL page, both from navigation: ${ratio.toFixed(1)}x`);
 console.log(`\ntargets (issue 12, first screen):`);
 console.log(`  first screen JS ≤ 250 KB gzip: ${result.median.firstScreenJsGzipKb} KB ${result.median.firstScreenJsGzipKb <= 250 ? 'met' : 'NOT met'} (all JS in the build: ${result.totalJsGzipKb.toFixed(0)} KB; loaded by the time cells, cities and land are drawn: ${result.median.loadedJsGzipKb} KB)`);
-console.log(`  no task > 200 ms during load: median run ${result.median.loadLongestMs} ms ${result.median.loadLongestMs <= 200 ? 'met' : 'NOT met'}, worst run ${result.max.loadLongestMs} ms`);
+console.log(`  no task > 200 ms during load: median run ${result.median.loadLongestMs} ms ${result.median.loadLongestMs <= 200 ? 'met' : 'NOT met'}, worst run ${result.max.loadLongestMs} ms (the bare WebGL page's longest task: ${result.median.baselineLongestMs} ms)`);
 console.log(`  ready ≤ 2× the bare WebGL page: ${ratio.toFixed(1)}x ${ratio <= 2 ? 'met' : 'NOT met'}`);
 if (firstScreenOnly) {
   mkdirSync(join(root, 'test-results'), { recursive: true });

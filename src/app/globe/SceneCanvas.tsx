@@ -11,12 +11,40 @@
  * the first layout on, so the first frame does not wait for a measuring render.
  */
 import { useInsertionEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { createRoot, extend, type ReconcilerRoot, type RenderProps } from '@react-three/fiber';
-import { Group, LineSegments, Mesh } from 'three';
+import { createRoot, extend, type ReconcilerRoot, type RenderProps, type RootState } from '@react-three/fiber';
+import { Group, LineSegments, Mesh, type Material } from 'three';
 
 /** The three.js classes the scene writes as JSX elements (R3F's catalogue). */
 const SCENE_CLASSES = { Group, LineSegments, Mesh };
 extend(SCENE_CLASSES);
+
+/** nextTask resolves in a later task (after other queued work, rendering included). */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * warmUp compiles every material in the scene, shown or not (three's compile), then reads each
+ * program's uniforms and attributes, one program per task, before the first frame is drawn.
+ *
+ * Why: three reads a program's uniforms on its first draw, and that read waits for everything
+ * the GPU was given before it: with software WebGL, a frame of the shard surface (0.5–1 s) as
+ * well as the link. A layer first drawn when its data arrives (the coastlines, the curve) then
+ * stalled the main thread for most of a second. Before the first frame the GPU has nothing
+ * else to do, so each read waits only for its own link. KHR_parallel_shader_compile, which
+ * would let three's compileAsync poll instead, is missing from Chromium's SwiftShader.
+ */
+async function warmUp(state: RootState, still: () => boolean): Promise<void> {
+  const materials: Set<Material> = state.gl.compile(state.scene, state.camera);
+  for (const m of materials) {
+    await nextTask();
+    if (!still()) return;
+    const program = (state.gl.properties.get(m) as { currentProgram?: { getUniforms(): unknown; getAttributes(): unknown } }).currentProgram;
+    program?.getUniforms();
+    program?.getAttributes();
+  }
+}
+
+/** afterPaint resolves in the task after the next frame is painted. */
+const afterPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 export interface SceneCanvasProps extends Omit<RenderProps<HTMLCanvasElement>, 'size' | 'events'> {
   children: ReactNode;
@@ -34,18 +62,48 @@ export function SceneCanvas({ children, ...config }: SceneCanvasProps) {
   latest.current = { config, children };
 
   // Configure (size, renderer options) and render the children; with a plain (not asynchronous)
-  // renderer both happen before this returns, so the scene exists in this layout effect.
+  // renderer both happen before this returns, so the scene exists when it returns.
   const apply = () => {
     const div = container.current;
     const el = canvas.current;
-    if (!div || !el) return;
+    if (!div || !el || starting.current) return;
     const rect = div.getBoundingClientRect();
     if (rect.width <= 0 || rect.height <= 0) return;
-    root.current ??= createRoot(el);
-    const r = root.current;
+    const size = { width: rect.width, height: rect.height, top: rect.top, left: rect.left };
+    if (!root.current) return start(el);
     const { config: props, children: kids } = latest.current;
-    r.configure({ ...props, size: { width: rect.width, height: rect.height, top: rect.top, left: rect.left } }).catch(setError);
-    if (r.ready.status !== 'rejected') r.render(kids);
+    root.current.configure({ ...props, size }).catch(setError);
+    if (root.current.ready.status !== 'rejected') root.current.render(kids);
+  };
+  // The first time, in tasks of their own, so that no one task holds the main thread for long:
+  // the page's own commit (this effect); creating the WebGL context (the renderer: synchronous,
+  // a few hundred ms with software WebGL); building the scene; then warmUp, before any frame.
+  const starting = useRef(false);
+  const start = (el: HTMLCanvasElement) => {
+    starting.current = true;
+    const still = () => starting.current; // false once unmounted
+    const configure = (r: ReconcilerRoot<HTMLCanvasElement>) => {
+      const div = container.current!.getBoundingClientRect();
+      return r.configure({ ...latest.current.config, frameloop: 'never', size: { width: div.width, height: div.height, top: div.top, left: div.left } }).catch(setError);
+    };
+    void afterPaint()
+      .then(() => {
+        if (!still()) return;
+        root.current = createRoot(el);
+        void configure(root.current);
+        return nextTask();
+      })
+      .then(() => {
+        if (!still() || root.current!.ready.status === 'rejected') return;
+        void configure(root.current!);
+        return warmUp(root.current!.render(latest.current.children).getState(), still);
+      })
+      .then(() => {
+        if (!still()) return;
+        starting.current = false;
+        apply();
+        root.current?.render(latest.current.children).getState().invalidate();
+      });
   };
 
   useLayoutEffect(apply);
@@ -58,6 +116,7 @@ export function SceneCanvas({ children, ...config }: SceneCanvasProps) {
   // effects are not replayed by StrictMode, as in <Canvas>.
   useInsertionEffect(
     () => () => {
+      starting.current = false;
       root.current?.unmount();
       root.current = null;
     },
