@@ -49,7 +49,7 @@ import os from 'node:os';
 import { Router, parseBoundaryFile } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
 import { getIndexMeta, seedIndex } from '../src/server/seeder.ts';
-import type { SampleMeta } from '../src/server/indexSpec.ts';
+import { DOC_SHAPE, type SampleMeta } from '../src/server/indexSpec.ts';
 import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../src/server/sample.ts';
 import { runSearch, planRouted, planAll, compareParts, buildSearchBody, type Plan } from '../src/server/search.ts';
 import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
@@ -80,6 +80,18 @@ const NODES_INDEX = 'geoshard-bench-nodes';
 const LARGE_INDEX = 'geoshard-bench-large';
 const LARGE = NODES === undefined && option('restaurants') !== undefined;
 const PROFILE = argv.includes('--profile');
+/**
+ * The query shape (`--query located|join`): `located` (the live API's on an
+ * index whose dishes carry `restaurant_location`) also filters the dishes by
+ * it; `join` decides the dishes by has_parent alone, as the API did before
+ * (every shard asked walks all of its dishes). Default: located.
+ */
+const QUERY = option('query') ?? 'located';
+if (QUERY !== 'located' && QUERY !== 'join') {
+  console.error(`bench:live: --query ${JSON.stringify(QUERY)} is invalid: expected "located" or "join"`);
+  process.exit(2);
+}
+const LOCATED = QUERY === 'located';
 const LATENCY_ROUNDS = quick ? 2 : 6;
 const CONCURRENCY = 4;
 const BLOCK_MS = quick ? 1000 : 2500;
@@ -113,7 +125,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function time(job: Job, plan: Plan): Promise<{ wall: number; took: number }> {
   const { client, router } = target;
-  const r = await runSearch(client, router, job.params, plan, { query: { request_cache: 'false' } });
+  const r = await runSearch(client, router, job.params, plan, { query: { request_cache: 'false' }, located: LOCATED });
   if (r.status !== 'complete') throw new Error(`${job.label}: search was ${r.status}: ${JSON.stringify(r.shards)}`);
   return { wall: r.wallMs, took: r.took };
 }
@@ -125,6 +137,14 @@ interface Row {
   shards: number;
   latency: { routed: { p50: number; p99: number; tookP50: number }; all: { p50: number; p99: number; tookP50: number }; p50Ratio: number; p99Ratio: number };
   throughput: { routedPerS: number; allPerS: number; ratio: number; routedP50: number; routedP99: number; allP50: number; allP99: number };
+  /** OpenSearch's own CPU time per search during the throughput blocks (ms; every node's process, `_nodes/stats/process`), and all / routed. */
+  cpu: { routedMs: number; allMs: number; ratio: number };
+}
+
+/** cpuMs returns the CPU time (ms) OpenSearch's processes have used so far, summed over the cluster's nodes. */
+async function cpuMs(): Promise<number> {
+  const r = await target.client.get<{ nodes: Record<string, { process?: { cpu?: { total_in_millis?: number } } }> }>('/_nodes/stats/process');
+  return Object.values(r.nodes).reduce((sum, n) => sum + (n.process?.cpu?.total_in_millis ?? 0), 0);
 }
 
 function jobsFor(radiusMi: number): Job[] {
@@ -139,7 +159,7 @@ function jobsFor(radiusMi: number): Job[] {
 async function checkAndWarm(jobs: Job[]): Promise<void> {
   const { client, router } = target;
   for (const j of jobs) {
-    const [a, b] = [await runSearch(client, router, j.params, j.routed), await runSearch(client, router, j.params, j.all)];
+    const [a, b] = [await runSearch(client, router, j.params, j.routed, { located: LOCATED }), await runSearch(client, router, j.params, j.all, { located: LOCATED })];
     const cmp = compareParts(a, b);
     if (!cmp.identical) throw new Error(`${j.label}: routed and all-shards answers differ: ${cmp.differences.join('; ')}`);
   }
@@ -161,11 +181,12 @@ async function benchRadius(radiusMi: number): Promise<Row> {
     }
   }
   // 2. Throughput: CONCURRENCY in flight, alternating blocks.
-  const tp = { routed: { n: 0, ms: 0, lat: [] as number[] }, all: { n: 0, ms: 0, lat: [] as number[] } };
+  const tp = { routed: { n: 0, ms: 0, cpu: 0, lat: [] as number[] }, all: { n: 0, ms: 0, cpu: 0, lat: [] as number[] } };
   let next = 0;
   for (let b = 0; b < 2 * BLOCKS; b++) {
     const which = b % 2 === 0 ? 'routed' : 'all';
     const acc = tp[which];
+    const cpu0 = await cpuMs();
     const t0 = performance.now();
     const end = t0 + BLOCK_MS;
     await Promise.all(
@@ -179,6 +200,7 @@ async function benchRadius(radiusMi: number): Promise<Row> {
       }),
     );
     acc.ms += performance.now() - t0;
+    acc.cpu += (await cpuMs()) - cpu0;
   }
   const r = sortNum(lat.routed);
   const a = sortNum(lat.all);
@@ -198,6 +220,7 @@ async function benchRadius(radiusMi: number): Promise<Row> {
       p99Ratio: pct(a, 99) / pct(r, 99),
     },
     throughput: { routedPerS, allPerS, ratio: routedPerS / allPerS, routedP50: pct(tr, 50), routedP99: pct(tr, 99), allP50: pct(ta, 50), allP99: pct(ta, 99) },
+    cpu: { routedMs: tp.routed.cpu / tp.routed.n, allMs: tp.all.cpu / tp.all.n, ratio: tp.all.cpu / tp.all.n / (tp.routed.cpu / tp.routed.n) },
   };
 }
 
@@ -293,7 +316,7 @@ async function profileRadius(radiusMi: number): Promise<ProfileRow> {
       const { body } = await client.request<{ took: number; _shards: { successful: number }; profile?: never }>('POST', `/${encodeURIComponent(router.file.index)}/_search`, {
         // One shard at a time, so a shard's timers count its own work, not the wait for a core behind the request's other shards.
         query: { routing: plan.routing ?? undefined, request_cache: 'false', max_concurrent_shard_requests: '1' },
-        body: { ...buildSearchBody(j.params), profile: true },
+        body: { ...buildSearchBody(j.params, undefined, [], LOCATED), profile: true },
         timeoutMs: 30_000,
       });
       const shards = shardProfiles(body as Parameters<typeof shardProfiles>[0]);
@@ -321,7 +344,7 @@ async function profileRadius(radiusMi: number): Promise<ProfileRow> {
     for (const j of jobs) {
       const asked = new Set(j.routed.shards.map((x) => x.name));
       const untouched = router.shards.find((x) => !asked.has(x.name))!.name;
-      const body = buildSearchBody(j.params);
+      const body = buildSearchBody(j.params, undefined, [], LOCATED);
       t.routed.push(await took(body, j.routed.routing));
       t.untouched.push(await took(body, untouched));
       t.all.push(await took(body, null));
@@ -399,6 +422,10 @@ function printTable(rows: Row[], load: [number, number]): void {
       `| ${r.radiusMi} mi | ${r.meanShardsRouted.toFixed(2)} of ${r.shards} | ${f(L.routed.p50)} / ${f(L.all.p50)} ms | ${f(L.routed.p99)} / ${f(L.all.p99)} ms | ${L.routed.tookP50} / ${L.all.tookP50} ms | ${f(T.routedPerS)} / ${f(T.allPerS)} searches/s | ${L.p50Ratio.toFixed(2)}x | ${T.ratio.toFixed(2)}x | ${ideal.toFixed(1)}x | ${((100 * T.ratio) / ideal).toFixed(0)}% |`,
     );
   }
+  console.log(`\nOpenSearch CPU per search in the throughput blocks (_nodes/stats/process; what a search costs the node whatever else runs on the machine):`);
+  console.log('| radius | CPU per search routed / all | all / routed | ideal |');
+  console.log('|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.radiusMi} mi | ${f(r.cpu.routedMs)} / ${f(r.cpu.allMs)} ms | ${r.cpu.ratio.toFixed(2)}x | ${(r.shards / r.meanShardsRouted).toFixed(1)}x |`);
   for (const r of rows) {
     console.log(`  ${r.radiusMi} mi under load (${CONCURRENCY} in flight): p50 ${f(r.throughput.routedP50)} / ${f(r.throughput.allP50)} ms, p99 ${f(r.throughput.routedP99)} / ${f(r.throughput.allP99)} ms (routed / all)`);
   }
@@ -426,6 +453,8 @@ async function ensureLarge(client: OpenSearchClient, file: BoundaryFile, restaur
         ? `it was made for boundary file ${meta?.hash ?? '(none)'}, not ${file.hash}`
         : !s?.complete
           ? 'its sample is incomplete'
+          : (s.docShape ?? 1) !== DOC_SHAPE
+            ? `its documents are of shape ${s.docShape ?? 1}, not ${DOC_SHAPE}`
           : s.restaurants !== restaurants || s.dishesPerRestaurant !== DEFAULT_DISHES_PER_RESTAURANT
             ? `it holds ${s.restaurants} restaurants with at most ${s.dishesPerRestaurant} dishes each`
             : count !== (s.restaurantDocs ?? 0) + (s.dishDocs ?? 0)
@@ -462,8 +491,8 @@ async function main() {
   } else {
     const { file, router } = target;
     let meta = await getIndexMeta(client, file.index);
-    if (meta?.hash !== file.hash || !meta.sample?.complete) {
-      console.log(`index "${file.index}" holds no complete sample for data/boundaries.json: seeding the default sample first (npx geoshard seed --recreate)...`);
+    if (meta?.hash !== file.hash || !meta.sample?.complete || (meta.sample.docShape ?? 1) !== DOC_SHAPE) {
+      console.log(`index "${file.index}" holds no complete sample of the current document shape for data/boundaries.json: seeding the default sample first (npx geoshard seed --recreate)...`);
       await seedIndex({ client, router, restaurants: DEFAULT_SAMPLE_RESTAURANTS, dishesPerRestaurant: DEFAULT_DISHES_PER_RESTAURANT, recreate: true });
       meta = await getIndexMeta(client, file.index);
     }
@@ -474,11 +503,11 @@ async function main() {
   console.log(
     `live bench: OpenSearch ${info.version.number} at ${client.url}, index "${file.index}": ${file.numberOfShards} shards, ` +
       `${s.restaurantDocs?.toLocaleString('en-US')} restaurants + ${s.dishDocs?.toLocaleString('en-US')} dishes (at most ${s.dishesPerRestaurant} per restaurant) = ${docs.toLocaleString('en-US')} documents; ` +
-      `${cities.length} US cities per radius; ${os.cpus().length} cores; request cache off${quick ? '; --quick' : ''}`,
+      `${cities.length} US cities per radius; ${os.cpus().length} cores; request cache off; query ${QUERY}${quick ? '; --quick' : ''}`,
   );
   const { rows, load, profiles } = await timedRows();
   printTable(rows, load);
-  writeResults({ at: new Date().toISOString(), loadavg: load, opensearch: info.version.number, index: file.index, shards: file.numberOfShards, sample: s, seededMs, cores: os.cpus().length, concurrency: CONCURRENCY, quick, rows, profiles });
+  writeResults({ at: new Date().toISOString(), query: QUERY, loadavg: load, opensearch: info.version.number, index: file.index, shards: file.numberOfShards, sample: s, seededMs, cores: os.cpus().length, concurrency: CONCURRENCY, quick, rows, profiles });
 }
 
 /** One side of the --nodes comparison. */
@@ -515,7 +544,7 @@ async function mainNodes(n: number) {
     const meta = await getIndexMeta(client, NODES_INDEX);
     const want = { restaurants: BENCH_RESTAURANTS, dishesPerRestaurant: DEFAULT_DISHES_PER_RESTAURANT };
     const sm = meta?.sample;
-    if (!(meta?.hash === file.hash && sm?.complete && sm.restaurants === want.restaurants && sm.dishesPerRestaurant === want.dishesPerRestaurant)) {
+    if (!(meta?.hash === file.hash && sm?.complete && (sm.docShape ?? 1) === DOC_SHAPE && sm.restaurants === want.restaurants && sm.dishesPerRestaurant === want.dishesPerRestaurant)) {
       console.log(`${label} (${client.url}): seeding ${want.restaurants} restaurants into "${NODES_INDEX}"...`);
       const slow = new OpenSearchClient({ ...client.config, timeoutMs: 60_000 });
       await seedIndex({ client: slow, router, ...want, recreate: true });

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Router, KM_PER_MILE } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
-import { haversineKm } from './search.ts';
+import { haversineKm, runSearch, planRouted, planAll, compareParts } from './search.ts';
+import { parseSearchParams } from './wire.ts';
 import { sampleOf, sampleDishes } from './sample.ts';
 import { derivedFile, ensureSeeded, liveClient, startApi, getJson, ROOT, TEST_INDEX, TEST_RESTAURANTS, TEST_DISHES_PER_RESTAURANT, type RunningApi } from './testkit.ts';
 
@@ -16,6 +17,7 @@ const client = liveClient();
 const file = derivedFile(TEST_INDEX);
 const router = new Router(file);
 const sample = sampleOf(TEST_RESTAURANTS);
+const sampleById = new Map(sample.map((r) => [r.id, r]));
 let server: RunningApi;
 
 beforeAll(async () => {
@@ -97,6 +99,21 @@ function cases(): Case[] {
 describe('routed and all-shards searches on the real node', () => {
   const all = cases();
 
+  it('give the same answer with and without the dishes’ own location filter (the join alone decides the same dishes)', async () => {
+    let nonEmpty = 0;
+    for (const c of all) {
+      const params = parseSearchParams(new URLSearchParams(queryOf(c)));
+      for (const plan of [planRouted(router, params), planAll(router)]) {
+        const [joined, located] = [await runSearch(client, router, params, plan), await runSearch(client, router, params, plan, { located: true })];
+        const cmp = compareParts(joined, located);
+        expect(cmp.differences, `${c.label} ${plan.scope}`).toEqual([]);
+        expect(located.hits.map((h) => h.restaurant), c.label).toEqual(joined.hits.map((h) => h.restaurant));
+        if (located.total > 0) nonEmpty++;
+      }
+    }
+    expect(nonEmpty).toBeGreaterThanOrEqual(60);
+  });
+
   it(`return identical hits, totals and facets for ${all.length} circles (6 cities × 15 and 50 mi, 36 seeded random), matching a brute-force count`, async () => {
     let nonEmpty = 0;
     let fewerShards = 0;
@@ -129,6 +146,11 @@ describe('routed and all-shards searches on the real node', () => {
         expect(h.distanceKm, c.label).toBeGreaterThanOrEqual(prev - 1e-6 * rKm);
         prev = h.distanceKm;
         expect(h.routing, c.label).toBe(router.route(h.restaurant.lat, h.restaurant.lng).name);
+        // Its restaurant (the copy the dish carries) is the generated one, to the index's ~1 cm location precision.
+        const g = sampleById.get(h.restaurant.id)!;
+        expect(g, `${c.label}: restaurant ${h.restaurant.id}`).toBeDefined();
+        expect({ name: h.restaurant.name, place: h.restaurant.place, state: h.restaurant.state, cuisines: h.restaurant.cuisines }, c.label).toEqual({ name: g.name, place: g.place, state: g.state, cuisines: g.cuisines });
+        expect(Math.abs(h.restaurant.lat - g.lat) + Math.abs(h.restaurant.lng - g.lng), c.label).toBeLessThan(1e-6);
         if (c.diet) expect(h.diets, c.label).toContain(c.diet);
         if (c.allergen) expect(h.allergens, c.label).not.toContain(c.allergen);
       }

@@ -21,9 +21,9 @@ import { Router, parseBoundaryFile, MAX_RADIUS_KM, type BoundaryFile } from '../
 import { OpenSearchClient, OpenSearchError, configFromEnv } from './opensearch.ts';
 import { DriftGuard, driftState, type DriftState } from './drift.ts';
 import { getIndexMeta } from './seeder.ts';
-import { JOIN_FIELD, PARENT, CHILD, type IndexMeta } from './indexSpec.ts';
+import { DOC_SHAPE, JOIN_FIELD, PARENT, CHILD, type IndexMeta } from './indexSpec.ts';
 import { parseSearchParams, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, type StatusAnswer } from './wire.ts';
-import { runSearch, planRouted, planAll, compareParts, DEFAULT_SEARCH_TIMEOUT_MS, type SearchPart } from './search.ts';
+import { runSearch, planRouted, planAll, compareParts, DEFAULT_SEARCH_TIMEOUT_MS, type SearchPart, type RunOptions } from './search.ts';
 import { readLayout, isHealthy, withLeftNodes, placementOf, placementSentence, type Layout } from './placement.ts';
 import { checkRouting, type RoutingCheck } from './fingerprint.ts';
 import type { ShardCopy, SearchPlacement, AskedShard } from './wire.ts';
@@ -189,7 +189,7 @@ export class LiveApi {
     const { guard } = l;
     const file = l.router.file;
     const head = { query: describeQuery(params), index: file.index, boundary: { hash: file.hash, version: file.version, numberOfShards: file.numberOfShards } };
-    const opts = { timeoutMs: this.searchTimeoutMs };
+    const opts: RunOptions = { timeoutMs: this.searchTimeoutMs };
     // The drift check comes first: a search never runs against an index written with another
     // boundary file (its request also opens the connection the searches reuse).
     let drift0: DriftState;
@@ -228,6 +228,8 @@ export class LiveApi {
         },
       };
     }
+    // Dishes that carry their restaurant's location (documents of shape 2) are also filtered by it.
+    opts.located = (drift0.meta?.sample?.docShape ?? 1) >= DOC_SHAPE;
     const healthyBefore = this.healthy;
     let routed: SearchPart | undefined;
     let unrouted: SearchPart | undefined;

@@ -7,7 +7,8 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBoundaryFile } from '../core/index.ts';
-import { indexBody } from './indexSpec.ts';
+import { DOC_SHAPE, indexBody } from './indexSpec.ts';
+import { getIndexMeta } from './seeder.ts';
 import { main } from '../cli/main.ts';
 import { derivedFile, ensureSeeded, liveClient, closedPortUrl, TEST_INDEX, TEST_RESTAURANTS } from './testkit.ts';
 
@@ -96,6 +97,21 @@ describe('geoshard seed', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain(derivedFile(SMALL_INDEX).hash);
     expect(r.err).toContain('--recreate');
+  });
+
+  it('refuses, exit 1, to write into an index whose documents have an older shape, naming --recreate', async () => {
+    const path = write('small.json', derivedFile(SMALL_INDEX));
+    expect((await run('seed', '--boundaries', path, '--restaurants', '120', '--dishes-per-restaurant', '3')).code).toBe(0);
+    // As an index seeded before dishes carried their restaurant records it: no docShape in _meta.sample.
+    const meta = (await getIndexMeta(client, SMALL_INDEX))!;
+    const { docShape: _, ...older } = meta.sample!;
+    await client.request('PUT', `/${SMALL_INDEX}/_mapping`, { body: { _meta: { ...meta, sample: older } } });
+    const r = await run('seed', '--boundaries', path, '--restaurants', '120', '--dishes-per-restaurant', '3');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('shape 1');
+    expect(r.err).toContain('--recreate');
+    expect((await run('seed', '--boundaries', path, '--restaurants', '120', '--dishes-per-restaurant', '3', '--recreate')).code).toBe(0);
+    expect((await getIndexMeta(client, SMALL_INDEX))!.sample!.docShape).toBe(DOC_SHAPE);
   });
 
   it('reports bulk errors item by item and exits 1 instead of swallowing them', async () => {

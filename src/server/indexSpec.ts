@@ -6,12 +6,18 @@
  *   restaurant (parent): id, name, place, state, location (geo_point), cell (level-10 token),
  *                        shard (the routing name), cuisines, price_level, dish_count
  *   dish (child):        id, restaurant_id, name, cuisine, diets, allergens, ingredients,
- *                        calories (kcal), price_cents (US cents)
+ *                        calories (kcal), price_cents (US cents), and copies of its
+ *                        restaurant: `restaurant` (what a search shows of it: id, name,
+ *                        place, state, location, cuisines; stored, not indexed) and
+ *                        `restaurant_location` (geo_point)
  * Every document is written with routing = its restaurant's shard name; the
  * mapping makes routing required, so OpenSearch itself rejects a write without it.
  */
 import type { BoundaryFile } from '../core/index.ts';
 import type { RoutingFingerprint } from './fingerprint.ts';
+
+/** The document shape this version writes (SampleMeta.docShape). */
+export const DOC_SHAPE = 2;
 
 /** The join field's name and its relation. */
 export const JOIN_FIELD = 'join';
@@ -54,6 +60,12 @@ export interface SampleMeta {
   dishesPerRestaurant: number;
   /** False while a seed is running or after one failed: counts are then not final. */
   complete: boolean;
+  /**
+   * The documents' shape: 2 = dishes carry their restaurant (`restaurant`,
+   * `restaurant_location`); absent = written before they did. An index of
+   * another shape is seeded again (its strict mapping refuses the new fields).
+   */
+  docShape?: number;
   /** Documents written by the last complete seed. */
   restaurantDocs?: number;
   dishDocs?: number;
@@ -90,6 +102,8 @@ export function indexMappings(file: BoundaryFile, sample?: SampleMeta): Record<s
       dish_count: { type: 'integer' },
       // dish
       restaurant_id: keyword,
+      restaurant: { type: 'object', enabled: false },
+      restaurant_location: { type: 'geo_point' },
       cuisine: keyword,
       diets: keyword,
       allergens: keyword,

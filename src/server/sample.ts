@@ -70,8 +70,17 @@ export function restaurantDoc(r: Restaurant, routing: string): Doc {
   };
 }
 
-/** dishDoc returns a child document, routed by its restaurant's shard name (a child must live on its parent's shard). */
-export function dishDoc(d: Dish, routing: string): Doc {
+/**
+ * dishDoc returns a child document, routed by its restaurant's shard name (a
+ * child must live on its parent's shard). It carries a copy of what a search
+ * shows of its restaurant (`restaurant`, stored, not indexed) and the
+ * restaurant's location (`restaurant_location`, indexed): a search then
+ * returns each dish with its restaurant without a per-hit join (inner_hits
+ * re-ran the circle query once per hit), and can filter dishes by place.
+ * Both are copies: a change to a restaurant rewrites its dishes too (they
+ * share its routing, so it is one bulk request to one shard).
+ */
+export function dishDoc(d: Dish, routing: string, r: Restaurant): Doc {
   return {
     id: d.id,
     routing,
@@ -79,6 +88,8 @@ export function dishDoc(d: Dish, routing: string): Doc {
       [JOIN_FIELD]: { name: CHILD, parent: d.restaurantId },
       id: d.id,
       restaurant_id: d.restaurantId,
+      restaurant: { id: r.id, name: r.name, place: r.place, state: r.state, location: { lat: r.lat, lon: r.lng }, cuisines: r.cuisines },
+      restaurant_location: { lat: r.lat, lon: r.lng },
       name: d.name,
       cuisine: d.cuisine,
       diets: d.diets,
@@ -96,7 +107,7 @@ export function dishDoc(d: Dish, routing: string): Doc {
  */
 export function docsOf(r: Restaurant, router: Router, cap: number): Doc[] {
   const routing = router.route(r.lat, r.lng).name;
-  return [restaurantDoc(r, routing), ...sampleDishes(r, cap).map((d) => dishDoc(d, routing))];
+  return [restaurantDoc(r, routing), ...sampleDishes(r, cap).map((d) => dishDoc(d, routing, r))];
 }
 
 /** Per-shard document counts, indexed by OpenSearch shard number. */

@@ -1,7 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { s2 } from 's2js';
-import { buildSearchBody, shardTimesOf, statusOf, shardAnswers, facetsOf, compareParts, haversineKm, planRouted, planAll, type SearchPart } from './search.ts';
+import { buildSearchBody, runSearch, shardTimesOf, statusOf, shardAnswers, facetsOf, compareParts, haversineKm, planRouted, planAll, type SearchPart } from './search.ts';
 import { parseSearchParams } from './wire.ts';
+import { OpenSearchClient, type RequestOptions, type Response as OsResponse } from './opensearch.ts';
 import { Router, EARTH_RADIUS_KM } from '../core/index.ts';
 import { fileWithCuts, mulberry32 } from '../core/testutil.ts';
 import { DIETS, ALLERGENS, CUISINES } from '../data/generator.ts';
@@ -45,6 +46,22 @@ describe('buildSearchBody', () => {
     expect(b.query.bool.must[0].has_parent.query).toEqual({ match_all: {} });
     expect(b.query.bool.must[0].has_parent.score).toBe(false);
     expect(b.sort).toEqual([{ restaurant_id: 'asc' }, { id: 'asc' }]);
+  });
+
+  it('asks no inner hits: each dish brings its restaurant in its own source', () => {
+    const b = buildSearchBody(parse('lat=37.5&lng=-122.25&radius=15mi')) as Body;
+    expect(JSON.stringify(b)).not.toContain('inner_hits');
+    expect(b._source).toContain('restaurant');
+  });
+
+  it('filters the dishes by their copy of the restaurant location too when the index has one, with the same circle', () => {
+    const p = parse('lat=37.5&lng=-122.25&radius=15mi');
+    const located = buildSearchBody(p, 1000, [], true) as Body;
+    const geo = located.query.bool.must[0].has_parent.query.function_score.query.bool.filter[0].geo_distance;
+    expect(located.query.bool.filter).toContainEqual({ geo_distance: { distance: geo.distance, restaurant_location: geo.location } });
+    expect(located.query.bool.must).toEqual((buildSearchBody(p, 1000) as Body).query.bool.must);
+    expect(JSON.stringify(buildSearchBody(p, 1000))).not.toContain('restaurant_location');
+    expect(JSON.stringify(buildSearchBody(parse('diet=vegan'), 1000, [], true))).not.toContain('restaurant_location');
   });
 
   it('sizes every facet to its whole vocabulary so counts are exact', () => {
@@ -229,5 +246,47 @@ describe('plans', () => {
     expect(plan.scope).toBe('all-shards');
     expect(plan.routing).toBeNull();
     expect(plan.shards).toHaveLength(router.numberOfShards);
+  });
+});
+
+describe('runSearch', () => {
+  const router = new Router(fileWithCuts([1000, 2000, 3000, 500_000, 3_000_000, 5_000_000]));
+  const restaurant = { id: 'r1', name: 'Chez Test', place: 'Oakland', state: 'CA', location: { lat: 37.8, lon: -122.27 }, cuisines: ['thai'] };
+  const dish = (id: string, withRestaurant: boolean) => ({
+    _id: id,
+    _routing: 'beta',
+    _source: { id, name: id, cuisine: 'thai', diets: [], allergens: [], calories: 500, price_cents: 900, restaurant_id: 'r1', ...(withRestaurant ? { restaurant } : {}) },
+  });
+  /** A client answering `_search` with the given hits and `_mget` with the restaurant, recording every call. */
+  class Scripted extends OpenSearchClient {
+    readonly calls: { method: string; path: string; opts: RequestOptions }[] = [];
+    constructor(private readonly hits: unknown[]) {
+      super({ url: 'http://127.0.0.1:9200', timeoutMs: 2000 });
+    }
+    override async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<OsResponse<T>> {
+      this.calls.push({ method, path, opts });
+      const body = path.endsWith('/_mget')
+        ? { docs: [{ _id: 'r1', found: true, _source: restaurant }] }
+        : { took: 3, timed_out: false, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 }, hits: { total: { value: this.hits.length, relation: 'eq' }, hits: this.hits }, aggregations: {} };
+      return { status: 200, body } as OsResponse<T>;
+    }
+  }
+  const p = parse('lat=37.8&lng=-122.27&radius=15mi');
+
+  it('takes each hit’s restaurant from the dish itself, in one request', async () => {
+    const client = new Scripted([dish('d1', true), dish('d2', true)]);
+    const r = await runSearch(client, router, p, planRouted(router, p));
+    expect(client.calls.map((c) => c.path)).toEqual([`/${router.file.index}/_search`]);
+    expect(r.hits.map((h) => h.restaurant)).toEqual([0, 1].map(() => ({ id: 'r1', name: 'Chez Test', place: 'Oakland', state: 'CA', lat: 37.8, lng: -122.27, cuisines: ['thai'] })));
+    expect(r.hits[0].distanceKm).toBeCloseTo(0, 6);
+  });
+
+  it('fetches the restaurants of dishes written before they carried one, once each, with the dish’s routing', async () => {
+    const client = new Scripted([dish('d1', false), dish('d2', false)]);
+    const r = await runSearch(client, router, p, planRouted(router, p));
+    const mget = client.calls.filter((c) => c.path.endsWith('/_mget'));
+    expect(mget).toHaveLength(1);
+    expect(mget[0].opts.body).toEqual({ docs: [{ _id: 'r1', routing: 'beta', _source: ['id', 'name', 'place', 'state', 'location', 'cuisines'] }] });
+    expect(r.hits.map((h) => h.restaurant?.name)).toEqual(['Chez Test', 'Chez Test']);
   });
 });

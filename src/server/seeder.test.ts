@@ -74,6 +74,19 @@ describe('sample documents', () => {
     expect(new Set(docs.map((d) => d.id)).size).toBe(docs.length);
   });
 
+  it('gives each dish a copy of what a hit shows of its restaurant and its location, indexed apart', () => {
+    const r = restaurant(42, 37.77, -122.42, 25);
+    const [parent, ...dishes] = docsOf(r, router, 10);
+    const p = parent.source as Record<string, unknown>;
+    for (const d of dishes) {
+      expect(d.source.restaurant).toEqual({ id: p.id, name: p.name, place: p.place, state: p.state, location: p.location, cuisines: p.cuisines });
+      expect(d.source.restaurant_location).toEqual({ lat: 37.77, lon: -122.42 });
+    }
+    const props = (indexBody(file) as { mappings: { properties: Record<string, unknown> } }).mappings.properties;
+    expect(props.restaurant).toEqual({ type: 'object', enabled: false });
+    expect(props.restaurant_location).toEqual({ type: 'geo_point' });
+  });
+
   it('produces the same ids on every call, so re-seeding overwrites', () => {
     const r = restaurant(7, 40.7, -74, 12);
     expect(docsOf(r, router, 5).map((d) => d.id)).toEqual(docsOf(r, router, 5).map((d) => d.id));

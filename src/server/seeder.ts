@@ -10,7 +10,7 @@
  */
 import type { Router } from '../core/index.ts';
 import { OpenSearchClient, OpenSearchError } from './opensearch.ts';
-import { indexBody, indexMeta, readIndexMeta, type IndexMeta, type SampleMeta } from './indexSpec.ts';
+import { DOC_SHAPE, indexBody, indexMeta, readIndexMeta, type IndexMeta, type SampleMeta } from './indexSpec.ts';
 import { docsOf, sampleOf, type Doc } from './sample.ts';
 import { fingerprintOf } from './fingerprint.ts';
 
@@ -105,7 +105,7 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
   const index = file.index;
   const path = `/${encodeURIComponent(index)}`;
   const note = opts.onNote ?? (() => {});
-  const sampleSpec = { restaurants: opts.restaurants, dishesPerRestaurant: opts.dishesPerRestaurant };
+  const sampleSpec = { restaurants: opts.restaurants, dishesPerRestaurant: opts.dishesPerRestaurant, docShape: DOC_SHAPE };
   const replicas = opts.replicas ?? 0;
   if (!Number.isInteger(replicas) || replicas < 0) throw new SeedError(`replicas ${replicas} is invalid: expected an integer >= 0`);
 
@@ -130,6 +130,11 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
       );
     }
     const s = existing.sample;
+    if (s && (s.docShape ?? 1) !== DOC_SHAPE) {
+      throw new SeedError(
+        `index "${index}" holds documents of shape ${s.docShape ?? 1}, written before dishes carried their restaurant (shape ${DOC_SHAPE}); its mapping refuses the new fields. Pass --recreate to delete the index and seed it again.`,
+      );
+    }
     if (s && (s.restaurants !== sampleSpec.restaurants || s.dishesPerRestaurant !== sampleSpec.dishesPerRestaurant)) {
       throw new SeedError(
         `index "${index}" holds a sample of ${s.restaurants} restaurants with at most ${s.dishesPerRestaurant} dishes each; this seed asks for ${sampleSpec.restaurants} and ${sampleSpec.dishesPerRestaurant}. ` +

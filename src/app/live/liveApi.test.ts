@@ -117,8 +117,7 @@ const restaurant = { id: 'r1', name: 'Chez Test', place: 'San Francisco', state:
 const hit = (id: string, name: string, routing: string) => ({
   _id: id,
   _routing: routing,
-  _source: { id, name, cuisine: 'thai', diets: ['vegan'], allergens: ['peanuts'], calories: 640, price_cents: 1450, restaurant_id: 'r1' },
-  inner_hits: { restaurant: { hits: { hits: [{ _source: restaurant }] } } },
+  _source: { id, name, cuisine: 'thai', diets: ['vegan'], allergens: ['peanuts'], calories: 640, price_cents: 1450, restaurant_id: 'r1', restaurant },
 });
 
 /** An OpenSearch `_search` response. */
