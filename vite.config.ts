@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 
 const port = Number(process.env.PORT ?? 5173);
@@ -70,15 +70,77 @@ function onlyTheBuild(outDir: string, dataDir: string) {
   };
 }
 
+/**
+ * Lets the build drop the parts of s2js the app does not use. s2js's ES build groups its
+ * exports into plain objects (`var _index$4 = { __proto__: null, Cap: Cap, Cell: Cell, ... }`,
+ * exported as `s2`), and a bundler keeps every class an object literal names: 140 KB of s2js
+ * for a main thread that only turns a point into a cell id. This rewrites the package (build
+ * only; the dev server and the tests load it unchanged) into the same exports as real module
+ * namespaces (`export * as s2 from <a module re-exporting each class>`), so `s2.Cell` is a
+ * static reference and unused classes (all marked pure by s2js's build) are tree-shaken.
+ * The code of s2js is not changed: only its export objects become re-export modules.
+ */
+function s2jsNamespaces(): Plugin {
+  const ENTRY = '\0s2js:entry';
+  const FLAT = '\0s2js:flat';
+  const NS = '\0s2js:ns:';
+  let source: { flat: string; map: { mappings: string } | null; namespaces: Map<string, string>; exportsLine: string } | null = null;
+  const read = (file: string) => {
+    if (source) return source;
+    const code = readFileSync(file, 'utf8');
+    const namespaces = new Map<string, string>();
+    // Each export object: `var _index$N = {\n  __proto__: null,\n  key: local,\n ...\n};`
+    // Blank lines replace each object, so s2js's own source map still fits the code.
+    const flat = code.replace(/^var (_index(?:\$\d+)?) = \{\n\s+__proto__: null,\n([\s\S]*?)\n\};\n/gm, (block: string, name: string, body: string) => {
+      const pairs = body.split(',\n').map((l) => l.trim().split(/:\s*/));
+      namespaces.set(name, pairs.map(([key, local]) => (key === local ? key : `${local} as ${key}`)).join(', '));
+      return '\n'.repeat(block.split('\n').length - 1);
+    });
+    const m = /^export \{ (.*) \};$/m.exec(flat);
+    if (!m || namespaces.size === 0) throw new Error(`s2jsNamespaces: ${file} no longer has the expected shape; remove the plugin or update it`);
+    const locals = [...new Set([...namespaces.values()].flatMap((list) => list.split(', ').map((e) => e.split(' as ')[0])))];
+    const map = existsSync(file + '.map') ? (JSON.parse(readFileSync(file + '.map', 'utf8')) as { mappings: string }) : null;
+    source = { flat: flat.replace(m[0], `export { ${locals.join(', ')} };`), map, namespaces, exportsLine: m[1] };
+    return source;
+  };
+  let file = '';
+  return {
+    name: 'geoshard-s2js-namespaces',
+    apply: 'build',
+    enforce: 'pre',
+    async resolveId(id, importer) {
+      if (id === 's2js' && importer !== ENTRY && !importer?.startsWith(NS)) {
+        file ||= (await this.resolve(id, importer, { skipSelf: true }))!.id;
+        return ENTRY;
+      }
+      if (id === ENTRY || id === FLAT || id.startsWith(NS)) return id;
+      return null;
+    },
+    load(id) {
+      if (id === ENTRY) {
+        // `_index$4 as s2, ...` → `export * as s2 from '\0s2js:ns:_index$4';`
+        return read(file)
+          .exportsLine.split(', ')
+          .map((e) => e.split(' as '))
+          .map(([name, as]) => `export * as ${as} from ${JSON.stringify(NS + name)};`)
+          .join('\n');
+      }
+      if (id === FLAT) return { code: read(file).flat, map: read(file).map, moduleSideEffects: false };
+      if (id.startsWith(NS)) return `export { ${read(file).namespaces.get(id.slice(NS.length))} } from ${JSON.stringify(FLAT)};`;
+      return null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), liveApi()],
+  plugins: [react(), liveApi(), s2jsNamespaces()],
   server: { host: '127.0.0.1', port, strictPort: true },
   // npm start serves the build with vite preview: same origin for the page and /api, so no CORS headers at all.
   preview: { host: '127.0.0.1', port, strictPort: true, cors: false },
   // Never inline data files: the explorer shows where its boundary file came from.
   // dist/app: dist/ also holds the package's built core, CLI and server (npm run build:lib).
   build: { outDir: 'dist/app', target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 2000, assetsInlineLimit: 0 },
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [s2jsNamespaces()] },
   test: {
     testTimeout: 60_000,
     pool: 'forks',

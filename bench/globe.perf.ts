@@ -1,7 +1,8 @@
 /**
  * The shard globe in headless Chromium with software WebGL (Debian's chromium, SwiftShader):
  * the first screen's JavaScript (every script the page and its workers requested before the
- * first frame was drawn, gzip; the rest of the build loads on demand), time from navigation
+ * first frame was drawn, gzip; the rest of the build loads on demand; also what has loaded by
+ * the time the late parts, cells, cities and land, are drawn), time from navigation
  * to the first drawn frame, the longest main-thread task (PerformanceObserver 'longtask',
  * i.e. > 50 ms) during load (until the data is in and 3 s after) and while rotating,
  * spinning, changing level and flattening. The baseline, measured in the same run and
@@ -70,9 +71,10 @@ async function waitStill(page: Page) {
 
 const runs = Number(process.env.GLOBE_PERF_RUNS ?? 5);
 const firstScreenOnly = process.argv.includes('--first-screen');
-const rows: Record<string, number[]> = { baselineFirstFrameMs: [], readyMs: [], firstScreenJsGzipKb: [], loadLongestMs: [], rotateLongestMs: [], spinLongestMs: [], levelLongestMs: [], flattenLongestMs: [] };
+const rows: Record<string, number[]> = { baselineFirstFrameMs: [], baselineLongestMs: [], readyMs: [], firstScreenJsGzipKb: [], loadedJsGzipKb: [], loadLongestMs: [], rotateLongestMs: [], spinLongestMs: [], levelLongestMs: [], flattenLongestMs: [] };
 const gzipOf = new Map(bundles.map((b) => [b.file, b.gzipKb]));
 let firstScreenFiles: string[] = [];
+let loadedFiles: string[] = [];
 // The bare page: a WebGL2 context and one frame, marked like the explorer's first frame.
 const BARE = `<!doctype html><html><body style="margin:0;background:#0b1220"><canvas width="940" height="508"></canvas><script>
 const gl = document.querySelector('canvas').getContext('webgl2');
@@ -85,30 +87,41 @@ for (let r = 0; r < runs; r++) {
   await bare.goto(base + 'bare.html');
   await bare.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60_000 });
   rows.baselineFirstFrameMs.push(await bare.evaluate(() => Math.round(performance.getEntriesByName('bare-ready')[0].startTime)));
+  // The bare page's own longest task (creating the WebGL context is one): the floor under loadLongestMs.
+  await bare.waitForTimeout(300);
+  rows.baselineLongestMs.push(await bare.evaluate(() => Math.max(0, ...(window as unknown as { __long: { ms: number }[] }).__long.map((t) => Math.round(t.ms)))));
   await bare.close();
 
   const page = await newPage();
-  // Every script the page fetched before its first frame (resource timing), and the workers' scripts requested by then.
-  const workerScripts: string[] = [];
-  let drawn = false;
+  // Every script requested before the first frame: the page's resource timing (which lists the
+  // workers' own scripts too) and, for any script a worker imports itself, the request's wall
+  // clock against the ready mark's (performance.timeOrigin + mark).
+  const requested: { file: string; at: number }[] = [];
   page.on('request', (req) => {
     const file = new URL(req.url()).pathname.split('/').pop()!;
-    if (!drawn && /worker.*\.js$/.test(file)) workerScripts.push(file);
+    if (file.endsWith('.js')) requested.push({ file, at: Date.now() });
   });
   await page.goto(base + '?lat=36&lng=-98&zoom=1&level=4&layers=shards,grid,land,labels');
   await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 120_000, polling: 20 });
-  drawn = true;
-  const pageScripts = await page.evaluate(() => {
-    const ready = performance.getEntriesByName('geoshard-ready')[0].startTime;
-    return performance
-      .getEntriesByType('resource')
-      .filter((e) => e.startTime <= ready && /\.js$/.test(new URL(e.name).pathname))
-      .map((e) => new URL(e.name).pathname.split('/').pop()!);
-  });
-  firstScreenFiles = [...new Set([...pageScripts, ...workerScripts])];
+  const scriptsUntil = (mark: string) =>
+    page.evaluate((name) => {
+      const at = performance.getEntriesByName(name)[0].startTime;
+      const files = performance
+        .getEntriesByType('resource')
+        .filter((e) => e.startTime <= at && /\.js$/.test(new URL(e.name).pathname))
+        .map((e) => new URL(e.name).pathname.split('/').pop()!);
+      return { files, wall: performance.timeOrigin + at };
+    }, mark);
+  const beforeReady = await scriptsUntil('geoshard-ready');
+  firstScreenFiles = [...new Set([...beforeReady.files, ...requested.filter((r) => r.at <= beforeReady.wall).map((r) => r.file)])];
   rows.firstScreenJsGzipKb.push(Math.round(firstScreenFiles.reduce((a, f) => a + (gzipOf.get(f) ?? 0), 0)));
   rows.readyMs.push(await page.evaluate(() => Math.round(performance.getEntriesByName('geoshard-ready')[0].startTime)));
   await page.waitForFunction(() => /cells.*cities.*land/.test(document.body.dataset.loaded ?? ''), null, { timeout: 120_000 });
+  // Everything loaded by the time the late parts are drawn too (workers that start after the first frame).
+  await page.evaluate(() => performance.mark('geoshard-loaded'));
+  const beforeLoaded = await scriptsUntil('geoshard-loaded');
+  loadedFiles = [...new Set([...beforeLoaded.files, ...requested.filter((r) => r.at <= beforeLoaded.wall).map((r) => r.file)])];
+  rows.loadedJsGzipKb.push(Math.round(loadedFiles.reduce((a, f) => a + (gzipOf.get(f) ?? 0), 0)));
   // Load lasts until the data is in; tasks just after it (deferred work) count too.
   await page.waitForTimeout(3000);
   rows.loadLongestMs.push(await page.evaluate(() => Math.max(0, ...(window as unknown as { __long: { ms: number }[] }).__long.map((t) => Math.round(t.ms)))));
@@ -172,15 +185,15 @@ const result = {
   max: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, Math.max(...v)])),
   all: rows,
 };
-console.log('JS bundles (KB, gzip; * = loaded for the first screen):');
-for (const b of bundles) console.log(`  ${firstScreenFiles.includes(b.file) ? '*' : ' '} ${b.file.padEnd(34)} ${b.kb.toFixed(0).padStart(6)}  gzip ${b.gzipKb.toFixed(0).padStart(5)}`);
+console.log('JS bundles (KB, gzip; * = loaded before the first frame, + = loaded after it, by the time cells, cities and land are drawn):');
+for (const b of bundles) console.log(`  ${firstScreenFiles.includes(b.file) ? '*' : loadedFiles.includes(b.file) ? '+' : ' '} ${b.file.padEnd(34)} ${b.kb.toFixed(0).padStart(6)}  gzip ${b.gzipKb.toFixed(0).padStart(5)}`);
 console.log(`\n${runs} runs, median (max):`);
 for (const k of Object.keys(rows)) if (rows[k].length) console.log(`  ${k.padEnd(22)} ${String(result.median[k]).padStart(6)} ${k.endsWith('Kb') ? 'KB' : 'ms'} (${result.max[k]})`);
 const ratio = result.median.readyMs / result.median.baselineFirstFrameMs;
 console.log(`  ready / bare WebGL page, both from navigation: ${ratio.toFixed(1)}x`);
 console.log(`\ntargets (issue 12, first screen):`);
-console.log(`  first screen JS ≤ 250 KB gzip: ${result.median.firstScreenJsGzipKb} KB ${result.median.firstScreenJsGzipKb <= 250 ? 'met' : 'NOT met'} (all JS in the build: ${result.totalJsGzipKb.toFixed(0)} KB)`);
-console.log(`  no task > 200 ms during load: median run ${result.median.loadLongestMs} ms ${result.median.loadLongestMs <= 200 ? 'met' : 'NOT met'}, worst run ${result.max.loadLongestMs} ms`);
+console.log(`  first screen JS ≤ 250 KB gzip: ${result.median.firstScreenJsGzipKb} KB ${result.median.firstScreenJsGzipKb <= 250 ? 'met' : 'NOT met'} (all JS in the build: ${result.totalJsGzipKb.toFixed(0)} KB; loaded by the time cells, cities and land are drawn: ${result.median.loadedJsGzipKb} KB)`);
+console.log(`  no task > 200 ms during load: median run ${result.median.loadLongestMs} ms ${result.median.loadLongestMs <= 200 ? 'met' : 'NOT met'}, worst run ${result.max.loadLongestMs} ms (the bare WebGL page's longest task: ${result.median.baselineLongestMs} ms)`);
 console.log(`  ready ≤ 2× the bare WebGL page: ${ratio.toFixed(1)}x ${ratio <= 2 ? 'met' : 'NOT met'}`);
 if (firstScreenOnly) {
   mkdirSync(join(root, 'test-results'), { recursive: true });

@@ -12,7 +12,9 @@
  */
 import { s2 } from 's2js';
 
-const { cellid } = s2;
+// A member read, not `const { cellid } = s2`: the explorer's build tree-shakes s2js by static
+// member reads of its namespaces (vite.config.ts, s2jsNamespaces); a destructuring keeps all of it.
+const cellid = s2.cellid;
 
 /** The S2 level at which documents are placed. */
 export const LEVEL = 10;

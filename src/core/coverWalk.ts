@@ -20,7 +20,7 @@ import { s2 } from 's2js';
 import { ordinalRange, LEVEL, type CellId } from './cells.ts';
 import { circleCap } from './cover.ts';
 
-const { cellid } = s2;
+const cellid = s2.cellid;
 
 /** What a walk does with the cells it meets. Ordinals are level-10 curve ordinals, ranges inclusive. */
 export interface CapVisitor {

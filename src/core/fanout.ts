@@ -85,7 +85,7 @@ import type { CellWeight } from './build.ts';
 const hostPerformance = (globalThis as { performance?: { now(): number } }).performance;
 const now: () => number = hostPerformance ? () => hostPerformance.now() : Date.now;
 
-const { cellid } = s2;
+const cellid = s2.cellid;
 
 /** One radius of a workload's mix: radius in km, relative weight (share of searches) > 0, and a label for reports. */
 export interface RadiusShare {

@@ -8,7 +8,7 @@ import { walkCircle, coverOrdinals } from './coverWalk.ts';
 import { assertValidBoundaryFile, type BoundaryFile } from './boundaries.ts';
 import { resolveMoves, phaseRouting, type ResolvedMove } from './migration.ts';
 
-const { cellid } = s2;
+const cellid = s2.cellid;
 
 /** A shard as the router reports it. */
 export interface ShardRef {

@@ -5,9 +5,9 @@
  */
 import { parseUrl } from '../shell/url';
 import { useRef } from 'react';
-import { Canvas } from '@react-three/fiber';
 import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
+import { SceneCanvas } from './SceneCanvas';
 import { FrameDriver } from './FrameDriver';
 import { ShardSurface } from './ShardSurface';
 import { Coastlines } from './Coastlines';
@@ -24,6 +24,9 @@ import { RequestsLayer } from '../requests/RequestsLayer';
  */
 const DEBUG_ORDINAL = parseUrl(location.search).debugOrdinal;
 
+/** The scene's WebGL context attributes. */
+const GL = { antialias: !DEBUG_ORDINAL, preserveDrawingBuffer: true, alpha: true, powerPreference: 'high-performance' } as const;
+
 export function GlobeCanvas() {
   const labels = useRef<HTMLCanvasElement>(null);
   const data = useApp(readyData);
@@ -33,7 +36,7 @@ export function GlobeCanvas() {
   return (
     <div className="globe-canvas">
       {data && (
-      <Canvas
+      <SceneCanvas
         orthographic
         flat
         linear
@@ -45,7 +48,7 @@ export function GlobeCanvas() {
           // are fixed and tested, so production builds skip it.
           st.gl.debug.checkShaderErrors = import.meta.env.DEV;
         }}
-        gl={{ antialias: !DEBUG_ORDINAL, preserveDrawingBuffer: true, alpha: true, powerPreference: 'high-performance' }}
+        gl={GL}
       >
         <FrameDriver labels={labels} />
         <ShardSurface starts={data.router.starts} colors={data.colors} />
@@ -55,7 +58,7 @@ export function GlobeCanvas() {
         <RequestsLayer />
         <SearchLayers />
         <DiffOverlay />
-      </Canvas>
+      </SceneCanvas>
       )}
       <canvas ref={labels} className="globe-labels" aria-hidden="true" />
     </div>

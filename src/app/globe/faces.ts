@@ -14,7 +14,7 @@
 import { s2 } from 's2js';
 import { assertLatLng, type LatLng } from '../../core/index';
 
-const { cellid } = s2;
+const cellid = s2.cellid;
 
 /** A point's cube face (0..5) and its (s, t) coordinates on that face, each in [0, 1]. */
 export interface FaceST {

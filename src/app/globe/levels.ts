@@ -9,7 +9,7 @@
 import { s2 } from 's2js';
 import { cellFromOrdinal, cellCenter, LEVEL, type CellId } from '../../core/index';
 
-const { cellid } = s2;
+const cellid = s2.cellid;
 
 /** cellsAtLevel returns how many cells level L has: 6·4^L. Precondition: L an integer in [0, 10]. */
 export function cellsAtLevel(level: number): number {

@@ -16,6 +16,7 @@
  */
 import { wrap, transfer, type Remote } from 'comlink';
 import { errorMessage, type WorkerEndpoint } from '../shell/worker';
+import { afterFirstFrame } from '../globe/firstFrame';
 import { cellCorners } from './coveringGeometry';
 import { weightsFromCells, type FanoutWeights, Router, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
 
@@ -198,19 +199,22 @@ export function createCoveringClient(
 /**
  * runWorkedSearches computes the worked-searches table (core workedSearches:
  * every city at every radius) in a worker of its own, so the table never
- * delays the live covering; the worker ends when the answer arrives. Rejects
+ * delays the live covering; the worker starts after the scene's first frame
+ * (the table is not part of it) and ends when the answer arrives. Rejects
  * with the core's message (naming the city) on a bad city or radius.
  */
 export function runWorkedSearches(makeWorker: () => WorkerEndpoint, file: BoundaryFile, cities: NamedPlace[], radii: Radius[]): { rows: Promise<{ rows: WorkedSearch[]; ms: number }>; cancel: () => void } {
-  const { worker, api, ready } = startCovering(makeWorker, file);
   let cancelled: (() => void) | null = null;
+  let stop = false;
   const stopped = new Promise<never>((_, reject) => (cancelled = () => reject(new Error('cancelled'))));
-  const work = ready.then(() => api.worked(cities, radii));
-  const rows = Promise.race([work, stopped]).finally(() => worker.terminate());
+  const started = afterFirstFrame().then(() => (stop ? null : startCovering(makeWorker, file)));
+  const work = started.then((s) => (s ? s.ready.then(() => s.api.worked(cities, radii)) : stopped));
+  const rows = Promise.race([work, stopped]).finally(() => void started.then((s) => s?.worker.terminate()));
   return {
     rows,
     cancel: () => {
-      worker.terminate();
+      stop = true;
+      void started.then((s) => s?.worker.terminate());
       cancelled?.();
     },
   };

@@ -14,6 +14,7 @@
 import { createElement, lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { RadiusPanel } from '../search/RadiusPanel';
 import { useApp } from './store';
+import { afterFirstFrame as firstFrameDrawn } from '../globe/firstFrame';
 
 export interface PanelDef {
   /** Stable id, also the tab's test id (`tab-<id>`). */
@@ -43,11 +44,9 @@ function afterFirstFrame(Component: ComponentType): ComponentType {
     const [ready, setReady] = useState(() => document.body.dataset.ready === 'true');
     useEffect(() => {
       if (ready) return;
-      const seen = () => document.body.dataset.ready === 'true' && setReady(true);
-      const watch = new MutationObserver(seen);
-      watch.observe(document.body, { attributes: true, attributeFilter: ['data-ready'] });
-      seen();
-      return () => watch.disconnect();
+      let live = true;
+      void firstFrameDrawn().then(() => live && setReady(true));
+      return () => void (live = false);
     }, [ready]);
     return ready ? createElement(Component) : null;
   };

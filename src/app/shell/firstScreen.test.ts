@@ -1,0 +1,80 @@
+/**
+ * The first screen's JavaScript, from a real production build of the explorer (bytes, not
+ * time; bench/globe.perf.ts measures what the page actually fetches, and when). The build's
+ * manifest gives the entry chunk and every chunk it imports statically: what the page loads
+ * before it can draw. Lazy panels and workers are not in that set.
+ *
+ * Where the markers come from: three.js sets `isMeshStandardMaterial = true` only in that
+ * class's constructor (three.core.js), so the flag's assignment is in a bundle exactly when the
+ * class is; s2js's Loop has a `compareBoundary` method (s2js.esm.js), which the explorer never
+ * calls, and a minifier keeps method names.
+ */
+import { describe, it, expect, beforeAll } from 'vitest';
+import { build } from 'vite';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '../../..');
+
+interface Chunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+
+let outDir = '';
+let staticFiles: string[] = [];
+let workerFiles: string[] = [];
+const code = (file: string) => readFileSync(join(outDir, file), 'utf8');
+
+// One build for the file (a production build takes 10–30 s on a busy 2-core machine).
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), 'geoshard-first-screen-'));
+  // Vitest sets NODE_ENV=test, which would give React's development build.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ root, configFile: join(root, 'vite.config.ts'), mode: 'production', logLevel: 'silent', build: { outDir, emptyOutDir: true, sourcemap: false, manifest: 'manifest.json' } });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+  const manifest = JSON.parse(code('manifest.json')) as Record<string, Chunk>;
+  const entry = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    for (const k of manifest[key].imports ?? []) visit(k);
+  };
+  visit(entry);
+  staticFiles = [...seen].map((k) => manifest[k].file);
+  // Workers are not in the manifest: their files are.
+  workerFiles = readdirSync(join(outDir, 'assets'))
+    .filter((f) => /\.worker-[\w-]+\.js$/.test(f))
+    .map((f) => `assets/${f}`);
+  return () => rmSync(outDir, { recursive: true, force: true });
+}, 300_000);
+
+describe('the first screen’s JavaScript (production build)', () => {
+  it('leaves out the three.js classes the scene never creates', () => {
+    // (A boolean, so a failure names the file instead of printing the bundle.)
+    for (const f of staticFiles) expect(/isMeshStandardMaterial\s*=\s*(!0|true)/.test(code(f)), `${f} has MeshStandardMaterial`).toBe(false);
+  });
+
+  it('leaves out the parts of s2js the explorer never calls, in the page and in every worker', () => {
+    expect(workerFiles.length).toBeGreaterThan(0);
+    for (const f of [...staticFiles, ...workerFiles]) expect(code(f).includes('compareBoundary'), `${f} has s2js's Loop`).toBe(false);
+  });
+
+  it('keeps the panels that load on demand (live, review, nodes, migration) out of what the page loads first', () => {
+    const names = staticFiles.join(' ');
+    for (const panel of ['LivePanel', 'ReviewPanel', 'NodesPanel', 'MigrationPanel', 'ReviewRibbon']) expect(names).not.toContain(panel);
+  });
+
+  it('stays within 345 KB gzip before the page can draw (issue 12 measured 516 KB; its target is 250 KB)', () => {
+    const gzipKb = staticFiles.reduce((n, f) => n + gzipSync(readFileSync(join(outDir, f)), { level: 9 }).length, 0) / 1024;
+    expect(gzipKb).toBeLessThan(345);
+  });
+});
