@@ -25,6 +25,13 @@
  * R = 200,000 gives 2,192,974 documents. Prints, per radius, the ideal ratio
  * (N / mean shards asked) beside the measured throughput ratio.
  *
+ * `--query located|join` picks the search's shape (default located, the live
+ * API's on an index whose dishes carry `restaurant_location`; join: has_parent
+ * alone, as before). Each radius also reports OpenSearch's own CPU time per
+ * search over the throughput blocks (`_nodes/stats/process`), routed and all
+ * shards: what a search costs the node, steadier than throughput when other
+ * work shares the machine.
+ *
  * `--profile` adds, before timing, a breakdown of where a search's time goes,
  * from OpenSearch's profile API on a sample of the circles (each search alone,
  * its shards one at a time): per side, the shards' query-phase work (query,
