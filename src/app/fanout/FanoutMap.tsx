@@ -12,7 +12,7 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
-import { lineMaterial, withFixedBounds } from '../globe/lineMaterial';
+import { lineGeometry, lineMaterial, withFixedBounds } from '../globe/lineMaterial';
 import { FANOUT_COLORS } from './fanoutColors';
 import type { FanoutState } from './fanoutSlice';
 import { appStore } from '../shell/store';
@@ -20,15 +20,7 @@ import { fanoutQuads, type BucketQuads } from './fanoutGeometry';
 import { FILL_VERTS } from '../search/coveringGeometry';
 
 function geometryOf(q: BucketQuads): THREE.BufferGeometry {
-  const g = new THREE.BufferGeometry();
-  const b = q.buffers;
-  g.setAttribute('position', new THREE.BufferAttribute(b.xyz, 3));
-  g.setAttribute('aLL', new THREE.BufferAttribute(b.ll, 2));
-  g.setAttribute('aOther', new THREE.BufferAttribute(b.other, 2));
-  g.setAttribute('aOtherXYZ', new THREE.BufferAttribute(b.otherXyz, 3));
-  g.setAttribute('aOrd', new THREE.BufferAttribute(b.ordinal, 1));
-  g.setDrawRange(0, q.quads * FILL_VERTS);
-  return withFixedBounds(g);
+  return lineGeometry(q.buffers, { vertices: q.quads * FILL_VERTS });
 }
 
 export function FanoutMap() {

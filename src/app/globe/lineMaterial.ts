@@ -31,15 +31,36 @@ export function lineMaterial(style: LineStyle): THREE.ShaderMaterial {
   });
 }
 
+/** The per-vertex buffers the line shader reads (SegmentArrays and the covering's CellBuffers have them). */
+export type LineBuffers = Pick<SegmentArrays, 'xyz' | 'll' | 'other' | 'otherXyz' | 'ordinal'>;
+
+/** The line shader's attributes and the buffer behind each, with its size. */
+const LINE_ATTRIBUTES: [name: string, key: keyof LineBuffers, size: number][] = [
+  ['position', 'xyz', 3],
+  ['aLL', 'll', 2],
+  ['aOther', 'other', 2],
+  ['aOtherXYZ', 'otherXyz', 3],
+  ['aOrd', 'ordinal', 1],
+];
+
+/**
+ * lineGeometry wraps line-shader buffers in a geometry with fixed bounds:
+ * position = the unit vector. `vertices` limits the draw range (default: all);
+ * `dynamic` marks the buffers as rewritten in place.
+ */
+export function lineGeometry(b: LineBuffers, opts: { vertices?: number; dynamic?: boolean } = {}): THREE.BufferGeometry {
+  const g = new THREE.BufferGeometry();
+  for (const [name, key, size] of LINE_ATTRIBUTES) {
+    const a = new THREE.BufferAttribute(b[key], size);
+    g.setAttribute(name, opts.dynamic ? a.setUsage(THREE.DynamicDrawUsage) : a);
+  }
+  if (opts.vertices !== undefined) g.setDrawRange(0, opts.vertices);
+  return withFixedBounds(g);
+}
+
 /** segmentGeometry wraps segment arrays (globe/typedArrays.ts) in a geometry: position = the unit vector. */
 export function segmentGeometry(s: SegmentArrays): THREE.BufferGeometry {
-  const g = new THREE.BufferGeometry();
-  g.setAttribute('position', new THREE.BufferAttribute(s.xyz, 3));
-  g.setAttribute('aLL', new THREE.BufferAttribute(s.ll, 2));
-  g.setAttribute('aOther', new THREE.BufferAttribute(s.other, 2));
-  g.setAttribute('aOtherXYZ', new THREE.BufferAttribute(s.otherXyz, 3));
-  g.setAttribute('aOrd', new THREE.BufferAttribute(s.ordinal, 1));
-  return withFixedBounds(g);
+  return lineGeometry(s);
 }
 
 /**

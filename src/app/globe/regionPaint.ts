@@ -12,7 +12,7 @@
  */
 import * as THREE from 'three';
 import type { RGB } from '../shell/palette';
-import { uniforms } from './uniforms';
+import { nearest, uniforms } from './uniforms';
 
 /**
  * What the regions are coloured by: their shard (the palette), the node that
@@ -49,13 +49,7 @@ export function setRegionPaint(paint: RegionPaint | null): void {
     uniforms.uRegionOn.value = 0;
     return;
   }
-  const t = new THREE.DataTexture(regionTexels(paint), paint.colours.length, 1, THREE.RGBAFormat, THREE.UnsignedByteType);
-  t.minFilter = THREE.NearestFilter;
-  t.magFilter = THREE.NearestFilter;
-  t.generateMipmaps = false;
-  t.colorSpace = THREE.NoColorSpace;
-  t.needsUpdate = true;
-  uniforms.uRegion.value = t;
+  uniforms.uRegion.value = nearest(new THREE.DataTexture(regionTexels(paint), paint.colours.length, 1, THREE.RGBAFormat, THREE.UnsignedByteType));
   uniforms.uRegionOn.value = 1;
 }
 

@@ -46,13 +46,15 @@ export const uniforms = {
   uNeutral: { value: new THREE.Vector3(...NEUTRAL) },
 };
 
-function floatTexture(data: Float32Array, width: number, height: number): THREE.DataTexture {
+/** floatTexture wraps one float per texel (R32F) in a nearest-sampled data texture. */
+export function floatTexture(data: Float32Array, width: number, height: number): THREE.DataTexture {
   const t = new THREE.DataTexture(data, width, height, THREE.RedFormat, THREE.FloatType);
   t.internalFormat = 'R32F';
   return nearest(t);
 }
 
-function nearest(t: THREE.DataTexture): THREE.DataTexture {
+/** nearest makes a data texture a lookup table: nearest sampling, no mipmaps, no colour-space conversion; marks it for upload. */
+export function nearest(t: THREE.DataTexture): THREE.DataTexture {
   t.minFilter = THREE.NearestFilter;
   t.magFilter = THREE.NearestFilter;
   t.generateMipmaps = false;

@@ -17,8 +17,8 @@ import * as THREE from 'three';
 import { appStore } from '../shell/store';
 import type { AppState } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
-import { lineMaterial, withFixedBounds } from '../globe/lineMaterial';
-import { cellBuffers, writeCells, FILL_VERTS, OUTLINE_VERTS, type CellBuffers } from '../search/coveringGeometry';
+import { lineGeometry, lineMaterial, withFixedBounds } from '../globe/lineMaterial';
+import { cellBuffers, writeCells, FILL_VERTS, OUTLINE_VERTS } from '../search/coveringGeometry';
 import { bucketCells, hotCells, HOT_RGB, type BucketCells } from './requests';
 import { shallow } from 'zustand/shallow';
 
@@ -26,22 +26,12 @@ import { shallow } from 'zustand/shallow';
 const FILL_LIFT = 0.0003;
 const OUTLINE_LIFT = 0.00035;
 
-function geometryOf(b: CellBuffers, vertices: number): THREE.BufferGeometry {
-  const g = new THREE.BufferGeometry();
-  g.setAttribute('position', new THREE.BufferAttribute(b.xyz, 3));
-  g.setAttribute('aLL', new THREE.BufferAttribute(b.ll, 2));
-  g.setAttribute('aOther', new THREE.BufferAttribute(b.other, 2));
-  g.setAttribute('aOtherXYZ', new THREE.BufferAttribute(b.otherXyz, 3));
-  g.setAttribute('aOrd', new THREE.BufferAttribute(b.ordinal, 1));
-  g.setDrawRange(0, vertices);
-  return withFixedBounds(g);
-}
 
 function fillGeometry(c: BucketCells): THREE.BufferGeometry {
   const n = c.ordinals.length;
   const fill = cellBuffers(n, FILL_VERTS);
   writeCells(c.corners, c.ordinals, fill, null);
-  return geometryOf(fill, n * FILL_VERTS);
+  return lineGeometry(fill, { vertices: n * FILL_VERTS });
 }
 
 function outlineGeometry(c: BucketCells): THREE.BufferGeometry {
@@ -50,7 +40,7 @@ function outlineGeometry(c: BucketCells): THREE.BufferGeometry {
   const outline = cellBuffers(n, OUTLINE_VERTS);
   const scratch = cellBuffers(n, FILL_VERTS);
   writeCells(c.corners, c.ordinals, scratch, outline);
-  return geometryOf(outline, n * OUTLINE_VERTS);
+  return lineGeometry(outline, { vertices: n * OUTLINE_VERTS });
 }
 
 type Inputs = Pick<AppState, 'requestWorkload' | 'requestHotspots' | 'data'>;

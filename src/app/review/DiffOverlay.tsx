@@ -20,7 +20,7 @@ import { latLngGrid, cubePatches, type SurfaceArrays } from '../globe/typedArray
 import { movesTexels } from './review';
 import { S2_GLSL } from '../globe/s2glsl';
 import { SURFACE_VERTEX } from '../globe/shaders';
-import { uniforms } from '../globe/uniforms';
+import { floatTexture, uniforms } from '../globe/uniforms';
 import { withFixedBounds } from '../globe/lineMaterial';
 
 /** Most moves the shader's binary search handles: 2^12 (a diff has at most N + M − 1 ≤ 2,047 moves). */
@@ -158,14 +158,7 @@ function overlayMaterial(net: boolean): THREE.ShaderMaterial {
 function uploadMoves(moves: readonly { startOrdinal: number; endOrdinal: number }[]) {
   const { data, width } = movesTexels(moves);
   own.uMoves.value?.dispose();
-  const t = new THREE.DataTexture(data, width, 2, THREE.RedFormat, THREE.FloatType);
-  t.internalFormat = 'R32F';
-  t.minFilter = THREE.NearestFilter;
-  t.magFilter = THREE.NearestFilter;
-  t.generateMipmaps = false;
-  t.colorSpace = THREE.NoColorSpace;
-  t.needsUpdate = true;
-  own.uMoves.value = t;
+  own.uMoves.value = floatTexture(data, width, 2);
   own.uMoveCount.value = moves.length;
 }
 

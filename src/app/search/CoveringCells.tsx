@@ -11,33 +11,20 @@ import { useEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
 import { appStore } from '../shell/store';
 import type { SearchCovering } from './searchSlice';
-import { lineMaterial, withFixedBounds } from '../globe/lineMaterial';
+import { lineGeometry, lineMaterial, withFixedBounds } from '../globe/lineMaterial';
 import { cellBuffers, writeCells, capacityFor, FILL_VERTS, OUTLINE_VERTS, type CellBuffers } from './coveringGeometry';
 
 /** Heights above the surface (unit-sphere radii): fills just above it, outlines above the fills. */
 const FILL_LIFT = 0.0004;
 const OUTLINE_LIFT = 0.0006;
 
-/** The line shader's attributes (see lineMaterial.ts segmentGeometry) and the buffers behind them. */
-const ATTRIBUTES: [name: string, key: keyof CellBuffers, size: number][] = [
-  ['position', 'xyz', 3],
-  ['aLL', 'll', 2],
-  ['aOther', 'other', 2],
-  ['aOtherXYZ', 'otherXyz', 3],
-  ['aOrd', 'ordinal', 1],
-];
-
 function geometryOf(b: CellBuffers): THREE.BufferGeometry {
-  const g = new THREE.BufferGeometry();
-  for (const [name, key, size] of ATTRIBUTES) g.setAttribute(name, new THREE.BufferAttribute(b[key], size).setUsage(THREE.DynamicDrawUsage));
-  g.setDrawRange(0, 0);
-  return withFixedBounds(g);
+  return lineGeometry(b, { vertices: 0, dynamic: true });
 }
 
 /** Marks the first `vertices` vertices of every attribute for upload. */
 function touch(g: THREE.BufferGeometry, vertices: number): void {
-  for (const [name] of ATTRIBUTES) {
-    const a = g.getAttribute(name) as THREE.BufferAttribute;
+  for (const a of Object.values(g.attributes) as THREE.BufferAttribute[]) {
     a.clearUpdateRanges();
     a.addUpdateRange(0, vertices * a.itemSize);
     a.needsUpdate = true;

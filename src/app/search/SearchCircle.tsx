@@ -9,7 +9,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useFrame, useThree } from '@react-three/fiber';
 import * as THREE from 'three';
 import { appStore } from '../shell/store';
-import { lineMaterial, withFixedBounds } from '../globe/lineMaterial';
+import { lineGeometry, lineMaterial } from '../globe/lineMaterial';
 import { circleOutline } from './searchGeometry';
 import { projectLatLng } from '../globe/view';
 import { takePendingFit } from './search';
@@ -27,13 +27,7 @@ export function SearchCircle() {
     // One segment per pair of neighbouring points, in the line shader's layout (lineMaterial.ts).
     const points = new Float32Array(2 * POINTS);
     const b = { xyz: new Float32Array(6 * POINTS), ll: new Float32Array(4 * POINTS), other: new Float32Array(4 * POINTS), otherXyz: new Float32Array(6 * POINTS) };
-    const g = new THREE.BufferGeometry();
-    g.setAttribute('position', new THREE.BufferAttribute(b.xyz, 3).setUsage(THREE.DynamicDrawUsage));
-    g.setAttribute('aLL', new THREE.BufferAttribute(b.ll, 2).setUsage(THREE.DynamicDrawUsage));
-    g.setAttribute('aOther', new THREE.BufferAttribute(b.other, 2).setUsage(THREE.DynamicDrawUsage));
-    g.setAttribute('aOtherXYZ', new THREE.BufferAttribute(b.otherXyz, 3).setUsage(THREE.DynamicDrawUsage));
-    g.setAttribute('aOrd', new THREE.BufferAttribute(new Float32Array(2 * POINTS), 1));
-    return { points, b, geometry: withFixedBounds(g), material: lineMaterial({ lift: 0.0009, color: [1, 1, 1], byShard: false, alpha: 0.95 }), key: '' };
+    return { points, b, geometry: lineGeometry({ ...b, ordinal: new Float32Array(2 * POINTS) }, { dynamic: true }), material: lineMaterial({ lift: 0.0009, color: [1, 1, 1], byShard: false, alpha: 0.95 }), key: '' };
   }, []);
   useEffect(() => () => (parts.geometry.dispose(), parts.material.dispose()), [parts]);
 
