@@ -56,7 +56,7 @@ import os from 'node:os';
 import { Router, parseBoundaryFile } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
 import { getIndexMeta, seedIndex } from '../src/server/seeder.ts';
-import { DOC_SHAPE, type SampleMeta } from '../src/server/indexSpec.ts';
+import { DOC_SHAPE, docShapeOf, type SampleMeta } from '../src/server/indexSpec.ts';
 import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../src/server/sample.ts';
 import { runSearch, planRouted, planAll, compareParts, buildSearchBody, type Plan } from '../src/server/search.ts';
 import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
@@ -460,8 +460,8 @@ async function ensureLarge(client: OpenSearchClient, file: BoundaryFile, restaur
         ? `it was made for boundary file ${meta?.hash ?? '(none)'}, not ${file.hash}`
         : !s?.complete
           ? 'its sample is incomplete'
-          : (s.docShape ?? 1) !== DOC_SHAPE
-            ? `its documents are of shape ${s.docShape ?? 1}, not ${DOC_SHAPE}`
+          : docShapeOf(s) !== DOC_SHAPE
+            ? `its documents are of shape ${docShapeOf(s)}, not ${DOC_SHAPE}`
           : s.restaurants !== restaurants || s.dishesPerRestaurant !== DEFAULT_DISHES_PER_RESTAURANT
             ? `it holds ${s.restaurants} restaurants with at most ${s.dishesPerRestaurant} dishes each`
             : count !== (s.restaurantDocs ?? 0) + (s.dishDocs ?? 0)
@@ -498,7 +498,7 @@ async function main() {
   } else {
     const { file, router } = target;
     let meta = await getIndexMeta(client, file.index);
-    if (meta?.hash !== file.hash || !meta.sample?.complete || (meta.sample.docShape ?? 1) !== DOC_SHAPE) {
+    if (meta?.hash !== file.hash || !meta.sample?.complete || docShapeOf(meta.sample) !== DOC_SHAPE) {
       console.log(`index "${file.index}" holds no complete sample of the current document shape for data/boundaries.json: seeding the default sample first (npx geoshard seed --recreate)...`);
       await seedIndex({ client, router, restaurants: DEFAULT_SAMPLE_RESTAURANTS, dishesPerRestaurant: DEFAULT_DISHES_PER_RESTAURANT, recreate: true });
       meta = await getIndexMeta(client, file.index);
@@ -551,7 +551,7 @@ async function mainNodes(n: number) {
     const meta = await getIndexMeta(client, NODES_INDEX);
     const want = { restaurants: BENCH_RESTAURANTS, dishesPerRestaurant: DEFAULT_DISHES_PER_RESTAURANT };
     const sm = meta?.sample;
-    if (!(meta?.hash === file.hash && sm?.complete && (sm.docShape ?? 1) === DOC_SHAPE && sm.restaurants === want.restaurants && sm.dishesPerRestaurant === want.dishesPerRestaurant)) {
+    if (!(meta?.hash === file.hash && sm?.complete && docShapeOf(sm) === DOC_SHAPE && sm.restaurants === want.restaurants && sm.dishesPerRestaurant === want.dishesPerRestaurant)) {
       console.log(`${label} (${client.url}): seeding ${want.restaurants} restaurants into "${NODES_INDEX}"...`);
       const slow = new OpenSearchClient({ ...client.config, timeoutMs: 60_000 });
       await seedIndex({ client: slow, router, ...want, recreate: true });

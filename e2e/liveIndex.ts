@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from '@playwright/test';
 import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
 import { getIndexMeta } from '../src/server/seeder.ts';
-import { DOC_SHAPE } from '../src/server/indexSpec.ts';
+import { DOC_SHAPE, docShapeOf } from '../src/server/indexSpec.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const file = JSON.parse(readFileSync(fileURLToPath(new URL('../data/boundaries.json', import.meta.url)), 'utf8'));
@@ -52,7 +52,7 @@ export async function ensureLiveIndex(base: string): Promise<OpenSearchClient> {
   } else {
     // An index this test seeded before dishes carried their restaurant is seeded again in the current shape.
     const sample = (await getIndexMeta(client, file.index))?.sample;
-    if (sample?.restaurants === E2E_SAMPLE.restaurants && sample?.dishesPerRestaurant === E2E_SAMPLE.dishesPerRestaurant && (sample.docShape ?? 1) !== DOC_SHAPE) await seed(true);
+    if (sample?.restaurants === E2E_SAMPLE.restaurants && sample?.dishesPerRestaurant === E2E_SAMPLE.dishesPerRestaurant && docShapeOf(sample) !== DOC_SHAPE) await seed(true);
   }
   s = await status();
   expect(s.drift?.status, `index "${file.index}" must be seeded for data/boundaries.json`).toBe('ok');

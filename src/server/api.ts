@@ -21,7 +21,7 @@ import { Router, parseBoundaryFile, MAX_RADIUS_KM, type BoundaryFile } from '../
 import { OpenSearchClient, OpenSearchError, configFromEnv } from './opensearch.ts';
 import { DriftGuard, driftState, type DriftState } from './drift.ts';
 import { getIndexMeta } from './seeder.ts';
-import { DOC_SHAPE, JOIN_FIELD, PARENT, CHILD, type IndexMeta } from './indexSpec.ts';
+import { DOC_SHAPE, docShapeOf, JOIN_FIELD, PARENT, CHILD, type IndexMeta } from './indexSpec.ts';
 import { parseSearchParams, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, type StatusAnswer } from './wire.ts';
 import { runSearch, planRouted, planAll, compareParts, DEFAULT_SEARCH_TIMEOUT_MS, type SearchPart, type RunOptions } from './search.ts';
 import { readLayout, isHealthy, withLeftNodes, placementOf, placementSentence, type Layout } from './placement.ts';
@@ -229,7 +229,7 @@ export class LiveApi {
       };
     }
     // Dishes that carry their restaurant's location (documents of shape 2) are also filtered by it.
-    opts.located = (drift0.meta?.sample?.docShape ?? 1) >= DOC_SHAPE;
+    opts.located = docShapeOf(drift0.meta?.sample) >= DOC_SHAPE;
     const healthyBefore = this.healthy;
     let routed: SearchPart | undefined;
     let unrouted: SearchPart | undefined;

@@ -19,6 +19,11 @@ import type { RoutingFingerprint } from './fingerprint.ts';
 /** The document shape this version writes (SampleMeta.docShape). */
 export const DOC_SHAPE = 2;
 
+/** docShapeOf returns the document shape a sample was written with: its `docShape`, 1 when it predates the field (or there is no sample). */
+export function docShapeOf(s: SampleMeta | undefined): number {
+  return s?.docShape ?? 1;
+}
+
 /** The join field's name and its relation. */
 export const JOIN_FIELD = 'join';
 export const PARENT = 'restaurant';

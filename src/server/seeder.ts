@@ -10,7 +10,7 @@
  */
 import type { Router } from '../core/index.ts';
 import { OpenSearchClient, OpenSearchError } from './opensearch.ts';
-import { DOC_SHAPE, indexBody, indexMeta, readIndexMeta, type IndexMeta, type SampleMeta } from './indexSpec.ts';
+import { DOC_SHAPE, docShapeOf, indexBody, indexMeta, readIndexMeta, type IndexMeta, type SampleMeta } from './indexSpec.ts';
 import { docsOf, sampleOf, type Doc } from './sample.ts';
 import { fingerprintOf } from './fingerprint.ts';
 
@@ -130,9 +130,9 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
       );
     }
     const s = existing.sample;
-    if (s && (s.docShape ?? 1) !== DOC_SHAPE) {
+    if (s && docShapeOf(s) !== DOC_SHAPE) {
       throw new SeedError(
-        `index "${index}" holds documents of shape ${s.docShape ?? 1}, written before dishes carried their restaurant (shape ${DOC_SHAPE}); its mapping refuses the new fields. Pass --recreate to delete the index and seed it again.`,
+        `index "${index}" holds documents of shape ${docShapeOf(s)}, written before dishes carried their restaurant (shape ${DOC_SHAPE}); its mapping refuses the new fields. Pass --recreate to delete the index and seed it again.`,
       );
     }
     if (s && (s.restaurants !== sampleSpec.restaurants || s.dishesPerRestaurant !== sampleSpec.dishesPerRestaurant)) {

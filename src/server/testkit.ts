@@ -14,7 +14,7 @@ import { parseBoundaryFile, withHash, type BoundaryFile, Router } from '../core/
 import { OpenSearchClient, configFromEnv } from './opensearch.ts';
 import { LiveApi, type ApiOptions } from './api.ts';
 import { getIndexMeta, seedIndex } from './seeder.ts';
-import { DOC_SHAPE } from './indexSpec.ts';
+import { DOC_SHAPE, docShapeOf } from './indexSpec.ts';
 
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -56,7 +56,7 @@ export async function ensureSeeded(client: OpenSearchClient, file: BoundaryFile,
   const meta = await getIndexMeta(client, file.index);
   const s = meta?.sample;
   // An index seeded before seed recorded the routing fingerprint (_meta.routing), or with another document shape, is seeded again.
-  if (meta?.hash === file.hash && meta.routing && s?.complete && (s.docShape ?? 1) === DOC_SHAPE && s.restaurants === restaurants && s.dishesPerRestaurant === dishesPerRestaurant) return false;
+  if (meta?.hash === file.hash && meta.routing && s?.complete && docShapeOf(s) === DOC_SHAPE && s.restaurants === restaurants && s.dishesPerRestaurant === dishesPerRestaurant) return false;
   await seedIndex({ client, router: new Router(file), restaurants, dishesPerRestaurant, recreate: true });
   return true;
 }
