@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, KM_PER_MILE, computeFanoutGrid, type FanoutGrid } from '../src/core/index.ts';
 import { FANOUT_COLORS } from '../src/app/fanout/fanoutColors.ts';
+import { openExplorer } from './explorer.ts';
 
 const read = (rel: string) => readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8');
 const router = new Router(JSON.parse(read('../data/boundaries.json')));
@@ -27,14 +28,7 @@ interface Drawn {
 const DESKTOP = { width: 1400, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-async function open(page: Page, query: string): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto('/' + query);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  return errors;
-}
+const open = (page: Page, query: string): Promise<string[]> => openExplorer(page, query, { consoleErrors: true });
 
 /** Waits until the map draws the view's grid at radiusKm (and the world grid beneath), and returns what it draws. */
 async function drawnView(page: Page, radiusKm: number): Promise<Drawn> {

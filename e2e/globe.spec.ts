@@ -8,20 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { Router, ordinalAt, CELL_COUNT } from '../src/core/index.ts';
 import { shardColor, toBytes } from '../src/app/shell/palette.ts';
 import { unprojectScreen, projectLatLng, clampFlatCentre, type ViewGeometry } from '../src/app/globe/view.ts';
+import { openExplorer } from './explorer.ts';
 
 const router = new Router(JSON.parse(readFileSync(fileURLToPath(new URL('../data/boundaries.json', import.meta.url)), 'utf8')));
 const SF = { lat: 37.7749, lng: -122.4194 };
 const SF_VIEW = `?lat=${SF.lat}&lng=${SF.lng}&zoom=40&level=10`;
 
-/** Opens the explorer and waits for its first frame; returns the console errors seen so far (live array). */
-async function open(page: Page, query: string): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
-  await page.goto('/' + query);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  return errors;
-}
+const open = (page: Page, query: string): Promise<string[]> => openExplorer(page, query, { consoleErrors: true });
 
 interface Pixels {
   width: number;

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, CELL_COUNT } from '../src/core/index.ts';
 import { unprojectScreen, type ViewGeometry } from '../src/app/globe/view.ts';
+import { openExplorer } from './explorer.ts';
 
 const router = new Router(JSON.parse(readFileSync(fileURLToPath(new URL('../data/boundaries.json', import.meta.url)), 'utf8')));
 const SF = { lat: 37.7749, lng: -122.4194 };
@@ -16,10 +17,7 @@ const SF = { lat: 37.7749, lng: -122.4194 };
 type Box = [number, number, number, number];
 const overlaps = (a: Box, b: Box) => a[0] < b[2] && a[2] > b[0] && a[1] < b[3] && a[3] > b[1];
 
-async function open(page: Page, query: string): Promise<void> {
-  await page.goto('/' + query);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-}
+const open = async (page: Page, query: string): Promise<void> => void (await openExplorer(page, query));
 
 /** The labels the overlay shows once they have settled (the same placement twice in a row), with the panels' boxes, all in canvas CSS px. */
 async function settledLabels(page: Page) {

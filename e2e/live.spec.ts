@@ -15,6 +15,7 @@ import { Router, KM_PER_MILE, formatShardCount } from '../src/core/index.ts';
 import type { OpenSearchClient } from '../src/server/opensearch.ts';
 import { shardColor, toBytes } from '../src/app/shell/palette.ts';
 import { ensureLiveIndex, file } from './liveIndex.ts';
+import { openExplorer, liveOn as switchLiveOn } from './explorer.ts';
 const router = new Router(file);
 const N = router.numberOfShards;
 const SF = { lat: 37.7749, lng: -122.4194 };
@@ -22,23 +23,10 @@ const SF_KM = 15 * KM_PER_MILE;
 const SF_LINK = `?lat=${SF.lat}&lng=${SF.lng}&radius=15mi`;
 const sfRoute = router.cover(SF.lat, SF.lng, SF_KM);
 
-/** Opens the explorer and waits for its first frame; returns the page errors seen (live array). */
-async function open(page: Page, query = ''): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
-  await page.goto('/' + query);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  return errors;
-}
+const open = (page: Page, query = ''): Promise<string[]> => openExplorer(page, query);
 
-/** Switches Live on from its tab. */
-async function liveOn(page: Page): Promise<void> {
-  await page.getByTestId('tab-live').click();
-  const toggle = page.getByTestId('live-toggle');
-  await expect(toggle).toHaveAttribute('aria-checked', 'false');
-  await toggle.click();
-  await expect(toggle).toHaveAttribute('aria-checked', 'true');
-}
+/** Switches Live on from its tab (it starts off). */
+const liveOn = (page: Page): Promise<void> => switchLiveOn(page, { fromOff: true });
 
 const intText = async (page: Page, id: string) => Number((await page.getByTestId(id).textContent())!.replace(/,/g, ''));
 

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { MigrationStatus, StatusAnswer } from '../src/server/wire.ts';
 import { cellCenter, cellFromOrdinal, cellOrdinal, parseToken } from '../src/core/index.ts';
+import { openExplorer as open } from './explorer.ts';
 
 const file = JSON.parse(readFileSync(fileURLToPath(new URL('../data/boundaries.json', import.meta.url)), 'utf8'));
 const TARGET = 'b'.repeat(64);
@@ -41,13 +42,6 @@ function migration(epoch: number, steps: MigrationStatus['moves'][number]['step'
   };
 }
 
-async function open(page: Page): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
-  await page.goto('/');
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  return errors;
-}
 
 test('the Migration view shows a move in progress with its step and counts, follows it, and then shows the index settled', async ({ page }) => {
   let answer = status(migration(2, ['copying', 'pending'], 3, false));

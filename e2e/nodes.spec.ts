@@ -23,25 +23,13 @@ import type { OpenSearchClient } from '../src/server/opensearch.ts';
 import { ensureLiveIndex, file, ROOT } from './liveIndex.ts';
 import { fromHex, toBytes } from '../src/app/shell/palette.ts';
 import { COPY_COLOURS, NODE_PALETTE } from '../src/app/nodes/regionColours.ts';
+import { openExplorer as open, liveOn } from './explorer.ts';
 
 const router = new Router(file);
 const SF_LINK = '?lat=37.7749&lng=-122.4194&radius=15mi';
 const sfRoute = router.cover(37.7749, -122.4194, 15 * 1.609344);
 
-async function open(page: Page, query = ''): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
-  await page.goto('/' + query);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  return errors;
-}
 
-async function liveOn(page: Page): Promise<void> {
-  await page.getByTestId('tab-live').click();
-  const toggle = page.getByTestId('live-toggle');
-  if ((await toggle.getAttribute('aria-checked')) !== 'true') await toggle.click();
-  await expect(toggle).toHaveAttribute('aria-checked', 'true');
-}
 
 type CatNode = { name: string };
 type CatShard = { index: string; shard: string; prirep: string; state: string; node: string | null };

@@ -9,16 +9,9 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TOUR_STEPS } from '../src/app/tour/steps.ts';
+import { openExplorer } from './explorer.ts';
+import type { GoldenEntry } from '../src/cli/commands/golden.ts';
 
-interface GoldenEntry {
-  name: string;
-  lat: number;
-  lng: number;
-  radius: string;
-  cells: number;
-  shardCount: string;
-  routing: string;
-}
 const golden = JSON.parse(readFileSync(fileURLToPath(new URL('./cities.golden.json', import.meta.url)), 'utf8')) as { numberOfShards: number; cities: GoldenEntry[] };
 const gold = (name: string, radius: string) => golden.cities.find((c) => c.name === name && c.radius === radius)!;
 
@@ -27,11 +20,7 @@ const SIZES = [
   { name: 'phone', viewport: { width: 390, height: 844 } },
 ] as const;
 
-/** Opens the explorer and waits for its first frame. */
-async function open(page: Page, query = ''): Promise<void> {
-  await page.goto('/' + query);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-}
+const open = async (page: Page, query = ''): Promise<void> => void (await openExplorer(page, query));
 
 /** Waits n animation frames in the page (time for the spin or a writer to act, counted in frames, not ms). */
 const frames = (page: Page, n: number) => page.evaluate((k) => new Promise<void>((done) => { let i = 0; const f = () => (++i >= k ? done() : requestAnimationFrame(f)); requestAnimationFrame(f); }), n);

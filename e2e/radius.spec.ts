@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { GoldenEntry } from '../src/cli/commands/golden.ts';
 import { Router, parseRadius, KM_PER_MILE, formatShardCount, parseToken, cellOrdinal } from '../src/core/index.ts';
+import { openExplorer } from './explorer.ts';
 
 const read = (rel: string) => readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8');
 const file = JSON.parse(read('../data/boundaries.json'));
@@ -26,13 +27,8 @@ function expected(lat: number, lng: number, radius: string) {
   return { cells: r.ordinals.length, shardCount: formatShardCount(r.shards.length, N), routing: r.routing };
 }
 
-/** Opens the explorer and waits for its first frame; returns the page errors seen (live array). */
 async function open(page: Page, query = ''): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
-  await page.goto('/' + query);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  const errors = await openExplorer(page, query, { consoleErrors: true });
   await expect(page.getByTestId('tab-radius')).toHaveAttribute('aria-selected', 'true');
   return errors;
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router, parseCellsCsv, parseWorkload, coverWorkload, requestRates, cellLoads, findHotspots, type BoundaryFile } from '../src/core/index.ts';
 import { requestColor, HOT_RGB } from '../src/app/requests/requests.ts';
+import { openExplorer } from './explorer.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const current: BoundaryFile = JSON.parse(readFileSync(join(ROOT, 'data/boundaries.json'), 'utf8'));
@@ -28,14 +29,7 @@ function expected(text: string) {
 }
 const bundled = expected(readFileSync(join(ROOT, 'data/workload.csv'), 'utf8'));
 
-async function open(page: Page, query: string): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
-  await page.goto('/' + query);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  return errors;
-}
+const open = (page: Page, query: string): Promise<string[]> => openExplorer(page, query, { consoleErrors: true });
 
 /** Waits until the layer has drawn the rates and the hot ranges of `source` for the current file. */
 async function drawn(page: Page, source: string) {

@@ -26,6 +26,7 @@ import {
   KM_PER_MILE,
   type BoundaryFile,
 } from '../src/core/index.ts';
+import { openExplorer } from './explorer.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CURRENT_PATH = join(ROOT, 'data/boundaries.json');
@@ -55,15 +56,9 @@ function nudged(file: BoundaryFile, k: number, steps: number): BoundaryFile {
   return withHash({ ...rest, boundaries: file.boundaries.map((t, i) => (i === k ? tokenOfOrdinal(cells[pos + steps].ordinal)! : t)) });
 }
 
-/** Opens the explorer (optionally serving a candidate at /review-candidate.json) and waits for its first frame. */
 async function open(page: Page, query: string, candidateText?: string): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
   if (candidateText !== undefined) await page.route('**/review-candidate.json', (r) => r.fulfill({ body: candidateText, contentType: 'application/json' }));
-  await page.goto('/' + query);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  return errors;
+  return openExplorer(page, query, { consoleErrors: true });
 }
 
 /** Waits until the page shows the diff and the fan-out of the candidate with this hash. */
