@@ -458,18 +458,24 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
           lifted = true;
           windows.push(Math.round(performance.now() - t0));
         };
+        const tBlocked = performance.now();
         try {
           await o.pause?.('cutover', a.move);
           const c = await checkRange(client, index, { ...m }, shards, since, recheck, true);
+          const tChecked = performance.now();
           if (isClean(c.diff)) {
             await publish(a.move, 'verified', { verified: c.counts });
             o.progress(`${label}: verified under the write block: ${c.counts.from.restaurants} restaurants and ${c.counts.from.dishes} dishes on both owners, ${c.compared} changed since the diff compared by content`);
             await o.pause?.('verified', a.move);
             await publish(a.move, 'switched');
+            const tSwitched = performance.now();
             await lift();
+            const ms = (a: number, b: number) => Math.round(b - a);
             state = withCutover(state, a.move, { blockedAt: null, windowsMs: windows }, now());
             await save(state);
-            o.progress(`${label}: cutover: writes blocked ${windows[windows.length - 1]} ms (try ${attempt})`);
+            o.progress(
+              `${label}: cutover: writes blocked ${windows[windows.length - 1]} ms (try ${attempt}: block ${ms(t0, tBlocked)}, exact check ${ms(tBlocked, tChecked)}, publish verified + switched ${ms(tChecked, tSwitched)}, lift ${ms(tSwitched, performance.now())})`,
+            );
             await graceWait(a.move, 'searcher');
             break;
           }
