@@ -32,7 +32,7 @@ import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Router, KM_PER_MILE, parseCellsCsv } from '../src/core/index.ts';
-import { computeFanoutGrid, computeFanoutShare, gridForBbox, gridLat, gridLng, weightsFromCells, computeFanoutField, fanoutFieldCounts, type FanoutGrid } from '../src/core/index.ts';
+import { computeFanoutGrid, computeFanoutShare, gridForBbox, gridLat, gridLng, weightsFromCells, computeFanoutField, fanoutFieldCounts, type FanoutGrid } from '../src/core/fanout.ts';
 import { fanoutQuads } from '../src/app/fanout/fanoutGeometry.ts';
 import { measure, fmt } from './harness.ts';
 

@@ -18,7 +18,9 @@ import { wrap, transfer, type Remote } from 'comlink';
 import { errorMessage, type WorkerEndpoint } from '../shell/worker';
 import { afterFirstFrame } from '../globe/firstFrame';
 import { cellCorners } from './coveringGeometry';
-import { weightsFromCells, type FanoutWeights, Router, workedSearches, type BoundaryFile, type CircleRoute, type ShardCells, type NamedPlace, type Radius, type WorkedSearch } from '../../core/index';
+import { Router, type BoundaryFile, type CircleRoute, type ShardCells, type Radius } from '../../core/index';
+import { weightsFromCells, type FanoutWeights } from '../../core/fanout';
+import { workedSearches, type NamedPlace, type WorkedSearch } from '../../core/searches';
 
 
 /** A covering as it crosses from the worker: typed arrays (transferred), shards and routing. */
