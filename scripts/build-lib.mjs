@@ -1,8 +1,9 @@
 // `npm run build:lib` (and `prepare`, so `npx geoshard` works right after `npm ci`): builds the
-// package's JavaScript into dist/ with tsc — src/core with its .d.ts (the import `geoshard`),
-// src/opensearch with its .d.ts (the import `geoshard/opensearch`), src/cli (the `geoshard` bin)
-// and src/server — as Node ESM. Builds into a fresh folder and swaps it in, so a
-// failed build leaves the previous dist/ whole.
+// package's JavaScript into dist/ — with tsc, src/core with its .d.ts (the import `geoshard`) and
+// src/opensearch with its .d.ts (the import `geoshard/opensearch`) as Node ESM, exactly the modules
+// the two entries import (the package ships no module a consumer cannot reach); tsc type-checks
+// src/cli and src/server (tsconfig.build.cli.json) — and the `geoshard` bin as an esbuild bundle.
+// Builds into a fresh folder and swaps it in, so a failed build leaves the previous dist/ whole.
 //
 // The CLI is then bundled (esbuild): tsc's one-file-per-module dist/cli made a cold `geoshard
 // route` cost about 3x the CPU of Node's own startup, spent resolving and loading each module and
@@ -25,7 +26,7 @@ const old = join(root, 'dist.old');
 
 rmSync(next, { recursive: true, force: true });
 try {
-  for (const config of ['tsconfig.build.json', 'tsconfig.build.types.json']) {
+  for (const config of ['tsconfig.build.json', 'tsconfig.build.types.json', 'tsconfig.build.cli.json']) {
     execFileSync(process.execPath, [tsc, '-p', join(root, config), '--outDir', next], { cwd: root, stdio: 'inherit' });
   }
 } catch {
@@ -49,7 +50,7 @@ if (existsSync(join(old, 'app'))) renameSync(join(old, 'app'), join(next, 'app')
 renameSync(next, join(root, 'dist'));
 rmSync(old, { recursive: true, force: true });
 
-/** bundleCli replaces tsc's dist/cli (already type-checked by the build above) with the esbuild bundle of src/cli/bin.ts. */
+/** bundleCli writes dist/cli, the esbuild bundle of src/cli/bin.ts (type-checked by tsconfig.build.cli.json above). */
 async function bundleCli(outdir) {
   const { build } = await import('esbuild');
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
