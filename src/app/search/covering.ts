@@ -139,7 +139,7 @@ function startCovering(makeWorker: () => WorkerEndpoint, file: BoundaryFile): St
  * come no faster than the worker computes, and never pile up); a request
  * that has run longer than RESTART_AFTER_MS when a newer wish arrives is
  * abandoned by terminating its worker and starting another (a 1,000 km
- * covering takes seconds). onAnswer gets every answer, even one a newer wish
+ * covering, 46,686 cells, takes 80–320 ms; more on a loaded machine). onAnswer gets every answer, even one a newer wish
  * has overtaken (it is still newer than what is shown); onError gets the
  * worker's message.
  */
