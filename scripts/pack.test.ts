@@ -193,12 +193,21 @@ export { routing, shards };
     expect(doc).toMatchObject({ id: 'tartine', join: 'restaurant', shard: expected });
   });
 
-  it('imports `geoshard/opensearch` with plain node once the official client is installed beside it', () => {
+  it('imports `geoshard/opensearch` with plain node and its types once the official client is installed beside it', () => {
     install(`${CLIENT}@${pkg.peerDependencies[CLIENT]}`);
     const script = `
       import { GeoIndexer } from 'geoshard/opensearch';
       import { Client } from '${CLIENT}';
       console.log(JSON.stringify({ indexer: typeof GeoIndexer, client: typeof Client }));`;
     expect(JSON.parse(run(process.execPath, ['--input-type=module', '-e', script]))).toEqual({ indexer: 'function', client: 'function' });
+    // The sub-path's types resolve through package.json "exports" (the client's own .d.ts are not checked here).
+    writeFileSync(
+      join(app, 'tsconfig.opensearch.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022'], types: [], noEmit: true, skipLibCheck: true }, files: ['indexer.ts'] }),
+    );
+    writeFileSync(join(app, 'indexer.ts'), `import { GeoIndexer } from 'geoshard/opensearch';\nexport const indexer: typeof GeoIndexer = GeoIndexer;\n`);
+    const r = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.opensearch.json'], { cwd: app, encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
   });
 });
