@@ -12,11 +12,15 @@ import { join } from 'node:path';
 import { derivedFile, ensureSeeded, liveClient, ROOT } from './testkit.ts';
 import { searchShardsOf } from './fingerprint.ts';
 import { auditIndex } from './audit.ts';
-import type { AuditProblem } from '../core/index.ts';
+import { advance, plan, startState, type AuditProblem, type MigrationState } from '../core/index.ts';
+import { movedCandidate } from './migrationFixture.ts';
+import { getIndexMeta } from './seeder.ts';
+import { withState, writeMeta } from './migration.ts';
 
 const client = liveClient();
 const INDEX = 'gs-audit-live';
 const NO_META = 'gs-audit-live-nometa';
+const MOVE_INDEX = 'gs-audit-live-move';
 const BIN = join(ROOT, 'dist', 'cli', 'bin.js');
 const file = derivedFile(INDEX);
 const RESTAURANTS = 300;
@@ -49,6 +53,7 @@ afterAll(async () => {
   // The planted documents would fail the next run's clean audit: the next run seeds again.
   await client.request('DELETE', `/${INDEX}`, { okStatuses: [404] });
   await client.request('DELETE', `/${NO_META}`, { okStatuses: [404] });
+  await client.request('DELETE', `/${MOVE_INDEX}`, { okStatuses: [404] });
   await client.close();
 });
 
@@ -145,4 +150,62 @@ describe('geoshard audit', () => {
       expect(r.err, args.join(' ')).toMatch(/^geoshard audit: /);
     }
   }, 120_000);
+
+  it('follows the migration state: both owners are right while dual-written, the old copy is wrong once writes go to the new owner only', async () => {
+    // A fresh index every run: the test writes a migration state into its _meta.
+    await client.request('DELETE', `/${MOVE_INDEX}`, { okStatuses: [404] });
+    const base = derivedFile(MOVE_INDEX);
+    await ensureSeeded(client, base, RESTAURANTS, DISHES);
+    const candidate = movedCandidate(base, RESTAURANTS, [1], 3);
+    const p = plan(base, candidate, []);
+    expect(p.moves.length).toBe(1);
+    const m = p.moves[0];
+    const [fromShard] = await searchShardsOf(client, MOVE_INDEX, m.from);
+    const [toShard] = await searchShardsOf(client, MOVE_INDEX, m.to);
+    // The range's documents on the old owner, found by the node: restaurants by cell and routing, dishes by restaurant.
+    const cellRange = { range: { cell: m.end === null ? { gte: m.start } : { gte: m.start, lt: m.end } } };
+    const rs = (await client.request<{ hits: { hits: Src[] } }>('POST', `/${MOVE_INDEX}/_search`, { query: { routing: m.from }, body: { size: 1000, query: { bool: { filter: [{ term: { join: 'restaurant' } }, cellRange] } } } })).body.hits.hits;
+    expect(rs.length).toBeGreaterThanOrEqual(3);
+    const ds = (await client.request<{ hits: { hits: Src[] } }>('POST', `/${MOVE_INDEX}/_search`, { query: { routing: m.from }, body: { size: 10000, query: { terms: { restaurant_id: rs.map((r) => r._id) } } } })).body.hits.hits;
+    expect(ds.length).toBeGreaterThan(0);
+
+    const now = () => new Date().toISOString();
+    let state: MigrationState = startState(base, candidate, p.moves, now());
+    const publish = async (to: Parameters<typeof advance>[2], patch: Parameters<typeof advance>[4] = {}) => {
+      state = advance(state, 0, to, now(), patch);
+      await writeMeta(client, MOVE_INDEX, withState((await getIndexMeta(client, MOVE_INDEX))!, state));
+    };
+    await publish('dual-write');
+    await publish('copying');
+    // The copy, as the executor writes it: the new owner's routing, the restaurant's shard field naming it.
+    const body = [...rs, ...ds]
+      .map((h) => JSON.stringify({ create: { _index: MOVE_INDEX, _id: h._id, routing: m.to } }) + '\n' + JSON.stringify(h._source.join === 'restaurant' ? { ...h._source, shard: m.to } : h._source))
+      .join('\n') + '\n';
+    const bulk = await client.request<{ errors: boolean }>('POST', '/_bulk', { query: { refresh: 'true', pipeline: '_none' }, body });
+    expect(bulk.body.errors).toBe(false);
+
+    const during = await auditIndex(client, MOVE_INDEX, { concurrency: 2 });
+    expect(during.migrationEpoch).toBe(state.epoch);
+    expect(during.tally.problems).toEqual([]);
+    expect(during.clean).toBe(true);
+    // Every copy is read: the seeded documents and the range's second copy.
+    const total = (await client.request<{ count: number }>('POST', `/${MOVE_INDEX}/_count`, { body: { query: { match_all: {} } } })).body.count;
+    expect(during.documents).toMatchObject({ total, restaurants: RESTAURANTS + rs.length });
+
+    const counts = { restaurants: rs.length, dishes: ds.length };
+    await publish('verified', { verified: { from: counts, to: counts } });
+    await publish('switched');
+    expect((await auditIndex(client, MOVE_INDEX, { concurrency: 2 })).clean).toBe(true);
+    // Dual writes off: the old owner's copies (not yet deleted) are on a shard that is no longer written.
+    await publish('deleting');
+    const after = await auditIndex(client, MOVE_INDEX, { concurrency: 2 });
+    const byDoc = new Map<string, string[]>();
+    for (const q of after.tally.problems) {
+      expect(q, q.id).toMatchObject({ shard: fromShard, expected: [toShard] });
+      byDoc.set(q.id, [...(byDoc.get(q.id) ?? []), q.problem].sort());
+    }
+    expect([...byDoc.keys()].sort()).toEqual([...rs, ...ds].map((h) => h._id).sort());
+    for (const r of rs) expect(byDoc.get(r._id)).toEqual(['wrong-shard', 'wrong-shard-field']);
+    for (const d of ds) expect(byDoc.get(d._id)).toEqual(['wrong-shard']);
+  }, 180_000);
 });
