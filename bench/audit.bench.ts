@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/audit.bench.ts [--index I] [--rounds R] [--page-size P] [--concurrency C]`:
+ * `npm run bench:audit -- [--index I] [--rounds R] [--page-size P] [--concurrency C]`:
  * the throughput of `geoshard audit` (auditIndex) on a large seeded index, against two
  * baselines measured in the same run, interleaved round by round (audit, plain, bare,
  * audit, ...) so the machine's load hits all three alike:
