@@ -29,8 +29,8 @@ import {
   type FoundDish,
   type FoundRestaurant,
   type Located,
-  type BoundaryFile,
-} from '../core/index.ts';
+} from '../core/audit.ts';
+import type { BoundaryFile } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { JOIN_FIELD, PARENT } from './indexSpec.ts';
 import { readMigration, routerOf } from './migration.ts';
