@@ -33,6 +33,7 @@ import { verifyRouting } from './verify.ts';
 import { movedCandidate } from './migrationFixture.ts';
 import { LOCK_INDEX } from './migration.ts';
 import { writeBlocked } from './cutover.ts';
+import { auditIndex } from './audit.ts';
 import { WriteLoad, type WritePath } from './writeLoad.ts';
 import type { Restaurant } from '../data/generator.ts';
 import { main } from '../cli/main.ts';
@@ -209,6 +210,10 @@ function startWriter(seed: number, prefix: string) {
       expect(w.stats.creates + w.stats.updates + w.stats.deletes).toBeGreaterThanOrEqual(30);
       expect(w.stats.deletes).toBeGreaterThan(0);
       expect(w.stats.hot).toBeGreaterThan(0);
+      // The audit reads every shard: nothing on a wrong shard, no dish apart from its restaurant.
+      const audit = await auditIndex(client, INDEX);
+      expect(audit.clean, JSON.stringify(audit.tally).slice(0, 2000)).toBe(true);
+      expect(audit.documents.total).toBeGreaterThan(SAMPLE.restaurants);
       // The sample alone again, for verify-routing's per-shard prediction.
       await w.cleanup();
       return w.stats;
