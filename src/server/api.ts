@@ -10,7 +10,7 @@
  *
  * Writes go through the package's writer (geoshard/opensearch GeoIndexer), are
  * answered only to loopback peers and refused (403) when the request's Origin
- * is not the page's own; see /work/notes/contract.md and wire.ts WriteAnswer.
+ * is not the page's own; the bodies, their checks and the answer are in wire.ts.
  *
  * Every search response says its status explicitly:
  *   complete     200  every asked shard answered in time

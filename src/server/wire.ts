@@ -569,7 +569,7 @@ export function redactUrl(text: string): string {
 }
 
 // ---------------------------------------------------------------------------
-// Writes (off unless the server runs with GEOSHARD_WRITES=1; see /work/notes/contract.md)
+// Writes (off unless the server runs with GEOSHARD_WRITES=1)
 //
 //   PUT    /api/restaurants/:id                 RestaurantBody
 //   PUT    /api/restaurants/:id/dishes/:dishId  DishBody
