@@ -145,7 +145,7 @@ const duringLoop = loop(during, () => !moving, expected);
 const [m, d] = await Promise.all([move, duringLoop]);
 await during.close();
 if (m.code !== 0) throw new Error(`geoshard migrate failed:\n${m.err}`);
-const movedDocs = [...m.err.matchAll(/verified (\d+) restaurants and (\d+) dishes/g)].reduce((s, x) => s + Number(x[1]) + Number(x[2]), 0);
+const movedDocs = [...m.err.matchAll(/verified under the write block: (\d+) restaurants and (\d+) dishes/g)].reduce((s, x) => s + Number(x[1]) + Number(x[2]), 0);
 const fwdCheck = await checked(fwdWriter, candidate);
 const backWriter = writer(12, 'wbench-b');
 const back = await cli(basePath).done;
@@ -159,7 +159,8 @@ const result = {
   sample: { restaurants: RESTAURANTS, documents: docs },
   moved: { documents: movedDocs, share: movedDocs / docs },
   moveSeconds: m.ms / 1000,
-  graceSeconds: 6 * 2 * 2,
+  // Three waits per range: after dual writes go on, after the switch, before the delete.
+  graceSeconds: 6 * 3 * which.length,
   before: { searches: baseline.n, p50: pct(baseline.ms, 50), p99: pct(baseline.ms, 99), errors: baseline.errors },
   during: { searches: d.n, p50: pct(d.ms, 50), p99: pct(d.ms, 99), errors: d.errors, changedTotals: d.changed },
   ranges: which.length * 2,
