@@ -28,6 +28,7 @@ import { LiveTimings } from './LiveTimings';
 import { PlacementNote } from '../nodes/PlacementNote';
 import { LiveFacets } from './LiveFacets';
 import { LiveHits } from './LiveHits';
+import { WriteMode } from '../write/WriteMode';
 import '../ui/live.css';
 import '../ui/nodes.css';
 
@@ -158,6 +159,7 @@ export function LivePanel() {
       <LiveSwitch />
       {on && (
         <>
+          <WriteMode />
           <SearchLine />
           <LiveResults />
           <LiveStatus />
