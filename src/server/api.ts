@@ -1,8 +1,16 @@
 /**
- * The live API: two GET endpoints, no pass-through of OpenSearch requests.
+ * The live API: two GET endpoints, no pass-through of OpenSearch requests,
+ * and the write endpoints, off unless the server runs with GEOSHARD_WRITES=1.
  *
  *   GET /api/search?lat=..&lng=..&radius=15mi[&diet=..][&allergen=..][&cuisine=..][&size=..][&compare=1][&profile=1]
  *   GET /api/status
+ *   PUT    /api/restaurants/:id                 { name, lat, lng, cuisines?, price_level? }
+ *   PUT    /api/restaurants/:id/dishes/:dishId  { name, cuisine?, price_cents?, calories?, diets?, allergens? }
+ *   DELETE /api/restaurants/:id                 (the restaurant with all its dishes)
+ *
+ * Writes go through the package's writer (geoshard/opensearch GeoIndexer), are
+ * answered only to loopback peers and refused (403) when the request's Origin
+ * is not the page's own; see /work/notes/contract.md and wire.ts WriteAnswer.
  *
  * Every search response says its status explicitly:
  *   complete     200  every asked shard answered in time
@@ -12,6 +20,9 @@
  *                     engine routes some shard name to another shard (drift.status routing-mismatch)
  *   unavailable  503  OpenSearch does not answer, or the index does not exist
  *   error        502  OpenSearch refused the query; 500 the server's boundary file is unusable
+ *   forbidden    403  a write while writes are off, from a foreign Origin or a peer not on loopback
+ *   not-found    404  a dish of an unknown restaurant, a delete of an unknown id
+ *   busy         429  the cluster refused the write for a while (a migration's cutover window): retry after Retry-After
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -28,6 +39,9 @@ import { readLayout, isHealthy, withLeftNodes, placementOf, placementSentence, t
 import { checkRouting, type RoutingCheck } from './fingerprint.ts';
 import type { ShardCopy, SearchPlacement, AskedShard } from './wire.ts';
 import { MigrationRouting, migrationOfMeta, migrationStatusOf } from './migration.ts';
+import { GeoIndexer, GeoIndexError, type DeleteResult, type PutResult } from '../opensearch/indexer.ts';
+import type { ShardRef } from '../core/index.ts';
+import { MAX_WRITE_BODY_BYTES, parseDishBody, parseRestaurantBody, parseWriteId, type WriteAck, type WriteAnswer } from './wire.ts';
 
 /** The project's root folder. */
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -57,12 +71,32 @@ export interface ApiOptions {
   searchTimeoutMs?: number;
   /** How long a drift check may be reused (ms, default 0: every search checks). */
   driftTtlMs?: number;
+  /** Answer the write endpoints (default: $GEOSHARD_WRITES is "1"). */
+  writes?: boolean;
+  /** How long (ms) a write refused with 429 or a write block is retried before the API answers 429 (default 5000). */
+  writeRetryMs?: number;
+}
+
+/** One write request as the API sees it (handle builds it from the HTTP request). */
+export interface WriteRequest {
+  method: string;
+  /** The URL path, still percent-encoded. */
+  path: string;
+  /** The peer's address (socket.remoteAddress). */
+  peer: string | undefined;
+  /** The Origin and Host headers, when sent. */
+  origin: string | undefined;
+  host: string | undefined;
+  /** The body as text; null when it was larger than MAX_WRITE_BODY_BYTES. */
+  body: string | null;
 }
 
 /** An API answer before it is written: HTTP status and JSON body. */
 export interface ApiResult<B extends object = Record<string, unknown>> {
   httpStatus: number;
   body: B;
+  /** Extra response headers (Allow, Retry-After). */
+  headers?: Record<string, string>;
 }
 
 /** The server's routing state: a router, or why there is none. */
@@ -81,11 +115,16 @@ export class LiveApi {
   private readonly routingChecks = new Map<string, RoutingCheck>();
   /** The router of the index's migration state, rebuilt when its epoch changes. */
   private readonly migrations = new MigrationRouting();
+  /** Whether the write endpoints answer. */
+  readonly writesEnabled: boolean;
+  /** The writer of the index (made on the first write). */
+  private indexer: GeoIndexer | null = null;
 
   constructor(private readonly opts: ApiOptions = {}) {
     this.client = opts.client ?? new OpenSearchClient(configFromEnv());
     const envTimeout = Number(process.env.GEOSHARD_SEARCH_TIMEOUT_MS);
     this.searchTimeoutMs = opts.searchTimeoutMs ?? (envTimeout > 0 ? envTimeout : DEFAULT_SEARCH_TIMEOUT_MS);
+    this.writesEnabled = opts.writes ?? process.env.GEOSHARD_WRITES === '1';
     this.loaded = this.load();
   }
 
@@ -307,6 +346,7 @@ export class LiveApi {
       drift: null,
       limits: { minRadiusKm: MIN_RADIUS_KM, maxRadiusKm: MAX_RADIUS_KM, maxSize: MAX_SIZE, defaultSize: DEFAULT_SIZE, searchTimeoutMs: this.searchTimeoutMs },
       vocabulary: { diets: VOCABULARY.diet, allergens: VOCABULARY.allergen, cuisines: VOCABULARY.cuisine },
+      writes: { enabled: this.writesEnabled },
     };
     try {
       const root = await c.get<{ cluster_name: string; version: { number: string; distribution?: string } }>('/', { timeoutMs: 3000 });
@@ -359,8 +399,131 @@ export class LiveApi {
   }
 
   /**
+   * write answers one write request (PUT/DELETE under /api/restaurants/).
+   * Every check that needs no cluster comes first, in this order: writes
+   * enabled, loopback peer, Origin, path and method, ids, body; then the
+   * drift guard (no write into an index made for another boundary file), then
+   * the write through GeoIndexer and the read-back of where each copy landed.
+   */
+  async write(w: WriteRequest): Promise<ApiResult<object>> {
+    const refuse = (httpStatus: number, status: string, message: string, param?: string): ApiResult => ({ httpStatus, body: { status, error: { ...(param ? { param } : {}), message } } });
+    if (!this.writesEnabled) return refuse(403, 'forbidden', 'writes are off on this server: start it with GEOSHARD_WRITES=1 (e.g. "GEOSHARD_WRITES=1 npm start") to enable PUT and DELETE on /api/restaurants');
+    if (!isLoopback(w.peer)) return refuse(403, 'forbidden', `writes are answered only on loopback (127.0.0.0/8, ::1); this request came from ${JSON.stringify(w.peer ?? 'an unknown peer')}`);
+    if (w.origin !== undefined && w.origin !== `http://${w.host ?? ''}`) {
+      return refuse(403, 'forbidden', `Origin ${JSON.stringify(w.origin)} is not this page's own (http://${w.host ?? '?'}): writes are refused from other sites`);
+    }
+    const route = parseWritePath(w.path);
+    if ('error' in route) return refuse(route.httpStatus, route.httpStatus === 404 ? 'error' : 'invalid', route.error, route.param);
+    const allowed = route.dishId === undefined ? ['PUT', 'DELETE'] : ['PUT'];
+    if (!allowed.includes(w.method)) return { httpStatus: 405, body: { status: 'error', error: { message: `${w.method} is not allowed on ${route.dishId === undefined ? '/api/restaurants/:id' : '/api/restaurants/:id/dishes/:dishId'}: expected ${allowed.join(' or ')}` } }, headers: { allow: allowed.join(', ') } };
+    let id: string;
+    let dishId: string | undefined;
+    try {
+      id = parseWriteId('id', route.id);
+      if (route.dishId !== undefined) dishId = parseWriteId('dishId', route.dishId);
+    } catch (e) {
+      if (e instanceof ParamError) return refuse(400, 'invalid', e.message, e.param);
+      throw e;
+    }
+    let body: unknown;
+    if (w.method === 'PUT') {
+      if (w.body === null) return refuse(400, 'invalid', `the body is larger than ${MAX_WRITE_BODY_BYTES} bytes: send one JSON object`, 'body');
+      if (w.body.trim() === '') return refuse(400, 'invalid', `the body is missing: send a JSON object such as ${dishId === undefined ? '{"name":"Blue Fig","lat":37.7749,"lng":-122.4194}' : '{"name":"Fig salad","price_cents":1299}'}`, 'body');
+      try {
+        body = JSON.parse(w.body);
+      } catch (e) {
+        return refuse(400, 'invalid', `the body is not JSON (${(e as Error).message}): send one JSON object`, 'body');
+      }
+      try {
+        body = dishId === undefined ? parseRestaurantBody(body) : parseDishBody(body);
+      } catch (e) {
+        if (e instanceof ParamError) return refuse(400, 'invalid', e.message, e.param);
+        throw e;
+      }
+    }
+    const l = this.routing();
+    if ('error' in l) return { httpStatus: 500, body: { status: 'error', error: { message: redactPath(l.error, l.path) } } };
+    const head = { index: l.router.file.index, boundary: { hash: l.router.file.hash, version: l.router.file.version, numberOfShards: l.router.file.numberOfShards } };
+    let drift: DriftState;
+    try {
+      drift = await l.guard.check();
+    } catch (e) {
+      return errorResult(head, e, this.client.url);
+    }
+    if (drift.status !== 'ok') return driftResult(head, drift);
+    this.indexer ??= new GeoIndexer(this.client.os, l.router.file.index, { metaTtlMs: 0, retry: { budgetMs: this.opts.writeRetryMs ?? 5000 } });
+    const indexer = this.indexer;
+    try {
+      if (w.method === 'DELETE') {
+        const d = await indexer.deleteRestaurant(id);
+        return { httpStatus: 200, body: await this.writeAnswer(indexer, 'deleted', 'restaurant', id, id, d) };
+      }
+      if (dishId === undefined) {
+        const b = body as ReturnType<typeof parseRestaurantBody>;
+        const p = await indexer.putRestaurant({ id, name: b.name, lat: b.lat, lng: b.lng, cuisines: b.cuisines, priceLevel: b.price_level });
+        return { httpStatus: 200, body: await this.writeAnswer(indexer, 'written', 'restaurant', id, id, p) };
+      }
+      const b = body as ReturnType<typeof parseDishBody>;
+      const p = await indexer.putDish(id, { id: dishId, name: b.name, cuisine: b.cuisine, priceCents: b.price_cents, calories: b.calories, diets: b.diets, allergens: b.allergens });
+      return { httpStatus: 200, body: await this.writeAnswer(indexer, 'written', 'dish', dishId, id, p) };
+    } catch (e) {
+      if (!(e instanceof GeoIndexError)) return errorResult(head, e, this.client.url);
+      switch (e.code) {
+        case 'not-found':
+          return { httpStatus: 404, body: { status: 'not-found', ...head, error: { message: e.message } } };
+        case 'conflict':
+          return { httpStatus: 400, body: { status: 'invalid', ...head, error: { param: dishId === undefined ? 'id' : 'dishId', message: e.message } } };
+        case 'busy':
+          return { httpStatus: 429, body: { status: 'busy', ...head, error: { message: `${e.message}. Retry after ${Math.ceil((e.retryAfterMs ?? 1000) / 1000)} s: nothing was lost.` } }, headers: { 'retry-after': String(Math.ceil((e.retryAfterMs ?? 1000) / 1000)) } };
+        case 'no-index':
+          return { httpStatus: 503, body: { status: 'unavailable', ...head, error: { message: e.message } } };
+        case 'no-meta':
+          return { httpStatus: 409, body: { status: 'drift', ...head, error: { message: e.message } } };
+        default:
+          return { httpStatus: 502, body: { status: 'error', ...head, error: { message: e.message } } };
+      }
+    }
+  }
+
+  /** writeAnswer builds a WriteAnswer, asking the engine where each owner's copy is (or, for a delete, where its routing goes). */
+  private async writeAnswer(indexer: GeoIndexer, status: WriteAnswer['status'], kind: WriteAnswer['kind'], id: string, restaurantId: string, r: PutResult | DeleteResult): Promise<WriteAnswer> {
+    const read = r.read;
+    const mine = r.results.find((x) => x.id === id && x.action === (status === 'deleted' ? 'delete' : 'index'));
+    const acknowledged: WriteAck[] = [];
+    for (const o of r.owners) {
+      const item = mine?.items.find((i) => i.routing === o.name);
+      const at = status === 'deleted' ? await indexer.shardOfRouting(o.name) : await indexer.locate(id, o.name);
+      acknowledged.push({ routing: o.name, shard: at?.shard ?? -1, node: at?.node ? await this.nodeName(at.node) : null, result: (item?.result ?? 'not_found') as WriteAck['result'] });
+    }
+    const role = (o: ShardRef): 'read' | 'write' => (read && o.name === read.name ? 'read' : 'write');
+    return {
+      status,
+      kind,
+      id,
+      restaurantId,
+      location: { lat: r.lat ?? 0, lng: r.lng ?? 0 },
+      cell: r.cell ?? '',
+      core: read ? { name: read.name, shard: read.shard } : { name: '', shard: -1 },
+      owners: r.owners.map((o) => ({ name: o.name, shard: o.shard, role: role(o) })),
+      acknowledged,
+      dishes: r.dishes,
+      epoch: r.epoch,
+    };
+  }
+
+  /** nodeName names a node id as /api/status does (reading the node list when the id is new). */
+  private async nodeName(id: string): Promise<string> {
+    if (!this.seenNodes.has(id)) {
+      const router = this.router;
+      if (router) await this.layout(router);
+    }
+    return this.seenNodes.get(id) ?? id;
+  }
+
+  /**
    * handle answers one HTTP request under /api/ (connect-style: call `next`
-   * for anything else when given). Only GET and HEAD; only the two endpoints.
+   * for anything else when given): GET and HEAD on the two read endpoints,
+   * PUT and DELETE under /api/restaurants/ (see write).
    */
   handle = async (req: IncomingMessage, res: ServerResponse, next?: () => void): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -370,16 +533,61 @@ export class LiveApi {
     }
     let result: ApiResult<object>;
     try {
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        result = { httpStatus: 405, body: { status: 'error', error: { message: `${req.method} is not allowed: the live API only answers GET` } } };
+      if (url.pathname === '/api/restaurants' || url.pathname.startsWith('/api/restaurants/')) {
+        const body = req.method === 'PUT' || req.method === 'POST' || req.method === 'DELETE' ? await readBody(req, MAX_WRITE_BODY_BYTES) : '';
+        const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
+        result = await this.write({ method: req.method ?? 'GET', path: url.pathname, peer: req.socket.remoteAddress, origin: header('origin'), host: header('host'), body });
+      } else if (req.method !== 'GET' && req.method !== 'HEAD') {
+        result = { httpStatus: 405, body: { status: 'error', error: { message: `${req.method} is not allowed: the live API only answers GET here (writes: PUT and DELETE on /api/restaurants/:id)` } }, headers: { allow: 'GET, HEAD' } };
       } else if (url.pathname === '/api/search') result = await this.search(url.searchParams);
       else if (url.pathname === '/api/status') result = await this.status();
       else result = { httpStatus: 404, body: { status: 'error', error: { message: `${url.pathname} is not an API endpoint: expected /api/search or /api/status` } } };
     } catch (e) {
       result = { httpStatus: 500, body: { status: 'error', error: { message: `internal error: ${(e as Error).message}` } } };
     }
-    send(res, result.httpStatus, result.body, req.method === 'HEAD', result.httpStatus === 405 ? { allow: 'GET, HEAD' } : undefined);
+    send(res, result.httpStatus, result.body, req.method === 'HEAD', result.headers);
   };
+}
+
+/** isLoopback says whether a peer address is on loopback: 127.0.0.0/8, ::1, or IPv4-mapped 127.x. */
+export function isLoopback(addr: string | undefined): boolean {
+  if (!addr) return false;
+  const v4 = addr.startsWith('::ffff:') ? addr.slice(7) : addr;
+  return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/** parseWritePath splits /api/restaurants/:id[/dishes/:dishId] into its (percent-decoded) ids, or says what is wrong. */
+function parseWritePath(path: string): { id: string; dishId?: string } | { error: string; param?: string; httpStatus: number } {
+  const parts = path.split('/').slice(3);
+  const expected = 'expected /api/restaurants/:id or /api/restaurants/:id/dishes/:dishId';
+  if (parts.length !== 1 && !(parts.length === 3 && parts[1] === 'dishes')) return { error: `${path} is not a write endpoint: ${expected}`, httpStatus: 404 };
+  const dec = (raw: string, param: 'id' | 'dishId'): string | { error: string; param: string; httpStatus: number } => {
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return { error: `${param} ${JSON.stringify(raw)} is not valid percent-encoding: expected 1 to 64 characters of A-Z, a-z, 0-9, "_" and "-"`, param, httpStatus: 400 };
+    }
+  };
+  const id = dec(parts[0], 'id');
+  if (typeof id !== 'string') return id;
+  if (parts.length === 1) return { id };
+  const dishId = dec(parts[2], 'dishId');
+  if (typeof dishId !== 'string') return dishId;
+  return { id, dishId };
+}
+
+/** readBody reads a request body as UTF-8, or null once it passes `limit` bytes (the rest is drained, not kept). */
+function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= limit) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > limit ? null : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 }
 
 /** How many times a search runs at most when the migration epoch keeps moving under it. */

@@ -14,18 +14,9 @@ import type { OpenSearchClient } from './opensearch.ts';
 /** The routing formula the core models (OpenSearch 1.x–3.x, Elasticsearch 7.x–9.3). */
 export const ROUTING_FORMULA = 'murmur3(routing) floorMod routing_num_shards / routingFactor';
 
-/** What `_meta.routing` records. */
-export interface RoutingFingerprint {
-  /** "opensearch" or "elasticsearch" (the root endpoint's version.distribution). */
-  engine: string;
-  /** Full version, e.g. "2.19.6". */
-  version: string;
-  /** Major version, e.g. 2. */
-  major: number;
-  formula: string;
-  /** The index's routing_num_shards (index.number_of_routing_shards, or the engine's default). */
-  routingNumShards: number;
-}
+/** What `_meta.routing` records (defined with the other `_meta` types in src/opensearch/meta.ts). */
+export type { RoutingFingerprint } from '../opensearch/meta.ts';
+import type { RoutingFingerprint } from '../opensearch/meta.ts';
 
 /** One shard name the engine sends elsewhere. */
 export interface Misroute {

@@ -14,67 +14,11 @@
  * mapping makes routing required, so OpenSearch itself rejects a write without it.
  */
 import type { BoundaryFile } from '../core/index.ts';
-import type { RoutingFingerprint } from './fingerprint.ts';
+import type { IndexMeta, RoutingFingerprint, SampleMeta } from '../opensearch/meta.ts';
 
-/** The document shape this version writes (SampleMeta.docShape). */
-export const DOC_SHAPE = 2;
-
-/** docShapeOf returns the document shape a sample was written with: its `docShape`, 1 when it predates the field (or there is no sample). */
-export function docShapeOf(s: SampleMeta | undefined): number {
-  return s?.docShape ?? 1;
-}
-
-/** The join field's name and its relation. */
-export const JOIN_FIELD = 'join';
-export const PARENT = 'restaurant';
-export const CHILD = 'dish';
-
-/** What `_meta` records about the boundary file (and, after seeding, the sample). */
-export interface IndexMeta {
-  app: 'geoshard';
-  /** The boundary file's hash: the drift guard compares it on every search. */
-  hash: string;
-  /** The boundary file's version. */
-  version: number;
-  /** The index name the boundary file declares. */
-  index: string;
-  numberOfShards: number;
-  /** The seeded sample, written by `geoshard seed` (absent before the first seed). */
-  sample?: SampleMeta;
-  /**
-   * What the documents were routed with: engine family and version, routing
-   * formula and the index's routing_num_shards, as the cluster reported them
-   * when `geoshard seed` wrote the index (absent in indexes seeded before).
-   */
-  routing?: RoutingFingerprint;
-  /**
-   * The boundary file itself (the settled file: its hash is `hash`), so a
-   * migration can start from what the index was written with (absent in
-   * indexes seeded before).
-   */
-  file?: BoundaryFile;
-  /** A migration in progress (`geoshard migrate`): see core/migrationState.ts; absent when settled. */
-  migration?: unknown;
-}
-
-/** The sample `geoshard seed` loaded: enough to predict the per-shard counts. */
-export interface SampleMeta {
-  /** Restaurants asked for (`--restaurants`). */
-  restaurants: number;
-  /** At most this many dishes per restaurant (the first ones of its menu). */
-  dishesPerRestaurant: number;
-  /** False while a seed is running or after one failed: counts are then not final. */
-  complete: boolean;
-  /**
-   * The documents' shape: 2 = dishes carry their restaurant (`restaurant`,
-   * `restaurant_location`); absent = written before they did. An index of
-   * another shape is seeded again (its strict mapping refuses the new fields).
-   */
-  docShape?: number;
-  /** Documents written by the last complete seed. */
-  restaurantDocs?: number;
-  dishDocs?: number;
-}
+// The `_meta` types and reader live with the package's writer (src/opensearch/meta.ts), which both sides use.
+export { DOC_SHAPE, docShapeOf, JOIN_FIELD, PARENT, CHILD, readIndexMeta, type IndexMeta, type SampleMeta } from '../opensearch/meta.ts';
+import { JOIN_FIELD, PARENT, CHILD } from '../opensearch/meta.ts';
 
 /** indexMeta returns the `_meta` of an index for the file, with the sample and the routing fingerprint when given. */
 export function indexMeta(file: BoundaryFile, sample?: SampleMeta, routing?: RoutingFingerprint): IndexMeta {
@@ -137,14 +81,4 @@ export function indexSettings(file: BoundaryFile, replicas = 0): Record<string, 
 /** indexBody returns the body of `PUT /<index>` for the file, with `replicas` replicas per shard (default 0). */
 export function indexBody(file: BoundaryFile, sample?: SampleMeta, replicas = 0): Record<string, unknown> {
   return { settings: { index: indexSettings(file, replicas) }, mappings: indexMappings(file, sample) };
-}
-
-/** readIndexMeta picks the geoshard `_meta` out of a `GET /<index>/_mapping` body, or null if absent. */
-export function readIndexMeta(mappingBody: unknown, index: string): IndexMeta | null {
-  const b = mappingBody as Record<string, { mappings?: { _meta?: Partial<IndexMeta> } }> | undefined;
-  // The body is keyed by the concrete index name (an alias resolves to it): take the only entry.
-  const entry = b?.[index] ?? (b && Object.keys(b).length === 1 ? b[Object.keys(b)[0]] : undefined);
-  const meta = entry?.mappings?._meta;
-  if (!meta || typeof meta.hash !== 'string') return null;
-  return meta as IndexMeta;
 }

@@ -15,11 +15,8 @@ import { randomUUID } from 'node:crypto';
 import {
   Router,
   advance,
-  assertValidBoundaryFile,
   countsMatch,
-  intermediateFile,
   nextAction,
-  parseMigrationState,
   withCopied,
   type BoundaryFile,
   type DocCounts,
@@ -31,22 +28,9 @@ import { CHILD, JOIN_FIELD, PARENT, indexMeta, type IndexMeta } from './indexSpe
 import { bulkErrors, getIndexMeta } from './seeder.ts';
 import type { MigrationStatus } from './wire.ts';
 
-/** What the index says about its boundary file and a migration in progress. */
-export interface IndexMigration {
-  meta: IndexMeta;
-  /** The settled file (the index's `_meta` hash); null when `_meta` does not hold the file (seeded before it did). */
-  base: BoundaryFile | null;
-  /** The migration in progress, or null when settled. */
-  state: MigrationState | null;
-}
-
-/** MigrationError is a refusal or failure with a message for the operator. */
-export class MigrationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MigrationError';
-  }
-}
+// The `_meta` readers (migrationOfMeta, routerOf) and MigrationError live in src/opensearch/meta.ts, shared with the package's writer.
+export { MigrationError, migrationOfMeta, routerOf, type IndexMigration } from '../opensearch/meta.ts';
+import { MigrationError, migrationOfMeta, routerOf, type IndexMigration } from '../opensearch/meta.ts';
 
 /**
  * readMigration reads the index's `_meta`: the settled file and the migration
@@ -59,27 +43,6 @@ export async function readMigration(client: OpenSearchClient, index: string): Pr
   if (meta === undefined) return undefined;
   if (meta === null) throw new MigrationError(`index "${index}" has no geoshard _meta: it was not made by "geoshard seed"`);
   return migrationOfMeta(meta);
-}
-
-/** migrationOfMeta checks and types the settled file and the migration state of an index `_meta`. */
-export function migrationOfMeta(meta: IndexMeta): IndexMigration {
-  let base: BoundaryFile | null = null;
-  if (meta.file !== undefined) {
-    try {
-      assertValidBoundaryFile(meta.file, `index "${meta.index}" _meta.file`);
-    } catch (e) {
-      throw new MigrationError((e as Error).message);
-    }
-    if (meta.file.hash !== meta.hash) throw new MigrationError(`index "${meta.index}" _meta.file has hash ${meta.file.hash}, but _meta.hash is ${meta.hash}: the _meta was edited by hand`);
-    base = meta.file;
-  }
-  if (meta.migration === undefined) return { meta, base, state: null };
-  if (!base) throw new MigrationError(`index "${meta.index}" has a migration in _meta but not the settled boundary file (_meta.file)`);
-  try {
-    return { meta, base, state: parseMigrationState(meta.migration, base, `index "${meta.index}" _meta.migration`) };
-  } catch (e) {
-    throw new MigrationError((e as Error).message);
-  }
 }
 
 /** writeMeta replaces the index's `_meta` (mapping updates replace `_meta` whole). */
@@ -424,11 +387,6 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
   await writeMeta(client, index, meta);
   o.progress(`published the candidate ${o.candidate.hash.slice(0, 12)} (version ${o.candidate.version}) as the index's boundary file`);
   return meta;
-}
-
-/** routerOf returns the router searchers and writers use for an index's migration state (the settled file's when none). */
-export function routerOf(base: BoundaryFile, state: MigrationState | null): Router {
-  return new Router(state ? intermediateFile(base, state) : base);
 }
 
 export { OpenSearchError };

@@ -12,7 +12,8 @@
 import type { Router } from '../core/index.ts';
 import { generateDataset, sampleRestaurants, dishesOf, type Dataset, type Restaurant, type Dish } from '../data/generator.ts';
 import { loadUsPlaces } from '../data/places.ts';
-import { JOIN_FIELD, PARENT, CHILD } from './indexSpec.ts';
+import { restaurantSource, dishSource, type RestaurantFields, type DishFields } from '../opensearch/documents.ts';
+import type { BulkDoc } from '../opensearch/indexer.ts';
 
 /** Default sample size of `geoshard seed`: restaurants. */
 export const DEFAULT_SAMPLE_RESTAURANTS = 20_000;
@@ -49,25 +50,19 @@ export interface Doc {
   source: Record<string, unknown>;
 }
 
-/** restaurantDoc returns the parent document of r, routed by the shard holding its location. */
+/** restaurantFields returns what the index's restaurant document is made of, for a restaurant of the dataset. */
+export function restaurantFields(r: Restaurant): RestaurantFields {
+  return { id: r.id, name: r.name, lat: r.lat, lng: r.lng, cell: r.cell, place: r.place, state: r.state, cuisines: r.cuisines, priceLevel: r.priceLevel, dishCount: r.dishCount };
+}
+
+/** dishFields returns what the index's dish document is made of, for a dish of the dataset. */
+export function dishFields(d: Dish): DishFields {
+  return { id: d.id, name: d.name, cuisine: d.cuisine, diets: d.diets, allergens: d.allergens, ingredients: d.ingredients, calories: d.calories, priceCents: d.priceCents };
+}
+
+/** restaurantDoc returns the parent document of r, routed by the shard holding its location (the document itself: src/opensearch/documents.ts). */
 export function restaurantDoc(r: Restaurant, routing: string): Doc {
-  return {
-    id: r.id,
-    routing,
-    source: {
-      [JOIN_FIELD]: PARENT,
-      id: r.id,
-      name: r.name,
-      place: r.place,
-      state: r.state,
-      location: { lat: r.lat, lon: r.lng },
-      cell: r.cell,
-      shard: routing,
-      cuisines: r.cuisines,
-      price_level: r.priceLevel,
-      dish_count: r.dishCount,
-    },
-  };
+  return { id: r.id, routing, source: restaurantSource(restaurantFields(r), routing) };
 }
 
 /**
@@ -81,24 +76,24 @@ export function restaurantDoc(r: Restaurant, routing: string): Doc {
  * share its routing, so it is one bulk request to one shard).
  */
 export function dishDoc(d: Dish, routing: string, r: Restaurant): Doc {
-  return {
-    id: d.id,
-    routing,
-    source: {
-      [JOIN_FIELD]: { name: CHILD, parent: d.restaurantId },
-      id: d.id,
-      restaurant_id: d.restaurantId,
-      restaurant: { id: r.id, name: r.name, place: r.place, state: r.state, location: { lat: r.lat, lon: r.lng }, cuisines: r.cuisines },
-      restaurant_location: { lat: r.lat, lon: r.lng },
-      name: d.name,
-      cuisine: d.cuisine,
-      diets: d.diets,
-      allergens: d.allergens,
-      ingredients: d.ingredients,
-      calories: d.calories,
-      price_cents: d.priceCents,
-    },
-  };
+  return { id: d.id, routing, source: dishSource(dishFields(d), restaurantFields(r)) };
+}
+
+/**
+ * sampleBulkDocs yields the sample's documents for GeoIndexer.bulk: each
+ * restaurant, then its first `cap` dishes, each with its restaurant's point
+ * (the indexer routes them). `counted` is called once per restaurant with its dish count.
+ */
+export function* sampleBulkDocs(restaurants: readonly Restaurant[], cap: number, counted?: (dishes: number) => void): Generator<BulkDoc> {
+  for (const r of restaurants) {
+    const fields = restaurantFields(r);
+    yield { id: r.id, lat: r.lat, lng: r.lng, source: restaurantSource(fields, '') };
+    const dishes = sampleDishes(r, cap);
+    for (const d of dishes) {
+      yield { id: d.id, lat: r.lat, lng: r.lng, source: dishSource(dishFields(d), fields) };
+    }
+    counted?.(dishes.length);
+  }
 }
 
 /**

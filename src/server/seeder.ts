@@ -9,9 +9,10 @@
  * stop the load and are reported item by item.
  */
 import type { Router } from '../core/index.ts';
-import { OpenSearchClient, OpenSearchError } from './opensearch.ts';
+import type { OpenSearchClient } from './opensearch.ts';
 import { DOC_SHAPE, docShapeOf, indexBody, indexMeta, readIndexMeta, type IndexMeta, type SampleMeta } from './indexSpec.ts';
-import { docsOf, sampleOf, type Doc } from './sample.ts';
+import { sampleBulkDocs, sampleOf, type Doc } from './sample.ts';
+import { GeoIndexer, GeoIndexError } from '../opensearch/indexer.ts';
 import { fingerprintOf } from './fingerprint.ts';
 
 /** Options of seedIndex. */
@@ -165,44 +166,26 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
   await client.request('PUT', `${path}/_settings`, { body: { index: { refresh_interval: '-1', 'translog.durability': 'async' } } });
   let restaurantDocs = 0;
   let dishDocs = 0;
-  let done = 0;
   try {
-    let next = 0;
-    const takeBatch = (): Doc[] | null => {
-      if (next >= restaurants.length) return null;
-      const docs: Doc[] = [];
-      while (next < restaurants.length && docs.length < batchDocs) {
-        const d = docsOf(restaurants[next++], router, cap);
-        restaurantDocs += 1;
-        dishDocs += d.length - 1;
-        docs.push(...d);
-      }
-      return docs;
-    };
-    let failure: SeedError | OpenSearchError | null = null;
-    const worker = async () => {
-      for (let docs = takeBatch(); docs && !failure; docs = takeBatch()) {
-        let body;
-        try {
-          body = (await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { body: bulkBody(index, docs), timeoutMs: 120_000 })).body;
-        } catch (e) {
-          failure ??= e as OpenSearchError;
-          return;
-        }
-        const errs = bulkErrors(body);
-        if (errs.length > 0) {
-          const shown = errs.slice(0, 10).map((e) => `  ${e.id}: ${e.status} ${e.type ?? ''}${e.reason ? `: ${e.reason}` : ''}`);
-          failure ??= new SeedError(
-            `bulk request failed for ${errs.length} of ${docs.length} documents (load stopped after ${done} documents written):\n${shown.join('\n')}${errs.length > 10 ? `\n  ... and ${errs.length - 10} more` : ''}`,
-          );
-          return;
-        }
-        done += docs.length;
-        opts.onProgress?.(done, total);
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    if (failure) throw failure;
+    // One write path: the package's writer routes every document from the index's _meta (the file just recorded).
+    const indexer = new GeoIndexer(client.os, index, { metaTtlMs: 5000 });
+    const docs = sampleBulkDocs(restaurants, cap, (dishes) => {
+      restaurantDocs += 1;
+      dishDocs += dishes;
+    });
+    let report;
+    try {
+      report = await indexer.bulk(docs, { batchDocs, concurrency, keep: 'failures', stopOnError: true, onProgress: (done) => opts.onProgress?.(done, total) });
+    } catch (e) {
+      throw e instanceof GeoIndexError ? new SeedError(e.message) : e;
+    }
+    if (report.failed > 0) {
+      const errs = report.results.flatMap((r) => r.items.filter((i) => i.error).map((i) => ({ id: r.id, ...i })));
+      const shown = errs.slice(0, 10).map((e) => `  ${e.id} (routing ${e.routing}): ${e.status} ${e.error?.type ?? ''}${e.error?.reason ? `: ${e.error.reason}` : ''}`);
+      throw new SeedError(
+        `bulk requests failed for ${report.failed} of ${report.docs} documents (load stopped after ${report.written} documents written):\n${shown.join('\n')}${errs.length > 10 ? `\n  ... and ${errs.length - 10} more` : ''}`,
+      );
+    }
   } finally {
     // Restore the defaults even when the load failed, so the index is searchable and durable.
     await client.request('PUT', `${path}/_settings`, { body: { index: { refresh_interval: null, 'translog.durability': null } } }).catch(() => {});

@@ -1,0 +1,643 @@
+/**
+ * GeoIndexer: the package's writer for a geoshard index, on the official
+ * OpenSearch client (a peer dependency: only its types are imported here;
+ * the caller passes its own `Client`).
+ *
+ * Every document goes to every owner the index's routing state names
+ * (Router.writeShards of the router routerOf builds from `_meta.file` and
+ * `_meta.migration`): one shard, or two while its range moves, each copy with
+ * its own routing value. The state is read from `_meta` before each batch
+ * when the last read is older than `metaTtlMs`, and at once when the cluster
+ * refuses a write for a routing that is not an owner (the routing pipeline
+ * does). A 429 (the engine's back-pressure) and a 403 write block (a
+ * migration's cutover window) are retried with exponential backoff within
+ * `retry.budgetMs`; every operation returns one result per document.
+ *
+ *   const indexer = new GeoIndexer(client, 'dishes');
+ *   await indexer.putRestaurant({ id: 'r1', name: 'Blue Fig', lat: 37.77, lng: -122.42 });
+ *   await indexer.putDish('r1', { id: 'r1-d0', name: 'Fig salad', priceCents: 1299 });
+ *   await indexer.deleteRestaurant('r1');
+ *
+ * Writes of putRestaurant, putDish and deleteRestaurant use refresh=wait_for:
+ * when they return, searches see them. A restaurant is found by search, so
+ * putRestaurant and deleteRestaurant refresh the index first (a dish written
+ * a moment ago by another writer is then found and moved or deleted with it).
+ */
+import type { Client } from '@opensearch-project/opensearch';
+import type { BoundaryFile, MigrationState, Router, ShardRef } from '../core/index.ts';
+import { CHILD, JOIN_FIELD, MigrationError, migrationOfMeta, readIndexMeta, routerOf, type IndexMeta } from './meta.ts';
+import { cellOf, dishSource, kindOf, restaurantOfSource, restaurantSource, withRestaurant, withShard, type DishFields, type RestaurantFields, type Source } from './documents.ts';
+
+/** How writes refused with 429 or a write block are retried. */
+export interface RetryPolicy {
+  /** Stop retrying once this long (ms) has passed since the first attempt; >= 0. */
+  budgetMs: number;
+  /** First backoff (ms); doubles per attempt, with jitter in [50 %, 100 %]. */
+  baseMs: number;
+  /** Largest backoff (ms). */
+  maxMs: number;
+}
+
+/** The default retry policy: 30 s of retries, 100 ms doubling to 2 s. */
+export const DEFAULT_RETRY: RetryPolicy = { budgetMs: 30_000, baseMs: 100, maxMs: 2_000 };
+
+/** Options of GeoIndexer. */
+export interface GeoIndexerOptions {
+  /** How long (ms) a read of `_meta` is reused before the next batch reads it again; default 1000. 0: every batch reads it. */
+  metaTtlMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Deadline of one bulk request (ms); default 120000. */
+  bulkTimeoutMs?: number;
+  /** Waits `ms` (tests replace it); default setTimeout. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The routing state the indexer writes with, as read from `_meta`. */
+export interface RoutingState {
+  meta: IndexMeta;
+  /** The settled boundary file (`_meta.file`). */
+  base: BoundaryFile;
+  /** The migration in progress, or null when settled. */
+  state: MigrationState | null;
+  /** The router of the state (the migration's intermediate file, or the settled file). */
+  router: Router;
+  /** The migration epoch, null when settled. */
+  epoch: number | null;
+  /** `<settled hash>@<epoch or "settled">`: changes whenever the routing may change. */
+  key: string;
+}
+
+/** What went wrong, for callers that answer for it (the API maps these to HTTP statuses). */
+export type GeoIndexErrorCode =
+  /** The index does not exist. */
+  | 'no-index'
+  /** The index has no usable geoshard `_meta` (not made by `geoshard seed`, seeded before `_meta.file`, or a migration state that cannot be read). */
+  | 'no-meta'
+  /** The restaurant (of a dish, or to delete) does not exist. */
+  | 'not-found'
+  /** The id belongs to a document of another kind or another restaurant. */
+  | 'conflict'
+  /** Writes stayed refused with 429 or a write block for the whole retry budget: try again later. */
+  | 'busy'
+  /** The cluster refused a write for another reason, or did not answer. */
+  | 'failed';
+
+/** GeoIndexError says why an operation did not complete, with the per-document results so far. */
+export class GeoIndexError extends Error {
+  constructor(
+    readonly code: GeoIndexErrorCode,
+    message: string,
+    readonly results: DocResult[] = [],
+    /** For `busy`: how long to wait before trying again (ms). */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'GeoIndexError';
+  }
+}
+
+/** What the cluster answered for one copy of a document. */
+export interface WriteItem {
+  routing: string;
+  /** The item's HTTP status (201 created, 200 updated or deleted, 404 not found, 429, 403, ...). */
+  status: number;
+  /** OpenSearch's result: "created", "updated", "deleted", "not_found", "noop"; null when refused. */
+  result: string | null;
+  error: { type: string; reason: string } | null;
+}
+
+/** The outcome of one document: every copy written (or deleted), by routing. */
+export interface DocResult {
+  id: string;
+  kind: 'restaurant' | 'dish' | null;
+  action: 'index' | 'delete';
+  /** Every copy succeeded (a delete of a copy that was not there counts as done). */
+  ok: boolean;
+  /** One per routing the document was sent with, in the order last sent. */
+  items: WriteItem[];
+  /** Bulk requests it took (retries included). */
+  attempts: number;
+  /** The migration epoch of the last routing state it was sent under (null when settled). */
+  epoch: number | null;
+}
+
+/** A prebuilt document for `bulk`: its source and the point it is routed by (a dish: its restaurant's location). */
+export interface BulkDoc {
+  id: string;
+  /** Degrees. */
+  lat: number;
+  lng: number;
+  source: Source;
+}
+
+/** Options of `bulk`. */
+export interface BulkOptions {
+  /** Documents per bulk request (copies to two owners count once); default 2000. */
+  batchDocs?: number;
+  /** Bulk requests in flight; default 2. */
+  concurrency?: number;
+  /** Called after each batch with the documents done so far. */
+  onProgress?: (done: number) => void;
+  /** Keep the results of every document ('all', default) or only of those that failed. */
+  keep?: 'all' | 'failures';
+  /** Stop taking new batches after a document fails for good; default false. */
+  stopOnError?: boolean;
+  /** Use refresh=wait_for (default false: bulk loads refresh once at the end). */
+  refresh?: boolean;
+}
+
+/** What `bulk` did. */
+export interface BulkReport {
+  /** Documents taken from the input. */
+  docs: number;
+  /** Documents every owner acknowledged. */
+  written: number;
+  failed: number;
+  /** Per document (or only the failures, see BulkOptions.keep), in the order done. */
+  results: DocResult[];
+}
+
+/** What a write of a restaurant or a dish did. */
+export interface PutResult {
+  id: string;
+  restaurantId: string;
+  /** The restaurant's location (degrees) and its level-10 token. */
+  lat: number;
+  lng: number;
+  cell: string;
+  /** The shards written (one, or two during a move, old owner first), each with its routing value `name`. */
+  owners: ShardRef[];
+  /** The shard searches read the location from (the core's shard). */
+  read: ShardRef;
+  epoch: number | null;
+  /** True when the document did not exist before. */
+  created: boolean;
+  /** Routings the old copies were deleted from (a restaurant that moved to another shard, with its dishes); empty otherwise. */
+  movedFrom: string[];
+  /** Dishes rewritten with the restaurant (putRestaurant); 0 for putDish. */
+  dishes: number;
+  results: DocResult[];
+}
+
+/** What deleteRestaurant did. */
+export interface DeleteResult {
+  id: string;
+  /** The restaurant's location, null when only orphaned dishes were found. */
+  lat: number | null;
+  lng: number | null;
+  cell: string | null;
+  owners: ShardRef[];
+  read: ShardRef | null;
+  epoch: number | null;
+  /** Every routing a copy was deleted from. */
+  routings: string[];
+  /** Dishes deleted. */
+  dishes: number;
+  results: DocResult[];
+}
+
+/** Where the engine holds a document: its shard number and node id. */
+export interface Located {
+  shard: number;
+  node: string | null;
+}
+
+interface Hit {
+  _id: string;
+  _routing?: string;
+  _source: Source;
+}
+
+/** One document to send: routed by its point under the current state, or to explicit routings (deletes of found copies). */
+interface Entry {
+  id: string;
+  action: 'index' | 'delete';
+  point: { lat: number; lng: number } | null;
+  routings: string[] | null;
+  source: Source | null;
+  result: DocResult;
+}
+
+interface Op {
+  entry: Entry;
+  routing: string;
+}
+
+type BulkItem = { _id?: string; status?: number; result?: string; error?: { type?: string; reason?: string } };
+
+/** Most dish copies putRestaurant and deleteRestaurant handle per restaurant (one search page). */
+const MAX_DISH_COPIES = 10_000;
+
+/** GeoIndexer writes restaurants and dishes into one geoshard index through the official client. */
+export class GeoIndexer {
+  private readonly ttlMs: number;
+  private readonly retry: RetryPolicy;
+  private readonly bulkTimeoutMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private cached: (RoutingState & { readAt: number }) | null = null;
+  private pending: Promise<RoutingState> | null = null;
+
+  constructor(
+    readonly client: Client,
+    readonly index: string,
+    opts: GeoIndexerOptions = {},
+  ) {
+    this.ttlMs = opts.metaTtlMs ?? 1000;
+    this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.bulkTimeoutMs = opts.bulkTimeoutMs ?? 120_000;
+    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The routing state
+
+  /**
+   * routing returns the routing state from the index's `_meta`, reusing the
+   * last read for `metaTtlMs` unless `fresh`. Throws GeoIndexError no-index
+   * or no-meta.
+   */
+  async routing(fresh = false): Promise<RoutingState> {
+    if (!fresh && this.cached && performance.now() - this.cached.readAt < this.ttlMs) return this.cached;
+    // Concurrent batches share one read.
+    this.pending ??= this.readRouting().finally(() => (this.pending = null));
+    return this.pending;
+  }
+
+  private async readRouting(): Promise<RoutingState> {
+    const res = await this.request('GET', `/${encodeURIComponent(this.index)}/_mapping`, undefined, {}, [404]);
+    if (res.statusCode === 404) throw new GeoIndexError('no-index', `index "${this.index}" does not exist: create and seed it with "npx geoshard seed"`);
+    const meta = readIndexMeta(res.body, this.index);
+    if (!meta) throw new GeoIndexError('no-meta', `index "${this.index}" has no geoshard _meta: it was not made by "geoshard seed", so nothing says how its documents are routed`);
+    let m;
+    try {
+      m = migrationOfMeta(meta);
+    } catch (e) {
+      throw new GeoIndexError('no-meta', e instanceof MigrationError ? e.message : String(e));
+    }
+    if (!m.base) throw new GeoIndexError('no-meta', `index "${this.index}" _meta does not hold its boundary file (_meta.file: seeded by an older geoshard): seed it again to write through GeoIndexer`);
+    const epoch = m.state ? m.state.epoch : null;
+    const key = `${meta.hash}@${epoch ?? 'settled'}`;
+    const router = this.cached?.key === key ? this.cached.router : routerOf(m.base, m.state);
+    this.cached = { meta, base: m.base, state: m.state, router, epoch, key, readAt: performance.now() };
+    return this.cached;
+  }
+
+  /** owners returns the shards a document at a point is written to under the current state (one, or two during a move). */
+  async owners(lat: number, lng: number): Promise<ShardRef[]> {
+    return (await this.routing()).router.writeShards(lat, lng);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Low level: prebuilt documents
+
+  /**
+   * bulk writes prebuilt documents (index: a document with the same id is
+   * replaced), each to every owner of its point, `batchDocs` per request,
+   * `concurrency` requests in flight. A restaurant's `shard` field is set to
+   * the routing of each copy. Documents that fail for good are reported in the
+   * results (ok false); throws GeoIndexError only when the index's state
+   * cannot be read.
+   */
+  async bulk(docs: Iterable<BulkDoc>, opts: BulkOptions = {}): Promise<BulkReport> {
+    const batchDocs = opts.batchDocs ?? 2000;
+    const concurrency = opts.concurrency ?? 2;
+    const keepAll = (opts.keep ?? 'all') === 'all';
+    const it = docs[Symbol.iterator]();
+    const report: BulkReport = { docs: 0, written: 0, failed: 0, results: [] };
+    let stop = false;
+    let failure: unknown = null;
+    const take = (): Entry[] => {
+      const out: Entry[] = [];
+      while (out.length < batchDocs) {
+        const n = it.next();
+        if (n.done) break;
+        const d = n.value;
+        out.push(this.entry(d.id, 'index', { lat: d.lat, lng: d.lng }, null, d.source));
+      }
+      report.docs += out.length;
+      return out;
+    };
+    const worker = async () => {
+      for (let batch = take(); batch.length > 0 && !stop; batch = take()) {
+        try {
+          await this.send(batch, opts.refresh ?? false);
+        } catch (e) {
+          failure ??= e;
+          stop = true;
+          return;
+        }
+        for (const e of batch) {
+          if (e.result.ok) report.written++;
+          else report.failed++;
+          if (keepAll || !e.result.ok) report.results.push(e.result);
+        }
+        if (opts.stopOnError && batch.some((e) => !e.result.ok)) stop = true;
+        opts.onProgress?.(report.written + report.failed);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    if (failure) throw failure;
+    return report;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Restaurants and dishes
+
+  /**
+   * putRestaurant writes a restaurant (all its fields: what `r` leaves
+   * undefined is left out, except place and state, kept from the existing
+   * document) and rewrites its dishes with the new copy of it. When its new
+   * location is on another shard, the restaurant and all its dishes are
+   * written to the new owner(s) first and only then deleted from the old ones;
+   * if the new copies cannot all be written, those written are deleted again
+   * and the old ones stay (GeoIndexError). Throws GeoIndexError conflict when
+   * `r.id` is a dish's id.
+   */
+  async putRestaurant(r: RestaurantFields): Promise<PutResult> {
+    const view = await this.routing();
+    await this.refresh();
+    const copies = await this.findById(r.id);
+    if (copies.some((h) => kindOf(h._source) !== 'restaurant')) throw new GeoIndexError('conflict', `id "${r.id}" is a dish's id, not a restaurant's: choose another id`);
+    const old = copies.map((h) => restaurantOfSource(h._source)).find((x) => x !== null);
+    const dishHits = await this.findDishes(r.id);
+    const owners = view.router.writeShards(r.lat, r.lng);
+    const ownerNames = new Set(owners.map((o) => o.name));
+    // One source per dish: the copy on a current owner when there is one.
+    const dishes = new Map<string, Source>();
+    for (const h of dishHits) if (!dishes.has(h._id) || ownerNames.has(h._routing ?? '')) dishes.set(h._id, h._source);
+    const fields: RestaurantFields = { ...r, place: r.place ?? old?.place, state: r.state ?? old?.state, cell: cellOf(r.lat, r.lng), dishCount: dishes.size };
+    const point = { lat: r.lat, lng: r.lng };
+    const writes = [this.entry(r.id, 'index', point, null, restaurantSource(fields, owners[0].name)), ...[...dishes].map(([id, s]) => this.entry(id, 'index', point, null, withRestaurant(s, fields)))];
+    await this.send(writes, true);
+    const oldRoutings = new Set([...copies, ...dishHits].map((h) => h._routing ?? ''));
+    if (writes.some((e) => !e.result.ok)) {
+      // Never half-written: take back the copies written to routings that held none before.
+      const fresh = [...new Set(writes.flatMap((e) => e.result.items.filter((i) => i.status < 300 && !oldRoutings.has(i.routing)).map((i) => i.routing)))];
+      const undo = fresh.length > 0 ? writes.map((e) => this.entry(e.id, 'delete', null, fresh, null)).reverse() : [];
+      if (undo.length > 0) await this.send(undo, true).catch(() => {});
+      throw this.failure(`restaurant "${r.id}"`, writes, fresh.length > 0 ? `; the new copies on ${fresh.join(', ')} were deleted again, the restaurant stays as it was` : '');
+    }
+    const epoch = writes[0].result.epoch;
+    const now = this.cached!;
+    const finalOwners = now.key === view.key ? owners : now.router.writeShards(r.lat, r.lng);
+    const keep = new Set(finalOwners.map((o) => o.name));
+    const stale = [...oldRoutings].filter((x) => x !== '' && !keep.has(x));
+    const results = writes.map((e) => e.result);
+    if (stale.length > 0) {
+      // Dishes first, then the restaurant: a dish is never left without its parent on a shard.
+      const dels = [...new Set(dishHits.filter((h) => stale.includes(h._routing ?? '')).map((h) => h._id))].map((id) => this.entry(id, 'delete', null, stale, null));
+      dels.push(this.entry(r.id, 'delete', null, stale, null));
+      await this.send(dels, true);
+      results.push(...dels.map((e) => e.result));
+      if (dels.some((e) => !e.result.ok)) throw this.failure(`the old copies of restaurant "${r.id}" on ${stale.join(', ')}`, dels, `; its new copies on ${[...keep].join(', ')} are whole: delete the old ones again (geoshard audit lists them)`);
+    }
+    return { id: r.id, restaurantId: r.id, lat: r.lat, lng: r.lng, cell: fields.cell!, owners: finalOwners, read: now.router.readShard(r.lat, r.lng), epoch, created: copies.length === 0, movedFrom: stale, dishes: dishes.size, results };
+  }
+
+  /**
+   * putDish writes a dish of an existing restaurant (all its fields), routed
+   * by the restaurant's location, carrying its copy of the restaurant. Throws
+   * GeoIndexError not-found when the restaurant does not exist, conflict when
+   * the id is a restaurant's or another restaurant's dish's.
+   */
+  async putDish(restaurantId: string, d: DishFields): Promise<PutResult> {
+    const view = await this.routing();
+    let rHits = (await this.findById(restaurantId)).filter((h) => kindOf(h._source) === 'restaurant');
+    if (rHits.length === 0) {
+      // Perhaps written a moment ago and not yet searchable.
+      await this.refresh();
+      rHits = (await this.findById(restaurantId)).filter((h) => kindOf(h._source) === 'restaurant');
+    }
+    const rHit = rHits.find((h) => h._routing === this.readOwnerOf(view, h)) ?? rHits[0];
+    const r = rHit ? restaurantOfSource(rHit._source) : null;
+    if (!r) throw new GeoIndexError('not-found', `restaurant "${restaurantId}" does not exist in index "${this.index}": put the restaurant first`);
+    const existing = await this.findById(d.id);
+    for (const h of existing) {
+      if (kindOf(h._source) !== 'dish') throw new GeoIndexError('conflict', `id "${d.id}" is a restaurant's id, not a dish's: choose another dish id`);
+      if (h._source.restaurant_id !== restaurantId) throw new GeoIndexError('conflict', `dish "${d.id}" belongs to restaurant "${String(h._source.restaurant_id)}", not "${restaurantId}": choose another dish id`);
+    }
+    const created = existing.length === 0;
+    const point = { lat: r.lat, lng: r.lng };
+    const writes = [this.entry(d.id, 'index', point, null, dishSource(d, r))];
+    // A new dish: its restaurant counts it.
+    if (created) writes.unshift(this.entry(r.id, 'index', point, null, restaurantSource({ ...r, dishCount: (r.dishCount ?? 0) + 1 }, '')));
+    await this.send(writes, true);
+    if (writes.some((e) => !e.result.ok)) throw this.failure(`dish "${d.id}"`, writes, '');
+    const now = this.cached!;
+    const owners = now.router.writeShards(r.lat, r.lng);
+    const keep = new Set(owners.map((o) => o.name));
+    const results = writes.map((e) => e.result);
+    const stale = [...new Set(existing.map((h) => h._routing ?? ''))].filter((x) => x !== '' && !keep.has(x));
+    if (stale.length > 0) {
+      const del = this.entry(d.id, 'delete', null, stale, null);
+      await this.send([del], true);
+      results.push(del.result);
+      if (!del.result.ok) throw this.failure(`the old copies of dish "${d.id}"`, [del], '');
+    }
+    return { id: d.id, restaurantId, lat: r.lat, lng: r.lng, cell: cellOf(r.lat, r.lng), owners, read: now.router.readShard(r.lat, r.lng), epoch: writes[writes.length - 1].result.epoch, created, movedFrom: stale, dishes: 0, results };
+  }
+
+  /**
+   * deleteRestaurant deletes a restaurant and all its dishes from every shard
+   * that holds a copy and every owner of its location. Throws GeoIndexError
+   * not-found when neither the restaurant nor any dish of it exists.
+   */
+  async deleteRestaurant(id: string): Promise<DeleteResult> {
+    const view = await this.routing();
+    await this.refresh();
+    const copies = (await this.findById(id)).filter((h) => kindOf(h._source) === 'restaurant');
+    const dishHits = await this.findDishes(id);
+    if (copies.length === 0 && dishHits.length === 0) throw new GeoIndexError('not-found', `restaurant "${id}" does not exist in index "${this.index}"`);
+    const r = copies.map((h) => restaurantOfSource(h._source)).find((x) => x !== null) ?? null;
+    const owners = r ? view.router.writeShards(r.lat, r.lng) : [];
+    const routings = [...new Set([...owners.map((o) => o.name), ...[...copies, ...dishHits].map((h) => h._routing ?? '')])].filter((x) => x !== '');
+    const dishIds = [...new Set(dishHits.map((h) => h._id))];
+    const dels = [...dishIds.map((d) => this.entry(d, 'delete', null, routings, null)), this.entry(id, 'delete', null, routings, null)];
+    await this.send(dels, true);
+    if (dels.some((e) => !e.result.ok)) throw this.failure(`restaurant "${id}" and its dishes`, dels, '');
+    return {
+      id,
+      lat: r?.lat ?? null,
+      lng: r?.lng ?? null,
+      cell: r ? cellOf(r.lat, r.lng) : null,
+      owners,
+      read: r ? view.router.readShard(r.lat, r.lng) : null,
+      epoch: view.epoch,
+      routings,
+      dishes: dishIds.length,
+      results: dels.map((e) => e.result),
+    };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Reading back
+
+  /**
+   * locate asks the engine where the copy of `id` routed with `routing` is:
+   * a search of the id on that routing with `explain` gives the hit's shard
+   * and node. Null when there is no such copy (after a refresh).
+   */
+  async locate(id: string, routing: string): Promise<Located | null> {
+    const res = await this.request<{ hits: { hits: { _shard?: string; _node?: string; _routing?: string }[] } }>('POST', `/${encodeURIComponent(this.index)}/_search`, { size: 5, explain: true, _source: false, query: { ids: { values: [id] } } }, { routing });
+    const hit = res.body.hits.hits.find((h) => h._routing === routing);
+    if (!hit) return null;
+    const m = /\]\[(\d+)\]$/.exec(hit._shard ?? '');
+    return { shard: m ? Number(m[1]) : -1, node: hit._node ?? null };
+  }
+
+  /** shardOfRouting asks the engine which shard a routing value goes to (`_search_shards`), and the node of its primary. */
+  async shardOfRouting(routing: string): Promise<Located> {
+    const res = await this.request<{ shards: { shard: number; primary: boolean; node: string | null }[][] }>('GET', `/${encodeURIComponent(this.index)}/_search_shards`, undefined, { routing });
+    const group = res.body.shards[0] ?? [];
+    const copy = group.find((c) => c.primary) ?? group[0];
+    return { shard: copy?.shard ?? -1, node: copy?.node ?? null };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Internals
+
+  private entry(id: string, action: 'index' | 'delete', point: Entry['point'], routings: string[] | null, source: Source | null): Entry {
+    return { id, action, point, routings, source, result: { id, kind: source ? kindOf(source) : null, action, ok: false, items: [], attempts: 0, epoch: null } };
+  }
+
+  private readOwnerOf(view: RoutingState, h: Hit): string | null {
+    const r = restaurantOfSource(h._source);
+    return r ? view.router.readShard(r.lat, r.lng).name : null;
+  }
+
+  private route(entries: Entry[], view: RoutingState): Op[] {
+    const ops: Op[] = [];
+    for (const e of entries) {
+      e.result.epoch = view.epoch;
+      const routings = e.routings ?? view.router.writeShards(e.point!.lat, e.point!.lng).map((s) => s.name);
+      for (const routing of routings) ops.push({ entry: e, routing });
+    }
+    return ops;
+  }
+
+  /** send writes entries to their owners, retrying 429 and write blocks with backoff and re-routing on a new epoch; fills each entry's result. */
+  private async send(entries: Entry[], refresh: boolean): Promise<void> {
+    let view = await this.routing();
+    let ops = this.route(entries, view);
+    const t0 = performance.now();
+    for (let attempt = 1; ops.length > 0; attempt++) {
+      let items: BulkItem[];
+      try {
+        items = await this.bulkRequest(ops, refresh);
+      } catch (e) {
+        const status = statusOf(e);
+        if (!isRetryable(status, errorOf(e))) throw new GeoIndexError('failed', `bulk write to index "${this.index}" failed: ${(e as Error).message}`, entries.map((x) => x.result));
+        items = ops.map(() => ({ status, error: errorOf(e) ?? { type: String(status), reason: (e as Error).message } }));
+      }
+      const retry: Op[] = [];
+      let refused = false;
+      ops.forEach((op, i) => {
+        const it = items[i] ?? { status: 0, error: { type: 'missing', reason: 'the bulk response has no item for this operation' } };
+        const item: WriteItem = { routing: op.routing, status: it.status ?? 0, result: it.result ?? null, error: it.error ? { type: it.error.type ?? '', reason: it.error.reason ?? '' } : null };
+        const r = op.entry.result;
+        r.attempts = attempt;
+        r.items = [...r.items.filter((x) => x.routing !== op.routing), item];
+        if (isRetryable(item.status, item.error)) retry.push(op);
+        else if (isRoutingRefusal(item)) {
+          refused = true;
+          retry.push(op);
+        }
+      });
+      for (const e of entries) e.result.ok = e.result.items.length > 0 && e.result.items.every((i) => (i.status >= 200 && i.status < 300) || (e.action === 'delete' && i.status === 404));
+      if (retry.length === 0) return;
+      if (performance.now() - t0 >= this.retry.budgetMs) return;
+      if (!refused) await this.sleep(this.backoff(attempt));
+      const next = await this.routing(refused);
+      if (next.key !== view.key) {
+        // A new epoch: the owners may have changed; send the whole document again under the new state.
+        view = next;
+        const again = [...new Set(retry.map((o) => o.entry))];
+        for (const e of again) e.result.items = e.routings ? e.result.items : [];
+        ops = this.route(again, view);
+      } else if (refused) {
+        // Refused for its routing under the state this process holds: nothing to retry with.
+        ops = retry.filter((o) => !isRoutingRefusal(o.entry.result.items.find((i) => i.routing === o.routing)!));
+        if (ops.length > 0) await this.sleep(this.backoff(attempt));
+      } else ops = retry;
+    }
+  }
+
+  private backoff(attempt: number): number {
+    const ms = Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (attempt - 1));
+    return ms * (0.5 + Math.random() / 2);
+  }
+
+  private async bulkRequest(ops: Op[], refresh: boolean): Promise<BulkItem[]> {
+    let body = '';
+    for (const { entry, routing } of ops) {
+      body += JSON.stringify({ [entry.action]: { _index: this.index, _id: entry.id, routing } }) + '\n';
+      if (entry.action === 'index') body += JSON.stringify(withShard(entry.source!, routing)) + '\n';
+    }
+    const res = await this.client.transport.request(
+      { method: 'POST', path: '/_bulk', bulkBody: body, querystring: refresh ? { refresh: 'wait_for' } : {} },
+      { requestTimeout: this.bulkTimeoutMs },
+    );
+    const b = res.body as { items?: Record<string, BulkItem>[] };
+    return (b.items ?? []).map((x) => Object.values(x)[0]);
+  }
+
+  private failure(what: string, entries: Entry[], tail: string): GeoIndexError {
+    const bad = entries.filter((e) => !e.result.ok);
+    const items = bad.flatMap((e) => e.result.items.filter((i) => !(i.status >= 200 && i.status < 300) && !(e.action === 'delete' && i.status === 404)).map((i) => ({ e, i })));
+    const busy = items.length > 0 && items.every(({ i }) => isRetryable(i.status, i.error));
+    const shown = items.slice(0, 3).map(({ e, i }) => `${e.id} on ${i.routing}: ${i.status} ${i.error?.type ?? ''}${i.error?.reason ? ` (${i.error.reason})` : ''}`).join('; ');
+    const why = busy ? `the cluster refused the write for ${Math.round(this.retry.budgetMs / 1000)} s (429 or a write block: a migration's cutover window or an overloaded node)` : 'the cluster refused the write';
+    return new GeoIndexError(busy ? 'busy' : 'failed', `${what} was not written: ${why}: ${shown}${tail}`, entries.map((e) => e.result), busy ? this.retry.maxMs : undefined);
+  }
+
+  private async refresh(): Promise<void> {
+    await this.request('POST', `/${encodeURIComponent(this.index)}/_refresh`);
+  }
+
+  private async findById(id: string): Promise<Hit[]> {
+    const res = await this.request<{ hits: { hits: Hit[] } }>('POST', `/${encodeURIComponent(this.index)}/_search`, { size: 20, query: { ids: { values: [id] } } });
+    return res.body.hits.hits;
+  }
+
+  private async findDishes(restaurantId: string): Promise<Hit[]> {
+    const res = await this.request<{ hits: { total: { value: number }; hits: Hit[] } }>('POST', `/${encodeURIComponent(this.index)}/_search`, {
+      size: MAX_DISH_COPIES,
+      track_total_hits: true,
+      query: { bool: { filter: [{ term: { [JOIN_FIELD]: CHILD } }, { term: { restaurant_id: restaurantId } }] } },
+    });
+    if (res.body.hits.total.value > MAX_DISH_COPIES) throw new GeoIndexError('failed', `restaurant "${restaurantId}" has ${res.body.hits.total.value} dish copies, more than the ${MAX_DISH_COPIES} GeoIndexer moves in one operation`);
+    return res.body.hits.hits;
+  }
+
+  private async request<T = unknown>(method: string, path: string, body?: unknown, querystring: Record<string, string> = {}, ignore?: number[]): Promise<{ statusCode: number; body: T }> {
+    try {
+      const res = await this.client.transport.request({ method, path, querystring, ...(body !== undefined ? { body: body as Record<string, unknown> } : {}) }, ignore ? { ignore } : {});
+      return { statusCode: res.statusCode ?? 0, body: res.body as T };
+    } catch (e) {
+      const status = statusOf(e);
+      if (status === 404 && errorOf(e)?.type === 'index_not_found_exception') throw new GeoIndexError('no-index', `index "${this.index}" does not exist: create and seed it with "npx geoshard seed"`);
+      throw new GeoIndexError('failed', `${method} ${path} on index "${this.index}" failed: ${(e as Error).message}`);
+    }
+  }
+}
+
+/** The HTTP status of an official client's ResponseError (0 when nothing answered). */
+function statusOf(e: unknown): number {
+  return (e as { meta?: { statusCode?: number } })?.meta?.statusCode ?? 0;
+}
+
+function errorOf(e: unknown): { type: string; reason: string } | null {
+  const err = (e as { meta?: { body?: { error?: { type?: string; reason?: string } } } })?.meta?.body?.error;
+  return err && typeof err === 'object' ? { type: err.type ?? '', reason: err.reason ?? '' } : null;
+}
+
+/** isRetryable: 429 (back-pressure) or a 403 cluster block (a write block, e.g. a migration's cutover window). */
+function isRetryable(status: number, error: { type?: string } | null | undefined): boolean {
+  return status === 429 || (status === 403 && error?.type === 'cluster_block_exception');
+}
+
+/** isRoutingRefusal: the cluster (its routing pipeline) refused a copy for its routing value: the writer's state is out of date. */
+function isRoutingRefusal(i: WriteItem): boolean {
+  return i.status === 400 && !!i.error && (i.error.type === 'fail_processor_exception' || /routing/i.test(i.error.reason)) && i.error.type !== 'routing_missing_exception';
+}
+
