@@ -129,6 +129,8 @@ async function screenshot(page: Page, name: string): Promise<void> {
   const dir = process.env.WRITE_SCREENSHOT_DIR;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.getByTestId('write-report').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${dir}/${name}` });
 }
 

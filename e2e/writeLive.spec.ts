@@ -122,6 +122,8 @@ test('a click on the globe writes a restaurant to the shard the core names, as O
   const dir = process.env.WRITE_SCREENSHOT_DIR;
   if (dir) {
     mkdirSync(dir, { recursive: true });
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    await report.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(dir, 'write-mode.png') });
   }
 

@@ -31,7 +31,7 @@ export function WriteMode() {
         <>
           {!draft && (
             <p className="small dim" data-testid="write-hint">
-              Click the globe where the restaurant is: a form opens there; Enter writes it through the live API.
+              {request.answer || request.failure ? 'Click the globe to place another restaurant.' : 'Click the globe where the restaurant is: a form opens there; Enter writes it through the live API.'}
             </p>
           )}
           {draft && <WriteForm draft={draft} busy={busy} />}

@@ -11,6 +11,7 @@
  */
 import type { WriteAnswer } from '../live/writeApi';
 import { readAck, writeVerdict, type CoreRoute } from './coreRoute';
+import { formatLatLng } from '../shell/format';
 
 export interface WriteReportProps {
   answer: WriteAnswer;
@@ -29,6 +30,8 @@ export function WriteReport({ answer, core }: WriteReportProps) {
         {answer.dishes > 0 && <span className="dim"> · {answer.dishes} dish{answer.dishes === 1 ? '' : 'es'} {answer.status === 'written' ? 'rewritten' : 'deleted'}</span>}
       </h4>
       <dl className="write-facts">
+        <dt>at</dt>
+        <dd>{formatLatLng(answer.location.lat, answer.location.lng)}</dd>
         <dt>cell (level 10)</dt>
         <dd className="mono" data-testid="write-cell">
           {answer.cell}

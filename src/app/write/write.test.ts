@@ -10,7 +10,7 @@ import { Router, cellAt, cellOrdinal, cellFromOrdinal, cellToken, intermediateFi
 import { fileWithCuts } from '../../core/testutil';
 import { parseRestaurantBody, WRITE_ID_RE, type MigrationStatus, type WriteAnswer } from '../../server/wire';
 import { appStore, resetAppStore } from '../shell/store';
-import type { LiveStatus } from '../live/liveApi';
+import { readStatus, type LiveStatus } from '../live/liveApi';
 import { coreRoute, routerFor, writeVerdict } from './coreRoute';
 import { writeAvailability, writing, DEFAULT_NAME, WRITES_OFF } from './writeSlice';
 import { bodyOf, deletePlaced, submitDraft } from './writeActions';
@@ -125,6 +125,18 @@ describe('the verdict on a write', () => {
     const during = routerFor(FILE, ROUTER, moving('copying')).router;
     const a = answerFor(ROUTER, 'r1', SF.lat, SF.lng);
     expect(writeVerdict(coreRoute(during, SF.lat, SF.lng), a).problems).toEqual([`owners: the core writes to ${last.name} (shard ${last.shard}), the API did not`, `acknowledged: OpenSearch acknowledged nothing for routing ${last.name}`]);
+  });
+});
+
+describe('the status Write mode reads', () => {
+  it('reads writes.enabled and the migration from /api/status, null from a server that says neither', () => {
+    const body = { connection: { status: 'up', url: 'http://127.0.0.1:9200' }, boundary: {}, drift: { status: 'ok', indexHash: FILE.hash }, writes: { enabled: true }, migration: moving('copying') };
+    const s = readStatus(200, body);
+    expect(s.ok && s.value.writes).toEqual({ enabled: true });
+    expect(s.ok && s.value.migration).toEqual(moving('copying'));
+    const old = readStatus(200, { connection: { status: 'up', url: 'x' }, boundary: {} });
+    expect(old.ok && old.value.writes).toBeNull();
+    expect(old.ok && old.value.migration).toBeNull();
   });
 });
 
