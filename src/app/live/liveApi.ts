@@ -27,9 +27,7 @@ import {
   type ClusterNode,
   type ShardCopy,
   type ShardState,
-  type MigrationStatus,
 } from '../../server/wire';
-import { readMigration } from '../migration/migrationApi';
 
 export { sideStatus, redactUrl, type ShardAnswer, type ShardTiming, type SearchPlacement, type ClusterNode, type ShardCopy };
 
@@ -339,8 +337,12 @@ export interface LiveStatus {
   copies: ShardCopy[] | null;
   /** Whether the API takes writes (GEOSHARD_WRITES=1); null when the server did not say (a server before writes). */
   writes?: { enabled: boolean } | null;
-  /** The migration in progress on the index (wire MigrationStatus, checked by migration/migrationApi.ts); null when settled or unknown. */
-  migration?: MigrationStatus | null;
+  /**
+   * The answer's `migration` section as sent (wire StatusAnswer['migration']), unchecked: read it
+   * with migration/migrationApi.ts readMigration (kept out of the first screen's bundle); absent
+   * from a server that did not say.
+   */
+  migration?: unknown;
 }
 
 /** readStatus reads an /api/status answer (HTTP status and parsed JSON body, undefined when not JSON). */
@@ -381,14 +383,13 @@ export function readStatus(httpStatus: number, body: unknown): Parsed<LiveStatus
       })
     : null;
   const writes = isObj(body.writes) && typeof body.writes.enabled === 'boolean' ? { enabled: body.writes.enabled } : null;
-  const reading = readMigration(httpStatus, body);
   return {
     ok: true,
     value: {
       nodes,
       copies,
       writes,
-      migration: reading.kind === 'moving' ? reading.migration : null,
+      migration: body.migration,
       connection: {
         up: c.status === 'up',
         url: redactUrl(str(c.url)),

@@ -8,7 +8,7 @@ import { useEffect, useRef } from 'react';
 import { useFrame, useThree } from '@react-three/fiber';
 import { appStore } from '../shell/store';
 import { projectLatLng } from '../globe/view';
-import { writing } from './writeSlice';
+import { writing } from './availability';
 import '../ui/write.css';
 
 type Pin = 'draft' | 'placed';

@@ -8,7 +8,7 @@
  * write-hint, write-delete, write-pending, and those of the parts.
  */
 import { appStore, useApp } from '../shell/store';
-import { writeAvailability } from './writeSlice';
+import { writeAvailability } from './availability';
 import { deletePlaced } from './writeActions';
 import { WriteSwitch } from './WriteSwitch';
 import { WriteForm } from './WriteForm';

@@ -8,7 +8,8 @@ import { useEffect } from 'react';
 import { useThree } from '@react-three/fiber';
 import { appStore } from '../shell/store';
 import { listenClicks } from '../globe/clicks';
-import { writing } from './writeSlice';
+import { writing } from './availability';
+import { placeAt } from './writeActions';
 
 export function WritePicker() {
   const frame = appStore.getState().frame;
@@ -19,7 +20,7 @@ export function WritePicker() {
         el,
         () => frame.view,
         () => writing(appStore.getState()),
-        (lat, lng) => appStore.getState().placeDraft(lat, lng),
+        (lat, lng) => placeAt(appStore, lat, lng),
       ),
     [el, frame],
   );

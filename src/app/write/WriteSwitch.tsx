@@ -6,7 +6,7 @@
  * disabled | unknown).
  */
 import { appStore } from '../shell/store';
-import type { WriteAvailability } from './writeSlice';
+import type { WriteAvailability } from './availability';
 
 export interface WriteSwitchProps {
   /** The switch's position (the slice's writeMode). */

@@ -11,6 +11,9 @@
 import { Router, routingPhaseOf, withMigration, type BoundaryFile, type MigrationMove, type ShardRef } from '../../core/index';
 import type { MigrationStatus } from '../../server/wire';
 import type { WriteAnswer } from '../live/writeApi';
+import type { AppState } from '../shell/types';
+import { readyData } from '../shell/dataSlice';
+import { readMigration } from '../migration/migrationApi';
 
 /** The core's routing of one point. */
 export interface CoreRoute {
@@ -89,4 +92,19 @@ export function writeVerdict(core: CoreRoute, answer: WriteAnswer): WriteVerdict
 /** readAck returns the acknowledgement of the read owner (the core's shard), or null when OpenSearch sent none. */
 export function readAck(core: CoreRoute, answer: WriteAnswer): WriteAnswer['acknowledged'][number] | null {
   return answer.acknowledged.find((a) => a.routing === core.read.name) ?? null;
+}
+
+/**
+ * coreRouteAt routes a point (degrees) with the explorer's boundary file and
+ * the migration the live API last reported, if any; null before the boundary
+ * file is loaded.
+ */
+export function coreRouteAt(s: AppState, lat: number, lng: number): CoreRoute | null {
+  const data = readyData(s);
+  if (!data) return null;
+  const st = s.liveStatus.status;
+  // The status's migration section, checked field by field as the Migration view reads it.
+  const reading = st ? readMigration(200, { connection: { status: st.connection.up ? 'up' : 'down' }, migration: st.migration }) : null;
+  const { router, epoch, note } = routerFor(data.file, data.router, reading?.kind === 'moving' ? reading.migration : null);
+  return coreRoute(router, lat, lng, epoch, note);
 }

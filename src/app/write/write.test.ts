@@ -12,8 +12,9 @@ import { parseRestaurantBody, WRITE_ID_RE, type MigrationStatus, type WriteAnswe
 import { appStore, resetAppStore } from '../shell/store';
 import { readStatus, type LiveStatus } from '../live/liveApi';
 import { coreRoute, routerFor, writeVerdict } from './coreRoute';
-import { writeAvailability, writing, DEFAULT_NAME, WRITES_OFF } from './writeSlice';
-import { bodyOf, deletePlaced, submitDraft } from './writeActions';
+import { DEFAULT_NAME } from './writeSlice';
+import { writeAvailability, writing, WRITES_OFF } from './availability';
+import { bodyOf, deletePlaced, placeAt, submitDraft } from './writeActions';
 
 const SF = { lat: 37.7749, lng: -122.4194 };
 const sf = cellOrdinal(cellAt(SF.lat, SF.lng));
@@ -136,7 +137,7 @@ describe('the status Write mode reads', () => {
     expect(s.ok && s.value.migration).toEqual(moving('copying'));
     const old = readStatus(200, { connection: { status: 'up', url: 'x' }, boundary: {} });
     expect(old.ok && old.value.writes).toBeNull();
-    expect(old.ok && old.value.migration).toBeNull();
+    expect(old.ok && old.value.migration).toBeUndefined();
   });
 });
 
@@ -166,13 +167,13 @@ describe('the write slice', () => {
 
   it('places a draft with a fresh valid id, the default name and the core’s routing of the point', () => {
     const s = appStore.getState();
-    s.placeDraft(SF.lat + 1e-9, SF.lng);
+    placeAt(appStore, SF.lat + 1e-9, SF.lng);
     const d = appStore.getState().writeDraft!;
     expect(d.id).toMatch(WRITE_ID_RE);
     expect(d).toMatchObject({ lat: SF.lat, lng: SF.lng, name: DEFAULT_NAME, cuisines: [], priceLevel: null });
     expect(d.core.read).toEqual(mid);
     s.editDraft({ name: 'Tadich Grill', cuisines: ['seafood'], priceLevel: 3 });
-    s.placeDraft(0, 0);
+    placeAt(appStore, 0, 0);
     const e = appStore.getState().writeDraft!;
     expect(e.id).not.toBe(d.id);
     expect(e).toMatchObject({ name: 'Tadich Grill', cuisines: ['seafood'], priceLevel: 3 });
@@ -208,7 +209,7 @@ describe('the write requests', () => {
       return { status: 200, json: answerFor(ROUTER, id, b?.lat ?? SF.lat, b?.lng ?? SF.lng, method === 'PUT' ? 'written' : 'deleted') };
     });
     const s = appStore.getState();
-    s.placeDraft(SF.lat, SF.lng);
+    placeAt(appStore, SF.lat, SF.lng);
     const id = appStore.getState().writeDraft!.id;
     const sent = submitDraft(appStore, f);
     expect(appStore.getState().writeRequest.phase).toBe('sending');
@@ -236,7 +237,7 @@ describe('the write requests', () => {
       }
     });
     const s = appStore.getState();
-    s.placeDraft(SF.lat, SF.lng);
+    placeAt(appStore, SF.lat, SF.lng);
     s.editDraft({ name: '   ' });
     await submitDraft(appStore, f);
     const r = appStore.getState().writeRequest;

@@ -7,8 +7,9 @@
  * API last reported, so the verdict compares like with like.
  */
 import type { AppStore } from '../shell/types';
-import { deleteRestaurant, putRestaurant, type RestaurantBody } from '../live/writeApi';
-import { coreRouteAt, type WriteDraft } from './writeSlice';
+import { deleteRestaurant, newRestaurantId, putRestaurant, type RestaurantBody } from '../live/writeApi';
+import type { WriteDraft } from './writeSlice';
+import { coreRouteAt } from './coreRoute';
 
 const busy = (store: AppStore) => {
   const p = store.getState().writeRequest.phase;
@@ -28,6 +29,20 @@ export function bodyOf(d: WriteDraft): RestaurantBody {
  * success the draft becomes the placed restaurant (the delete's target) and
  * is cleared, so the next click starts a new one.
  */
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/**
+ * placeAt places a draft at a point (degrees, rounded to 6 decimals: about
+ * 0.1 m) with a fresh id, routed by the core as coreRouteAt does; nothing
+ * before the boundary file is loaded.
+ */
+export function placeAt(store: AppStore, lat: number, lng: number): void {
+  lat = round6(lat);
+  lng = round6(lng);
+  const core = coreRouteAt(store.getState(), lat, lng);
+  if (core) store.getState().placeDraft({ id: newRestaurantId(), lat, lng, core });
+}
+
 export async function submitDraft(store: AppStore, fetchImpl: typeof fetch = (...a) => fetch(...a)): Promise<void> {
   const s = store.getState();
   const d = s.writeDraft;

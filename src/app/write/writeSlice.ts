@@ -6,14 +6,13 @@
  * write/writeActions.ts, which writes `write` here; the panel
  * (write/WriteMode.tsx) and the globe's marker read it.
  *
- * writing(s) says whether a click on the globe places a restaurant now.
+ * write/availability.ts says whether Write mode is offered and whether a
+ * click on the globe places a restaurant now.
  */
-import type { SliceCreator, AppState } from '../shell/types';
+import type { SliceCreator } from '../shell/types';
 import type { LiveFailure } from '../live/liveApi';
-import type { LiveStatusState } from '../live/liveSlice';
-import { readyData } from '../shell/dataSlice';
-import { newRestaurantId, type WriteAnswer } from '../live/writeApi';
-import { coreRoute, routerFor, type CoreRoute } from './coreRoute';
+import type { WriteAnswer } from '../live/writeApi';
+import type { CoreRoute } from './coreRoute';
 
 /** A restaurant placed on the globe, not written yet (or being written). */
 export interface WriteDraft {
@@ -51,8 +50,12 @@ export interface WriteSlice {
   writeDraft: WriteDraft | null;
   writeRequest: WriteRequestState;
   setWriteMode: (on: boolean) => void;
-  /** Places a new draft at a point (degrees), with a fresh id and the default name; ignored while a request is out. */
-  placeDraft: (lat: number, lng: number) => void;
+  /**
+   * Places a new draft (its id, point and the core's routing of it: write/writeActions.ts placeAt
+   * makes them, outside the first screen's bundle) with the form's last choices. Ignored while a
+   * request is out.
+   */
+  placeDraft: (at: Pick<WriteDraft, 'id' | 'lat' | 'lng' | 'core'>) => void;
   /** Changes the draft's form fields. */
   editDraft: (patch: Partial<Pick<WriteDraft, 'name' | 'cuisines' | 'priceLevel'>>) => void;
   /** Drops the draft. */
@@ -70,36 +73,6 @@ export const DEFAULT_NAME = 'New restaurant';
 
 export const IDLE_REQUEST: WriteRequestState = Object.freeze({ phase: 'idle', op: null, answer: null, failure: null, core: null, placed: null }) as WriteRequestState;
 
-const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
-
-/** The availability of Write mode: from the live API's status. */
-export type WriteAvailability = { state: 'enabled' } | { state: 'disabled' | 'unknown'; reason: string };
-
-/** WRITES_OFF: why Write mode is not offered by a server that says writes are disabled. */
-export const WRITES_OFF = 'Writes are off on this server: start it with GEOSHARD_WRITES=1 (GEOSHARD_WRITES=1 npm start) to place restaurants from the globe.';
-
-/** writeAvailability reads whether the live API takes writes from its latest status. */
-export function writeAvailability(live: LiveStatusState): WriteAvailability {
-  if (live.phase === 'idle' || live.phase === 'loading') return { state: 'unknown', reason: 'Waiting for the live API’s status…' };
-  if (!live.status) return { state: 'disabled', reason: `The live API’s status is not known: ${live.failure?.message ?? 'no answer'}` };
-  const w = live.status.writes;
-  if (!w) return { state: 'disabled', reason: 'This server does not say whether it takes writes (a server before writes): update it and start it with GEOSHARD_WRITES=1.' };
-  return w.enabled ? { state: 'enabled' } : { state: 'disabled', reason: WRITES_OFF };
-}
-
-/** writing says whether a click on the globe places a restaurant: Live on, the Live tab open, Write mode on and writes enabled. */
-export function writing(s: AppState): boolean {
-  return s.writeMode && s.liveOn && s.tab === 'live' && writeAvailability(s.liveStatus).state === 'enabled';
-}
-
-/** coreRouteAt routes a point with the explorer's boundary file and the index's migration, if any; null before the data is loaded. */
-export function coreRouteAt(s: AppState, lat: number, lng: number): CoreRoute | null {
-  const data = readyData(s);
-  if (!data) return null;
-  const { router, epoch, note } = routerFor(data.file, data.router, s.liveStatus.status?.migration ?? null);
-  return coreRoute(router, lat, lng, epoch, note);
-}
-
 export const createWriteSlice: SliceCreator<WriteSlice> = (set, get) => ({
   writeMode: false,
   writeDraft: null,
@@ -108,16 +81,12 @@ export const createWriteSlice: SliceCreator<WriteSlice> = (set, get) => ({
     if (get().writeMode === on) return;
     set(on ? { writeMode: true } : { writeMode: false, writeDraft: null });
   },
-  placeDraft: (lat, lng) => {
+  placeDraft: ({ id, lat, lng, core }) => {
     const phase = get().writeRequest.phase;
     if (phase === 'sending' || phase === 'deleting') return;
-    lat = round6(lat);
-    lng = round6(lng);
-    const core = coreRouteAt(get(), lat, lng);
-    if (!core) return;
     const prev = get().writeDraft;
     // The form's choices carry over to the next click; the id and the point are new.
-    set({ writeDraft: { id: newRestaurantId(), lat, lng, name: prev?.name ?? DEFAULT_NAME, cuisines: prev?.cuisines ?? [], priceLevel: prev?.priceLevel ?? null, core } });
+    set({ writeDraft: { id, lat, lng, name: prev?.name ?? DEFAULT_NAME, cuisines: prev?.cuisines ?? [], priceLevel: prev?.priceLevel ?? null, core } });
   },
   editDraft: (patch) => {
     const d = get().writeDraft;
