@@ -119,12 +119,12 @@ test('a click on the globe writes a restaurant to the shard the core names, as O
   // OpenSearch itself: the restaurant is on that shard and no other.
   await client.request('POST', `/${INDEX}/_refresh`);
   expect(await heldOn(id)).toEqual([expected.shard]);
-  const dir = process.env.WRITE_SCREENSHOT_DIR;
-  if (dir) {
-    mkdirSync(dir, { recursive: true });
+  const shots = process.env.WRITE_SCREENSHOT_DIR;
+  if (shots) {
+    mkdirSync(shots, { recursive: true });
     await page.setViewportSize({ width: 1280, height: 1000 });
     await report.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(dir, 'write-mode.png') });
+    await page.screenshot({ path: join(shots, 'write-mode.png') });
   }
 
   await page.getByTestId('write-delete').click();

@@ -7,7 +7,8 @@
  * explorer keeps working. The verdict (badge, identical ✓/✗) leads the results
  * and stays in view; then what a lost node cost the answer (PlacementNote),
  * both sides, each shard's time (LiveTimings), facets, dishes, and last the
- * node's status.
+ * node's status. With the live API taking writes (GEOSHARD_WRITES=1), the
+ * Write section (write/WriteMode.tsx) comes first, under the Live switch.
  *
  * The requests are made by live/liveRunner.ts while this panel is open and the
  * switch is on. Test hooks: live-toggle (role switch, aria-checked),
