@@ -10,7 +10,10 @@
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Router, parseCellsCsv, syntheticWorkload, coverWorkload, requestRates, cellLoads, shardTotals, workloadFanout, simulateCellCache } from '../src/core/index.ts';
+import { Router, parseCellsCsv } from '../src/core/index.ts';
+import { syntheticWorkload } from '../src/core/workloadGen.ts';
+import { coverWorkload, requestRates, cellLoads, shardTotals, workloadFanout } from '../src/core/requestLoad.ts';
+import { simulateCellCache } from '../src/core/cellCache.ts';
 import { loadUsPlaces } from '../src/data/places.ts';
 import { sigmaKm } from '../src/data/generator.ts';
 import { measure, fmt } from './harness.ts';

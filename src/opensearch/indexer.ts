@@ -507,9 +507,16 @@ export class GeoIndexer {
 
   private route(entries: Entry[], view: RoutingState): Op[] {
     const ops: Op[] = [];
+    // Dishes follow their restaurant with the same point: route each run of one point once.
+    let last: { lat: number; lng: number; names: string[] } | null = null;
     for (const e of entries) {
       e.result.epoch = view.epoch;
-      const routings = e.routings ?? view.router.writeShards(e.point!.lat, e.point!.lng).map((s) => s.name);
+      let routings = e.routings;
+      if (!routings) {
+        const p = e.point!;
+        if (!last || last.lat !== p.lat || last.lng !== p.lng) last = { lat: p.lat, lng: p.lng, names: view.router.writeShards(p.lat, p.lng).map((s) => s.name) };
+        routings = last.names;
+      }
       for (const routing of routings) ops.push({ entry: e, routing });
     }
     return ops;

@@ -18,9 +18,11 @@ export function docShapeOf(s: SampleMeta | undefined): number {
   return s?.docShape ?? 1;
 }
 
-/** The join field's name and its relation: restaurant (parent) → dish (child). */
+/** The join field's name: its relation is restaurant (parent) → dish (child). */
 export const JOIN_FIELD = 'join';
+/** The parent relation's name: a restaurant document. */
 export const PARENT = 'restaurant';
+/** The child relation's name: a dish document (routed with its restaurant). */
 export const CHILD = 'dish';
 
 /** What `_meta.routing` records: what an index's shard names were routed with, as the cluster reported it. */

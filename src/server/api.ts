@@ -10,7 +10,7 @@
  *
  * Writes go through the package's writer (geoshard/opensearch GeoIndexer), are
  * answered only to loopback peers and refused (403) when the request's Origin
- * is not the page's own; see /work/notes/contract.md and wire.ts WriteAnswer.
+ * is not the page's own; the bodies, their checks and the answer are in wire.ts.
  *
  * Every search response says its status explicitly:
  *   complete     200  every asked shard answered in time
@@ -451,6 +451,15 @@ export class LiveApi {
       return errorResult(head, e, this.client.url);
     }
     if (drift.status !== 'ok') return driftResult(head, drift);
+    // As for searches: an engine that sends some shard name to another shard than the file says
+    // would put the documents where routed searches do not look.
+    const check = await this.routingCheck(l.router, drift.indexHash).catch(() => null);
+    if (check && check.status !== 'ok') {
+      return {
+        httpStatus: 409,
+        body: { status: 'drift', ...head, drift: { status: 'routing-mismatch', indexHash: drift.indexHash, fileHash: drift.fileHash }, routing: { fingerprint: check.fingerprint, misroutes: check.misroutes }, error: { message: `${check.message} Writes are refused too.` } },
+      };
+    }
     this.indexer ??= new GeoIndexer(this.client.os, l.router.file.index, { metaTtlMs: 0, retry: { budgetMs: this.opts.writeRetryMs ?? 5000 } });
     const indexer = this.indexer;
     try {

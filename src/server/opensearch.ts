@@ -11,15 +11,18 @@
  * client sends them to OpenSearch, and they never appear in URLs, error
  * messages or API responses (redactUrl).
  */
-import { createRequire } from 'node:module';
 import type { Client, ApiResponse } from '@opensearch-project/opensearch';
+import { loadPeer } from './optionalPeer.ts';
 import { redactUrl } from './wire.ts';
 
 type OfficialModule = typeof import('@opensearch-project/opensearch');
 let officialModule: OfficialModule | undefined;
-/** The official client's module, loaded on first use: loading it takes ~1 s, and every CLI command imports this file (measured: `node -e "import('@opensearch-project/opensearch')"` 1.3 s against 0.3 s for bare node). */
+/**
+ * The official client's module, loaded on first use: loading it takes ~1 s, and every CLI command imports this file (measured: `node -e "import('@opensearch-project/opensearch')"` 1.3 s against 0.3 s for bare node).
+ * It is an optional peer dependency: throws MissingPeerError (optionalPeer.ts) naming what to install when it is missing.
+ */
 function official(): OfficialModule {
-  return (officialModule ??= createRequire(import.meta.url)('@opensearch-project/opensearch') as OfficialModule);
+  return (officialModule ??= loadPeer<OfficialModule>('@opensearch-project/opensearch'));
 }
 
 /** Where and how to reach OpenSearch. */

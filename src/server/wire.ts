@@ -4,7 +4,7 @@
  * server), and the JSON shapes of the answers of /api/search and /api/status.
  *
  * Imported by the server (src/server) and by the browser bundle
- * (src/app/lib/liveApi.ts): no Node imports, no DOM.
+ * (src/app/live/liveApi.ts): no Node imports, no DOM.
  *
  * The search query string:
  *   lat, lng   decimal degrees (digits with an optional sign and fraction: no hex,
@@ -569,7 +569,7 @@ export function redactUrl(text: string): string {
 }
 
 // ---------------------------------------------------------------------------
-// Writes (off unless the server runs with GEOSHARD_WRITES=1; see /work/notes/contract.md)
+// Writes (off unless the server runs with GEOSHARD_WRITES=1)
 //
 //   PUT    /api/restaurants/:id                 RestaurantBody
 //   PUT    /api/restaurants/:id/dishes/:dishId  DishBody

@@ -18,6 +18,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Router, cellOrdinal, ordinalAt, parseToken, type BoundaryFile, type MigrationState } from '../core/index.ts';
 import { derivedFile, ensureSeeded, liveClient, startApi, type RunningApi } from './testkit.ts';
 import { getIndexMeta } from './seeder.ts';
+import { indexMappings } from './indexSpec.ts';
 import { sampleOf } from './sample.ts';
 import { movedCandidate } from './migrationFixture.ts';
 import { withState, writeMeta } from './migration.ts';
@@ -169,6 +170,31 @@ describe('writes through the API on the real node', () => {
       await other.close();
     }
     expect(await whereIs(file.index, 'gsw-drift', file.numberOfShards)).toEqual([]);
+  });
+});
+
+describe('writes into an index whose engine routes the names elsewhere', () => {
+  const INDEX = 'gs-writer-routing-30';
+  const other = derivedFile(INDEX);
+  beforeAll(async () => {
+    await client.request('DELETE', `/${INDEX}`, { okStatuses: [404] });
+    // Same boundary file hash in _meta (no drift by hash): only number_of_routing_shards differs from what the names were chosen for.
+    await client.request('PUT', `/${INDEX}`, { body: { settings: { index: { number_of_shards: 15, number_of_routing_shards: 30, number_of_replicas: 0 } }, mappings: indexMappings(other) }, timeoutMs: 60_000 });
+    await client.request('GET', `/_cluster/health/${INDEX}`, { query: { wait_for_status: 'yellow', timeout: '60s' }, timeoutMs: 70_000 });
+    return () => client.request('DELETE', `/${INDEX}`, { okStatuses: [404] }).then(() => undefined);
+  }, 90_000);
+
+  it('are refused with 409 routing-mismatch, writing nothing', async () => {
+    const api = await startApi({ file: other, client, writes: true });
+    try {
+      const r = await call(api, 'PUT', '/api/restaurants/gsw-r30', { name: 'Elsewhere', lat: 40.7, lng: -74 });
+      expect(r.status, JSON.stringify(r.body)).toBe(409);
+      expect(r.body).toMatchObject({ status: 'drift', drift: { status: 'routing-mismatch' } });
+      expect(r.body.error.message).toContain('number_of_routing_shards');
+    } finally {
+      await api.close();
+    }
+    expect(await whereIs(INDEX, 'gsw-r30', 15)).toEqual([]);
   });
 });
 

@@ -1,7 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { createFanoutApi, createFanoutClient, type FanoutGridResult, type FanoutShareResult, type FanoutProgress } from './fanout';
 import { portWorker } from '../shell/worker.testing';
-import { Router, cellOrdinal, parseToken, gridForBbox, weightsFromCities, computeFanoutShare, KM_PER_MILE, type FanoutGrid, type FanoutMethod } from '../../core/index';
+import { Router, cellOrdinal, parseToken, KM_PER_MILE } from '../../core/index';
+import { gridForBbox, weightsFromCities, computeFanoutShare, type FanoutGrid, type FanoutMethod } from '../../core/fanout';
 import { fileWithCuts, expectedGridCounts } from '../../core/testutil';
 
 

@@ -7,7 +7,8 @@
  */
 import { wrap, proxy, transfer, releaseProxy, type Endpoint, type Remote } from 'comlink';
 import { errorMessage } from '../shell/worker';
-import { Router, FanoutGridJob, FanoutShareJob, FanoutFieldJob, assertFanoutWeights, type BoundaryFile, type FanoutWeights, type FanoutGrid, type FanoutMethod, type FanoutBuckets, type FanoutShare, type FanoutField } from '../../core/index';
+import { Router, type BoundaryFile } from '../../core/index';
+import { FanoutGridJob, FanoutShareJob, FanoutFieldJob, assertFanoutWeights, type FanoutWeights, type FanoutGrid, type FanoutMethod, type FanoutBuckets, type FanoutShare, type FanoutField } from '../../core/fanout';
 
 // The worker's API (comlink). The main thread calls init once, then grid and
 // share; a newer call of the same kind supersedes an unfinished one (which

@@ -1,5 +1,6 @@
 /** What is under the pointer, from the routing core. */
-import { cellAt, cellOrdinal, cellToken, cellFace, type Router } from '../../core/index';
+import { cellAt, cellOrdinal, cellToken, type Router } from '../../core/index';
+import { cellFace } from '../../core/cells';
 import type { Hover } from './viewSlice';
 import type { ViewGeometry } from './view';
 

@@ -14,7 +14,7 @@
 import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { searchAsked } from '../search/searchSlice';
-import { formatShardCount } from '../../core/index';
+import { formatShardCount } from '../../core/searches.ts';
 import { toHex } from '../shell/palette';
 import { formatInt } from '../shell/format';
 import type { LiveResult, LiveShard, LiveSide } from './liveApi';

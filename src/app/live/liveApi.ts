@@ -2,7 +2,7 @@
  * The browser side of the live API (src/server/api.ts): the request URL for
  * the current search, the two JSON answers read defensively into typed
  * values, and every way a request can fail mapped to one message a person can
- * act on. No DOM, no store: lib/liveRunner.ts does the fetching.
+ * act on. No DOM, no store: liveRunner.ts does the fetching.
  *
  *   GET /api/search?lat=&lng=&radius=15mi[&diet=..][&allergen=..][&cuisine=..]&size=20&compare=1
  *   GET /api/status

@@ -11,7 +11,7 @@
  *   useApp(s => s.requestHotspots)   the current file's hot ranges, or null
  */
 import type { SliceCreator } from '../shell/types';
-import type { Hotspot } from '../../core/index';
+import type { Hotspot } from '../../core/requestLoad.ts';
 import type { WorkloadAnswer } from '../review/reviewWorker';
 import { rateScale, type RateScale } from './requests';
 

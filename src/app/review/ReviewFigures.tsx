@@ -12,7 +12,8 @@ import { toHex, type RGB } from '../shell/palette';
 import { formatInt, formatCompact } from '../shell/format';
 import { candidateColors, evennessRows, searchUnderBoth, lowerBound } from './review';
 import { REVIEW_WORKLOAD_TEXT, REVIEW_QPS } from './reviewWorker';
-import { cellCenter, cellFromOrdinal, type BoundaryMove, type Fanout } from '../../core/index';
+import { cellCenter, cellFromOrdinal, type BoundaryMove } from '../../core/index';
+import { type Fanout } from '../../core/fanout';
 
 const pct = (x: number, digits = 2) => `${(100 * x).toFixed(digits)}%`;
 const signedPct = (x: number) => (Math.abs(x) < 0.0005 ? '0.0%' : `${x > 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`);

@@ -29,7 +29,8 @@ import { ribbonBins } from '../globe/typedArrays';
 import { toHex, type RGB } from '../shell/palette';
 import { formatInt } from '../shell/format';
 import { nudgeKeys } from './ReviewEditor';
-import { cellToken, cellFromOrdinal, CELLS_PER_FACE, CELL_COUNT } from '../../core/index';
+import { cellToken, cellFromOrdinal, CELL_COUNT } from '../../core/index';
+import { CELLS_PER_FACE } from '../../core/cells';
 import type { AppState } from '../shell/store';
 import '../ui/review.css';
 

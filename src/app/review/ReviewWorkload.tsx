@@ -12,7 +12,7 @@ import { readyData } from '../shell/dataSlice';
 import { formatInt } from '../shell/format';
 import { ensureRequestWorkload, BUNDLED_WORKLOAD, BUNDLED_WORKLOAD_TEXT } from '../requests/requestsDriver';
 import { WorkloadPicker, WorkloadStatus } from '../requests/RequestsLegend';
-import type { HotShard } from '../../core/index';
+import type { HotShard } from '../../core/loadDiff.ts';
 
 const pct = (x: number, digits = 1) => `${(100 * x).toFixed(digits)}%`;
 const hottest = (list: HotShard[]) => list.map((h) => `${h.name} ${h.overMean.toFixed(2)}×`).join(', ');

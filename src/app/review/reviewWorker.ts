@@ -23,27 +23,11 @@
  * Pure computation and client, unit-tested in reviewWorker.test.ts through a
  * real comlink channel.
  */
-import {
-  searchWorkload,
-  expectedFanout,
-  Router,
-  DEFAULT_RADIUS_MIX,
-  parseWorkload,
-  coverWorkload,
-  requestRates,
-  cellLoads,
-  findHotspots,
-  loadDiff,
-  workloadWeight,
-  type BoundaryFile,
-  type CellWeight,
-  type CellRates,
-  type Fanout,
-  type Hotspot,
-  type LoadDiff,
-  type Workload,
-  type WorkloadSearch,
-} from '../../core/index';
+import { Router, type BoundaryFile, type CellWeight } from '../../core/index';
+import { searchWorkload, expectedFanout, DEFAULT_RADIUS_MIX, type Fanout, type Workload } from '../../core/fanout';
+import { parseWorkload, workloadWeight, type WorkloadSearch } from '../../core/workload';
+import { coverWorkload, requestRates, cellLoads, findHotspots, type CellRates, type Hotspot } from '../../core/requestLoad';
+import { loadDiff, type LoadDiff } from '../../core/loadDiff';
 import { wrap, transfer, type Remote } from 'comlink';
 import { errorMessage, type WorkerEndpoint } from '../shell/worker';
 import { cellsFromColumns } from './review';

@@ -14,7 +14,7 @@ import { useEffect, useRef } from 'react';
 import { appStore, useApp, type AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { searchAsked } from './searchSlice';
-import { formatShardCount } from '../../core/index';
+import { formatShardCount } from '../../core/searches.ts';
 import { toHex } from '../shell/palette';
 import { formatInt } from '../shell/format';
 import { ShardBar } from '../shards/ShardBar';

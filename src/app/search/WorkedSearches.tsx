@@ -9,7 +9,8 @@
 import { Fragment, useEffect, useState } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { parseRadii, formatRadius, formatShardCount, type WorkedSearch } from '../../core/index';
+import { formatRadius } from '../../core/index';
+import { parseRadii, formatShardCount, type WorkedSearch } from '../../core/searches';
 import { runWorkedSearches } from './covering';
 import { chooseCentre } from './search';
 import { workedExport, download } from './export';

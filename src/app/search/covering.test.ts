@@ -1,7 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { computeCovering, routeOfAnswer, createCoveringApi, createCoveringClient, RESTART_AFTER_MS, type CoveringAnswer } from './covering';
 import { portWorker } from '../shell/worker.testing';
-import { Router, parseCellsCsv, weightsFromCells, cellAt, cellOrdinal, cellVertices, cellFromOrdinal, KM_PER_MILE } from '../../core/index';
+import { Router, parseCellsCsv, cellAt, cellOrdinal, cellVertices, cellFromOrdinal, KM_PER_MILE } from '../../core/index';
+import { weightsFromCells } from '../../core/fanout';
 import { fileWithCuts, mulberry32, randomPoint } from '../../core/testutil';
 
 const ny = cellOrdinal(cellAt(40.7143, -74.006));
@@ -121,7 +122,7 @@ describe('covering client', () => {
 
 describe('worked searches in a worker', () => {
   it('returns the core table for every city at every radius and ends its worker', async () => {
-    const { workedSearches, parseRadii } = await import('../../core/index');
+    const { workedSearches, parseRadii } = await import('../../core/searches');
     const { runWorkedSearches } = await import('./covering');
     const cities = [
       { name: 'New York', state: 'NY', lat: 40.7143, lng: -74.006 },
@@ -136,7 +137,7 @@ describe('worked searches in a worker', () => {
   });
 
   it('rejects naming the city when a centre is invalid', async () => {
-    const { parseRadii } = await import('../../core/index');
+    const { parseRadii } = await import('../../core/searches');
     const { runWorkedSearches } = await import('./covering');
     const job = runWorkedSearches(() => fakeWorker([]), file, [{ name: 'Bad', state: '', lat: 91, lng: 0 }], parseRadii('5'));
     await expect(job.rows).rejects.toThrow(/city "Bad"/);

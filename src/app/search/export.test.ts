@@ -1,7 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import { coveringExport, coveringFileName, workedExport } from './export';
 import { computeCovering, routeOfAnswer } from './covering';
-import { Router, KM_PER_MILE, parseRadii, workedSearches, COVERING_CSV_HEADER, WORKED_SEARCHES_CSV_HEADER } from '../../core/index';
+import { Router, KM_PER_MILE } from '../../core/index';
+import { parseRadii, workedSearches } from '../../core/searches';
+import { COVERING_CSV_HEADER, WORKED_SEARCHES_CSV_HEADER } from '../../core/exports';
 import { fileWithCuts } from '../../core/testutil';
 
 const router = new Router(fileWithCuts([2_000_000, 2_500_000]));

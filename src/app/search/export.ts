@@ -4,7 +4,9 @@
  * (coveringGeoJson, coveringCsv, workedSearchesCsv); this file only names
  * the files and hands them to the browser.
  */
-import { coveringGeoJson, coveringCsv, workedSearchesCsv, type Router, type WorkedSearch } from '../../core/index';
+import { type Router } from '../../core/index';
+import { coveringGeoJson, coveringCsv, workedSearchesCsv } from '../../core/exports';
+import { type WorkedSearch } from '../../core/searches';
 import type { SearchCovering } from './searchSlice';
 import type { Radius } from '../../core/index';
 

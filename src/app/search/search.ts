@@ -39,7 +39,7 @@ export function formatUrlState(s: AppState, base: string): string {
 }
 
 /**
- * fitNow returns the zoom that fits the current circle in the current view
+ * fitFor returns the zoom that fits a circle of radiusKm in the current view
  * (using the canvas size of the last frame), or null before the first frame.
  */
 function fitFor(store: AppStore, radiusKm: number): number | null {

@@ -3,8 +3,8 @@
  * "no location" mode; plus its covering, derived once per change.
  *
  * The covering is not computed here: search/search.ts watches this slice,
- * computes the covering in a worker (a 1,000 km circle takes seconds in
- * s2js) at most once per animation frame, and writes the answer to
+ * computes the covering in a worker (a 1,000 km circle, 46,686 cells, takes
+ * 80–320 ms) at most once per animation frame, and writes the answer to
  * `covering`. Read the shards a search asks with searchAsked(s), which also
  * covers "no location" (all N).
  *

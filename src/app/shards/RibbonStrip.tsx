@@ -11,7 +11,8 @@ import { readyData, type ReadyData, type CellsData } from '../shell/dataSlice';
 import { ribbonBins } from '../globe/typedArrays';
 import { toHex, shade } from '../shell/palette';
 import { formatInt } from '../shell/format';
-import { cellToken, cellFromOrdinal, cellCenter, CELLS_PER_FACE, CELL_COUNT } from '../../core/index';
+import { cellToken, cellFromOrdinal, cellCenter, CELL_COUNT } from '../../core/index';
+import { CELLS_PER_FACE } from '../../core/cells';
 
 export interface RibbonStripProps {
   /**

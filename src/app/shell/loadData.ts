@@ -7,7 +7,8 @@
  * message in the page rather than a build error; `?boundaries=/path.json`
  * (a same-origin path) opens another boundary file, e.g. a proposed one.
  */
-import { parseBoundaryFile, BoundaryFileError, Router, parseCities as parseCityList, type BoundaryFile, type City } from '../../core/index';
+import { parseBoundaryFile, BoundaryFileError, Router, type BoundaryFile } from '../../core/index';
+import { parseCities as parseCityList, type City } from '../../core/searches';
 import { serverPath, pageOrigin } from './url';
 
 const FILES = import.meta.glob('/data/{boundaries.json,cells.csv,cities.json}', { query: '?url', import: 'default', eager: true }) as Record<string, string>;

@@ -37,7 +37,8 @@
  * still, and a spinning view writes no lat/lng (it is not at one place), so
  * the address bar does not drift while the globe turns.
  */
-import { parseRadius, formatRadius, wrapLng, type Radius, type RadiusUnit } from '../../core/index';
+import { parseRadius, formatRadius, type Radius, type RadiusUnit } from '../../core/index';
+import { wrapLng } from '../../core/fanout';
 
 export { wrapLng };
 import type { SearchCentre } from '../search/searchSlice';

@@ -1,4 +1,5 @@
-import { balance as runBalance, cellWeights, buildBoundaryFile, parseBalanceWeight, formatBalanceWeight, balanceWeights, cellLoads, requestRates, SHARE_SCALE, type BalanceReport, type BalanceWeight } from '../../core/index.ts';
+import { balance as runBalance, cellWeights, buildBoundaryFile, type BalanceReport } from '../../core/index.ts';
+import { parseBalanceWeight, formatBalanceWeight, balanceWeights, cellLoads, requestRates, SHARE_SCALE, type BalanceWeight } from '../../core/requestLoad.ts';
 import { loadWorkload } from './workload.ts';
 import { parse, int, timestamp, fieldValue } from '../args.ts';
 import { loadCells, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';

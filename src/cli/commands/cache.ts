@@ -1,4 +1,5 @@
-import { simulateCellCache, cellToken, cellFromOrdinal, cellCenter } from '../../core/index.ts';
+import { cellToken, cellFromOrdinal, cellCenter } from '../../core/index.ts';
+import { simulateCellCache } from '../../core/cellCache.ts';
 import { parse, str } from '../args.ts';
 import { CliError } from '../io.ts';
 import { loadWorkload, WORKLOAD_OPTION } from './workload.ts';

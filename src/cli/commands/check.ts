@@ -1,4 +1,8 @@
-import { diffBoundaries, searchWorkload, expectedFanout, workloadFanout, requestRates, cellLoads, shardTotals, evenness, evaluateGate, parseRadius, formatShardCount, Router, type GateThresholds, type GateResult } from '../../core/index.ts';
+import { diffBoundaries, evenness, parseRadius, Router } from '../../core/index.ts';
+import { searchWorkload, expectedFanout } from '../../core/fanout.ts';
+import { workloadFanout, requestRates, cellLoads, shardTotals } from '../../core/requestLoad.ts';
+import { evaluateGate, type GateThresholds, type GateResult } from '../../core/gate.ts';
+import { formatShardCount } from '../../core/searches.ts';
 import { parse } from '../args.ts';
 import { loadBoundaryFile, loadCells, readText, writeFileAtomic, CliError, DEFAULT_CELLS } from '../io.ts';
 import { loadWorkload, WORKLOAD_OPTION } from './workload.ts';

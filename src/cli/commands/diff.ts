@@ -1,4 +1,5 @@
-import { diffBoundaries, searchWorkload, expectedFanout, parseRadius, formatRadius, Router, type BoundaryDiff, type Fanout, type RadiusShare, type Evenness } from '../../core/index.ts';
+import { diffBoundaries, parseRadius, formatRadius, Router, type BoundaryDiff, type Evenness } from '../../core/index.ts';
+import { searchWorkload, expectedFanout, type Fanout, type RadiusShare } from '../../core/fanout.ts';
 import { parse, int, decimal } from '../args.ts';
 import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError } from '../io.ts';
 import type { Command } from '../command.ts';

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, isAbsolute } from 'node:path';
-import { formatShardCount, parseRadius, type NamedPlace, type Router } from '../../core/index.ts';
+import { parseRadius, type Router } from '../../core/index.ts';
+import { formatShardCount, type NamedPlace } from '../../core/searches.ts';
 import { parse } from '../args.ts';
 import { loadRouter, readText, writeFileAtomic, resolveTarget, CliError, DEFAULT_BOUNDARIES, DEFAULT_CITIES, ROOT } from '../io.ts';
 import { loadCities, readRadii } from './searches.ts';

@@ -9,7 +9,8 @@
  * double-quoted ("Washington, D.C."); blank lines and lines starting with `#`
  * are ignored.
  */
-import { formatShardCount, type NamedPlace, type Radius, type Router } from '../../core/index.ts';
+import { type Radius, type Router } from '../../core/index.ts';
+import { formatShardCount, type NamedPlace } from '../../core/searches.ts';
 import { CliError } from '../io.ts';
 import type { GoldenFile } from './golden.ts';
 

@@ -1,4 +1,5 @@
-import { canonicalContent, computeHash, validateBoundaryFile, checkBoundaryFile, readBoundaryJson, BoundaryFileError, formatBoundaryFile, type BoundaryFile } from '../../core/index.ts';
+import { computeHash, validateBoundaryFile, checkBoundaryFile, BoundaryFileError, formatBoundaryFile, type BoundaryFile } from '../../core/index.ts';
+import { canonicalContent, readBoundaryJson } from '../../core/boundaries.ts';
 import { parse } from '../args.ts';
 import { readText, naming, writeFileAtomic, problemLines, problemCount, CliError } from '../io.ts';
 import type { Command } from '../command.ts';

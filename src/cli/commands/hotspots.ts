@@ -1,4 +1,4 @@
-import { requestRates, cellLoads, findHotspots } from '../../core/index.ts';
+import { requestRates, cellLoads, findHotspots } from '../../core/requestLoad.ts';
 import { parse, str } from '../args.ts';
 import { loadRouter, loadCells, CliError, DEFAULT_BOUNDARIES, DEFAULT_CELLS } from '../io.ts';
 import { loadWorkload, WORKLOAD_OPTION } from './workload.ts';

@@ -1,5 +1,7 @@
 import { relative } from 'node:path';
-import { parseRadii, parseCities, workedSearches, workedSearchesCsv, formatRadius, formatShardCount, type NamedPlace } from '../../core/index.ts';
+import { formatRadius } from '../../core/index.ts';
+import { parseRadii, parseCities, workedSearches, formatShardCount, type NamedPlace } from '../../core/searches.ts';
+import { workedSearchesCsv } from '../../core/exports.ts';
 import { parse } from '../args.ts';
 import { loadRouter, readText, CliError, DEFAULT_BOUNDARIES, DEFAULT_CITIES, MAX_DATA_FILE_BYTES, ROOT } from '../io.ts';
 import type { Command } from '../command.ts';

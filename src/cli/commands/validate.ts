@@ -1,4 +1,5 @@
-import { readBoundaryJson, checkBoundaryFile, BoundaryFileError } from '../../core/index.ts';
+import { checkBoundaryFile, BoundaryFileError } from '../../core/index.ts';
+import { readBoundaryJson } from '../../core/boundaries.ts';
 import { parse } from '../args.ts';
 import { readText, naming, problemLines, problemCount, CliError, DEFAULT_BOUNDARIES, MAX_BOUNDARY_FILE_BYTES, MAX_LISTED_PROBLEMS } from '../io.ts';
 import type { Command } from '../command.ts';

@@ -1,5 +1,7 @@
 import { relative } from 'node:path';
-import { parseWorkload, formatWorkload, syntheticWorkload, coverWorkload, workloadWeight, BACKGROUND_RADII, HOTSPOT_RADII, HOT_SPREAD_KM, type WorkloadSearch } from '../../core/index.ts';
+import { parseWorkload, formatWorkload, workloadWeight, type WorkloadSearch } from '../../core/workload.ts';
+import { syntheticWorkload, BACKGROUND_RADII, HOTSPOT_RADII, HOT_SPREAD_KM } from '../../core/workloadGen.ts';
+import { coverWorkload } from '../../core/requestLoad.ts';
 import { loadUsPlaces } from '../../data/places.ts';
 import { sigmaKm } from '../../data/generator.ts';
 import { parse, int, str } from '../args.ts';
