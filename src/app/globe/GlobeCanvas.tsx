@@ -14,7 +14,7 @@ import { Coastlines } from './Coastlines';
 import { HilbertCurve } from './HilbertCurve';
 import { PointerControls } from './PointerControls';
 import { SearchLayers } from '../search/SearchLayers';
-import { DiffOverlay } from '../shell/panels';
+import { DiffOverlay, WriteLayers } from '../shell/panels';
 import { RequestsLayer } from '../requests/RequestsLayer';
 
 /**
@@ -58,6 +58,7 @@ export function GlobeCanvas() {
         <RequestsLayer />
         <SearchLayers />
         <DiffOverlay />
+        <WriteLayers />
       </SceneCanvas>
       )}
       <canvas ref={labels} className="globe-labels" aria-hidden="true" />

@@ -7,7 +7,8 @@
  * explorer keeps working. The verdict (badge, identical ✓/✗) leads the results
  * and stays in view; then what a lost node cost the answer (PlacementNote),
  * both sides, each shard's time (LiveTimings), facets, dishes, and last the
- * node's status.
+ * node's status. With the live API taking writes (GEOSHARD_WRITES=1), the
+ * Write section (write/WriteMode.tsx) comes first, under the Live switch.
  *
  * The requests are made by live/liveRunner.ts while this panel is open and the
  * switch is on. Test hooks: live-toggle (role switch, aria-checked),
@@ -28,6 +29,7 @@ import { LiveTimings } from './LiveTimings';
 import { PlacementNote } from '../nodes/PlacementNote';
 import { LiveFacets } from './LiveFacets';
 import { LiveHits } from './LiveHits';
+import { WriteMode } from '../write/WriteMode';
 import '../ui/live.css';
 import '../ui/nodes.css';
 
@@ -158,6 +160,7 @@ export function LivePanel() {
       <LiveSwitch />
       {on && (
         <>
+          <WriteMode />
           <SearchLine />
           <LiveResults />
           <LiveStatus />

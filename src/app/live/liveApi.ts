@@ -127,7 +127,13 @@ export type LiveFailureKind =
   /** 500/502: OpenSearch refused the query or the server's boundary file is unusable. */
   | 'error'
   /** A JSON answer of an unexpected shape. */
-  | 'bad-response';
+  | 'bad-response'
+  /** 403: a write refused (writes disabled, a foreign Origin, a peer not on loopback). */
+  | 'forbidden'
+  /** 404 with an answer: a write named an id the index does not hold. */
+  | 'not-found'
+  /** 429: retryable (a migration's cutover window); `retryAfterS` says when. */
+  | 'busy';
 
 export interface LiveFailure {
   kind: LiveFailureKind;
@@ -137,6 +143,8 @@ export interface LiveFailure {
   message: string;
   /** The parameter at fault (invalid). */
   param?: string;
+  /** Seconds to wait before retrying (busy: the Retry-After header), when the server said. */
+  retryAfterS?: number;
   /** The shards a 503 lost and the nodes that held them (no asked shard answered). */
   placement?: SearchPlacement;
   /** Both hashes (drift, or an unavailable index). */
@@ -327,6 +335,14 @@ export interface LiveStatus {
   nodes: ClusterNode[] | null;
   /** Every copy of every shard of the index (the shard × node grid); null when the index is missing or unreadable. */
   copies: ShardCopy[] | null;
+  /** Whether the API takes writes (GEOSHARD_WRITES=1); null when the server did not say (a server before writes). */
+  writes?: { enabled: boolean } | null;
+  /**
+   * The answer's `migration` section as sent (wire StatusAnswer['migration']), unchecked: read it
+   * with migration/migrationApi.ts readMigration (kept out of the first screen's bundle); absent
+   * from a server that did not say.
+   */
+  migration?: unknown;
 }
 
 /** readStatus reads an /api/status answer (HTTP status and parsed JSON body, undefined when not JSON). */
@@ -366,11 +382,14 @@ export function readStatus(httpStatus: number, body: unknown): Parsed<LiveStatus
         return { shard: num(x.shard, -1), name: strOrNull(x.name), primary: x.primary === true, state, node, docs: numOrNull(x.docs) };
       })
     : null;
+  const writes = isObj(body.writes) && typeof body.writes.enabled === 'boolean' ? { enabled: body.writes.enabled } : null;
   return {
     ok: true,
     value: {
       nodes,
       copies,
+      writes,
+      migration: body.migration,
       connection: {
         up: c.status === 'up',
         url: redactUrl(str(c.url)),
@@ -463,20 +482,43 @@ export function describeStatus(s: LiveStatus, explorer: { hash: string; routing:
 /** The client's own deadline per request (ms): above the server's (two searches of 5 s + 5 s each). */
 export const LIVE_TIMEOUT_MS = 30_000;
 
+/** A write request's method and JSON body (requestJson sends GET without one). */
+export interface JsonRequest {
+  method: 'PUT' | 'DELETE';
+  /** Sent as application/json; absent: no body. */
+  json?: unknown;
+}
+
 /**
- * requestJson GETs a URL and returns its status and JSON body (undefined when
- * the body is not JSON: the SPA fallback's index.html when /api is not
- * mounted). Rejects with a LiveFailure for network errors and the deadline;
- * rethrows AbortError when `signal` aborts (a stale request).
+ * requestJson asks a URL (GET, or `request`'s method with its JSON body) and
+ * returns its status, its JSON body (undefined when the body is not JSON: the
+ * SPA fallback's index.html when /api is not mounted) and its Retry-After
+ * header when sent. Rejects with a LiveFailure for network errors and the
+ * deadline; rethrows AbortError when `signal` aborts (a stale request).
  */
-export async function requestJson(url: string, signal: AbortSignal, fetchImpl: typeof fetch = fetch, timeoutMs = LIVE_TIMEOUT_MS): Promise<{ httpStatus: number; body: unknown }> {
+export async function requestJson(
+  url: string,
+  signal: AbortSignal,
+  fetchImpl: typeof fetch = fetch,
+  timeoutMs = LIVE_TIMEOUT_MS,
+  request?: JsonRequest,
+): Promise<{ httpStatus: number; body: unknown; retryAfter?: string }> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   const onAbort = () => deadline.abort();
   signal.addEventListener('abort', onAbort);
   try {
-    const res = await fetchImpl(url, { headers: { accept: 'application/json' }, signal: deadline.signal, cache: 'no-store' });
+    const init: RequestInit = { headers: { accept: 'application/json' }, signal: deadline.signal, cache: 'no-store' };
+    if (request) {
+      init.method = request.method;
+      if (request.json !== undefined) {
+        init.headers = { accept: 'application/json', 'content-type': 'application/json' };
+        init.body = JSON.stringify(request.json);
+      }
+    }
+    const res = await fetchImpl(url, init);
     const type = res.headers.get('content-type') ?? '';
+    const retryAfter = res.headers.get('retry-after') ?? undefined;
     const text = await res.text();
     let body: unknown;
     if (type.includes('json')) {
@@ -486,7 +528,7 @@ export async function requestJson(url: string, signal: AbortSignal, fetchImpl: t
         body = undefined;
       }
     }
-    return { httpStatus: res.status, body };
+    return retryAfter === undefined ? { httpStatus: res.status, body } : { httpStatus: res.status, body, retryAfter };
   } catch (e) {
     if (signal.aborted) throw e;
     if (deadline.signal.aborted) throw failure('timeout', null, `The live API did not answer within ${timeoutMs / 1000} s: no result (nothing is shown as complete).`);

@@ -38,6 +38,13 @@ function whileCandidate(Component: ComponentType): ComponentType {
   };
 }
 
+/** whileWriteMode renders a component (loading it then) only while the Live tab's Write switch is on. */
+function whileWriteMode(Component: ComponentType): ComponentType {
+  return function WhileWriteMode() {
+    return useApp((s) => s.writeMode) ? createElement(Component) : null;
+  };
+}
+
 /** afterFirstFrame renders a component once the scene has drawn its first frame (document.body.dataset.ready). */
 function afterFirstFrame(Component: ComponentType): ComponentType {
   return function AfterFirstFrame() {
@@ -70,3 +77,6 @@ export const DiffOverlay = whileCandidate(onDemand(() => import('../review/DiffO
 
 /** The review's hover readout over the globe (GlobeView), loaded while there is a candidate. */
 export const ReviewHover = whileCandidate(onDemand(() => import('../review/ReviewHover').then((m) => m.ReviewHover), null));
+
+/** Write mode's click-to-place and pins on the globe (GlobeCanvas), loaded while the Write switch is on. */
+export const WriteLayers = whileWriteMode(onDemand(() => import('../write/WriteLayers').then((m) => m.WriteLayers), null));

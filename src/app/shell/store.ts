@@ -27,11 +27,12 @@ import { createFanoutSlice } from '../fanout/fanoutSlice';
 import { createRequestsSlice } from '../requests/requestsSlice';
 import { createNodesSlice } from '../nodes/nodesSlice';
 import { createMigrationSlice } from '../migration/migrationSlice';
+import { createWriteSlice } from '../write/writeSlice';
 import { createShellSlice } from './shellSlice';
 
 export type { AppState } from './types';
 
-const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice, createFanoutSlice, createRequestsSlice, createNodesSlice, createMigrationSlice, createShellSlice];
+const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice, createFanoutSlice, createRequestsSlice, createNodesSlice, createMigrationSlice, createWriteSlice, createShellSlice];
 
 /** createAppStore returns a new store with every slice (tests make their own). */
 export function createAppStore() {
