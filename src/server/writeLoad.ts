@@ -8,9 +8,9 @@
  * writer's ids.
  *
  * Two paths, as real writers come:
- *   - `routed`: the routing core's answer for the index's current `_meta`
- *     (the migration's intermediate file): every write owner, each with its
- *     own routing (what the package's writer does);
+ *   - `routed`: the package's writer (GeoIndexer, geoshard/opensearch), which
+ *     follows the index's `_meta` and writes every owner the migration state
+ *     names, each with its own routing, and waits out the write block itself;
  *   - `plain`: a client that knows nothing of geoshard: writes with no
  *     routing when the index has a routing pipeline (`plainRouting` null),
  *     and deletes what a search for the id finds, each hit with its own
@@ -31,6 +31,7 @@ import { OpenSearchError } from './opensearch.ts';
 import { getIndexMeta } from './seeder.ts';
 import { MigrationRouting } from './migration.ts';
 import { dishDoc, restaurantDoc, type Doc } from './sample.ts';
+import { GeoIndexer } from '../opensearch/indexer.ts';
 
 /** How a writer reaches the index. */
 export type WritePath = 'routed' | 'plain';
@@ -103,10 +104,12 @@ export class WriteLoad {
   private readonly baseRouter: Router;
   private n = 0;
   private stopped = false;
+  private readonly indexer: GeoIndexer;
 
   constructor(private readonly o: WriteLoadOptions) {
     this.rand = mulberry32(o.seed);
     this.baseRouter = new Router(o.base);
+    this.indexer = new GeoIndexer(o.client.os, o.base.index);
   }
 
   /** run performs operations until stop() is called; rejects on the first write that fails for another reason than the block. */
@@ -179,12 +182,16 @@ export class WriteLoad {
   }
 
   private async put(id: string, t: Truth): Promise<void> {
-    const router = await this.router();
     if (t.path === 'routed') {
-      let body = '';
-      for (const owner of router.writeShards(t.place.lat, t.place.lng)) for (const d of this.docs(id, t, owner.name)) body += this.indexLine(d, d.routing);
-      await this.bulk(body, 'routed put');
+      const [r, ...dishes] = this.docs(id, t, '');
+      const p = t.place;
+      await this.indexer.putRestaurant({ id, name: String(r.source.name), lat: p.lat, lng: p.lng, place: p.place, state: p.state, cuisines: p.cuisines, priceLevel: p.priceLevel });
+      for (const d of dishes) {
+        const s = d.source as Record<string, unknown>;
+        await this.indexer.putDish(id, { id: d.id, name: String(s.name), cuisine: String(s.cuisine), diets: [], allergens: [], ingredients: ['salt'], calories: Number(s.calories), priceCents: Number(s.price_cents) });
+      }
     } else {
+      const router = await this.router();
       const routing = this.o.pipeline ? null : router.readShard(t.place.lat, t.place.lng).name;
       let body = '';
       for (const d of this.docs(id, t, routing ?? '')) {
@@ -203,8 +210,8 @@ export class WriteLoad {
     const ids = [id, ...Array.from({ length: t.dishes }, (_, k) => `${id}-d${k}`)];
     let body = '';
     if (t.path === 'routed') {
-      const router = await this.router();
-      for (const owner of router.writeShards(t.place.lat, t.place.lng)) for (const x of ids) body += JSON.stringify({ delete: { _index: this.o.base.index, _id: x, routing: owner.name } }) + '\n';
+      await this.indexer.deleteRestaurant(id);
+      return;
     } else {
       // What a plain client does: refresh, find the documents, delete each copy found with its own routing.
       await this.o.client.request('POST', `/${encodeURIComponent(this.o.base.index)}/_refresh`, { timeoutMs: 60_000 });
