@@ -196,7 +196,8 @@ async function stateOf() {
 /** A writer through both paths beside a migration; `finish` stops it and checks the index against `final`. */
 function startWriter(seed: number, prefix: string) {
   const paths: WritePath[] = ['routed', 'plain'];
-  const w = new WriteLoad({ client, base, hot: hotPlaces, any: anyPlaces, prefix, seed, paths, pipeline: false });
+  // The package writer reuses _meta for 100 ms, under the test's 300 ms grace (as its default 1 s is under the default 6 s).
+  const w = new WriteLoad({ client, base, hot: hotPlaces, any: anyPlaces, prefix, seed, paths, pipeline: false, metaTtlMs: 100 });
   const running = w.run();
   return {
     w,

@@ -457,15 +457,22 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
       const label = describeMove(m, a.move, n);
       // Writers that read the state before dual writes went off may still write the old owner: let them finish.
       await graceWait(a.move, 'writer');
-      // Dishes first: they are found through their parent, which must still be there.
-      const dishes = await deleteAll(client, index, m.from, rangeDishes(m, m.from), o.batch * 10);
-      o.progress(`${label}: deleted ${dishes} dishes from ${m.from}`);
-      await o.pause?.('deleting', a.move);
-      const restaurants = await deleteAll(client, index, m.from, rangeRestaurants(m, m.from), o.batch);
-      o.progress(`${label}: deleted ${restaurants} restaurants from ${m.from}`);
-      await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
-      const left = await countRange(client, index, m, m.from);
-      if (left.restaurants + left.dishes > 0) throw new MigrationError(`${label}: ${left.restaurants} restaurants and ${left.dishes} dishes are still on the old owner "${m.from}" after the delete: run the command again`);
+      // Dishes first: they are found through their parent, which must still be there. A writer that
+      // read the state before dual writes went off may still add a copy here: delete again what is left.
+      let left: DocCounts = { restaurants: 0, dishes: 0 };
+      for (let pass = 1; pass <= 3; pass++) {
+        const dishes = await deleteAll(client, index, m.from, rangeDishes(m, m.from), o.batch * 10);
+        o.progress(`${label}: deleted ${dishes} dishes from ${m.from}`);
+        if (pass === 1) await o.pause?.('deleting', a.move);
+        const restaurants = await deleteAll(client, index, m.from, rangeRestaurants(m, m.from), o.batch);
+        o.progress(`${label}: deleted ${restaurants} restaurants from ${m.from}`);
+        await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
+        left = await countRange(client, index, m, m.from);
+        if (left.restaurants + left.dishes === 0) break;
+        o.progress(`${label}: ${left.restaurants} restaurants and ${left.dishes} dishes were written to the old owner "${m.from}" during the delete (a writer on an older epoch): deleting again after ${o.graceMs} ms`);
+        await wait(o.graceMs);
+      }
+      if (left.restaurants + left.dishes > 0) throw new MigrationError(`${label}: ${left.restaurants} restaurants and ${left.dishes} dishes are still on the old owner "${m.from}" after the delete: a writer keeps writing it with a routing of an older epoch (its _meta is older than --grace-ms). Run the command again.`);
       await publish(a.move, 'done');
     }
   }

@@ -91,6 +91,8 @@ export interface WriteLoadOptions {
   pipeline: boolean;
   /** Dishes per restaurant (default 3). */
   dishes?: number;
+  /** The package writer's `_meta` reuse (GeoIndexer metaTtlMs, default its own 1 s): below the migration's --grace-ms. */
+  metaTtlMs?: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -109,7 +111,7 @@ export class WriteLoad {
   constructor(private readonly o: WriteLoadOptions) {
     this.rand = mulberry32(o.seed);
     this.baseRouter = new Router(o.base);
-    this.indexer = new GeoIndexer(o.client.os, o.base.index);
+    this.indexer = new GeoIndexer(o.client.os, o.base.index, o.metaTtlMs !== undefined ? { metaTtlMs: o.metaTtlMs } : {});
   }
 
   /** run performs operations until stop() is called; rejects on the first write that fails for another reason than the block. */
