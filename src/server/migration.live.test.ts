@@ -75,6 +75,8 @@ beforeAll(async () => {
     await seedIndex({ client, router: new Router(base), ...SAMPLE, recreate: true });
   }
   await client.request('DELETE', `/${LOCK_INDEX}/_doc/${INDEX}`, { okStatuses: [404] });
+  // A run stopped before its writer cleaned up leaves the writer's documents: the sample alone again.
+  await new WriteLoad({ client, base, hot: [], any: [], prefix: 'w', seed: 0, paths: ['plain'], pipeline: false }).cleanup();
   // Circles: half centred on restaurants whose cell moves (they straddle a moving range), half anywhere.
   const rand = mulberry32(14);
   const sample = sampleOf(SAMPLE.restaurants);
@@ -185,6 +187,11 @@ async function expectSettledOn(file: BoundaryFile) {
   expect(meta?.hash).toBe(file.hash);
   expect(meta?.migration).toBeUndefined();
   const v = await verifyRouting(client, new Router(file));
+  if (v.problems.length > 0) {
+    // Say which documents are not the sample's (sample ids are r + digits).
+    const { body } = await client.request<{ hits: { hits: { _id: string; _routing: string }[] } }>('POST', `/${INDEX}/_search`, { body: { size: 50, _source: false, query: { bool: { must_not: { regexp: { id: 'r[0-9]+(-d[0-9]+)?' } } } } } });
+    console.log(`not the sample's: ${body.hits.hits.map((h) => `${h._id}@${h._routing}`).join(', ')}`);
+  }
   expect(v.problems).toEqual([]);
   expect(v.counts?.length).toBe(file.numberOfShards);
 }
@@ -197,7 +204,7 @@ async function stateOf() {
 function startWriter(seed: number, prefix: string) {
   const paths: WritePath[] = ['routed', 'plain'];
   // The package writer reuses _meta for 100 ms, under the test's 300 ms grace (as its default 1 s is under the default 6 s).
-  const w = new WriteLoad({ client, base, hot: hotPlaces, any: anyPlaces, prefix, seed, paths, pipeline: false, metaTtlMs: 100 });
+  const w = new WriteLoad({ client, base, hot: hotPlaces, any: anyPlaces, prefix: `${prefix}${Date.now().toString(36)}-`, seed, paths, pipeline: false, metaTtlMs: 100 });
   const running = w.run();
   return {
     w,

@@ -185,13 +185,11 @@ export class WriteLoad {
 
   private async put(id: string, t: Truth): Promise<void> {
     if (t.path === 'routed') {
-      const [r, ...dishes] = this.docs(id, t, '');
+      // The package's bulk writer: each document to every owner of its point (a put of the whole
+      // restaurant with its dishes, as an indexer that owns its documents sends them).
       const p = t.place;
-      await this.indexer.putRestaurant({ id, name: String(r.source.name), lat: p.lat, lng: p.lng, place: p.place, state: p.state, cuisines: p.cuisines, priceLevel: p.priceLevel });
-      for (const d of dishes) {
-        const s = d.source as Record<string, unknown>;
-        await this.indexer.putDish(id, { id: d.id, name: String(s.name), cuisine: String(s.cuisine), diets: [], allergens: [], ingredients: ['salt'], calories: Number(s.calories), priceCents: Number(s.price_cents) });
-      }
+      const report = await this.indexer.bulk(this.docs(id, t, '').map((d) => ({ id: d.id, lat: p.lat, lng: p.lng, source: d.source })));
+      if (report.failed > 0) throw new Error(`writer routed put of ${id} failed: ${JSON.stringify(report.results.filter((r) => !r.ok).slice(0, 2))}`);
     } else {
       const router = await this.router();
       const routing = this.o.pipeline ? null : router.readShard(t.place.lat, t.place.lng).name;
