@@ -75,6 +75,18 @@ export interface CutoverState {
   blockedAt: string | null;
   /** Milliseconds each try held the block, in order (a try that found a difference lifts it and fixes). */
   windowsMs: number[];
+  /**
+   * Each owner shard's max sequence number under the block when the range
+   * switched (absent before): a copy on the new owner not written since is
+   * one both owners held at the switch.
+   */
+  checkpoint?: { from: number; to: number };
+  /**
+   * True once the delete step compared the owners after the switch (and
+   * before it deleted anything from the old owner): a resumed delete step
+   * must not take its own deletions for a writer's.
+   */
+  reconciled?: boolean;
 }
 
 /** `_meta.migration`: a migration from the settled file (`base`) to a candidate (`target`). */
@@ -278,7 +290,13 @@ export function parseMigrationState(value: unknown, base: BoundaryFile, source =
         const c = m.cutover;
         if (!isObj(c)) err(`${p}.cutover`, `${show(c)} is not { blockedAt, windowsMs }`);
         else {
-          reportUnknownFields(c, `${p}.cutover`, 'cutover', ['blockedAt', 'windowsMs'], err);
+          reportUnknownFields(c, `${p}.cutover`, 'cutover', ['blockedAt', 'windowsMs', 'checkpoint', 'reconciled'], err);
+          if (c.reconciled !== undefined && typeof c.reconciled !== 'boolean') err(`${p}.cutover.reconciled`, `${show(c.reconciled)} is not a boolean`);
+          if (c.checkpoint !== undefined) {
+            const k = c.checkpoint;
+            const seq = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >= -1;
+            if (!isObj(k) || !seq(k.from) || !seq(k.to)) err(`${p}.cutover.checkpoint`, `${show(k)} is not { from, to } sequence numbers (integers >= -1)`);
+          }
           if (c.blockedAt !== null && !isTime(c.blockedAt)) err(`${p}.cutover.blockedAt`, `${show(c.blockedAt)} is not null or an ISO-8601 UTC time`);
           if (!Array.isArray(c.windowsMs) || !c.windowsMs.every((w) => typeof w === 'number' && Number.isFinite(w) && w >= 0)) err(`${p}.cutover.windowsMs`, `${show(c.windowsMs)} is not an array of milliseconds >= 0`);
         }

@@ -305,6 +305,24 @@ export async function checkRange(client: OpenSearchClient, index: string, m: Ran
   return { diff, counts: { from: cFrom, to: cTo }, checkpoint: at, compared: ids.length };
 }
 
+/**
+ * deletedOnOldSince lists the new owner's copies of a range that both owners
+ * held at the switch (their `_seq_no` on the new owner is at most
+ * `switchSeqNo`, the new owner's checkpoint under the block) and the old
+ * owner no longer holds: deleted there after the switch by a writer holding
+ * a routing found before it. Refreshes first.
+ */
+export async function deletedOnOldSince(client: OpenSearchClient, index: string, m: RangeOf & { from: string; to: string }, switchSeqNo: number): Promise<string[]> {
+  await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
+  const unchanged = { range: { _seq_no: { lte: switchSeqNo } } };
+  const onNew = new Set<string>();
+  for (const q of [rangeRestaurants(m, m.to), rangeDishes(m, m.to)]) {
+    for await (const hits of pages(client, index, m.to, and(q, unchanged), PAGE, false)) for (const h of hits) onNew.add(h._id);
+  }
+  const { ids: onOld } = await idsOfRange(client, index, m, m.from);
+  return [...onNew].filter((id) => !onOld.has(id)).sort();
+}
+
 /** The ids a diff names (to re-check after fixing them). */
 export const idsOf = (d: RangeDiff) => new Set([...d.missing, ...d.changed, ...d.extra]);
 

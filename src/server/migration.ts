@@ -29,6 +29,7 @@ import { bulkErrors, getIndexMeta } from './seeder.ts';
 import {
   applyDiff,
   checkRange,
+  deletedOnOldSince,
   idsOf,
   describeDiff,
   diffDigests,
@@ -434,7 +435,7 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
             const tSwitched = performance.now();
             await lift();
             const ms = (a: number, b: number) => Math.round(b - a);
-            state = withCutover(state, a.move, { blockedAt: null, windowsMs: windows }, now());
+            state = withCutover(state, a.move, { blockedAt: null, windowsMs: windows, checkpoint: c.checkpoint }, now());
             await save(state);
             o.progress(
               `${label}: cutover: writes blocked ${windows[windows.length - 1]} ms (try ${attempt}: block ${ms(t0, tBlocked)}, exact check ${ms(tBlocked, tChecked)}, publish verified + switched ${ms(tChecked, tSwitched)}, lift ${ms(tSwitched, performance.now())})`,
@@ -457,6 +458,21 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
       const label = describeMove(m, a.move, n);
       // Writers that read the state before dual writes went off may still write the old owner: let them finish.
       await graceWait(a.move, 'writer');
+      // A delete that reached only the old owner after the switch (a writer found the document's routing
+      // before it and was held by the write block): the new owner's copy, unwritten since the switch,
+      // is deleted too. Copies written since (the range's new writes) are left alone.
+      // Done once, before the first deletion from the old owner, and recorded: a resumed delete step
+      // must not take its own deletions for a writer's.
+      const cut = m.cutover;
+      if (cut?.checkpoint && !cut.reconciled) {
+        const gone = await deletedOnOldSince(client, index, m, cut.checkpoint.to);
+        if (gone.length > 0) {
+          await applyDiff(client, index, m.from, m.to, { missing: [], changed: [], extra: gone });
+          o.progress(`${label}: deleted from "${m.to}" ${gone.length} documents deleted on "${m.from}" after the switch (${gone.slice(0, 3).join(', ')}${gone.length > 3 ? ', …' : ''})`);
+        }
+        state = withCutover(state, a.move, { ...cut, reconciled: true }, now());
+        await save(state);
+      }
       // Dishes first: they are found through their parent, which must still be there. A writer that
       // read the state before dual writes went off may still add a copy here: delete again what is left.
       let left: DocCounts = { restaurants: 0, dishes: 0 };

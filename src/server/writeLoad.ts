@@ -191,14 +191,18 @@ export class WriteLoad {
       const report = await this.indexer.bulk(this.docs(id, t, '').map((d) => ({ id: d.id, lat: p.lat, lng: p.lng, source: d.source })));
       if (report.failed > 0) throw new Error(`writer routed put of ${id} failed: ${JSON.stringify(report.results.filter((r) => !r.ok).slice(0, 2))}`);
     } else {
-      const router = await this.router();
-      const routing = this.o.pipeline ? null : router.readShard(t.place.lat, t.place.lng).name;
-      let body = '';
-      for (const d of this.docs(id, t, routing ?? '')) {
-        const source = routing === null && d.source.shard !== undefined ? (({ shard: _s, cell: _c, ...rest }) => rest)(d.source as Record<string, unknown>) : d.source;
-        body += this.indexLine({ ...d, source }, routing);
-      }
-      await this.bulk(body, 'plain put');
+      // Routing is decided for each attempt (by the pipeline when there is one, else as it would):
+      // a retry after the write block must not keep the owner of an older epoch.
+      await this.bulk(async () => {
+        const router = await this.router();
+        const routing = this.o.pipeline ? null : router.readShard(t.place.lat, t.place.lng).name;
+        let body = '';
+        for (const d of this.docs(id, t, routing ?? '')) {
+          const source = routing === null && d.source.shard !== undefined ? (({ shard: _s, cell: _c, ...rest }) => rest)(d.source as Record<string, unknown>) : d.source;
+          body += this.indexLine({ ...d, source }, routing);
+        }
+        return body;
+      }, 'plain put');
     }
   }
 
@@ -217,7 +221,7 @@ export class WriteLoad {
       await this.o.client.request('POST', `/${encodeURIComponent(this.o.base.index)}/_refresh`, { timeoutMs: 60_000 });
       for (const h of await this.find(ids)) body += JSON.stringify({ delete: { _index: this.o.base.index, _id: h._id, routing: h._routing } }) + '\n';
     }
-    if (body) await this.bulk(body, `${t.path} delete`);
+    if (body) await this.bulk(async () => body, `${t.path} delete`);
   }
 
   private async find(ids: string[]): Promise<{ _id: string; _routing: string; _shard?: string; _source?: Record<string, unknown> }[]> {
@@ -227,10 +231,11 @@ export class WriteLoad {
     return body.hits.hits;
   }
 
-  /** Sends a bulk body until every item is acknowledged, waiting out the write block; throws on any other failure. */
-  private async bulk(body: string, what: string): Promise<void> {
+  /** Sends a bulk body (made anew for each attempt) until every item is acknowledged, waiting out the write block; throws on any other failure. */
+  private async bulk(make: () => Promise<string>, what: string): Promise<void> {
     const t0 = performance.now();
     for (let attempt = 0; ; attempt++) {
+      const body = await make();
       let res;
       try {
         res = await this.o.client.request<{ errors: boolean; items: Record<string, { status: number; error?: { type?: string; reason?: string } }>[] }>('POST', '/_bulk', { query: { refresh: 'false' }, body });
@@ -304,7 +309,8 @@ export class WriteLoad {
       const { body } = await client.request<{ hits: { hits: { _id: string; _routing: string }[] } }>('POST', `/${encodeURIComponent(index)}/_search`, { body: { size: 5000, query: { prefix: { id: this.o.prefix } }, _source: false } });
       const hits = body.hits.hits;
       if (hits.length === 0) break;
-      await this.bulk(hits.map((h) => JSON.stringify({ delete: { _index: index, _id: h._id, routing: h._routing } }) + '\n').join(''), 'cleanup');
+      const dels = hits.map((h) => JSON.stringify({ delete: { _index: index, _id: h._id, routing: h._routing } }) + '\n').join('');
+      await this.bulk(async () => dels, 'cleanup');
       deleted += hits.length;
     }
     await client.request('POST', `/${encodeURIComponent(index)}/_refresh`);
