@@ -11,9 +11,7 @@
  */
 import { s2 } from 's2js';
 import { assertLatLng } from './cells.ts';
-
-/** Mean Earth radius in km (IUGG), the radius the covering uses. */
-export const EARTH_RADIUS_KM = 6371.0088;
+import { EARTH_RADIUS_KM } from './earth.ts';
 
 /** Kilometres per international mile. */
 export const KM_PER_MILE = 1.609344;
