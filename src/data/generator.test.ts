@@ -20,6 +20,7 @@ import {
 } from './generator.ts';
 import { spreadKm, MAX_SIGMAS } from '../core/sampling.ts';
 import { KM_PER_DEGREE } from '../core/earth.ts';
+import type { City } from '../core/place.ts';
 
 let data: DataTexts;
 
@@ -162,7 +163,7 @@ describe('sample', () => {
 
 describe('cities.json', () => {
   const cities = () =>
-    JSON.parse(data.citiesJson) as { name: string; state: string; country: string; lat: number; lng: number; population: number }[];
+    JSON.parse(data.citiesJson) as City[];
 
   it('has ~60 US cities and a handful elsewhere, all valid', () => {
     const list = cities();
