@@ -1,5 +1,5 @@
 /**
- * The fan-out map's compute time (src/core/fanout.ts, which the explorer's src/app/fanout/fanout.ts runs in a worker), on the bundled boundary file,
+ * The fan-out map's compute time (src/core/fanoutGridJob.ts, fanoutShare.ts and fanoutField.ts, which the explorer's src/app/fanout/fanout.ts runs in a worker), on the bundled boundary file,
  * for the grids the explorer asks its worker for:
  *
  *   - the contiguous US at 0.5° (118 × 52 = 6,136 pixels) and at 0.25° (236 × 104 = 24,544);
@@ -32,7 +32,11 @@ import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Router, KM_PER_MILE, parseCellsCsv } from '../src/core/index.ts';
-import { computeFanoutGrid, computeFanoutShare, gridForBbox, gridLat, gridLng, weightsFromCells, computeFanoutField, fanoutFieldCounts, type FanoutGrid } from '../src/core/fanout.ts';
+import { computeFanoutGrid } from '../src/core/fanoutGridJob.ts';
+import { computeFanoutShare } from '../src/core/fanoutShare.ts';
+import { gridForBbox, gridLat, gridLng, type FanoutGrid } from '../src/core/fanoutGrid.ts';
+import { weightsFromCells } from '../src/core/fanoutWeights.ts';
+import { computeFanoutField, fanoutFieldCounts } from '../src/core/fanoutField.ts';
 import { fanoutQuads } from '../src/app/fanout/fanoutGeometry.ts';
 import { measure, fmt } from './harness.ts';
 

@@ -12,10 +12,10 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Router, parseCellsCsv } from '../src/core/index.ts';
 import { syntheticWorkload } from '../src/core/workloadGen.ts';
+import type { City } from '../src/core/place.ts';
 import { coverWorkload, requestRates, cellLoads, shardTotals, workloadFanout } from '../src/core/requestLoad.ts';
 import { simulateCellCache } from '../src/core/cellCache.ts';
 import { loadUsPlaces } from '../src/data/places.ts';
-import { sigmaKm } from '../src/data/generator.ts';
 import { measure, fmt } from './harness.ts';
 
 export interface WorkloadBench {
@@ -35,11 +35,11 @@ export function runBench({ root, quick }: { root: string; quick: boolean }): Wor
   const n = quick ? 10_000 : 100_000;
   const router = new Router(JSON.parse(readFileSync(join(root, 'data', 'boundaries.json'), 'utf8')));
   const cells = parseCellsCsv(readFileSync(join(root, 'data', 'cells.csv'), 'utf8'));
-  const hot = (JSON.parse(readFileSync(join(root, 'data', 'cities.json'), 'utf8')) as { country: string; lat: number; lng: number; population: number }[])
+  const hot = (JSON.parse(readFileSync(join(root, 'data', 'cities.json'), 'utf8')) as City[])
     .filter((c) => c.country === 'US')
     .sort((a, b) => b.population - a.population)
     .slice(0, 8);
-  const searches = syntheticWorkload(loadUsPlaces(), hot, { searches: n, seed: 1, spreadKm: sigmaKm });
+  const searches = syntheticWorkload(loadUsPlaces(), hot, { searches: n, seed: 1 });
   // Per search, on a sample: the workload's walk vs Router.cover, interleaved.
   const sample = searches.slice(0, 300);
   const per = measure({ coverWorkload: (s) => coverWorkload([s]), routerCover: (s) => router.cover(s.lat, s.lng, s.radius.km) }, sample, 1500, 1);

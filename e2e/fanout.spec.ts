@@ -12,7 +12,8 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, KM_PER_MILE } from '../src/core/index.ts';
-import { computeFanoutGrid, type FanoutGrid } from '../src/core/fanout.ts';
+import { computeFanoutGrid } from '../src/core/fanoutGridJob.ts';
+import type { FanoutGrid } from '../src/core/fanoutGrid.ts';
 import { FANOUT_COLORS } from '../src/app/fanout/fanoutColors.ts';
 import { openExplorer } from './explorer.ts';
 

@@ -6,6 +6,7 @@ import { main } from './main.ts';
 import { ROOT } from './io.ts';
 import type { GoldenEntry as Entry } from './commands/golden.ts';
 import { fileWithCuts } from '../core/testutil.ts';
+import type { City } from '../core/place.ts';
 import { regionCovererCells } from '../core/reference/regionCoverer.ts';
 import { Router, computeHash, formatBoundaryFile, cellOrdinal, parseToken, KM_PER_MILE } from '../core/index.ts';
 
@@ -20,14 +21,6 @@ const BOUNDARIES = join(ROOT, 'data', 'boundaries.json');
 const CITIES = join(ROOT, 'data', 'cities.json');
 const GOLDEN = join(ROOT, 'e2e', 'cities.golden.json');
 const PRESETS = ['San Francisco', 'Los Angeles', 'Dallas', 'Miami', 'New York', 'Chicago'];
-
-interface City {
-  name: string;
-  state: string;
-  lat: number;
-  lng: number;
-  population: number;
-}
 
 /** The expected search, computed without the golden command: cover.ts's covering, each cell looked up on its own. */
 function expected(router: Router, lat: number, lng: number, radius: string) {

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { parseRadius, formatRadius, circleCap, KM_PER_MILE, MAX_RADIUS_KM, EARTH_RADIUS_KM } from './cover.ts';
+import { parseRadius, formatRadius, circleCap, KM_PER_MILE, MAX_RADIUS_KM } from './cover.ts';
+import { EARTH_RADIUS_KM } from './earth.ts';
 import { cellToken, cellLevel, tokenAt, cellFromOrdinal } from './cells.ts';
 import { coverOrdinals } from './coverWalk.ts';
 import { regionCovererCells } from './reference/regionCoverer.ts';

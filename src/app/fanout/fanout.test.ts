@@ -2,7 +2,10 @@ import { describe, it, expect } from 'vitest';
 import { createFanoutApi, createFanoutClient, type FanoutGridResult, type FanoutShareResult, type FanoutProgress } from './fanout';
 import { portWorker } from '../shell/worker.testing';
 import { Router, cellOrdinal, parseToken, KM_PER_MILE } from '../../core/index';
-import { gridForBbox, weightsFromCities, computeFanoutShare, type FanoutGrid, type FanoutMethod } from '../../core/fanout';
+import { gridForBbox, type FanoutGrid } from '../../core/fanoutGrid';
+import { weightsFromCities } from '../../core/fanoutWeights';
+import { computeFanoutShare } from '../../core/fanoutShare';
+import type { FanoutMethod } from '../../core/fanoutSandwich';
 import { fileWithCuts, expectedGridCounts } from '../../core/testutil';
 
 

@@ -1,14 +1,19 @@
 /**
  * The fan-out map's worker API (comlink) and its main-thread client. The
  * computation (grids, the block sandwich, weights, the one-shard share) is
- * the core's (src/core/fanout.ts); this file only runs it in slices in a
+ * the core's (src/core/fanoutGridJob.ts, fanoutShare.ts, fanoutField.ts); this file only runs it in slices in a
  * worker (fanout.worker.ts), cancelling stale requests, and carries the
  * answers back.
  */
 import { wrap, proxy, transfer, releaseProxy, type Endpoint, type Remote } from 'comlink';
 import { errorMessage } from '../shell/worker';
 import { Router, type BoundaryFile } from '../../core/index';
-import { FanoutGridJob, FanoutShareJob, FanoutFieldJob, assertFanoutWeights, type FanoutWeights, type FanoutGrid, type FanoutMethod, type FanoutBuckets, type FanoutShare, type FanoutField } from '../../core/fanout';
+import { FanoutGridJob } from '../../core/fanoutGridJob';
+import { FanoutShareJob, type FanoutShare } from '../../core/fanoutShare';
+import { FanoutFieldJob, type FanoutField } from '../../core/fanoutField';
+import { assertFanoutWeights, type FanoutWeights } from '../../core/fanoutWeights';
+import type { FanoutGrid } from '../../core/fanoutGrid';
+import type { FanoutMethod, FanoutBuckets } from '../../core/fanoutSandwich';
 
 // The worker's API (comlink). The main thread calls init once, then grid and
 // share; a newer call of the same kind supersedes an unfinished one (which

@@ -5,7 +5,7 @@
  * covering's cells (coveringGeometry.ts), one buffer set per bucket. Pixels
  * asking one shard are not drawn: the shards show through.
  */
-import { gridWidthDeg, type FanoutGrid, type FanoutBbox } from '../../core/fanout.ts';
+import { gridWidthDeg, type FanoutGrid, type FanoutBbox } from '../../core/fanoutGrid.ts';
 import { cellBuffers, writeCells, FILL_VERTS, type CellBuffers } from '../search/coveringGeometry';
 
 const RAD = Math.PI / 180;

@@ -5,7 +5,7 @@ import { createCoveringApi } from '../search/covering';
 import { portWorker } from '../shell/worker.testing';
 import { createAppStore } from '../shell/store';
 import { Router, cellAt, cellOrdinal, KM_PER_MILE, parseCellsCsv } from '../../core/index';
-import { gridWidthDeg } from '../../core/fanout';
+import { gridWidthDeg } from '../../core/fanoutGrid';
 import type { CellsData } from '../shell/dataSlice';
 import { fileWithCuts, expectedGridCounts } from '../../core/testutil';
 import type { ViewGeometry } from '../globe/view';

@@ -5,7 +5,7 @@
  * (it is part of the link).
  */
 import type { SliceCreator } from '../shell/types';
-import type { FanoutShare } from '../../core/fanout.ts';
+import type { FanoutShare } from '../../core/fanoutShare.ts';
 import type { FanoutGridResult } from './fanout';
 
 export interface FanoutState {

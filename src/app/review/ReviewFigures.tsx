@@ -13,7 +13,7 @@ import { formatInt, formatCompact } from '../shell/format';
 import { candidateColors, evennessRows, searchUnderBoth, lowerBound } from './review';
 import { REVIEW_WORKLOAD_TEXT, REVIEW_QPS } from './reviewWorker';
 import { cellCenter, cellFromOrdinal, type BoundaryMove } from '../../core/index';
-import { type Fanout } from '../../core/fanout';
+import type { Fanout } from '../../core/expectedFanout';
 
 const pct = (x: number, digits = 2) => `${(100 * x).toFixed(digits)}%`;
 const signedPct = (x: number) => (Math.abs(x) < 0.0005 ? '0.0%' : `${x > 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`);

@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { createReviewApi, createReviewClient, REVIEW_WORKLOAD_CENTRES, REVIEW_WORKLOAD_SEED } from './reviewWorker';
 import { portWorker } from '../shell/worker.testing';
 import { Router, parseCellsCsv, cellToken, cellFromOrdinal, cellOrdinal, cellAt, CELLS_HEADER, type BoundaryFile } from '../../core/index';
-import { searchWorkload, expectedFanout } from '../../core/fanout';
+import { searchWorkload } from '../../core/searchWorkload';
+import { expectedFanout } from '../../core/expectedFanout';
 import { fileWithCuts } from '../../core/testutil';
 
 // A small cells file around three US cities, in key order.

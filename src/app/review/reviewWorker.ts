@@ -24,7 +24,8 @@
  * real comlink channel.
  */
 import { Router, type BoundaryFile, type CellWeight } from '../../core/index';
-import { searchWorkload, expectedFanout, DEFAULT_RADIUS_MIX, type Fanout, type Workload } from '../../core/fanout';
+import { searchWorkload, DEFAULT_RADIUS_MIX, type Workload } from '../../core/searchWorkload';
+import { expectedFanout, type Fanout } from '../../core/expectedFanout';
 import { parseWorkload, workloadWeight, type WorkloadSearch } from '../../core/workload';
 import { coverWorkload, requestRates, cellLoads, findHotspots, type CellRates, type Hotspot } from '../../core/requestLoad';
 import { loadDiff, type LoadDiff } from '../../core/loadDiff';

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { computeCovering, routeOfAnswer, createCoveringApi, createCoveringClient, RESTART_AFTER_MS, type CoveringAnswer } from './covering';
 import { portWorker } from '../shell/worker.testing';
 import { Router, parseCellsCsv, cellAt, cellOrdinal, cellVertices, cellFromOrdinal, KM_PER_MILE } from '../../core/index';
-import { weightsFromCells } from '../../core/fanout';
+import { weightsFromCells } from '../../core/fanoutWeights';
 import { fileWithCuts, mulberry32, randomPoint } from '../../core/testutil';
 
 const ny = cellOrdinal(cellAt(40.7143, -74.006));

@@ -19,8 +19,9 @@ import { errorMessage, type WorkerEndpoint } from '../shell/worker';
 import { afterFirstFrame } from '../globe/firstFrame';
 import { cellCorners } from './coveringGeometry';
 import { Router, type BoundaryFile, type CircleRoute, type ShardCells, type Radius } from '../../core/index';
-import { weightsFromCells, type FanoutWeights } from '../../core/fanout';
-import { workedSearches, type NamedPlace, type WorkedSearch } from '../../core/searches';
+import { weightsFromCells, type FanoutWeights } from '../../core/fanoutWeights';
+import { workedSearches, type WorkedSearch } from '../../core/searches';
+import type { Place } from '../../core/place';
 
 
 /** A covering as it crosses from the worker: typed arrays (transferred), shards and routing. */
@@ -85,7 +86,7 @@ export function createCoveringApi() {
       return transfer(a, [a.ordinals.buffer, a.cellShards.buffer, a.corners.buffer]);
     },
     /** The core's workedSearches table, with its compute time in ms. */
-    worked(cities: NamedPlace[], radii: Radius[]): { rows: WorkedSearch[]; ms: number } {
+    worked(cities: Place[], radii: Radius[]): { rows: WorkedSearch[]; ms: number } {
       const r = need('worked');
       const t0 = performance.now();
       const rows = workedSearches(r, cities, radii);
@@ -205,7 +206,7 @@ export function createCoveringClient(
  * (the table is not part of it) and ends when the answer arrives. Rejects
  * with the core's message (naming the city) on a bad city or radius.
  */
-export function runWorkedSearches(makeWorker: () => WorkerEndpoint, file: BoundaryFile, cities: NamedPlace[], radii: Radius[]): { rows: Promise<{ rows: WorkedSearch[]; ms: number }>; cancel: () => void } {
+export function runWorkedSearches(makeWorker: () => WorkerEndpoint, file: BoundaryFile, cities: Place[], radii: Radius[]): { rows: Promise<{ rows: WorkedSearch[]; ms: number }>; cancel: () => void } {
   let cancelled: (() => void) | null = null;
   let stop = false;
   const stopped = new Promise<never>((_, reject) => (cancelled = () => reject(new Error('cancelled'))));

@@ -8,7 +8,8 @@
  * (a same-origin path) opens another boundary file, e.g. a proposed one.
  */
 import { parseBoundaryFile, BoundaryFileError, Router, type BoundaryFile } from '../../core/index';
-import { parseCities as parseCityList, type City } from '../../core/searches';
+import { parseCities as parseCityList } from '../../core/searches';
+import type { City } from '../../core/place';
 import { serverPath, pageOrigin } from './url';
 
 const FILES = import.meta.glob('/data/{boundaries.json,cells.csv,cities.json}', { query: '?url', import: 'default', eager: true }) as Record<string, string>;

@@ -38,7 +38,7 @@
  * the address bar does not drift while the globe turns.
  */
 import { parseRadius, formatRadius, type Radius, type RadiusUnit } from '../../core/index';
-import { wrapLng } from '../../core/fanout';
+import { wrapLng } from '../../core/earth';
 
 export { wrapLng };
 import type { SearchCentre } from '../search/searchSlice';

@@ -1,5 +1,6 @@
 import { diffBoundaries, evenness, parseRadius, Router } from '../../core/index.ts';
-import { searchWorkload, expectedFanout } from '../../core/fanout.ts';
+import { searchWorkload } from '../../core/searchWorkload.ts';
+import { expectedFanout } from '../../core/expectedFanout.ts';
 import { workloadFanout, requestRates, cellLoads, shardTotals } from '../../core/requestLoad.ts';
 import { evaluateGate, type GateThresholds, type GateResult } from '../../core/gate.ts';
 import { formatShardCount } from '../../core/searches.ts';

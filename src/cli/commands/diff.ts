@@ -1,5 +1,6 @@
 import { diffBoundaries, parseRadius, formatRadius, Router, type BoundaryDiff, type Evenness } from '../../core/index.ts';
-import { searchWorkload, expectedFanout, type Fanout, type RadiusShare } from '../../core/fanout.ts';
+import { searchWorkload, type RadiusShare } from '../../core/searchWorkload.ts';
+import { expectedFanout, type Fanout } from '../../core/expectedFanout.ts';
 import { parse, int, decimal } from '../args.ts';
 import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError } from '../io.ts';
 import type { Command } from '../command.ts';

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, isAbsolute } from 'node:path';
 import { parseRadius, type Router } from '../../core/index.ts';
-import { formatShardCount, type NamedPlace } from '../../core/searches.ts';
+import { formatShardCount } from '../../core/searches.ts';
+import type { Place } from '../../core/place.ts';
 import { parse } from '../args.ts';
 import { loadRouter, readText, writeFileAtomic, resolveTarget, CliError, DEFAULT_BOUNDARIES, DEFAULT_CITIES, ROOT } from '../io.ts';
 import { loadCities, readRadii } from './searches.ts';
@@ -57,7 +58,7 @@ export interface GoldenFile {
   cities: GoldenEntry[];
 }
 
-function entry(router: Router, c: NamedPlace, radius: string): GoldenEntry {
+function entry(router: Router, c: Place, radius: string): GoldenEntry {
   const r = router.cover(c.lat, c.lng, parseRadius(radius).km);
   return { name: c.name, state: c.state, lat: c.lat, lng: c.lng, radius, cells: r.ordinals.length, shardCount: formatShardCount(r.shards.length, router.numberOfShards), routing: r.routing };
 }
@@ -67,12 +68,12 @@ function entry(router: Router, c: NamedPlace, radius: string): GoldenEntry {
  * boundary, by STRADDLE_RULE: deterministic for a given cities file and
  * boundary file. Returns fewer than `count` when not enough cities straddle.
  */
-export function pickStraddling(router: Router, cities: readonly NamedPlace[], count = 2): { city: NamedPlace; radius: string }[] {
+export function pickStraddling(router: Router, cities: readonly Place[], count = 2): { city: Place; radius: string }[] {
   const byPopulation = cities
     .map((city, i) => ({ city, i }))
     .filter(({ city }) => !GOLDEN_PRESETS.includes(city.name))
     .sort((a, b) => (b.city.population ?? 0) - (a.city.population ?? 0) || a.i - b.i);
-  const out: { city: NamedPlace; radius: string }[] = [];
+  const out: { city: Place; radius: string }[] = [];
   for (const radius of STRADDLE_RADII) {
     const km = parseRadius(radius).km;
     for (const { city } of byPopulation) {
@@ -89,7 +90,7 @@ export function pickStraddling(router: Router, cities: readonly NamedPlace[], co
  * presets at GOLDEN_RADII, then the straddling cities. Throws a CliError
  * naming a missing preset, or when fewer than two cities straddle.
  */
-export function buildGolden(router: Router, cities: readonly NamedPlace[], paths: { boundaries: string; cities: string }): GoldenFile {
+export function buildGolden(router: Router, cities: readonly Place[], paths: { boundaries: string; cities: string }): GoldenFile {
   const entries: GoldenEntry[] = [];
   for (const name of GOLDEN_PRESETS) {
     const c = cities.find((x) => x.name === name);

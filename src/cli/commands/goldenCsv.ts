@@ -10,7 +10,8 @@
  * are ignored.
  */
 import { type Radius, type Router } from '../../core/index.ts';
-import { formatShardCount, type NamedPlace } from '../../core/searches.ts';
+import { formatShardCount } from '../../core/searches.ts';
+import type { Place } from '../../core/place.ts';
 import { CliError } from '../io.ts';
 import type { GoldenFile } from './golden.ts';
 
@@ -35,10 +36,10 @@ export function splitCsvLine(line: string): string[] | null {
 }
 
 /** parseCitiesCsv reads the CSV (see the file comment); throws a CliError naming the line, field, value and what is valid. */
-export function parseCitiesCsv(text: string, source: string): NamedPlace[] {
+export function parseCitiesCsv(text: string, source: string): Place[] {
   const lines = text.replace(/^\ufeff/, '').split(/\r?\n/);
   let header: string[] | null = null;
-  const out: NamedPlace[] = [];
+  const out: Place[] = [];
   const fail = (n: number, msg: string): never => {
     throw new CliError(`geoshard golden: ${source} line ${n}: ${msg}`);
   };
@@ -74,7 +75,7 @@ export function parseCitiesCsv(text: string, source: string): NamedPlace[] {
 export const CUSTOM_RULE = "none: a team's own cities, every city at every radius, in the order given";
 
 /** buildCustomGolden searches every city at every radius (cities outer) and returns the golden file. */
-export function buildCustomGolden(router: Router, cities: readonly NamedPlace[], radii: readonly Radius[], paths: { boundaries: string; cities: string }): GoldenFile {
+export function buildCustomGolden(router: Router, cities: readonly Place[], radii: readonly Radius[], paths: { boundaries: string; cities: string }): GoldenFile {
   const entries = cities.flatMap((c) =>
     radii.map((radius) => {
       const label = `${Number(radius.value.toFixed(6))}${radius.unit}`;

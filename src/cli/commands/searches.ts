@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { formatRadius } from '../../core/index.ts';
-import { parseRadii, parseCities, workedSearches, formatShardCount, type NamedPlace } from '../../core/searches.ts';
+import { parseRadii, parseCities, workedSearches, formatShardCount } from '../../core/searches.ts';
+import type { Place } from '../../core/place.ts';
 import { workedSearchesCsv } from '../../core/exports.ts';
 import { parse } from '../args.ts';
 import { loadRouter, readText, CliError, DEFAULT_BOUNDARIES, DEFAULT_CITIES, MAX_DATA_FILE_BYTES, ROOT } from '../io.ts';
@@ -14,7 +15,7 @@ export const DEFAULT_RADII = '5,15,25,50';
  * CliError naming the path when it cannot be read or is not JSON, the core's
  * RangeError naming the entry and field when an entry is invalid.
  */
-export function loadCities(path = DEFAULT_CITIES): NamedPlace[] {
+export function loadCities(path = DEFAULT_CITIES): Place[] {
   const text = readText(path, 'cities file', MAX_DATA_FILE_BYTES);
   let json: unknown;
   try {

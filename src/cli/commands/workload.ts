@@ -3,7 +3,6 @@ import { parseWorkload, formatWorkload, workloadWeight, type WorkloadSearch } fr
 import { syntheticWorkload, BACKGROUND_RADII, HOTSPOT_RADII, HOT_SPREAD_KM } from '../../core/workloadGen.ts';
 import { coverWorkload } from '../../core/requestLoad.ts';
 import { loadUsPlaces } from '../../data/places.ts';
-import { sigmaKm } from '../../data/generator.ts';
 import { parse, int, str } from '../args.ts';
 import { readText, writeFileAtomic, CliError, DEFAULT_CITIES, ROOT } from '../io.ts';
 import { loadCities } from './searches.ts';
@@ -80,7 +79,7 @@ writes them atomically as a workload file (lat,lng,radius,timestamp,weight):
       .filter((c) => (c.country ?? 'US') === 'US' && (c.population ?? 0) > 0)
       .sort((a, b) => (b.population ?? 0) - (a.population ?? 0))
       .slice(0, HOTSPOT_CITIES);
-    const result = syntheticWorkload(places, hot.map((c) => ({ lat: c.lat, lng: c.lng, population: c.population ?? 0 })), { searches, seed, days, start, hotShare, hotWeight, spreadKm: sigmaKm });
+    const result = syntheticWorkload(places, hot.map((c) => ({ lat: c.lat, lng: c.lng, population: c.population ?? 0 })), { searches, seed, days, start, hotShare, hotWeight });
     const header = `# geoshard workload --searches ${searches} --seed ${seed} --days ${days} --hot-share ${hotShare} --hot-weight ${hotWeight}${start ? ` --start ${start}` : ''}\n# hot spots: ${hot.map((c) => c.name).join(', ')}\n`;
     writeFileAtomic(out, header + formatWorkload(result));
     io.out(`wrote ${out}: ${searches.toLocaleString('en-US')} searches, total weight ${workloadWeight(result).toLocaleString('en-US')}, seed ${seed}\n`);
