@@ -3,7 +3,7 @@
  *
  * (a) The real path: the explorer's own server (npm start) with the live API
  *     mounted, against the real OpenSearch node (npm run cluster:start, or
- *     OPENSEARCH_URL). The `dishes` index of data/boundaries.json is seeded
+ *     OPENSEARCH_URL). The tests' own index (e2e/e2eIndex.ts: the bundled file as `geoshard-e2e-dishes`) is seeded
  *     with a small sample when missing. Expected values come from the routing
  *     core (the shards a circle asks) and from OpenSearch itself (a plain
  *     unrouted _count written here), never from the page.

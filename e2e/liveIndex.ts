@@ -1,20 +1,23 @@
 /**
  * The real index the live browser tests search (live.spec.ts, nodes.spec.ts):
- * the `dishes` index of data/boundaries.json on the node OPENSEARCH_URL (or
- * the local one) names, seeded with a small sample when missing. Expected
- * values in the tests come from the routing core and OpenSearch itself.
+ * the tests' own index (e2e/e2eIndex.ts: the bundled boundaries under the
+ * name `geoshard-e2e-dishes`) on the node OPENSEARCH_URL (or the local one)
+ * names, seeded with a small sample when missing and recreated whenever it is
+ * not exactly that sample for that file (it is nobody else's). Expected values
+ * in the tests come from the routing core and OpenSearch itself.
  */
-import { readFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { expect } from '@playwright/test';
 import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
 import { getIndexMeta } from '../src/server/seeder.ts';
 import { DOC_SHAPE, docShapeOf } from '../src/server/indexSpec.ts';
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const file = JSON.parse(readFileSync(fileURLToPath(new URL('../data/boundaries.json', import.meta.url)), 'utf8'));
+import { E2E_BOUNDARIES, ROOT, e2eFile } from './e2eIndex.ts';
+
+export { ROOT };
+/** The boundary file the explorer's server routes with in the tests (index `geoshard-e2e-dishes`). */
+export const file = e2eFile();
 
 /** The sample seeded when the index is missing: 9,000 documents, about 15 s on a busy 2-core machine, ~60 dishes within 15 mi of San Francisco. */
 export const E2E_SAMPLE = { restaurants: 1500, dishesPerRestaurant: 5 };
@@ -37,22 +40,18 @@ export async function ensureLiveIndex(base: string): Promise<OpenSearchClient> {
   let s = await status();
   expect(s.connection.status, 'the explorer’s live API must reach the node').toBe('up');
   const seed = async (recreate: boolean) => {
-    const args = ['geoshard', 'seed', '--restaurants', String(E2E_SAMPLE.restaurants), '--dishes-per-restaurant', String(E2E_SAMPLE.dishesPerRestaurant), ...(recreate ? ['--recreate'] : [])];
+    const args = ['geoshard', 'seed', '--boundaries', E2E_BOUNDARIES, '--restaurants', String(E2E_SAMPLE.restaurants), '--dishes-per-restaurant', String(E2E_SAMPLE.dishesPerRestaurant), ...(recreate ? ['--recreate'] : [])];
     await promisify(execFile)('npx', args, { cwd: ROOT, timeout: 150_000 });
   };
   if (s.drift?.status === 'missing-index') {
     await seed(false);
-  } else if (s.drift && s.drift.status !== 'ok') {
-    // Recreate only an index this test seeded itself; anyone else's index is theirs to fix.
-    const sample = (await getIndexMeta(client, file.index))?.sample;
-    if (sample?.restaurants !== E2E_SAMPLE.restaurants || sample?.dishesPerRestaurant !== E2E_SAMPLE.dishesPerRestaurant) {
-      throw new Error(`The "${file.index}" index does not match data/boundaries.json: ${s.drift.message}`);
-    }
-    await seed(true);
   } else {
-    // An index this test seeded before dishes carried their restaurant is seeded again in the current shape.
-    const sample = (await getIndexMeta(client, file.index))?.sample;
-    if (sample?.restaurants === E2E_SAMPLE.restaurants && sample?.dishesPerRestaurant === E2E_SAMPLE.dishesPerRestaurant && docShapeOf(sample) !== DOC_SHAPE) await seed(true);
+    // The index is the tests' own: anything but exactly this sample, settled, for this file, of the current
+    // document shape (a run killed mid-migration, another sample, an old shape) is recreated.
+    const meta = await getIndexMeta(client, file.index);
+    const sample = meta?.sample;
+    const exact = s.drift?.status === 'ok' && !meta?.migration && sample?.complete && sample.restaurants === E2E_SAMPLE.restaurants && sample.dishesPerRestaurant === E2E_SAMPLE.dishesPerRestaurant && docShapeOf(sample) === DOC_SHAPE;
+    if (!exact) await seed(true);
   }
   s = await status();
   expect(s.drift?.status, `index "${file.index}" must be seeded for data/boundaries.json`).toBe('ok');

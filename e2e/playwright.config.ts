@@ -1,8 +1,11 @@
 import { defineConfig } from '@playwright/test';
+import { writeE2eBoundaries } from './e2eIndex.ts';
 
 // Browser tests drive Debian's Chromium (never a downloaded browser); the explorer is served
 // by `npm start` on a test port. Software WebGL (SwiftShader) renders the globe headless.
 const port = Number(process.env.E2E_PORT ?? 5199);
+// The explorer's server routes with the tests' own index (e2e/e2eIndex.ts), never a user's `dishes`.
+const boundaries = writeE2eBoundaries();
 
 export default defineConfig({
   testDir: '.',
@@ -26,7 +29,7 @@ export default defineConfig({
     command: 'node scripts/start.mjs',
     cwd: '..',
     url: `http://127.0.0.1:${port}/`,
-    env: { PORT: String(port) },
+    env: { PORT: String(port), GEOSHARD_BOUNDARIES: boundaries },
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'pipe',

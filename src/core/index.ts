@@ -49,5 +49,5 @@ export { plan, withMigration, stepFile } from './plan.ts';
 export type { MigrationPlan, PlanMove, PlanAction, PlanStep, PlanOptions } from './plan.ts';
 export { MIGRATION_PHASES, phaseRouting } from './migration.ts';
 export type { Migration, MigrationMove, MigrationPhase, PhaseRouting, ResolvedMove } from './migration.ts';
-export { MOVE_STEPS, MigrationStateError, parseMigrationState, startState, nextAction, advance, withCopied, countsMatch, intermediateFile, routingPhaseOf } from './migrationState.ts';
-export type { MoveStep, DocCounts, MoveState, MigrationState, MigrationAction } from './migrationState.ts';
+export { MOVE_STEPS, MigrationStateError, parseMigrationState, startState, nextAction, advance, withCopied, withCutover, countsMatch, intermediateFile, routingPhaseOf } from './migrationState.ts';
+export type { MoveStep, DocCounts, MoveState, CutoverState, MigrationState, MigrationAction } from './migrationState.ts';

@@ -60,6 +60,33 @@ export interface MoveState {
   copied: DocCounts;
   /** The range's documents on both owners when verify counted them; null before. */
   verified: { from: DocCounts; to: DocCounts } | null;
+  /**
+   * The cutover of the copy step (absent before it starts, and in states
+   * written before it existed): `blockedAt`, the ISO-8601 time the executor
+   * set the index's write block for this range's exact check, null while no
+   * block is held (a process killed while holding it leaves it set, and the
+   * next run lifts it); `windowsMs`, each try's time under the block (ms).
+   */
+  cutover?: CutoverState;
+}
+
+/** The write-block cutover of one range (MoveState.cutover). */
+export interface CutoverState {
+  blockedAt: string | null;
+  /** Milliseconds each try held the block, in order (a try that found a difference lifts it and fixes). */
+  windowsMs: number[];
+  /**
+   * Each owner shard's max sequence number under the block when the range
+   * switched (absent before): a copy on the new owner not written since is
+   * one both owners held at the switch.
+   */
+  checkpoint?: { from: number; to: number };
+  /**
+   * True once the delete step compared the owners after the switch (and
+   * before it deleted anything from the old owner): a resumed delete step
+   * must not take its own deletions for a writer's.
+   */
+  reconciled?: boolean;
 }
 
 /** `_meta.migration`: a migration from the settled file (`base`) to a candidate (`target`). */
@@ -82,7 +109,7 @@ export interface MigrationState {
 /** The fields of `_meta.migration` (closed schema). */
 export const MIGRATION_STATE_FIELDS: readonly (keyof MigrationState)[] = ['epoch', 'base', 'target', 'targetFile', 'startedAt', 'updatedAt', 'moves'];
 /** The fields of one move of `_meta.migration.moves`. */
-export const MOVE_STATE_FIELDS: readonly (keyof MoveState)[] = ['start', 'end', 'from', 'to', 'step', 'copied', 'verified'];
+export const MOVE_STATE_FIELDS: readonly (keyof MoveState)[] = ['start', 'end', 'from', 'to', 'step', 'copied', 'verified', 'cutover'];
 
 /** MigrationStateError lists every problem of a `_meta.migration` value, one per line, each naming its field. */
 export class MigrationStateError extends Error {
@@ -183,7 +210,7 @@ export function nextAction(state: MigrationState): MigrationAction {
  * RangeError naming both steps when `to` is not the move's next step: steps
  * are never skipped or repeated.
  */
-export function advance(state: MigrationState, k: number, to: MoveStep, now: string, patch: Partial<Pick<MoveState, 'copied' | 'verified'>> = {}): MigrationState {
+export function advance(state: MigrationState, k: number, to: MoveStep, now: string, patch: Partial<Pick<MoveState, 'copied' | 'verified' | 'cutover'>> = {}): MigrationState {
   const m = state.moves[k];
   if (!m) throw new RangeError(`advance: move ${k} does not exist (the migration has ${state.moves.length})`);
   const next = MOVE_STEPS[MOVE_STEPS.indexOf(m.step) + 1];
@@ -195,6 +222,11 @@ export function advance(state: MigrationState, k: number, to: MoveStep, now: str
 /** withCopied returns the state with move k's copied counts set (no new epoch: routing does not change). */
 export function withCopied(state: MigrationState, k: number, copied: DocCounts, now: string): MigrationState {
   return { ...state, updatedAt: now, moves: state.moves.map((x, i) => (i === k ? { ...x, copied } : x)) };
+}
+
+/** withCutover returns the state with move k's cutover record set (no new epoch: routing does not change). */
+export function withCutover(state: MigrationState, k: number, cutover: CutoverState, now: string): MigrationState {
+  return { ...state, updatedAt: now, moves: state.moves.map((x, i) => (i === k ? { ...x, cutover } : x)) };
 }
 
 /** countsMatch says whether verify may publish: both owners hold the same restaurants and dishes of the range. */
@@ -252,6 +284,21 @@ export function parseMigrationState(value: unknown, base: BoundaryFile, source =
           reportUnknownFields(m.verified, `${p}.verified`, 'verified', ['from', 'to'], err);
           checkCounts(m.verified.from, `${p}.verified.from`, err);
           checkCounts(m.verified.to, `${p}.verified.to`, err);
+        }
+      }
+      if (m.cutover !== undefined) {
+        const c = m.cutover;
+        if (!isObj(c)) err(`${p}.cutover`, `${show(c)} is not { blockedAt, windowsMs }`);
+        else {
+          reportUnknownFields(c, `${p}.cutover`, 'cutover', ['blockedAt', 'windowsMs', 'checkpoint', 'reconciled'], err);
+          if (c.reconciled !== undefined && typeof c.reconciled !== 'boolean') err(`${p}.cutover.reconciled`, `${show(c.reconciled)} is not a boolean`);
+          if (c.checkpoint !== undefined) {
+            const k = c.checkpoint;
+            const seq = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >= -1;
+            if (!isObj(k) || !seq(k.from) || !seq(k.to)) err(`${p}.cutover.checkpoint`, `${show(k)} is not { from, to } sequence numbers (integers >= -1)`);
+          }
+          if (c.blockedAt !== null && !isTime(c.blockedAt)) err(`${p}.cutover.blockedAt`, `${show(c.blockedAt)} is not null or an ISO-8601 UTC time`);
+          if (!Array.isArray(c.windowsMs) || !c.windowsMs.every((w) => typeof w === 'number' && Number.isFinite(w) && w >= 0)) err(`${p}.cutover.windowsMs`, `${show(c.windowsMs)} is not an array of milliseconds >= 0`);
         }
       }
       const started = (MOVE_STEPS as readonly unknown[]).indexOf(m.step);

@@ -33,7 +33,7 @@ import { OpenSearchClient, OpenSearchError, configFromEnv } from './opensearch.t
 import { DriftGuard, driftState, type DriftState } from './drift.ts';
 import { getIndexMeta } from './seeder.ts';
 import { DOC_SHAPE, docShapeOf, JOIN_FIELD, PARENT, CHILD, type IndexMeta } from './indexSpec.ts';
-import { parseSearchParams, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, type StatusAnswer } from './wire.ts';
+import { parseSearchParams, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, routingKeyOf, type StatusAnswer } from './wire.ts';
 import { runSearch, planRouted, planAll, compareParts, DEFAULT_SEARCH_TIMEOUT_MS, type SearchPart, type RunOptions } from './search.ts';
 import { readLayout, isHealthy, withLeftNodes, placementOf, placementSentence, type Layout } from './placement.ts';
 import { checkRouting, type RoutingCheck } from './fingerprint.ts';
@@ -615,7 +615,7 @@ function redactPath(message: string, path: string): string {
 }
 
 function boundaryInfo(file: BoundaryFile, path: string) {
-  return { file: publicName(path), index: file.index, hash: file.hash, version: file.version, numberOfShards: file.numberOfShards, shards: file.shards.map((s, index) => ({ index, name: s.name, shard: s.shard })) };
+  return { file: publicName(path), index: file.index, hash: file.hash, version: file.version, numberOfShards: file.numberOfShards, shards: file.shards.map((s, index) => ({ index, name: s.name, shard: s.shard })), routing: routingKeyOf(file) };
 }
 
 function driftResult(head: Record<string, unknown>, d: DriftState): ApiResult {

@@ -7,8 +7,17 @@
  * process; it stops at a named point through GEOSHARD_MIGRATE_PAUSE and says
  * so on stderr, so the test kills it there (no sleeps).
  *
+ * Both runs have a writer beside them (writeLoad.ts: creates, full updates
+ * and deletes of restaurants with their dishes, half in the moving ranges,
+ * through both paths: the routing core's every-owner writes and a plain
+ * client's read-owner writes and found-copy deletes). Afterwards every write
+ * it had acknowledged is in the index exactly once, on its new owner, with
+ * its last content, and nothing it deleted is left. Its dishes have no diet,
+ * so the searches (filtered by a diet) still answer what they did before.
+ *
  * Expected values: the totals and hit ids the node itself returned before the
- * move; per-shard counts predicted by the core from the sample (verify-routing).
+ * move; per-shard counts predicted by the core from the sample (verify-routing);
+ * the writer's own record of what the cluster acknowledged.
  */
 import { describe, it, expect, beforeAll, afterAll, onTestFinished } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,6 +32,10 @@ import { sampleOf } from './sample.ts';
 import { verifyRouting } from './verify.ts';
 import { movedCandidate } from './migrationFixture.ts';
 import { LOCK_INDEX } from './migration.ts';
+import { writeBlocked } from './cutover.ts';
+import { auditIndex } from './audit.ts';
+import { WriteLoad, type WritePath } from './writeLoad.ts';
+import type { Restaurant } from '../data/generator.ts';
 import { main } from '../cli/main.ts';
 
 const INDEX = 'geoshard-live-migrate';
@@ -47,6 +60,10 @@ interface Circle {
 }
 
 let circles: Circle[];
+let hotPlaces: Restaurant[];
+let anyPlaces: Restaurant[];
+/** Searches are filtered by this diet: the writer's dishes have none, so they never change an answer. */
+const DIET = 'vegetarian';
 
 beforeAll(async () => {
   writeFileSync(BASE_PATH, formatBoundaryFile(base));
@@ -58,6 +75,8 @@ beforeAll(async () => {
     await seedIndex({ client, router: new Router(base), ...SAMPLE, recreate: true });
   }
   await client.request('DELETE', `/${LOCK_INDEX}/_doc/${INDEX}`, { okStatuses: [404] });
+  // A run stopped before its writer cleaned up leaves the writer's documents: the sample alone again.
+  await new WriteLoad({ client, base, hot: [], any: [], prefix: 'w', seed: 0, paths: ['plain'], pipeline: false }).cleanup();
   // Circles: half centred on restaurants whose cell moves (they straddle a moving range), half anywhere.
   const rand = mulberry32(14);
   const sample = sampleOf(SAMPLE.restaurants);
@@ -67,6 +86,8 @@ beforeAll(async () => {
   };
   const inMove = sample.filter((r) => moving(r.lat, r.lng));
   expect(inMove.length).toBeGreaterThanOrEqual(12);
+  hotPlaces = inMove;
+  anyPlaces = sample;
   circles = [];
   for (let k = 0; k < 8; k++) {
     const r = inMove[Math.floor(rand() * inMove.length)];
@@ -98,7 +119,7 @@ afterAll(async () => {
 });
 
 function search(api: RunningApi, c: Circle) {
-  return getJson(`${api.url}/api/search?lat=${c.lat}&lng=${c.lng}&radius=${c.radiusKm}km&compare=1&size=10`);
+  return getJson(`${api.url}/api/search?lat=${c.lat}&lng=${c.lng}&radius=${c.radiusKm}km&diet=${DIET}&compare=1&size=10`);
 }
 
 /** A running `geoshard migrate`: its stderr lines, a wait for a line, its exit. */
@@ -166,18 +187,57 @@ async function expectSettledOn(file: BoundaryFile) {
   expect(meta?.hash).toBe(file.hash);
   expect(meta?.migration).toBeUndefined();
   const v = await verifyRouting(client, new Router(file));
+  if (v.problems.length > 0) {
+    // Say which documents are not the sample's (sample ids are r + digits).
+    const { body } = await client.request<{ hits: { hits: { _id: string; _routing: string }[] } }>('POST', `/${INDEX}/_search`, { body: { size: 50, _source: false, query: { bool: { must_not: { regexp: { id: 'r[0-9]+(-d[0-9]+)?' } } } } } });
+    console.log(`not the sample's: ${body.hits.hits.map((h) => `${h._id}@${h._routing}`).join(', ')}`);
+  }
   expect(v.problems).toEqual([]);
   expect(v.counts?.length).toBe(file.numberOfShards);
 }
 
 async function stateOf() {
-  return (await getIndexMeta(client, INDEX))?.migration as { epoch: number; moves: { step: string; copied: { restaurants: number; dishes: number } }[] };
+  return (await getIndexMeta(client, INDEX))?.migration as { epoch: number; moves: { step: string; copied: { restaurants: number; dishes: number }; cutover?: { blockedAt: string | null; windowsMs: number[] } }[] };
 }
+
+/** A writer through both paths beside a migration; `finish` stops it and checks the index against `final`. */
+function startWriter(seed: number, prefix: string) {
+  const paths: WritePath[] = ['routed', 'plain'];
+  // The package writer reuses _meta for 100 ms, under the test's 300 ms grace (as its default 1 s is under the default 6 s).
+  const w = new WriteLoad({ client, base, hot: hotPlaces, any: anyPlaces, prefix: `${prefix}${Date.now().toString(36)}-`, seed, paths, pipeline: false, metaTtlMs: 100 });
+  const running = w.run();
+  return {
+    w,
+    async finish(final: BoundaryFile) {
+      w.stop();
+      await running;
+      const check = await w.check(new Router(final));
+      const problems = { lost: check.lost, duplicated: check.duplicated, orphaned: check.orphaned, misplaced: check.misplaced, stale: check.stale };
+      expect(problems, `writer: ${JSON.stringify(w.stats)}`).toEqual({ lost: [], duplicated: [], orphaned: [], misplaced: [], stale: [] });
+      expect(check.checked).toBeGreaterThan(0);
+      expect(w.stats.creates + w.stats.updates + w.stats.deletes).toBeGreaterThanOrEqual(30);
+      expect(w.stats.deletes).toBeGreaterThan(0);
+      expect(w.stats.hot).toBeGreaterThan(0);
+      // The audit reads every shard: nothing on a wrong shard, no dish apart from its restaurant.
+      const audit = await auditIndex(client, INDEX);
+      expect(audit.clean, JSON.stringify(audit.tally).slice(0, 2000)).toBe(true);
+      expect(audit.documents.total).toBeGreaterThan(SAMPLE.restaurants);
+      // The sample alone again, for verify-routing's per-shard prediction.
+      await w.cleanup();
+      return w.stats;
+    },
+  };
+}
+
+/** The cutover windows the migration recorded, from its progress lines (ms). */
+const windowsOf = (err: string) => [...err.matchAll(/writes blocked (\d+) ms/g)].map((x) => Number(x[1]));
 
 describe('geoshard migrate on a live index', () => {
   it('moves two boundaries while searches answer exactly as before, and leaves the index on the candidate', async () => {
     const api = await startApi({ file: candidate, client });
     try {
+      const writer = startWriter(1, 'wfwd');
+      onTestFinished(() => writer.w.stop());
       const cli = migrate(CANDIDATE_PATH);
       // The candidate's server answers from the moment the migration names it as its target.
       await cli.waitFor(/started: 2 range/);
@@ -189,6 +249,11 @@ describe('geoshard migrate on a live index', () => {
       const answers = await loop;
       expect(code, cli.err()).toBe(0);
       expect(cli.err()).toMatch(/range 2\/2 .*: copy \[#+\] 100%/);
+      expect(cli.err()).toMatch(/range 1\/2 .*: verified under the write block/);
+      const windows = windowsOf(cli.err());
+      console.log(`forward migration with a writer: ${JSON.stringify(writer.w.stats)}; cutover windows ${windows.join(', ')} ms\n${cli.err()}`);
+      expect(windows.length).toBeGreaterThanOrEqual(2);
+      await writer.finish(candidate);
       expectEveryAnswerUnchanged(answers);
       expect(answers.length).toBeGreaterThanOrEqual(300);
       // The loop ran through the move: answers routed with several epochs of the migration.
@@ -203,6 +268,8 @@ describe('geoshard migrate on a live index', () => {
   it('moves them back with the CLI killed during the copy, between verify and switch, and during the delete, and ends in the same state', async () => {
     const api = await startApi({ file: base, client });
     try {
+      const writer = startWriter(2, 'wback');
+      onTestFinished(() => writer.w.stop());
       const first = migrate(BASE_PATH, 'copying:1', ['--batch', '2']);
       await first.waitFor(/started: 2 range/);
       let finished = false;
@@ -224,9 +291,26 @@ describe('geoshard migrate on a live index', () => {
       await second.exit;
       s = await stateOf();
       expect(s.moves.map((m) => m.step)).toEqual(['verified', 'pending']);
+      expect(s.moves[0].cutover?.blockedAt).toEqual(expect.any(String));
+
+      // Killed at verified, it held the write block; the next run switches, then lifts it. Killed during the
+      // cutover of range 2 (the block held, the range still copying), the run after lifts it and copies again.
+      expect(await writeBlocked(client, INDEX)).toBe(true);
+      const blocked = migrate(BASE_PATH, 'cutover:2');
+      await blocked.waitFor(/paused at cutover of range 2/);
+      expect(blocked.err()).toMatch(/range 1\/2 .*: switched/);
+      expect(blocked.err()).toMatch(/range 1\/2 .*: lifted the write block a killed run set at/);
+      blocked.child.kill('SIGKILL');
+      await blocked.exit;
+      s = await stateOf();
+      expect(s.moves.map((m) => m.step)).toEqual(['done', 'copying']);
+      expect(s.moves[1].cutover?.blockedAt).toEqual(expect.any(String));
+      expect(await writeBlocked(client, INDEX)).toBe(true);
 
       const third = migrate(BASE_PATH, 'deleting:2');
       await third.waitFor(/paused at deleting of range 2/);
+      expect(third.err()).toMatch(/range 2\/2 .*: lifted the write block a killed run set at/);
+      expect(await writeBlocked(client, INDEX)).toBe(false);
       // While it runs (paused, alive), a second migration is refused.
       const rival = migrate(BASE_PATH);
       expect(await rival.exit).toBe(1);
@@ -243,6 +327,8 @@ describe('geoshard migrate on a live index', () => {
       expect(code, last.err()).toBe(0);
       expectEveryAnswerUnchanged(answers);
       expect(answers.length).toBeGreaterThanOrEqual(150);
+      const stats = await writer.finish(base);
+      console.log(`migration back with kills and a writer: ${JSON.stringify(stats)}`);
       await expectSettledOn(base);
       // The same final state as a fresh seed: verify-routing's prediction for the base file holds on every shard.
     } finally {

@@ -15,9 +15,9 @@ import { randomUUID } from 'node:crypto';
 import {
   Router,
   advance,
-  countsMatch,
   nextAction,
   withCopied,
+  withCutover,
   type BoundaryFile,
   type DocCounts,
   type MigrationState,
@@ -26,6 +26,23 @@ import {
 import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT, indexMeta, type IndexMeta } from './indexSpec.ts';
 import { bulkErrors, getIndexMeta } from './seeder.ts';
+import {
+  applyDiff,
+  checkRange,
+  deletedOnOldSince,
+  idsOf,
+  describeDiff,
+  diffDigests,
+  digestRange,
+  isClean,
+  maxSeqNo,
+  pages as rangePages,
+  rangeDishes,
+  rangeRestaurants,
+  setWriteBlock,
+  writeBlocked,
+  type Checkpoint,
+} from './cutover.ts';
 import type { MigrationStatus } from './wire.ts';
 
 // The `_meta` readers (migrationOfMeta, routerOf) and MigrationError live in src/opensearch/meta.ts, shared with the package's writer.
@@ -57,19 +74,9 @@ export function withState(meta: IndexMeta, state: MigrationState | null): IndexM
 }
 
 // ---------------------------------------------------------------------------------------------
-// Queries on one owner's copy of a range
+// Queries on one owner's copy of a range (cutover.ts), kept importable from here
 
-const cellRange = (m: Pick<MoveState, 'start' | 'end'>) => ({ range: { cell: m.end === null ? { gte: m.start } : { gte: m.start, lt: m.end } } });
-
-/** The restaurants of a range routed with `routing` (the copy that owner holds). */
-export function rangeRestaurants(m: Pick<MoveState, 'start' | 'end'>, routing: string): Record<string, unknown> {
-  return { bool: { filter: [{ term: { [JOIN_FIELD]: PARENT } }, { term: { _routing: routing } }, cellRange(m)] } };
-}
-
-/** The dishes of a range routed with `routing`: through their parent, which holds the cell. */
-export function rangeDishes(m: Pick<MoveState, 'start' | 'end'>, routing: string): Record<string, unknown> {
-  return { bool: { filter: [{ term: { [JOIN_FIELD]: CHILD } }, { term: { _routing: routing } }, { has_parent: { parent_type: PARENT, query: cellRange(m) } }] } };
-}
+export { rangeRestaurants, rangeDishes };
 
 /** countRange counts one owner's copy of a range (after a refresh, so the last writes are seen). */
 export async function countRange(client: OpenSearchClient, index: string, m: Pick<MoveState, 'start' | 'end'>, routing: string): Promise<DocCounts> {
@@ -81,28 +88,7 @@ export async function countRange(client: OpenSearchClient, index: string, m: Pic
   return { restaurants: r.body.count, dishes: d.body.count };
 }
 
-interface Hit {
-  _id: string;
-  _source: Record<string, unknown>;
-  sort: unknown[];
-}
-
-/** Pages through a query on one routing, sorted by id, `size` at a time. */
-async function* pages(client: OpenSearchClient, index: string, routing: string, query: Record<string, unknown>, size: number): AsyncGenerator<Hit[]> {
-  let after: unknown[] | undefined;
-  for (;;) {
-    const { body } = await client.request<{ hits: { hits: Hit[] } }>('POST', `/${encodeURIComponent(index)}/_search`, {
-      query: { routing },
-      body: { size, query, sort: [{ id: 'asc' }], ...(after ? { search_after: after } : {}) },
-      timeoutMs: 60_000,
-    });
-    const hits = body.hits.hits;
-    if (hits.length === 0) return;
-    yield hits;
-    if (hits.length < size) return;
-    after = hits[hits.length - 1].sort;
-  }
-}
+type Hit = { _id: string; _source: Record<string, unknown>; sort: unknown[] };
 
 /**
  * copyBatch writes restaurants and their dishes to the new owner, create-only
@@ -116,7 +102,7 @@ async function copyBatch(client: OpenSearchClient, index: string, to: string, do
     const source = d._source[JOIN_FIELD] === PARENT || (d._source[JOIN_FIELD] as { name?: string })?.name === PARENT ? { ...d._source, shard: to } : d._source;
     body += JSON.stringify({ create: { _index: index, _id: d._id, routing: to } }) + '\n' + JSON.stringify(source) + '\n';
   }
-  const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { _id: string; status: number }>[] }>('POST', '/_bulk', { body, timeoutMs: 120_000 });
+  const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { _id: string; status: number }>[] }>('POST', '/_bulk', { query: { pipeline: '_none' }, body, timeoutMs: 120_000 });
   const errs = bulkErrors(res.body).filter((e) => e.status !== 409);
   if (errs.length > 0) throw new MigrationError(`copy to "${to}" failed for ${errs.length} documents: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
   const created = { restaurants: 0, dishes: 0 };
@@ -137,7 +123,7 @@ async function copyBatch(client: OpenSearchClient, index: string, to: string, do
  */
 async function deleteAll(client: OpenSearchClient, index: string, routing: string, query: Record<string, unknown>, size: number): Promise<number> {
   let deleted = 0;
-  for await (const hits of pages(client, index, routing, query, size)) {
+  for await (const hits of rangePages(client, index, routing, query, size, false)) {
     const body = hits.map((h) => JSON.stringify({ delete: { _index: index, _id: h._id, routing } }) + '\n').join('');
     const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { status: number }>[] }>('POST', '/_bulk', { body, timeoutMs: 120_000 });
     const errs = bulkErrors(res.body).filter((e) => e.status !== 404);
@@ -260,8 +246,11 @@ export async function acquireLock(client: OpenSearchClient, index: string, stale
 // The executor
 
 /** A named point of the executor where a test may stop it (GEOSHARD_MIGRATE_PAUSE). */
-export type PausePoint = 'copying' | 'verified' | 'deleting';
-export const PAUSE_POINTS: readonly PausePoint[] = ['copying', 'verified', 'deleting'];
+export type PausePoint = 'copying' | 'cutover' | 'verified' | 'deleting';
+export const PAUSE_POINTS: readonly PausePoint[] = ['copying', 'cutover', 'verified', 'deleting'];
+
+/** Tries of the write-block check per range before the executor gives up (each try that finds a difference fixes it first). */
+export const MAX_CUTOVER_TRIES = 20;
 
 /** Options of runMigration. */
 export interface RunMigrationOptions {
@@ -287,6 +276,13 @@ export interface RunMigrationOptions {
   pause?: (point: PausePoint, move: number) => Promise<void>;
   /** True when the lock was lost: the executor stops before its next write. */
   lockLost?: () => boolean;
+  /**
+   * Called after every write of `_meta` (each publish, and the candidate at
+   * the end), before the executor goes on: `geoshard migrate` updates the
+   * index's routing pipeline there, so writes sent without routing follow
+   * the epoch the searchers read.
+   */
+  onPublish?: (meta: IndexMeta) => Promise<void>;
   now?: () => string;
 }
 
@@ -303,11 +299,18 @@ function bar(done: number, total: number): string {
  * runMigration takes the state to its end: every range through its steps
  * (core nextAction), `_meta` written after every step, and finally the
  * candidate written as the index's settled file. Returns the final `_meta`.
+ *
+ * The copy step is cutover.ts's: copy, a per-document diff and fix, then the
+ * exact check under a brief write block, with the switch published before
+ * the block is lifted. A run that finds the block left by a killed run lifts
+ * it first (after publishing the switch if the killed run had verified).
  */
 export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
   const { client, base } = o;
   const index = base.index;
   const now = o.now ?? (() => new Date().toISOString());
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const shardOf = new Map(base.shards.map((x) => [x.name, x.shard]));
   let meta = o.meta;
   let state = o.state;
   const n = state.moves.length;
@@ -315,39 +318,66 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
     if (o.lockLost?.()) throw new MigrationError(`the migration lock of "${index}" was taken over by another process: stopping before writing`);
     meta = withState(meta, s);
     await writeMeta(client, index, meta);
+    await o.onPublish?.(meta);
   };
   const publish = async (k: number, to: MoveStep, patch: Parameters<typeof advance>[4] = {}) => {
     state = advance(state, k, to, now(), patch);
     await save(state);
     o.progress(`${describeMove(state.moves[k], k, n)}: ${to} (epoch ${state.epoch})`);
   };
+  const graceWait = async (k: number, why: string) => {
+    if (o.graceMs <= 0) return;
+    o.progress(`${describeMove(state.moves[k], k, n)}: waiting ${o.graceMs} ms for every ${why} to run epoch ${state.epoch}`);
+    await wait(o.graceMs);
+  };
   type MoveStep = MoveState['step'];
+
+  // A write block left by a killed run: lift it, switching first if that run had verified (under the block
+  // both owners were equal; lifting before the switch would let writes reach only the old owner again).
+  {
+    const k = state.moves.findIndex((m) => m.step !== 'done');
+    const cur = k >= 0 ? state.moves[k] : undefined;
+    const blocked = await writeBlocked(client, index);
+    if (cur?.cutover?.blockedAt) {
+      if (cur.step === 'verified') await publish(k, 'switched');
+      if (blocked) await setWriteBlock(client, index, false);
+      state = withCutover(state, k, { blockedAt: null, windowsMs: cur.cutover.windowsMs }, now());
+      await save(state);
+      o.progress(`${describeMove(state.moves[k], k, n)}: lifted the write block a killed run set at ${cur.cutover.blockedAt}`);
+      if (state.moves[k].step === 'switched') await graceWait(k, 'searcher');
+    } else if (blocked) {
+      throw new MigrationError(
+        `index "${index}" has a write block (index.blocks.write) that geoshard migrate did not set: writes would fail and so would the copy. ` +
+          `Lift it (PUT /${index}/_settings {"index.blocks.write": null}) and run the command again.`,
+      );
+    }
+  }
+
   for (;;) {
     const a = nextAction(state);
     if (a.kind === 'finish') break;
     const m = state.moves[a.move];
     if (a.kind === 'publish') {
       await publish(a.move, a.to);
-      if (a.wait && o.graceMs > 0) {
-        o.progress(`${describeMove(m, a.move, n)}: waiting ${o.graceMs} ms for every searcher to run epoch ${state.epoch}`);
-        await new Promise((r) => setTimeout(r, o.graceMs));
-      }
+      if (a.wait) await graceWait(a.move, a.to === 'switched' ? 'searcher' : 'searcher and writer');
       if (a.to === 'verified') await o.pause?.('verified', a.move);
     } else if (a.kind === 'copy') {
       const label = describeMove(m, a.move, n);
+      const shards = { from: shardOf.get(m.from)!, to: shardOf.get(m.to)! };
+      await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
       const total = await countRange(client, index, m, m.from);
       const totalDocs = total.restaurants + total.dishes;
       let seen = 0;
       let copied = { ...m.copied };
       let batchNo = 0;
       o.progress(`${label}: copy ${bar(0, totalDocs)} documents`);
-      for await (const restaurants of pages(client, index, m.from, rangeRestaurants(m, m.from), o.batch)) {
-        const ids = restaurants.map((h) => String(h._source.id ?? h._id));
+      for await (const restaurants of rangePages(client, index, m.from, rangeRestaurants(m, m.from), o.batch)) {
+        const ids = restaurants.map((h) => String(h._source!.id ?? h._id));
         const dishes: Hit[] = [];
         const dishQuery = { bool: { filter: [{ term: { [JOIN_FIELD]: CHILD } }, { term: { _routing: m.from } }, { terms: { restaurant_id: ids } }] } };
-        for await (const page of pages(client, index, m.from, dishQuery, 2000)) dishes.push(...page);
+        for await (const page of rangePages(client, index, m.from, dishQuery, 2000)) dishes.push(...(page as Hit[]));
         // Parents first in the request: a child's parent is on the new owner when the child lands there.
-        const created = await copyBatch(client, index, m.to, [...restaurants, ...dishes]);
+        const created = await copyBatch(client, index, m.to, [...(restaurants as Hit[]), ...dishes]);
         copied = { restaurants: copied.restaurants + created.restaurants, dishes: copied.dishes + created.dishes };
         seen += restaurants.length + dishes.length;
         state = withCopied(state, a.move, copied, now());
@@ -355,28 +385,110 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
         o.progress(`${label}: copy ${bar(seen, totalDocs)} documents (${copied.restaurants + copied.dishes} written by this migration)`);
         if (batchNo++ === 0) await o.pause?.('copying', a.move);
       }
-      await client.request('POST', `/${encodeURIComponent(index)}/_refresh`);
-      const [from, to] = await Promise.all([countRange(client, index, m, m.from), countRange(client, index, m, m.to)]);
-      if (!countsMatch(from, to)) {
-        throw new MigrationError(
-          `${label}: verify failed: the old owner "${m.from}" holds ${from.restaurants} restaurants and ${from.dishes} dishes of the range, the new owner "${m.to}" ${to.restaurants} and ${to.dishes}. ` +
-            `Reads stay on the old owner; run the command again to copy again (a document deleted on the old owner during the copy needs deleting on the new one by hand).`,
-        );
+      // Per document: what writers changed during the copy, and what the copy wrote after a delete.
+      // Every write after this checkpoint has a higher sequence number: the cutover re-checks those.
+      let since: Checkpoint = { from: await maxSeqNo(client, index, shards.from), to: await maxSeqNo(client, index, shards.to) };
+      await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
+      const [dFrom, dTo] = await Promise.all([digestRange(client, index, m, m.from), digestRange(client, index, m, m.to)]);
+      const diff = diffDigests(dFrom, dTo);
+      o.progress(`${label}: diff of ${dFrom.size} documents on "${m.from}" and ${dTo.size} on "${m.to}" (id and content): ${describeDiff(diff)}`);
+      let recheck = idsOf(diff);
+      if (recheck.size > 0) {
+        const f = await applyDiff(client, index, m.from, m.to, diff);
+        o.progress(`${label}: fixed: ${f.copied} copied again, ${f.deleted} deleted from "${m.to}"`);
       }
-      o.progress(`${label}: verified ${from.restaurants} restaurants and ${from.dishes} dishes on both owners`);
-      await publish(a.move, 'verified', { verified: { from, to } });
-      await o.pause?.('verified', a.move);
+      // Catch-up passes while writers run, until one finds (almost) nothing: what the write block's check
+      // must still find is then only what is written during the last pass.
+      for (let pass = 1; pass <= 5; pass++) {
+        const c = await checkRange(client, index, { ...m }, shards, since, recheck, false);
+        since = c.checkpoint;
+        recheck = idsOf(c.diff);
+        if (recheck.size > 0) await applyDiff(client, index, m.from, m.to, c.diff);
+        o.progress(`${label}: catch-up pass ${pass}: ${c.compared} documents written since the last pass compared: ${describeDiff(c.diff)}`);
+        if (recheck.size <= 10) break;
+      }
+      const windows = [...(m.cutover?.windowsMs ?? [])];
+      for (let attempt = 1; ; attempt++) {
+        if (attempt > MAX_CUTOVER_TRIES) {
+          throw new MigrationError(`${label}: ${MAX_CUTOVER_TRIES} tries of the cutover each found a write that raced the fix; reads stay on the old owner. Run the command again when writes are calmer.`);
+        }
+        state = withCutover(state, a.move, { blockedAt: now(), windowsMs: windows }, now());
+        await save(state);
+        const t0 = performance.now();
+        await setWriteBlock(client, index, true);
+        let lifted = false;
+        const lift = async () => {
+          await setWriteBlock(client, index, false);
+          lifted = true;
+          windows.push(Math.round(performance.now() - t0));
+        };
+        const tBlocked = performance.now();
+        try {
+          await o.pause?.('cutover', a.move);
+          const c = await checkRange(client, index, { ...m }, shards, since, recheck, true);
+          const tChecked = performance.now();
+          if (isClean(c.diff)) {
+            await publish(a.move, 'verified', { verified: c.counts });
+            o.progress(`${label}: verified under the write block: ${c.counts.from.restaurants} restaurants and ${c.counts.from.dishes} dishes on both owners, ${c.compared} changed since the diff compared by content`);
+            await o.pause?.('verified', a.move);
+            await publish(a.move, 'switched');
+            const tSwitched = performance.now();
+            await lift();
+            const ms = (a: number, b: number) => Math.round(b - a);
+            state = withCutover(state, a.move, { blockedAt: null, windowsMs: windows, checkpoint: c.checkpoint }, now());
+            await save(state);
+            o.progress(
+              `${label}: cutover: writes blocked ${windows[windows.length - 1]} ms (try ${attempt}: block ${ms(t0, tBlocked)}, exact check ${ms(tBlocked, tChecked)}, publish verified + switched ${ms(tChecked, tSwitched)}, lift ${ms(tSwitched, performance.now())})`,
+            );
+            await graceWait(a.move, 'searcher');
+            break;
+          }
+          await lift();
+          state = withCutover(state, a.move, { blockedAt: null, windowsMs: windows }, now());
+          await save(state);
+          o.progress(`${label}: cutover try ${attempt} (writes blocked ${windows[windows.length - 1]} ms) found writes that raced the fix: ${describeDiff(c.diff)}; fixing and trying again`);
+          await applyDiff(client, index, m.from, m.to, c.diff);
+          since = c.checkpoint;
+          recheck = idsOf(c.diff);
+        } finally {
+          if (!lifted) await setWriteBlock(client, index, false).catch(() => {});
+        }
+      }
     } else {
       const label = describeMove(m, a.move, n);
-      // Dishes first: they are found through their parent, which must still be there.
-      const dishes = await deleteAll(client, index, m.from, rangeDishes(m, m.from), o.batch * 10);
-      o.progress(`${label}: deleted ${dishes} dishes from ${m.from}`);
-      await o.pause?.('deleting', a.move);
-      const restaurants = await deleteAll(client, index, m.from, rangeRestaurants(m, m.from), o.batch);
-      o.progress(`${label}: deleted ${restaurants} restaurants from ${m.from}`);
-      await client.request('POST', `/${encodeURIComponent(index)}/_refresh`);
-      const left = await countRange(client, index, m, m.from);
-      if (left.restaurants + left.dishes > 0) throw new MigrationError(`${label}: ${left.restaurants} restaurants and ${left.dishes} dishes are still on the old owner "${m.from}" after the delete: run the command again`);
+      // Writers that read the state before dual writes went off may still write the old owner: let them finish.
+      await graceWait(a.move, 'writer');
+      // A delete that reached only the old owner after the switch (a writer found the document's routing
+      // before it and was held by the write block): the new owner's copy, unwritten since the switch,
+      // is deleted too. Copies written since (the range's new writes) are left alone.
+      // Done once, before the first deletion from the old owner, and recorded: a resumed delete step
+      // must not take its own deletions for a writer's.
+      const cut = m.cutover;
+      if (cut?.checkpoint && !cut.reconciled) {
+        const gone = await deletedOnOldSince(client, index, m, cut.checkpoint.to);
+        if (gone.length > 0) {
+          await applyDiff(client, index, m.from, m.to, { missing: [], changed: [], extra: gone });
+          o.progress(`${label}: deleted from "${m.to}" ${gone.length} documents deleted on "${m.from}" after the switch (${gone.slice(0, 3).join(', ')}${gone.length > 3 ? ', …' : ''})`);
+        }
+        state = withCutover(state, a.move, { ...cut, reconciled: true }, now());
+        await save(state);
+      }
+      // Dishes first: they are found through their parent, which must still be there. A writer that
+      // read the state before dual writes went off may still add a copy here: delete again what is left.
+      let left: DocCounts = { restaurants: 0, dishes: 0 };
+      for (let pass = 1; pass <= 3; pass++) {
+        const dishes = await deleteAll(client, index, m.from, rangeDishes(m, m.from), o.batch * 10);
+        o.progress(`${label}: deleted ${dishes} dishes from ${m.from}`);
+        if (pass === 1) await o.pause?.('deleting', a.move);
+        const restaurants = await deleteAll(client, index, m.from, rangeRestaurants(m, m.from), o.batch);
+        o.progress(`${label}: deleted ${restaurants} restaurants from ${m.from}`);
+        await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
+        left = await countRange(client, index, m, m.from);
+        if (left.restaurants + left.dishes === 0) break;
+        o.progress(`${label}: ${left.restaurants} restaurants and ${left.dishes} dishes were written to the old owner "${m.from}" during the delete (a writer on an older epoch): deleting again after ${o.graceMs} ms`);
+        await wait(o.graceMs);
+      }
+      if (left.restaurants + left.dishes > 0) throw new MigrationError(`${label}: ${left.restaurants} restaurants and ${left.dishes} dishes are still on the old owner "${m.from}" after the delete: a writer keeps writing it with a routing of an older epoch (its _meta is older than --grace-ms). Run the command again.`);
       await publish(a.move, 'done');
     }
   }
@@ -385,6 +497,7 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
   meta = { ...rest, ...indexMeta(o.candidate, meta.sample, meta.routing) };
   if (o.lockLost?.()) throw new MigrationError(`the migration lock of "${index}" was taken over by another process: stopping before writing`);
   await writeMeta(client, index, meta);
+  await o.onPublish?.(meta);
   o.progress(`published the candidate ${o.candidate.hash.slice(0, 12)} (version ${o.candidate.version}) as the index's boundary file`);
   return meta;
 }

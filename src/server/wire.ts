@@ -533,7 +533,16 @@ export interface StatusAnswer {
    * file name when it lies outside), never an absolute path; or why it is unusable.
    */
   boundary:
-    | { file: string; index: string; hash: string; version: number; numberOfShards: number; shards: { index: number; name: string; shard: number }[] }
+    | {
+        file: string;
+        index: string;
+        hash: string;
+        version: number;
+        numberOfShards: number;
+        shards: { index: number; name: string; shard: number }[];
+        /** routingKeyOf(the file): equal for two files that route every cell alike (absent from older servers). */
+        routing?: string;
+      }
     | { file: string; error: string };
   /**
    * The cluster's nodes, sorted by name: those up now and those seen since
@@ -561,6 +570,17 @@ export interface StatusAnswer {
   vocabulary: { diets: readonly string[]; allergens: readonly string[]; cuisines: readonly string[] };
   /** Whether the write endpoints answer (GEOSHARD_WRITES=1 on the server); absent from older servers. */
   writes?: { enabled: boolean };
+}
+
+/**
+ * routingKeyOf says how a boundary file routes, without what else it says
+ * (its index name, version, dates, counts): two files with equal keys send
+ * every cell to the same shard name and number, so the explorer can show one
+ * while the live API routes with the other (e.g. the same boundaries written
+ * for another index) without a routed search asking other shards.
+ */
+export function routingKeyOf(f: { numberOfShards: number; routingNumShards?: number; boundaries: readonly string[]; shards: readonly { name: string; shard: number }[] }): string {
+  return JSON.stringify([f.numberOfShards, f.routingNumShards ?? null, f.boundaries, f.shards.map((s) => [s.name, s.shard])]);
 }
 
 /** redactUrl removes user:password@ from every URL in a text (a URL alone, or a message naming one). */

@@ -10,6 +10,7 @@
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { describeStatus, type StatusVerdict } from './liveApi';
+import { routingKeyOf } from '../../server/wire';
 
 export function LiveStatus() {
   const st = useApp((s) => s.liveStatus);
@@ -27,7 +28,7 @@ export function LiveStatus() {
       command: f.kind === 'not-mounted' || f.kind === 'network' ? 'npm start' : null,
     };
   } else {
-    verdict = describeStatus(st.status, data?.file.hash ?? null);
+    verdict = describeStatus(st.status, data ? { hash: data.file.hash, routing: routingKeyOf(data.file) } : null);
   }
   return (
     <section className={`live-status level-${verdict.level}`} data-testid="live-status" data-state={verdict.state} aria-live="polite">

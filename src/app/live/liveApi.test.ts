@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router, cellAt, cellOrdinal, CELL_COUNT, KM_PER_MILE } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
-import { parseSearchParams, type StatusAnswer } from '../../server/wire';
+import { parseSearchParams, routingKeyOf, type StatusAnswer } from '../../server/wire';
 import { LiveApi } from '../../server/api';
 import { OpenSearchClient, type RequestOptions, type Response as OsResponse } from '../../server/opensearch';
 import {
@@ -346,7 +346,7 @@ describe('readStatus and describeStatus', () => {
     if (!s.ok) throw new Error(s.failure.message);
     expect(s.value.connection).toMatchObject({ up: true, version: '2.19.3', health: 'green', nodes: 1 });
     expect(s.value.drift?.status).toBe('ok');
-    const v = describeStatus(s.value, FILE.hash);
+    const v = describeStatus(s.value, { hash: FILE.hash, routing: routingKeyOf(FILE) });
     expect(v.level).toBe('ok');
     expect(v.detail).toContain(FILE.hash.slice(0, 12));
     expect(v.command).toBeNull();
@@ -357,7 +357,7 @@ describe('readStatus and describeStatus', () => {
     const r = await api.status();
     const s = readStatus(r.httpStatus, JSON.parse(JSON.stringify(r.body)));
     if (!s.ok) throw new Error(s.failure.message);
-    const v = describeStatus(s.value, FILE.hash);
+    const v = describeStatus(s.value, { hash: FILE.hash, routing: routingKeyOf(FILE) });
     expect(v).toMatchObject({ level: 'error', state: 'down', command: 'npm run cluster:start' });
     expect(v.headline).toContain(closedUrl);
   });
@@ -365,14 +365,14 @@ describe('readStatus and describeStatus', () => {
   it('says a missing index must be seeded', async () => {
     const s = await status((m, p) => cluster(m, p) ?? { status: 404, body: {} });
     if (!s.ok) throw new Error(s.failure.message);
-    expect(describeStatus(s.value, FILE.hash)).toMatchObject({ level: 'error', state: 'missing-index', command: 'npx geoshard seed' });
+    expect(describeStatus(s.value, { hash: FILE.hash, routing: routingKeyOf(FILE) })).toMatchObject({ level: 'error', state: 'missing-index', command: 'npx geoshard seed' });
   });
 
   it('names both hashes on drift', async () => {
     const other = '0123456789abcdef'.repeat(4);
     const s = await status((m, p) => cluster(m, p) ?? mapping(other, 3));
     if (!s.ok) throw new Error(s.failure.message);
-    const v = describeStatus(s.value, FILE.hash);
+    const v = describeStatus(s.value, { hash: FILE.hash, routing: routingKeyOf(FILE) });
     expect(v.state).toBe('drift');
     expect(v.headline).toContain(other.slice(0, 12));
     expect(v.headline).toContain(FILE.hash.slice(0, 12));
@@ -383,7 +383,17 @@ describe('readStatus and describeStatus', () => {
   it('warns when the globe shows another boundary file than the API routes with', async () => {
     const s = await status((m, p) => cluster(m, p) ?? mapping(FILE.hash));
     if (!s.ok) throw new Error(s.failure.message);
-    expect(describeStatus(s.value, 'a'.repeat(64)).state).toBe('other-file');
+    // Another file that routes differently (one boundary moved): the routed shards would differ.
+    const moved = fileWithCuts([sfOrdinal + 4096, Math.floor(CELL_COUNT * 0.9)], 'dishes');
+    expect(describeStatus(s.value, { hash: 'a'.repeat(64), routing: routingKeyOf(moved) }).state).toBe('other-file');
+  });
+
+  it('does not warn when the globe’s file routes exactly as the API’s (the same boundaries written for another index)', async () => {
+    const s = await status((m, p) => cluster(m, p) ?? mapping(FILE.hash));
+    if (!s.ok) throw new Error(s.failure.message);
+    const v = describeStatus(s.value, { hash: 'a'.repeat(64), routing: routingKeyOf(fileWithCuts([sfOrdinal, Math.floor(CELL_COUNT * 0.9)], 'elsewhere')) });
+    expect(v.state).toBe('up');
+    expect(v.detail).toContain(FILE.hash.slice(0, 12));
   });
 
   it('never lets credentials of the node URL into the page', () => {

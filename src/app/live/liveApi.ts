@@ -327,7 +327,7 @@ export function readSearch(httpStatus: number, body: unknown): Parsed<LiveResult
 export interface LiveStatus {
   connection: { up: boolean; url: string; version: string | null; distribution: string | null; health: string | null; nodes: number | null; message: string | null };
   /** The server's boundary file, or why it has none. */
-  boundary: { index: string; hash: string; version: number; numberOfShards: number } | { error: string };
+  boundary: { index: string; hash: string; version: number; numberOfShards: number; routing: string | null } | { error: string };
   /** The index (null when the node is down or the boundary file unusable). */
   index: { name: string; exists: boolean; restaurants: number | null; dishes: number | null; error: string | null } | null;
   drift: { status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index'; indexHash: string | null; fileHash: string | null; indexVersion: number | null; fileVersion: number | null; message: string } | null;
@@ -358,7 +358,7 @@ export function readStatus(httpStatus: number, body: unknown): Parsed<LiveStatus
   const cluster = isObj(c.cluster) ? c.cluster : {};
   const b = isObj(body.boundary) ? body.boundary : {};
   const boundary: LiveStatus['boundary'] =
-    typeof b.error === 'string' ? { error: b.error } : { index: str(b.index), hash: str(b.hash), version: num(b.version), numberOfShards: num(b.numberOfShards) };
+    typeof b.error === 'string' ? { error: b.error } : { index: str(b.index), hash: str(b.hash), version: num(b.version), numberOfShards: num(b.numberOfShards), routing: strOrNull(b.routing) };
   let index: LiveStatus['index'] = null;
   if (isObj(body.index)) {
     const i = body.index;
@@ -419,11 +419,14 @@ export interface StatusVerdict {
 const short = (h: string | null) => (h ? h.slice(0, 12) : '(none)');
 
 /**
- * describeStatus turns a status into the panel's verdict. `explorerHash` is
- * the hash of the boundary file the globe shows: when the API routes with
- * another file, the routed shards will not be the ones the globe lights up.
+ * describeStatus turns a status into the panel's verdict. `explorer` is the
+ * boundary file the globe shows (its hash, and routingKeyOf it): when the API
+ * routes with another file that routes differently, the routed shards will
+ * not be the ones the globe lights up. A file that differs only in what does
+ * not route (its index name, version) is not a warning.
  */
-export function describeStatus(s: LiveStatus, explorerHash: string | null): StatusVerdict {
+export function describeStatus(s: LiveStatus, explorer: { hash: string; routing: string } | null): StatusVerdict {
+  const explorerHash = explorer && !('error' in s.boundary) && s.boundary.routing !== null && s.boundary.routing === explorer.routing ? null : (explorer?.hash ?? null);
   const c = s.connection;
   if (!c.up) {
     return {

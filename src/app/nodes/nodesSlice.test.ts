@@ -5,7 +5,7 @@ import type { LiveResult, LiveStatus } from '../live/liveApi';
 
 const status = (nodes: string[]): LiveStatus => ({
   connection: { up: true, url: 'u', version: '2.19.6', distribution: 'opensearch', health: 'green', nodes: nodes.length, message: null },
-  boundary: { index: 'dishes', hash: 'h', version: 1, numberOfShards: 2 },
+  boundary: { index: 'dishes', hash: 'h', version: 1, numberOfShards: 2, routing: null },
   index: null,
   drift: null,
   nodes: nodes.map((name) => ({ id: name, name, roles: [], up: true })),

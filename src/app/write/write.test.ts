@@ -39,7 +39,7 @@ function moving(step: MigrationStatus['moves'][number]['step'], base = FILE.hash
 
 const status = (writes: LiveStatus['writes'], migration: MigrationStatus | null = null): LiveStatus => ({
   connection: { up: true, url: 'http://127.0.0.1:9200', version: '2.19.6', distribution: 'opensearch', health: 'green', nodes: 1, message: null },
-  boundary: { index: FILE.index, hash: FILE.hash, version: 1, numberOfShards: 3 },
+  boundary: { index: FILE.index, hash: FILE.hash, version: 1, numberOfShards: 3, routing: null },
   index: null,
   drift: null,
   nodes: null,

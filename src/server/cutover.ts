@@ -1,0 +1,334 @@
+/**
+ * Moving one range's documents to its new owner while writers keep writing,
+ * and the switch that loses none of their writes: the copy step of
+ * `geoshard migrate` (runMigration in migration.ts).
+ *
+ * Writers reach a moving range two ways. The package's writer (GeoIndexer)
+ * and the API write to every owner the migration state names (dual writes);
+ * a plain writer sending no routing goes through the index's routing
+ * pipeline, which can set only one routing and so writes the range's read
+ * owner (the old one until the switch). Deletes never run a pipeline. So the
+ * new owner's copy can lag, hold documents a plain writer deleted on the old
+ * owner, or hold a copy the copy step wrote just after a writer deleted the
+ * original. Dual writes alone cannot close that; this file does it the way
+ * Ghostferry and Vitess VDiff do, per document:
+ *
+ *   1. copy      every restaurant of the range with its dishes, old → new owner,
+ *                create-only (a dual-written document on the new owner is newer);
+ *   2. diff      both owners' copies of the range, document by document: id,
+ *                kind and a content hash (the source without the routing-dependent
+ *                `shard` field); fix every difference (re-copy what is missing or
+ *                different, delete what the old owner no longer has). Each owner
+ *                shard's `max_seq_no` is taken before the reads: every later write
+ *                has a higher `_seq_no`;
+ *   3. cutover   a brief index write block (`index.blocks.write`; writers get a
+ *                403 cluster_block_exception and retry). Under it nothing writes,
+ *                so one read is exact: the full id lists of the range on both
+ *                owners (deletes leave nothing to find by sequence number) and
+ *                the content of every document changed since the checkpoint (by
+ *                `_seq_no`) or fixed by the last pass. Equal: reads and writes
+ *                switch to the new owner (publish verified, then switched) and the
+ *                block is lifted. Not equal (a write raced the fix): the block is
+ *                lifted, the differences fixed, and the check runs again from the
+ *                checkpoint taken under the block.
+ *
+ * The block covers only reads and two `_meta` writes (mapping updates are not
+ * document writes, so they pass the block); its length is measured per try.
+ */
+import { createHash } from 'node:crypto';
+import type { MoveState } from '../core/index.ts';
+import type { OpenSearchClient } from './opensearch.ts';
+import { CHILD, JOIN_FIELD, PARENT } from './indexSpec.ts';
+import { bulkErrors } from './seeder.ts';
+
+/** A range of a move: [start, end) level-10 tokens (end null: the end of the curve). */
+export type RangeOf = Pick<MoveState, 'start' | 'end'>;
+
+const cellRange = (m: RangeOf) => ({ range: { cell: m.end === null ? { gte: m.start } : { gte: m.start, lt: m.end } } });
+
+/** The restaurants of a range routed with `routing` (the copy that owner holds). */
+export function rangeRestaurants(m: RangeOf, routing: string): Record<string, unknown> {
+  return { bool: { filter: [{ term: { [JOIN_FIELD]: PARENT } }, { term: { _routing: routing } }, cellRange(m)] } };
+}
+
+/** The dishes of a range routed with `routing`: through their parent, which holds the cell. */
+export function rangeDishes(m: RangeOf, routing: string): Record<string, unknown> {
+  return { bool: { filter: [{ term: { [JOIN_FIELD]: CHILD } }, { term: { _routing: routing } }, { has_parent: { parent_type: PARENT, query: cellRange(m) } }] } };
+}
+
+/** What one owner holds of a document: its kind and content hash. */
+export interface DocDigest {
+  kind: 'restaurant' | 'dish';
+  hash: string;
+}
+
+/** One owner's copy of a range: id → digest. */
+export type RangeDigest = Map<string, DocDigest>;
+
+/** The differences between the old and the new owner's copies of a range. */
+export interface RangeDiff {
+  /** On the old owner, not on the new one: to copy. */
+  missing: string[];
+  /** On both, with another content: to copy again. */
+  changed: string[];
+  /** On the new owner only (deleted on the old one, or resurrected by the copy): to delete from the new owner. */
+  extra: string[];
+}
+
+/** isClean says whether a diff found no difference. */
+export const isClean = (d: RangeDiff) => d.missing.length + d.changed.length + d.extra.length === 0;
+
+/**
+ * canonicalJson serialises a JSON value with object keys sorted at every
+ * level, so two copies of one document hash alike whatever order their
+ * fields were written in (the pipeline adds `cell` and `shard` after the rest).
+ */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** kindOf returns whether a source is a restaurant (the join's parent) or a dish. */
+export function kindOf(source: Record<string, unknown>): 'restaurant' | 'dish' {
+  const j = source[JOIN_FIELD];
+  return j === PARENT || (j as { name?: string } | undefined)?.name === PARENT ? 'restaurant' : 'dish';
+}
+
+/**
+ * digestOf hashes what must be equal on both owners: the source without the
+ * restaurant's `shard` field (each owner's copy names its own routing there).
+ */
+export function digestOf(source: Record<string, unknown>): DocDigest {
+  const kind = kindOf(source);
+  const { shard: _s, ...rest } = source;
+  return { kind, hash: createHash('sha1').update(canonicalJson(kind === 'restaurant' ? rest : source)).digest('hex') };
+}
+
+/**
+ * diffDigests compares two owners' copies: `only` (when given) limits the
+ * content comparison to those ids (the rest are known equal); presence is
+ * always compared over every id. Sorted ids, so a report is stable.
+ */
+export function diffDigests(from: ReadonlyMap<string, DocDigest | null>, to: ReadonlyMap<string, DocDigest | null>, only?: ReadonlySet<string>): RangeDiff {
+  const missing: string[] = [];
+  const changed: string[] = [];
+  const extra: string[] = [];
+  for (const [id, d] of from) {
+    if (!to.has(id)) missing.push(id);
+    else if (!only || only.has(id)) {
+      const e = to.get(id);
+      if (d && e && d.hash !== e.hash) changed.push(id);
+    }
+  }
+  for (const id of to.keys()) if (!from.has(id)) extra.push(id);
+  return { missing: missing.sort(), changed: changed.sort(), extra: extra.sort() };
+}
+
+interface Hit {
+  _id: string;
+  _source?: Record<string, unknown>;
+  sort: unknown[];
+}
+
+/** Pages through a query on one routing, sorted by id, `size` at a time. */
+export async function* pages(client: OpenSearchClient, index: string, routing: string, query: Record<string, unknown>, size: number, source: boolean | string[] = true): AsyncGenerator<Hit[]> {
+  let after: unknown[] | undefined;
+  for (;;) {
+    const { body } = await client.request<{ hits: { hits: Hit[] } }>('POST', `/${encodeURIComponent(index)}/_search`, {
+      query: { routing },
+      body: { size, query, _source: source, sort: [{ id: 'asc' }], track_total_hits: false, ...(after ? { search_after: after } : {}) },
+      timeoutMs: 60_000,
+    });
+    const hits = body.hits.hits;
+    if (hits.length === 0) return;
+    yield hits;
+    if (hits.length < size) return;
+    after = hits[hits.length - 1].sort;
+  }
+}
+
+const PAGE = 5000;
+
+/** and adds filters to a bool filter query. */
+const and = (q: Record<string, unknown>, ...more: Record<string, unknown>[]) => ({ bool: { filter: [q, ...more] } });
+
+/** digestRange reads one owner's whole copy of a range with content hashes. */
+export async function digestRange(client: OpenSearchClient, index: string, m: RangeOf, routing: string): Promise<RangeDigest> {
+  const out: RangeDigest = new Map();
+  for (const q of [rangeRestaurants(m, routing), rangeDishes(m, routing)]) {
+    for await (const hits of pages(client, index, routing, q, PAGE)) for (const h of hits) out.set(h._id, digestOf(h._source!));
+  }
+  return out;
+}
+
+/** idsOfRange reads one owner's ids of a range without sources (the presence check under the write block), and counts them by kind. */
+export async function idsOfRange(client: OpenSearchClient, index: string, m: RangeOf, routing: string): Promise<{ ids: Map<string, null>; counts: { restaurants: number; dishes: number } }> {
+  const ids = new Map<string, null>();
+  const count = async (q: Record<string, unknown>) => {
+    let n = 0;
+    for await (const hits of pages(client, index, routing, q, PAGE, false)) for (const h of hits) ids.set(h._id, null), n++;
+    return n;
+  };
+  const restaurants = await count(rangeRestaurants(m, routing));
+  const dishes = await count(rangeDishes(m, routing));
+  return { ids, counts: { restaurants, dishes } };
+}
+
+/** changedSince lists one owner's ids of a range written after sequence number `seqNo` (exclusive). */
+export async function changedSince(client: OpenSearchClient, index: string, m: RangeOf, routing: string, seqNo: number): Promise<Set<string>> {
+  const out = new Set<string>();
+  const since = { range: { _seq_no: { gt: seqNo } } };
+  for (const q of [rangeRestaurants(m, routing), rangeDishes(m, routing)]) {
+    for await (const hits of pages(client, index, routing, and(q, since), PAGE, false)) for (const h of hits) out.add(h._id);
+  }
+  return out;
+}
+
+/** sourcesOf fetches documents by id from one owner (`_mget` with its routing); a missing id is absent from the map. */
+export async function sourcesOf(client: OpenSearchClient, index: string, routing: string, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+  const out = new Map<string, Record<string, unknown>>();
+  // (an empty `_mget` is a 400, so no ids, no request)
+  for (let i = 0; i < ids.length; i += PAGE) {
+    const docs = ids.slice(i, i + PAGE).map((_id) => ({ _id, routing }));
+    const { body } = await client.request<{ docs: { _id: string; found: boolean; _source?: Record<string, unknown> }[] }>('POST', `/${encodeURIComponent(index)}/_mget`, { body: { docs }, timeoutMs: 60_000 });
+    for (const d of body.docs) if (d.found && d._source) out.set(d._id, d._source);
+  }
+  return out;
+}
+
+/** maxSeqNo returns the primary's `max_seq_no` of shard `shard` (-1 when it holds no operation). */
+export async function maxSeqNo(client: OpenSearchClient, index: string, shard: number): Promise<number> {
+  type Stats = { indices: Record<string, { shards: Record<string, { routing: { primary: boolean }; seq_no: { max_seq_no: number } }[]> }> };
+  const { body } = await client.request<Stats>('GET', `/${encodeURIComponent(index)}/_stats/docs`, { query: { level: 'shards', filter_path: 'indices.*.shards.*.seq_no,indices.*.shards.*.routing.primary' } });
+  const copies = Object.values(body.indices)[0]?.shards[String(shard)] ?? [];
+  const primary = copies.find((c) => c.routing.primary);
+  if (!primary) throw new Error(`shard ${shard} of "${index}" has no primary in _stats: cannot take a checkpoint`);
+  return primary.seq_no.max_seq_no;
+}
+
+/** The sequence-number checkpoint of both owners' shards. */
+export interface Checkpoint {
+  from: number;
+  to: number;
+}
+
+/** What a fix wrote. */
+export interface FixCounts {
+  copied: number;
+  deleted: number;
+}
+
+/**
+ * applyDiff makes the new owner's copy equal the old owner's for the ids a
+ * diff names: documents missing or changed are written again from the old
+ * owner's current source (index, not create: they replace), extras deleted.
+ * Writes bypass the routing pipeline (`pipeline=_none`): they are copies,
+ * routed by the new owner's name, with the restaurant's `shard` set to it. An
+ * id that vanished from the old owner since the diff is deleted from the new
+ * one. Throws an Error listing failed items.
+ */
+export async function applyDiff(client: OpenSearchClient, index: string, from: string, to: string, d: RangeDiff): Promise<FixCounts> {
+  const recopy = [...d.missing, ...d.changed];
+  const sources = await sourcesOf(client, index, from, recopy);
+  const dels = [...d.extra, ...recopy.filter((id) => !sources.has(id))];
+  // Parents first: a dish lands next to its restaurant.
+  const docs = [...sources].sort(([, a], [, b]) => (kindOf(a) === kindOf(b) ? 0 : kindOf(a) === 'restaurant' ? -1 : 1));
+  let body = '';
+  for (const [id, s] of docs) body += JSON.stringify({ index: { _index: index, _id: id, routing: to } }) + '\n' + JSON.stringify(kindOf(s) === 'restaurant' ? { ...s, shard: to } : s) + '\n';
+  for (const id of dels) body += JSON.stringify({ delete: { _index: index, _id: id, routing: to } }) + '\n';
+  if (body === '') return { copied: 0, deleted: 0 };
+  const res = await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { query: { pipeline: '_none' }, body, timeoutMs: 120_000 });
+  const errs = bulkErrors(res.body).filter((e) => e.status !== 404);
+  if (errs.length > 0) throw new Error(`fixing the new owner "${to}" failed for ${errs.length} documents: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
+  return { copied: docs.length, deleted: dels.length };
+}
+
+/** setWriteBlock sets or lifts the index's write block (`index.blocks.write`). */
+export async function setWriteBlock(client: OpenSearchClient, index: string, on: boolean): Promise<void> {
+  await client.request('PUT', `/${encodeURIComponent(index)}/_settings`, { body: { index: { 'blocks.write': on ? true : null } } });
+}
+
+/** writeBlocked says whether the index has a write block. */
+export async function writeBlocked(client: OpenSearchClient, index: string): Promise<boolean> {
+  type Settings = Record<string, { settings: { index?: { blocks?: { write?: string } } } }>;
+  const { body } = await client.request<Settings>('GET', `/${encodeURIComponent(index)}/_settings/index.blocks.write`);
+  return Object.values(body)[0]?.settings.index?.blocks?.write === 'true';
+}
+
+/** The exact comparison made under the write block. */
+export interface BlockedCheck {
+  diff: RangeDiff;
+  /** Both owners' documents of the range at the snapshot. */
+  counts: { from: { restaurants: number; dishes: number }; to: { restaurants: number; dishes: number } };
+  /** The checkpoint at the snapshot: every write after it has a higher sequence number. */
+  checkpoint: Checkpoint;
+  /** Documents whose content was compared. */
+  compared: number;
+}
+
+/**
+ * checkRange compares both owners' copies of a range: presence over every
+ * id, content over the documents written after `since` on either owner and
+ * those in `recheck` (fixed by the last pass; every other document was found
+ * equal before and has not been written since). Refreshes first.
+ *
+ * `blocked`: the caller holds the write block, so the comparison is exact and
+ * the checkpoint is read with it. Otherwise (a catch-up pass while writers
+ * run) the checkpoint is taken before the refresh and the reads, so a write
+ * the reads missed is after it and the next pass re-checks it.
+ */
+export async function checkRange(client: OpenSearchClient, index: string, m: RangeOf & { from: string; to: string }, shards: { from: number; to: number }, since: Checkpoint, recheck: ReadonlySet<string>, blocked: boolean): Promise<BlockedCheck> {
+  const checkpointNow = async (): Promise<Checkpoint> => ({ from: await maxSeqNo(client, index, shards.from), to: await maxSeqNo(client, index, shards.to) });
+  const before = blocked ? null : await checkpointNow();
+  await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
+  const [{ ids: idsFrom, counts: cFrom }, { ids: idsTo, counts: cTo }, chFrom, chTo, at] = await Promise.all([
+    idsOfRange(client, index, m, m.from),
+    idsOfRange(client, index, m, m.to),
+    changedSince(client, index, m, m.from, since.from),
+    changedSince(client, index, m, m.to, since.to),
+    before ?? checkpointNow(),
+  ]);
+  const look = new Set([...chFrom, ...chTo, ...recheck].filter((id) => idsFrom.has(id) && idsTo.has(id)));
+  const ids = [...look];
+  const [srcFrom, srcTo] = await Promise.all([sourcesOf(client, index, m.from, ids), sourcesOf(client, index, m.to, ids)]);
+  const digFrom = new Map<string, DocDigest | null>(idsFrom);
+  const digTo = new Map<string, DocDigest | null>(idsTo);
+  for (const [id, s] of srcFrom) digFrom.set(id, digestOf(s));
+  for (const [id, s] of srcTo) digTo.set(id, digestOf(s));
+  const diff = diffDigests(digFrom, digTo, look);
+  return { diff, counts: { from: cFrom, to: cTo }, checkpoint: at, compared: ids.length };
+}
+
+/**
+ * deletedOnOldSince lists the new owner's copies of a range that both owners
+ * held at the switch (their `_seq_no` on the new owner is at most
+ * `switchSeqNo`, the new owner's checkpoint under the block) and the old
+ * owner no longer holds: deleted there after the switch by a writer holding
+ * a routing found before it. Refreshes first.
+ */
+export async function deletedOnOldSince(client: OpenSearchClient, index: string, m: RangeOf & { from: string; to: string }, switchSeqNo: number): Promise<string[]> {
+  await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
+  const unchanged = { range: { _seq_no: { lte: switchSeqNo } } };
+  const onNew = new Set<string>();
+  for (const q of [rangeRestaurants(m, m.to), rangeDishes(m, m.to)]) {
+    for await (const hits of pages(client, index, m.to, and(q, unchanged), PAGE, false)) for (const h of hits) onNew.add(h._id);
+  }
+  const { ids: onOld } = await idsOfRange(client, index, m, m.from);
+  return [...onNew].filter((id) => !onOld.has(id)).sort();
+}
+
+/** The ids a diff names (to re-check after fixing them). */
+export const idsOf = (d: RangeDiff) => new Set([...d.missing, ...d.changed, ...d.extra]);
+
+/** describeDiff says what a diff found, for progress lines and errors. */
+export function describeDiff(d: RangeDiff): string {
+  if (isClean(d)) return 'no difference';
+  const part = (n: string[], what: string) => (n.length ? `${n.length} ${what} (${n.slice(0, 3).join(', ')}${n.length > 3 ? ', …' : ''})` : '');
+  return [part(d.missing, 'missing on the new owner'), part(d.changed, 'different'), part(d.extra, 'only on the new owner')].filter(Boolean).join(', ');
+}
