@@ -244,15 +244,16 @@ if (!dish) {
  * `base`; the table then follows the intermediate file: one read owner and
  * one or two write owners per range). A file that carries a `migration`
  * field itself is routed with it (its epoch becomes the identity's).
+ * `index` names the index the pipeline is for (default: the file's own).
  */
-export function routingPipeline(base: BoundaryFile, state?: MigrationState | null): IngestPipeline {
+export function routingPipeline(base: BoundaryFile, state?: MigrationState | null, index = base.index): IngestPipeline {
   const router = new Router(routedFileOf(base, state));
   const table = routingTable(router);
   const identity: PipelineIdentity = { hash: base.hash, epoch: state?.epoch ?? base.migration?.epoch ?? 0, table: tableDigest(table) };
-  const id = pipelineId(base.index);
+  const id = pipelineId(index);
   return {
     description:
-      `geoshard routing for index "${base.index}": sets _routing (and a restaurant's cell and shard) from the level-${LEVEL} S2 cell of location or restaurant_location; ` +
+      `geoshard routing for index "${index}": sets _routing (and a restaurant's cell and shard) from the level-${LEVEL} S2 cell of location or restaurant_location; ` +
       `boundary file ${identity.hash} (version ${base.version}), migration epoch ${identity.epoch}, table ${identity.table}. Made by "geoshard pipeline"; do not edit by hand.`,
     processors: [{ script: { lang: 'painless', tag: SCRIPT_TAG, source: ROUTING_SCRIPT, params: { pipeline: id, ...table, identity } } }],
   };

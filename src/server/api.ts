@@ -9,7 +9,9 @@
  *   partial      200  some shard failed or timed out: results may miss documents
  *   invalid      400  a parameter is wrong (error.param names it)
  *   drift        409  the index was written with another boundary file (both hashes named), or the
- *                     engine routes some shard name to another shard (drift.status routing-mismatch)
+ *                     engine routes some shard name to another shard (drift.status routing-mismatch),
+ *                     or the index's routing ingest pipeline was made for another boundary file or
+ *                     routing table than its _meta says (drift.status pipeline-mismatch)
  *   unavailable  503  OpenSearch does not answer, or the index does not exist
  *   error        502  OpenSearch refused the query; 500 the server's boundary file is unusable
  */
@@ -28,6 +30,7 @@ import { readLayout, isHealthy, withLeftNodes, placementOf, placementSentence, t
 import { checkRouting, type RoutingCheck } from './fingerprint.ts';
 import type { ShardCopy, SearchPlacement, AskedShard } from './wire.ts';
 import { MigrationRouting, migrationOfMeta, migrationStatusOf } from './migration.ts';
+import { PipelineGuard, pipelineStatusOf, readPipeline, type InstalledPipeline, type PipelineStatus } from './pipeline.ts';
 
 /** The project's root folder. */
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -57,6 +60,10 @@ export interface ApiOptions {
   searchTimeoutMs?: number;
   /** How long a drift check may be reused (ms, default 0: every search checks). */
   driftTtlMs?: number;
+  /** How long the read of the index's routing pipeline may be reused (ms, default 1000; 0: every search reads it). */
+  pipelineTtlMs?: number;
+  /** How long a search waits before reading a mismatching pipeline again (ms, default 250). */
+  pipelineSettleMs?: number;
 }
 
 /** An API answer before it is written: HTTP status and JSON body. */
@@ -81,11 +88,14 @@ export class LiveApi {
   private readonly routingChecks = new Map<string, RoutingCheck>();
   /** The router of the index's migration state, rebuilt when its epoch changes. */
   private readonly migrations = new MigrationRouting();
+  /** The routing pipeline installed on the index, compared with its _meta on every search. */
+  private readonly pipelines: PipelineGuard;
 
   constructor(private readonly opts: ApiOptions = {}) {
     this.client = opts.client ?? new OpenSearchClient(configFromEnv());
     const envTimeout = Number(process.env.GEOSHARD_SEARCH_TIMEOUT_MS);
     this.searchTimeoutMs = opts.searchTimeoutMs ?? (envTimeout > 0 ? envTimeout : DEFAULT_SEARCH_TIMEOUT_MS);
+    this.pipelines = new PipelineGuard(this.client, opts.pipelineTtlMs ?? 1000, opts.pipelineSettleMs ?? 250);
     this.loaded = this.load();
   }
 
@@ -193,12 +203,35 @@ export class LiveApi {
     // The drift check comes first: a search never runs against an index written with another
     // boundary file (its request also opens the connection the searches reuse).
     let drift0: DriftState;
+    // The pipeline is read beside the drift check (one round trip for both, when not remembered).
+    const pipelineRead: Promise<InstalledPipeline | undefined | null> = this.pipelines.read(file.index).catch(() => null);
     try {
       drift0 = await guard.check();
     } catch (e) {
       return errorResult(head, e, this.client.url);
     }
     if (drift0.status !== 'ok') return driftResult(head, drift0);
+    // The routing pipeline must route plain writers as _meta says. When it cannot be read the
+    // search runs (it is the write side that would be wrong) and the next search reads it again.
+    let pipeline: PipelineStatus | null = null;
+    try {
+      const installed = await pipelineRead;
+      if (installed !== null) pipeline = await this.pipelines.check(file.index, drift0.meta, () => getIndexMeta(this.client, file.index), file, installed);
+    } catch {
+      pipeline = null;
+    }
+    if (pipeline && !pipeline.matches) {
+      return {
+        httpStatus: 409,
+        body: {
+          status: 'drift',
+          ...head,
+          drift: { status: 'pipeline-mismatch', indexHash: drift0.indexHash, fileHash: drift0.fileHash, indexVersion: drift0.indexVersion, fileVersion: drift0.fileVersion },
+          pipeline,
+          error: { message: pipeline.message },
+        },
+      };
+    }
     // A migration in progress: route with its state (one read owner per range, the other copy excluded).
     let router: Router;
     let migrationState;
@@ -332,6 +365,13 @@ export class LiveApi {
           body.migration = m.state && m.base ? migrationStatusOf(m.base, m.state) : null;
         } catch (e) {
           body.migration = { error: (e as Error).message };
+        }
+      }
+      if (d.status !== 'missing-index') {
+        try {
+          body.pipeline = pipelineStatusOf(await readPipeline(c, d.index), d.meta, d.index, l.router.file);
+        } catch (e) {
+          body.pipeline = { error: (e as Error).message };
         }
       }
       if (d.status === 'missing-index') {
