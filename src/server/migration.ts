@@ -153,7 +153,9 @@ async function copyBatch(client: OpenSearchClient, index: string, to: string, do
     const source = d._source[JOIN_FIELD] === PARENT || (d._source[JOIN_FIELD] as { name?: string })?.name === PARENT ? { ...d._source, shard: to } : d._source;
     body += JSON.stringify({ create: { _index: index, _id: d._id, routing: to } }) + '\n' + JSON.stringify(source) + '\n';
   }
-  const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { _id: string; status: number }>[] }>('POST', '/_bulk', { body, timeoutMs: 120_000 });
+  // pipeline=_none: the copy routes each document explicitly (to the new owner) and sets its
+  // fields itself; the index's routing pipeline may still route by an older epoch's table.
+  const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { _id: string; status: number }>[] }>('POST', '/_bulk', { body, query: { pipeline: '_none' }, timeoutMs: 120_000 });
   const errs = bulkErrors(res.body).filter((e) => e.status !== 409);
   if (errs.length > 0) throw new MigrationError(`copy to "${to}" failed for ${errs.length} documents: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
   const created = { restaurants: 0, dishes: 0 };

@@ -41,7 +41,7 @@ export async function installPipeline(client: OpenSearchClient, index: string, b
   try {
     await client.request('PUT', `/_ingest/pipeline/${enc(id)}`, { body });
   } catch (e) {
-    if (e instanceof OpenSearchError && /script|painless/i.test(e.message) && /processor|lang|language/i.test(e.message)) {
+    if (e instanceof OpenSearchError && /no processor type exists with name \[script\]|script_lang|\[painless\] not supported|lang \[painless\]/i.test(e.message)) {
       throw new PipelineError(
         `the cluster at ${client.url} cannot run the routing pipeline's Painless script processor: ${e.message}. ` +
           `It needs the ingest-common and lang-painless modules (bundled in every OpenSearch distribution but the 2.x integ-test zip; "node scripts/cluster.mjs start" adds them to a local 2.x node).`,
@@ -206,4 +206,4 @@ function expectedOf(base: BoundaryFile, state: MigrationState | null): PipelineI
   return lastExpected.identity;
 }
 
-export type { IngestPipeline };
+export type { IngestPipeline, PipelineIdentity };

@@ -13,6 +13,8 @@ import { OpenSearchClient, OpenSearchError } from './opensearch.ts';
 import { DOC_SHAPE, docShapeOf, indexBody, indexMeta, readIndexMeta, type IndexMeta, type SampleMeta } from './indexSpec.ts';
 import { docsOf, sampleOf, type Doc } from './sample.ts';
 import { fingerprintOf } from './fingerprint.ts';
+import { installPipeline, PipelineError } from './pipeline.ts';
+import type { PipelineIdentity } from './pipeline.ts';
 
 /** Options of seedIndex. */
 export interface SeedOptions {
@@ -34,6 +36,8 @@ export interface SeedOptions {
   onProgress?: (done: number, total: number) => void;
   /** Called with one-line notes (index created, recreated, ...). */
   onNote?: (line: string) => void;
+  /** Install the routing ingest pipeline after the load (default true; see src/server/pipeline.ts). */
+  pipeline?: boolean;
 }
 
 /** What a seed did. */
@@ -45,6 +49,11 @@ export interface SeedResult {
   /** Documents the index holds after the final refresh. */
   indexDocs: number;
   ms: number;
+  /**
+   * The routing pipeline installed after the load (its id and identity), why it could not be
+   * (the cluster has no Painless script processor: the seed itself succeeded), or null when not asked.
+   */
+  pipeline: { id: string; identity: PipelineIdentity } | { error: string } | null;
 }
 
 /** SeedError is a seeding failure with a user-facing message (refusal, bulk errors). */
@@ -184,7 +193,8 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
       for (let docs = takeBatch(); docs && !failure; docs = takeBatch()) {
         let body;
         try {
-          body = (await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { body: bulkBody(index, docs), timeoutMs: 120_000 })).body;
+          // pipeline=_none: every document is routed here; a routing pipeline already installed (a re-seed) would only check it again.
+          body = (await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { body: bulkBody(index, docs), query: { pipeline: '_none' }, timeoutMs: 120_000 })).body;
         } catch (e) {
           failure ??= e as OpenSearchError;
           return;
@@ -210,5 +220,17 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
   await client.request('POST', `${path}/_refresh`, { timeoutMs: 120_000 });
   const count = (await client.get<{ count: number }>(`${path}/_count`)).count;
   await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: true, restaurantDocs, dishDocs }, routing));
-  return { index, created, restaurantDocs, dishDocs, indexDocs: count, ms: performance.now() - t0 };
+  // Installed after the load, not before: the load routes every document itself.
+  let pipeline: SeedResult['pipeline'] = null;
+  if (opts.pipeline ?? true) {
+    try {
+      pipeline = await installPipeline(client, index, file, null);
+      note(`routing pipeline ${pipeline.id} installed as the index's default_pipeline: writes that send no routing are routed by the cluster`);
+    } catch (e) {
+      if (!(e instanceof PipelineError)) throw e;
+      pipeline = { error: e.message };
+      note(`warning: routing pipeline not installed: ${e.message}`);
+    }
+  }
+  return { index, created, restaurantDocs, dishDocs, indexDocs: count, ms: performance.now() - t0, pipeline };
 }
