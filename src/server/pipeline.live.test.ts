@@ -19,7 +19,9 @@ import { getIndexMeta } from './seeder.ts';
 import { LiveApi } from './api.ts';
 import { withState, writeMeta } from './migration.ts';
 import { indexMeta } from './indexSpec.ts';
-import { pipelineId } from '../opensearch/pipeline.ts';
+import { pipelineId, expectedIdentity } from '../opensearch/pipeline.ts';
+import { seedIndex } from './seeder.ts';
+import { main } from '../cli/main.ts';
 
 const client = liveClient();
 const INDEX = 'gs-pipe-fidelity';
@@ -138,6 +140,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await client.request('DELETE', `/${INDEX}`, { okStatuses: [404] });
   await client.request('DELETE', `/${INDEX}-move`, { okStatuses: [404] });
+  await client.request('DELETE', `/${INDEX}-seed`, { okStatuses: [404] });
+  await client.request('DELETE', `/_ingest/pipeline/${pipelineId(`${INDEX}-seed`)}`, { okStatuses: [404] });
   await client.request('DELETE', `/_ingest/pipeline/${pipelineId(INDEX)}`, { okStatuses: [404] });
   await client.request('DELETE', `/_ingest/pipeline/${pipelineId(`${INDEX}-move`)}`, { okStatuses: [404] });
   await client.close();
@@ -296,5 +300,43 @@ describe('the routing pipeline during a move', () => {
     expect([...onNew.keys()]).toEqual(['new-owner']);
     expect(onNew.get('new-owner')?.shardField).toBe(names[4]);
     expect(onOld.get('plain')?.routing).toBe(names[3]);
+  });
+});
+
+describe('installing the pipeline', () => {
+  async function cli(...argv: string[]) {
+    let out = '';
+    let err = '';
+    const code = await main(argv, { out: (t) => (out += t), err: (t) => (err += t) });
+    return { code, out, err };
+  }
+
+  it('seed installs it after its load, for the file it seeded with', async () => {
+    const seeded = derivedFile(`${INDEX}-seed`);
+    const r = await seedIndex({ client, router: new Router(seeded), restaurants: 200, dishesPerRestaurant: 2, recreate: true });
+    expect(r.pipeline).toEqual({ id: pipelineId(seeded.index), identity: expectedIdentity(seeded, null) });
+    const back = await readPipeline(client, seeded.index);
+    expect(back?.defaultPipeline).toBe(pipelineId(seeded.index));
+    expect(back?.identity).toEqual(expectedIdentity(seeded, null));
+  });
+
+  it('geoshard pipeline --print, --uninstall and --install work on the index named, from its _meta', async () => {
+    const index = `${INDEX}-seed`;
+    const printed = await cli('pipeline', '--print', '--index', index);
+    expect(printed.code, printed.err).toBe(0);
+    expect(JSON.parse(printed.out).pipeline.processors[0].script.params.identity).toEqual(expectedIdentity(derivedFile(index), null));
+    const un = await cli('pipeline', '--uninstall', '--index', index);
+    expect(un.code, un.err).toBe(0);
+    expect(un.out).toContain('default_pipeline unset');
+    expect((await readPipeline(client, index))?.exists).toBe(false);
+    const again = await cli('pipeline', '--uninstall', '--index', index);
+    expect(again.out).toContain('nothing to do');
+    const inst = await cli('pipeline', '--install', '--index', index);
+    expect(inst.code, inst.err).toBe(0);
+    expect(inst.out).toContain(`installed ingest pipeline ${pipelineId(index)}`);
+    expect((await readPipeline(client, index))?.defaultPipeline).toBe(pipelineId(index));
+    const missing = await cli('pipeline', '--install', '--index', 'gs-pipe-does-not-exist');
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('index "gs-pipe-does-not-exist" does not exist');
   });
 });
