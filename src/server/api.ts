@@ -62,7 +62,7 @@ export interface ApiOptions {
   driftTtlMs?: number;
   /** How long the read of the index's routing pipeline may be reused (ms, default 1000; 0: every search reads it). */
   pipelineTtlMs?: number;
-  /** How long a search waits before reading a mismatching pipeline again (ms, default 250). */
+  /** How long a search keeps reading a mismatching pipeline again before refusing (ms, default 1000). */
   pipelineSettleMs?: number;
 }
 
@@ -95,7 +95,7 @@ export class LiveApi {
     this.client = opts.client ?? new OpenSearchClient(configFromEnv());
     const envTimeout = Number(process.env.GEOSHARD_SEARCH_TIMEOUT_MS);
     this.searchTimeoutMs = opts.searchTimeoutMs ?? (envTimeout > 0 ? envTimeout : DEFAULT_SEARCH_TIMEOUT_MS);
-    this.pipelines = new PipelineGuard(this.client, opts.pipelineTtlMs ?? 1000, opts.pipelineSettleMs ?? 250);
+    this.pipelines = new PipelineGuard(this.client, opts.pipelineTtlMs ?? 1000, opts.pipelineSettleMs ?? 1000);
     this.loaded = this.load();
   }
 

@@ -49,8 +49,30 @@ export async function installPipeline(client: OpenSearchClient, index: string, b
     }
     throw e;
   }
-  await client.request('PUT', `/${enc(index)}/_settings`, { body: { index: { default_pipeline: id } } });
+  // A settings update is a cluster-state change even when nothing changes: ask first (after a
+  // publish, `_meta` and the pipeline disagree until this function returns).
+  const current = await client.request<Record<string, { settings?: { index?: { default_pipeline?: string } } }>>('GET', `/${enc(index)}/_settings/index.default_pipeline`);
+  if (Object.values(current.body ?? {})[0]?.settings?.index?.default_pipeline !== id) {
+    await client.request('PUT', `/${enc(index)}/_settings`, { body: { index: { default_pipeline: id } } });
+  }
   return { id, identity: body.processors[0].script.params.identity };
+}
+
+/**
+ * tryInstallPipeline is installPipeline for the commands that change an
+ * index (`geoshard seed` after its load, `geoshard migrate` after every
+ * publish): when the cluster cannot run the pipeline (PipelineError: no
+ * script processor) it returns `{ error }` instead of throwing, so the
+ * command's own work still completes and it can say why there is no
+ * pipeline. Other failures (OpenSearchError) are thrown.
+ */
+export async function tryInstallPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null): Promise<{ id: string; identity: PipelineIdentity } | { error: string }> {
+  try {
+    return await installPipeline(client, index, base, state);
+  } catch (e) {
+    if (e instanceof PipelineError) return { error: e.message };
+    throw e;
+  }
 }
 
 /**
@@ -158,10 +180,11 @@ export function pipelineStatusOf(installed: InstalledPipeline | undefined, meta:
  * PipelineGuard is the pipeline half of the drift guard for the live API:
  * reads what is installed (remembered for `ttlMs`, default 1000 ms, so a
  * search does not pay two more requests; 0 reads on every check) and
- * compares it with the index's `_meta`. A mismatch is read again once,
- * fresh, after `settleMs` (default 250 ms) with `_meta` re-read too, before
- * it is reported: `geoshard migrate` writes `_meta` first and the pipeline
- * right after, and a search in between must not be refused.
+ * compares it with the index's `_meta`. A mismatch is not final at once:
+ * `geoshard migrate` writes `_meta` first and the pipeline right after, so a
+ * remembered read is read again at once, and then, with `_meta`, every
+ * 100 ms for up to `settleMs` (default 1000 ms); only a mismatch that
+ * outlasts that is reported.
  */
 export class PipelineGuard {
   private readonly cached = new Map<string, { at: number; installed: InstalledPipeline | undefined }>();
@@ -169,7 +192,7 @@ export class PipelineGuard {
   constructor(
     private readonly client: OpenSearchClient,
     private readonly ttlMs = 1000,
-    private readonly settleMs = 250,
+    private readonly settleMs = 1000,
   ) {}
 
   /** read returns what is installed on `index` (undefined: no such index); rejects with OpenSearchError. */
@@ -184,16 +207,21 @@ export class PipelineGuard {
 
   /**
    * check returns the pipeline's status against `meta` (null: none
-   * installed), reading again once after settleMs when it does not match.
+   * installed), reading again while it does not match (see the class).
    * `rereadMeta` gives the index's `_meta` then; `installed` is a read
    * already made (else one is made). Rejects with OpenSearchError.
    */
   async check(index: string, meta: IndexMeta | null | undefined, rereadMeta: () => Promise<IndexMeta | null | undefined>, file?: BoundaryFile, installed?: InstalledPipeline | undefined): Promise<PipelineStatus | null> {
-    const first = pipelineStatusOf(installed ?? (await this.read(index)), meta, index, file);
-    if (!first || first.matches) return first;
-    await new Promise((r) => setTimeout(r, this.settleMs));
-    const [again, meta2] = await Promise.all([this.read(index, true), rereadMeta()]);
-    return pipelineStatusOf(again, meta2, index, file);
+    let status = pipelineStatusOf(installed ?? (await this.read(index)), meta, index, file);
+    if (!status || status.matches) return status;
+    status = pipelineStatusOf(await this.read(index, true), meta, index, file);
+    const t0 = performance.now();
+    while (status && !status.matches && performance.now() - t0 < this.settleMs) {
+      await new Promise((r) => setTimeout(r, Math.min(100, this.settleMs)));
+      const [again, meta2] = await Promise.all([this.read(index, true), rereadMeta()]);
+      status = pipelineStatusOf(again, meta2, index, file);
+    }
+    return status;
   }
 }
 

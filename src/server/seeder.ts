@@ -13,7 +13,7 @@ import { OpenSearchClient, OpenSearchError } from './opensearch.ts';
 import { DOC_SHAPE, docShapeOf, indexBody, indexMeta, readIndexMeta, type IndexMeta, type SampleMeta } from './indexSpec.ts';
 import { docsOf, sampleOf, type Doc } from './sample.ts';
 import { fingerprintOf } from './fingerprint.ts';
-import { installPipeline, PipelineError } from './pipeline.ts';
+import { tryInstallPipeline } from './pipeline.ts';
 import type { PipelineIdentity } from './pipeline.ts';
 
 /** Options of seedIndex. */
@@ -223,14 +223,8 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
   // Installed after the load, not before: the load routes every document itself.
   let pipeline: SeedResult['pipeline'] = null;
   if (opts.pipeline ?? true) {
-    try {
-      pipeline = await installPipeline(client, index, file, null);
-      note(`routing pipeline ${pipeline.id} installed as the index's default_pipeline: writes that send no routing are routed by the cluster`);
-    } catch (e) {
-      if (!(e instanceof PipelineError)) throw e;
-      pipeline = { error: e.message };
-      note(`warning: routing pipeline not installed: ${e.message}`);
-    }
+    pipeline = await tryInstallPipeline(client, index, file, null);
+    note('error' in pipeline ? `warning: routing pipeline not installed: ${pipeline.error}` : `routing pipeline ${pipeline.id} installed as the index's default_pipeline: writes that send no routing are routed by the cluster`);
   }
   return { index, created, restaurantDocs, dishDocs, indexDocs: count, ms: performance.now() - t0, pipeline };
 }
