@@ -8,14 +8,18 @@
  *             index's default pipeline (geoshard-<index>) routes each one.
  *   client:   every document sent with its routing computed by the core
  *             (Router.route, as `geoshard seed` does) and `pipeline=_none`.
+ *   noop:     as client, but through a pipeline of one processor that does
+ *             nothing (`remove` of a field no document has): what any ingest
+ *             pipeline costs (the source parsed to a map and written back),
+ *             so the script's own share is pipeline - noop.
  *
  * The documents are the seed's sample (R restaurants, default 5,000, and the
  * first 10 dishes of each). Each round recreates the index (the bundled
  * boundaries under another name, `gs-pipe-bench`) with the seed's load
  * settings (refresh off, async translog), writes everything in bulk requests
- * of 2,000 documents, 2 in flight, and refreshes; rounds alternate
- * pipeline / client (which goes first alternates too) after one warm-up round
- * of each. Prints the median docs/s of each and their ratio; results also go
+ * of 2,000 documents, 2 in flight, and refreshes; rounds run
+ * the three modes in rotating order after one warm-up round
+ * of each (the order rotates). Prints the median docs/s of each and the ratios; results also go
  * to test-results/bench-pipeline.json. Needs a node with the script processor
  * (OPENSEARCH_URL; 2.x started by scripts/cluster.mjs has it). Deletes its
  * index and pipeline at the end.
@@ -47,12 +51,15 @@ const router = new Router(file);
 const docs: Doc[] = sampleOf(RESTAURANTS).flatMap((r) => docsOf(r, router, 10));
 
 /** The bulk bodies of one mode, built before timing. */
-function bodies(mode: 'pipeline' | 'client'): string[] {
+type Mode = 'pipeline' | 'client' | 'noop';
+const NOOP = 'gs-pipe-bench-noop';
+
+function bodies(mode: Mode): string[] {
   const out: string[] = [];
   for (let i = 0; i < docs.length; i += BATCH) {
     let b = '';
     for (const d of docs.slice(i, i + BATCH)) {
-      if (mode === 'client') {
+      if (mode !== 'pipeline') {
         b += JSON.stringify({ index: { _index: INDEX, _id: d.id, routing: d.routing } }) + '\n' + JSON.stringify(d.source) + '\n';
       } else {
         const { cell: _c, shard: _s, ...plain } = d.source;
@@ -64,7 +71,7 @@ function bodies(mode: 'pipeline' | 'client'): string[] {
   return out;
 }
 
-async function round(mode: 'pipeline' | 'client', bulks: string[]): Promise<number> {
+async function round(mode: Mode, bulks: string[]): Promise<number> {
   await client.request('DELETE', `/${INDEX}`, { okStatuses: [404] });
   await client.request('PUT', `/${INDEX}`, { body: indexBody(file) });
   await client.request('PUT', `/${INDEX}/_settings`, { body: { index: { refresh_interval: '-1', 'translog.durability': 'async' } } });
@@ -74,7 +81,7 @@ async function round(mode: 'pipeline' | 'client', bulks: string[]): Promise<numb
   const t0 = performance.now();
   const worker = async () => {
     for (let k = next++; k < bulks.length; k = next++) {
-      const res = await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { body: bulks[k], query: mode === 'client' ? { pipeline: '_none' } : {} });
+      const res = await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { body: bulks[k], query: mode === 'client' ? { pipeline: '_none' } : mode === 'noop' ? { pipeline: NOOP } : {} });
       const errs = bulkErrors(res.body);
       if (errs.length > 0) throw new Error(`${mode}: ${errs.length} documents refused, e.g. ${JSON.stringify(errs[0])}`);
     }
@@ -91,13 +98,16 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function mainBench() {
   const root = await client.get<{ version: { number: string; distribution?: string } }>('/');
-  const bulks = { pipeline: bodies('pipeline'), client: bodies('client') };
+  await client.request('PUT', `/_ingest/pipeline/${NOOP}`, { body: { description: 'geoshard bench: does nothing', processors: [{ remove: { field: '__geoshard_bench_none', ignore_missing: true } }] } });
+  const bulks = { pipeline: bodies('pipeline'), client: bodies('client'), noop: bodies('noop') };
   console.log(`${root.version.distribution ?? 'elasticsearch'} ${root.version.number} at ${client.url}: ${docs.length.toLocaleString('en-US')} documents (${RESTAURANTS} restaurants + dishes), bulk ${BATCH}, ${CONCURRENCY} in flight`);
   await round('pipeline', bulks.pipeline);
   await round('client', bulks.client);
-  const rates: Record<'pipeline' | 'client', number[]> = { pipeline: [], client: [] };
+  await round('noop', bulks.noop);
+  const rates: Record<Mode, number[]> = { pipeline: [], client: [], noop: [] };
+  const orders: Mode[][] = [['pipeline', 'client', 'noop'], ['client', 'noop', 'pipeline'], ['noop', 'pipeline', 'client']];
   for (let k = 0; k < ROUNDS; k++) {
-    const order: ('pipeline' | 'client')[] = k % 2 === 0 ? ['pipeline', 'client'] : ['client', 'pipeline'];
+    const order = orders[k % orders.length];
     for (const mode of order) {
       const r = await round(mode, bulks[mode]);
       rates[mode].push(r);
@@ -106,11 +116,13 @@ async function mainBench() {
   }
   const p = median(rates.pipeline);
   const c = median(rates.client);
-  console.log(`median: pipeline (no routing) ${Math.round(p).toLocaleString('en-US')} docs/s, client-side routing ${Math.round(c).toLocaleString('en-US')} docs/s: pipeline / client = ${(p / c).toFixed(2)}`);
+  const n = median(rates.noop);
+  const f = (x: number) => Math.round(x).toLocaleString('en-US');
+  console.log(`median: pipeline (no routing) ${f(p)} docs/s, client-side routing ${f(c)} docs/s, client-side routing through a no-op pipeline ${f(n)} docs/s: pipeline / client = ${(p / c).toFixed(2)}, no-op / client = ${(n / c).toFixed(2)}`);
   mkdirSync(join(ROOT, 'test-results'), { recursive: true });
   writeFileSync(
     join(ROOT, 'test-results', 'bench-pipeline.json'),
-    JSON.stringify({ engine: root.version, docs: docs.length, batch: BATCH, concurrency: CONCURRENCY, rounds: rates, median: { pipeline: p, client: c, ratio: p / c } }, null, 2) + '\n',
+    JSON.stringify({ engine: root.version, docs: docs.length, batch: BATCH, concurrency: CONCURRENCY, rounds: rates, median: { pipeline: p, client: c, noop: n, ratio: p / c, noopRatio: n / c } }, null, 2) + '\n',
   );
 }
 
@@ -119,5 +131,6 @@ try {
 } finally {
   await client.request('DELETE', `/${INDEX}`, { okStatuses: [404] }).catch(() => {});
   await client.request('DELETE', `/_ingest/pipeline/${pipelineId(INDEX)}`, { okStatuses: [404] }).catch(() => {});
+  await client.request('DELETE', `/_ingest/pipeline/${NOOP}`, { okStatuses: [404] }).catch(() => {});
   await client.close();
 }
