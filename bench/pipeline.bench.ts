@@ -19,7 +19,8 @@
  * settings (refresh off, async translog), writes everything in bulk requests
  * of 2,000 documents, 2 in flight, and refreshes; rounds run
  * the three modes in rotating order after one warm-up round
- * of each (the order rotates). Prints the median docs/s of each and the ratios; results also go
+ * of each (the order rotates). Prints the median docs/s of each and the ratios,
+ * and the node's CPU time per 1,000 documents (`_nodes/stats/process`); results also go
  * to test-results/bench-pipeline.json. Needs a node with the script processor
  * (OPENSEARCH_URL; 2.x started by scripts/cluster.mjs has it). Deletes its
  * index and pipeline at the end.
@@ -71,13 +72,20 @@ function bodies(mode: Mode): string[] {
   return out;
 }
 
-async function round(mode: Mode, bulks: string[]): Promise<number> {
+/** The node's process CPU time so far (ms, summed over nodes): steadier than throughput when other work shares the machine. */
+async function nodeCpuMs(): Promise<number> {
+  const st = await client.get<{ nodes: Record<string, { process: { cpu: { total_in_millis: number } } }> }>('/_nodes/stats/process');
+  return Object.values(st.nodes).reduce((n, x) => n + x.process.cpu.total_in_millis, 0);
+}
+
+async function round(mode: Mode, bulks: string[]): Promise<{ rate: number; cpuMsPer1000: number }> {
   await client.request('DELETE', `/${INDEX}`, { okStatuses: [404] });
   await client.request('PUT', `/${INDEX}`, { body: indexBody(file) });
   await client.request('PUT', `/${INDEX}/_settings`, { body: { index: { refresh_interval: '-1', 'translog.durability': 'async' } } });
   await installPipeline(client, INDEX, file, null);
   await client.request('GET', '/_cluster/health', { query: { wait_for_status: 'yellow', index: INDEX } });
   let next = 0;
+  const cpu0 = await nodeCpuMs();
   const t0 = performance.now();
   const worker = async () => {
     for (let k = next++; k < bulks.length; k = next++) {
@@ -89,9 +97,10 @@ async function round(mode: Mode, bulks: string[]): Promise<number> {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   await client.request('POST', `/${INDEX}/_refresh`);
   const s = (performance.now() - t0) / 1000;
+  const cpu = (await nodeCpuMs()) - cpu0;
   const count = (await client.get<{ count: number }>(`/${INDEX}/_count`)).count;
   if (count !== docs.length) throw new Error(`${mode}: the index holds ${count} documents, ${docs.length} were written`);
-  return docs.length / s;
+  return { rate: docs.length / s, cpuMsPer1000: (cpu / docs.length) * 1000 };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -105,24 +114,30 @@ async function mainBench() {
   await round('client', bulks.client);
   await round('noop', bulks.noop);
   const rates: Record<Mode, number[]> = { pipeline: [], client: [], noop: [] };
+  const cpus: Record<Mode, number[]> = { pipeline: [], client: [], noop: [] };
   const orders: Mode[][] = [['pipeline', 'client', 'noop'], ['client', 'noop', 'pipeline'], ['noop', 'pipeline', 'client']];
   for (let k = 0; k < ROUNDS; k++) {
     const order = orders[k % orders.length];
     for (const mode of order) {
       const r = await round(mode, bulks[mode]);
-      rates[mode].push(r);
-      console.log(`  round ${k + 1} ${mode.padEnd(8)} ${Math.round(r).toLocaleString('en-US').padStart(8)} docs/s`);
+      rates[mode].push(r.rate);
+      cpus[mode].push(r.cpuMsPer1000);
+      console.log(`  round ${k + 1} ${mode.padEnd(8)} ${Math.round(r.rate).toLocaleString('en-US').padStart(8)} docs/s, node CPU ${r.cpuMsPer1000.toFixed(0).padStart(4)} ms per 1,000 documents`);
     }
   }
   const p = median(rates.pipeline);
   const c = median(rates.client);
   const n = median(rates.noop);
   const f = (x: number) => Math.round(x).toLocaleString('en-US');
+  const cp = median(cpus.pipeline);
+  const cc = median(cpus.client);
+  const cn = median(cpus.noop);
+  console.log(`median node CPU per 1,000 documents: pipeline ${cp.toFixed(0)} ms, client ${cc.toFixed(0)} ms, no-op pipeline ${cn.toFixed(0)} ms: pipeline / client = ${(cp / cc).toFixed(2)}`);
   console.log(`median: pipeline (no routing) ${f(p)} docs/s, client-side routing ${f(c)} docs/s, client-side routing through a no-op pipeline ${f(n)} docs/s: pipeline / client = ${(p / c).toFixed(2)}, no-op / client = ${(n / c).toFixed(2)}`);
   mkdirSync(join(ROOT, 'test-results'), { recursive: true });
   writeFileSync(
     join(ROOT, 'test-results', 'bench-pipeline.json'),
-    JSON.stringify({ engine: root.version, docs: docs.length, batch: BATCH, concurrency: CONCURRENCY, rounds: rates, median: { pipeline: p, client: c, noop: n, ratio: p / c, noopRatio: n / c } }, null, 2) + '\n',
+    JSON.stringify({ engine: root.version, docs: docs.length, batch: BATCH, concurrency: CONCURRENCY, rounds: rates, cpuMsPer1000: cpus, median: { pipeline: p, client: c, noop: n, ratio: p / c, noopRatio: n / c, cpuMsPer1000: { pipeline: cp, client: cc, noop: cn } } }, null, 2) + '\n',
   );
 }
 
