@@ -51,8 +51,7 @@ export async function installPipeline(client: OpenSearchClient, index: string, b
   }
   // A settings update is a cluster-state change even when nothing changes: ask first (after a
   // publish, `_meta` and the pipeline disagree until this function returns).
-  const current = await client.request<Record<string, { settings?: { index?: { default_pipeline?: string } } }>>('GET', `/${enc(index)}/_settings/index.default_pipeline`);
-  if (Object.values(current.body ?? {})[0]?.settings?.index?.default_pipeline !== id) {
+  if ((await defaultPipelineOf(client, index)) !== id) {
     await client.request('PUT', `/${enc(index)}/_settings`, { body: { index: { default_pipeline: id } } });
   }
   return { id, identity: body.processors[0].script.params.identity };
@@ -88,6 +87,15 @@ export async function installPipelineFromMeta(client: OpenSearchClient, index: s
   return installPipeline(client, index, m.base, m.state);
 }
 
+/** defaultPipelineOf returns the index's `index.default_pipeline` (null when unset), undefined when the index does not exist. */
+async function defaultPipelineOf(client: OpenSearchClient, index: string, timeoutMs?: number): Promise<string | null | undefined> {
+  const res = await client.request<Record<string, { settings?: { index?: { default_pipeline?: string } } }>>('GET', `/${enc(index)}/_settings/index.default_pipeline`, { okStatuses: [404], timeoutMs });
+  if (res.status === 404) return undefined;
+  // Keyed by the concrete index name (an alias resolves to it): take the only entry.
+  const entries = Object.values(res.body ?? {});
+  return entries.length === 1 ? (entries[0]?.settings?.index?.default_pipeline ?? null) : null;
+}
+
 /** What is installed on an index. */
 export interface InstalledPipeline {
   /** The id geoshard uses for the index (`geoshard-<index>`). */
@@ -107,13 +115,11 @@ export interface InstalledPipeline {
  */
 export async function readPipeline(client: OpenSearchClient, index: string, timeoutMs?: number): Promise<InstalledPipeline | undefined> {
   const id = pipelineId(index);
-  const [settings, pipeline] = await Promise.all([
-    client.request<Record<string, { settings?: { index?: { default_pipeline?: string } } }>>('GET', `/${enc(index)}/_settings/index.default_pipeline`, { okStatuses: [404], timeoutMs }),
+  const [defaultPipeline, pipeline] = await Promise.all([
+    defaultPipelineOf(client, index, timeoutMs),
     client.request<Record<string, unknown>>('GET', `/_ingest/pipeline/${enc(id)}`, { okStatuses: [404], timeoutMs }),
   ]);
-  if (settings.status === 404) return undefined;
-  const entries = Object.values(settings.body ?? {});
-  const defaultPipeline = entries.length === 1 ? (entries[0]?.settings?.index?.default_pipeline ?? null) : null;
+  if (defaultPipeline === undefined) return undefined;
   const body = pipeline.status === 404 ? undefined : pipeline.body?.[id];
   return { id, defaultPipeline, identity: body === undefined ? null : identityOf(body), exists: body !== undefined };
 }
