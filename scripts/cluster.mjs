@@ -11,10 +11,10 @@
 //   start --reset                                 delete the nodes' data first (needed to change the node count)
 //
 // Node built-ins only. The official OpenSearch distribution (integ-test-zip, no bundled JDK)
-// and, for 2.x, the parent-join module are fetched from Maven Central with `mvn` into a cache
+// and, for 2.x, the parent-join, lang-painless and ingest-common modules are fetched from Maven Central with `mvn` into a cache
 // folder outside git. OpenSearch 2.x runs on the machine's Java 11..23 (it needs the Security
 // Manager, which Java 24+ no longer has; Java 21, then 17, preferred); 3.x on Java 21+ (the
-// newest found preferred, e.g. Temurin 25 under /usr/lib/jvm). 3.x zips bundle parent-join.
+// newest found preferred, e.g. Temurin 25 under /usr/lib/jvm). 3.x zips bundle these modules.
 //
 // Ports: node 1 answers HTTP on OPENSEARCH_PORT (default 9200), as a single node always did.
 // The other nodes' HTTP ports are the first free ports above it; the transport ports the first
@@ -34,7 +34,7 @@
 //
 // Layout of <cache root>/opensearch-<version>/:
 //   download/   the zip and module jars as fetched by Maven
-//   home/       the unpacked distribution (OPENSEARCH_HOME), parent-join added to modules/ (2.x)
+//   home/       the unpacked distribution (OPENSEARCH_HOME), the extra modules added to modules/ (2.x)
 //   cluster.json       the cluster: version, heap, node count, each node's name and ports
 //   data/ logs/ tmp/ opensearch.pid   node 1 (logs/geoshard.log, logs/console.log, logs/gc.log)
 //   node-K/{data,logs,tmp,opensearch.pid}   node K >= 2
@@ -92,15 +92,52 @@ const nodeName = (k) => `${CLUSTER_NAME}-node-${k}`;
 const DIST_ARTIFACT = `org.opensearch.distribution.integ-test-zip:opensearch:${VERSION}:zip`;
 const DIST_ZIP = path.join(DOWNLOAD_DIR, `opensearch-${VERSION}.zip`);
 // Modules geoshard needs that a 2.x integ-test-zip lacks (3.x zips bundle them: a module already
-// in home/modules is never added). The *-client jar of a module is the whole module (no
-// third-party dependencies for parent-join).
+// in home/modules is never added). Each module is its jar plus its runtime dependencies, as its
+// pom on Maven Central lists them. parent-join: the *-client jar is the whole module.
+// lang-painless and ingest-common: the `script` ingest processor, which the geoshard routing
+// pipeline (`geoshard pipeline --install`) runs; ingest-common extends lang-painless.
+const mod = (group, artifact, version = VERSION) => ({
+  artifact: `${group}:${artifact}:${version}`,
+  jar: `${artifact}-${version}.jar`,
+});
 const EXTRA_MODULES = [
   {
     name: 'parent-join',
-    artifact: `org.opensearch.plugin:parent-join-client:${VERSION}`,
-    jar: `parent-join-client-${VERSION}.jar`,
+    jars: [mod('org.opensearch.plugin', 'parent-join-client')],
     classname: 'org.opensearch.join.ParentJoinPlugin',
     description: 'This module adds the support parent-child queries and aggregations',
+  },
+  {
+    name: 'lang-painless',
+    jars: [
+      mod('org.opensearch.plugin', 'lang-painless'),
+      mod('org.opensearch.plugin', 'opensearch-scripting-painless-spi'),
+      mod('org.antlr', 'antlr4-runtime', '4.13.1'),
+      ...['asm', 'asm-analysis', 'asm-commons', 'asm-tree', 'asm-util'].map((a) => mod('org.ow2.asm', a, '9.7')),
+    ],
+    classname: 'org.opensearch.painless.PainlessPlugin',
+    description: 'An easy, safe and fast scripting language for OpenSearch',
+    // As in OpenSearch's modules/lang-painless: Painless compiles scripts to classes at run time.
+    policy: [
+      'grant {',
+      '  permission java.lang.RuntimePermission "createClassLoader";',
+      '  permission java.lang.RuntimePermission "getClassLoader";',
+      '};',
+      '',
+    ].join('\n'),
+  },
+  {
+    name: 'ingest-common',
+    jars: [
+      mod('org.opensearch.plugin', 'ingest-common'),
+      mod('org.opensearch', 'opensearch-grok'),
+      mod('org.opensearch', 'opensearch-dissect'),
+      mod('org.jruby.joni', 'joni', '2.2.1'),
+      mod('org.jruby.jcodings', 'jcodings', '1.0.61'),
+    ],
+    classname: 'org.opensearch.ingest.common.IngestCommonPlugin',
+    description: 'Module for ingest processors that do not require additional security permissions or have large dependencies and resources',
+    extended: ['lang-painless'],
   },
 ];
 
@@ -348,7 +385,7 @@ function writeDescriptor(dir, m) {
     'java.version=11',
     `opensearch.version=${VERSION}`,
     'custom.foldername=',
-    'extended.plugins=',
+    `extended.plugins=${(m.extended ?? []).join(',')}`,
     'has.native.controller=false',
     '',
   ].join('\n');
@@ -384,16 +421,23 @@ function install(javaHome) {
   for (const m of EXTRA_MODULES) {
     const modDir = path.join(HOME, 'modules', m.name);
     if (exists(path.join(modDir, 'plugin-descriptor.properties'))) continue; // added before, or bundled (3.x)
-    const src = path.join(DOWNLOAD_DIR, m.jar);
-    if (!exists(src)) {
-      log(`downloading module ${m.name} (${m.artifact}) with mvn...`);
-      mvnCopy(m.artifact, DOWNLOAD_DIR);
-      if (!exists(src)) fail(`Maven finished but ${src} is missing`);
+    for (const j of m.jars) {
+      if (exists(path.join(DOWNLOAD_DIR, j.jar))) continue;
+      log(`downloading ${j.artifact} (module ${m.name}) with mvn...`);
+      mvnCopy(j.artifact, DOWNLOAD_DIR);
+      if (!exists(path.join(DOWNLOAD_DIR, j.jar))) fail(`Maven finished but ${path.join(DOWNLOAD_DIR, j.jar)} is missing`);
     }
     log(`adding module ${m.name} -> ${modDir}`);
-    fs.mkdirSync(modDir, { recursive: true });
-    fs.copyFileSync(src, path.join(modDir, m.jar));
-    writeDescriptor(modDir, m);
+    // Built in a staging folder and renamed, so that an interrupted install never leaves a module
+    // folder with a descriptor but missing jars.
+    const staging = `${modDir}.tmp-${process.pid}`;
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.mkdirSync(staging, { recursive: true });
+    for (const j of m.jars) fs.copyFileSync(path.join(DOWNLOAD_DIR, j.jar), path.join(staging, j.jar));
+    if (m.policy) fs.writeFileSync(path.join(staging, 'plugin-security.policy'), m.policy);
+    writeDescriptor(staging, m);
+    fs.rmSync(modDir, { recursive: true, force: true });
+    fs.renameSync(staging, modDir);
   }
 
   if (!exists(INSTALLED_MARKER)) fs.writeFileSync(INSTALLED_MARKER, `${new Date().toISOString()}\n`);

@@ -11,7 +11,7 @@
 #   6. browser tests (Playwright driving /usr/bin/chromium),
 #   7. a 1-node OpenSearch 3.8 on a free port and the live subset that checks the engine itself:
 #      shard names and verify-routing (routing.live), routed = unrouted (api.live), drift and
-#      failures (failures.live); 8. a summary line.
+#      failures (failures.live), the routing pipeline's fidelity (pipeline.live); 8. a summary line.
 # A local node already answering on OPENSEARCH_PORT (default 9200) is reused as it is (the
 # multi-node tests skip, saying why, when it has fewer than 3 nodes), and left running.
 # Set OPENSEARCH_URL to run the live tests against another cluster instead of a local one (the
@@ -97,7 +97,7 @@ if [ -z "${OPENSEARCH_URL:-}" ] && [ "${GEOSHARD_SKIP_OS3:-}" != 1 ]; then
     (async () => { for (let p = 9600; p < 9700; p++) if (await free(p)) { console.log(p); return; } process.exit(1); })();')
   if [ -n "$os3_port" ] && OPENSEARCH_VERSION=3.8.0 OPENSEARCH_PORT=$os3_port node scripts/cluster.mjs start --nodes 1; then
     OPENSEARCH_URL=http://127.0.0.1:$os3_port npx vitest run --project live \
-      src/server/routing.live.test.ts src/server/api.live.test.ts src/server/failures.live.test.ts \
+      src/server/routing.live.test.ts src/server/api.live.test.ts src/server/failures.live.test.ts src/server/pipeline.live.test.ts \
       --reporter=default --reporter=json --outputFile=test-results/live-os3.json || failed+=(live-os3)
     OPENSEARCH_VERSION=3.8.0 OPENSEARCH_PORT=$os3_port node scripts/cluster.mjs stop || true
   else

@@ -23,6 +23,7 @@ export const COMMAND_LOADERS: Map<string, () => Promise<Command>> = new Map([
   ['seed', async () => (await import('./commands/seed.ts')).seed],
   ['verify-routing', async () => (await import('./commands/verifyRouting.ts')).verifyRouting],
   ['audit', async () => (await import('./commands/audit.ts')).audit],
+  ['pipeline', async () => (await import('./commands/pipeline.ts')).pipeline],
   ['searches', async () => (await import('./commands/searches.ts')).searches],
   ['golden', async () => (await import('./commands/golden.ts')).golden],
   ['diff', async () => (await import('./commands/diff.ts')).diff],

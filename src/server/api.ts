@@ -17,7 +17,9 @@
  *   partial      200  some shard failed or timed out: results may miss documents
  *   invalid      400  a parameter is wrong (error.param names it)
  *   drift        409  the index was written with another boundary file (both hashes named), or the
- *                     engine routes some shard name to another shard (drift.status routing-mismatch)
+ *                     engine routes some shard name to another shard (drift.status routing-mismatch),
+ *                     or the index's routing ingest pipeline was made for another boundary file or
+ *                     routing table than its _meta says (drift.status pipeline-mismatch)
  *   unavailable  503  OpenSearch does not answer, or the index does not exist
  *   error        502  OpenSearch refused the query; 500 the server's boundary file is unusable
  *   forbidden    403  a write while writes are off, from a foreign Origin or a peer not on loopback
@@ -42,6 +44,7 @@ import { MigrationRouting, migrationOfMeta, migrationStatusOf } from './migratio
 import { GeoIndexer, GeoIndexError, type DeleteResult, type PutResult } from '../opensearch/indexer.ts';
 import type { ShardRef } from '../core/index.ts';
 import { MAX_WRITE_BODY_BYTES, parseDishBody, parseRestaurantBody, parseWriteId, type WriteAck, type WriteAnswer } from './wire.ts';
+import { PipelineGuard, pipelineStatusOf, readPipeline, type InstalledPipeline, type PipelineStatus } from './pipeline.ts';
 
 /** The project's root folder. */
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -75,6 +78,10 @@ export interface ApiOptions {
   writes?: boolean;
   /** How long (ms) a write refused with 429 or a write block is retried before the API answers 429 (default 5000). */
   writeRetryMs?: number;
+  /** How long the read of the index's routing pipeline may be reused (ms, default 1000; 0: every search reads it). */
+  pipelineTtlMs?: number;
+  /** How long a search keeps reading a mismatching pipeline again before refusing (ms, default 1000). */
+  pipelineSettleMs?: number;
 }
 
 /** One write request as the API sees it (handle builds it from the HTTP request). */
@@ -119,12 +126,15 @@ export class LiveApi {
   readonly writesEnabled: boolean;
   /** The writer of the index (made on the first write). */
   private indexer: GeoIndexer | null = null;
+  /** The routing pipeline installed on the index, compared with its _meta on every search. */
+  private readonly pipelines: PipelineGuard;
 
   constructor(private readonly opts: ApiOptions = {}) {
     this.client = opts.client ?? new OpenSearchClient(configFromEnv());
     const envTimeout = Number(process.env.GEOSHARD_SEARCH_TIMEOUT_MS);
     this.searchTimeoutMs = opts.searchTimeoutMs ?? (envTimeout > 0 ? envTimeout : DEFAULT_SEARCH_TIMEOUT_MS);
     this.writesEnabled = opts.writes ?? process.env.GEOSHARD_WRITES === '1';
+    this.pipelines = new PipelineGuard(this.client, opts.pipelineTtlMs ?? 1000, opts.pipelineSettleMs ?? 1000);
     this.loaded = this.load();
   }
 
@@ -232,12 +242,35 @@ export class LiveApi {
     // The drift check comes first: a search never runs against an index written with another
     // boundary file (its request also opens the connection the searches reuse).
     let drift0: DriftState;
+    // The pipeline is read beside the drift check (one round trip for both, when not remembered).
+    const pipelineRead: Promise<InstalledPipeline | undefined | null> = this.pipelines.read(file.index).catch(() => null);
     try {
       drift0 = await guard.check();
     } catch (e) {
       return errorResult(head, e, this.client.url);
     }
     if (drift0.status !== 'ok') return driftResult(head, drift0);
+    // The routing pipeline must route plain writers as _meta says. When it cannot be read the
+    // search runs (it is the write side that would be wrong) and the next search reads it again.
+    let pipeline: PipelineStatus | null = null;
+    try {
+      const installed = await pipelineRead;
+      if (installed !== null) pipeline = await this.pipelines.check(file.index, drift0.meta, () => getIndexMeta(this.client, file.index), file, installed);
+    } catch {
+      pipeline = null;
+    }
+    if (pipeline && !pipeline.matches) {
+      return {
+        httpStatus: 409,
+        body: {
+          status: 'drift',
+          ...head,
+          drift: { status: 'pipeline-mismatch', indexHash: drift0.indexHash, fileHash: drift0.fileHash, indexVersion: drift0.indexVersion, fileVersion: drift0.fileVersion },
+          pipeline,
+          error: { message: pipeline.message },
+        },
+      };
+    }
     // A migration in progress: route with its state (one read owner per range, the other copy excluded).
     let router: Router;
     let migrationState;
@@ -372,6 +405,13 @@ export class LiveApi {
           body.migration = m.state && m.base ? migrationStatusOf(m.base, m.state) : null;
         } catch (e) {
           body.migration = { error: (e as Error).message };
+        }
+      }
+      if (d.status !== 'missing-index') {
+        try {
+          body.pipeline = pipelineStatusOf(await readPipeline(c, d.index), d.meta, d.index, l.router.file);
+        } catch (e) {
+          body.pipeline = { error: (e as Error).message };
         }
       }
       if (d.status === 'missing-index') {

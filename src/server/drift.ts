@@ -15,9 +15,11 @@ export interface DriftState {
    * ok: the index's _meta hash equals the file's; mismatch: it differs;
    * no-meta: the index has no geoshard _meta; missing-index: no such index;
    * routing-mismatch: the hashes agree but the engine sends some shard name
-   * elsewhere (set by the API's routing check, never by driftState).
+   * elsewhere (set by the API's routing check, never by driftState);
+   * pipeline-mismatch: the index's routing ingest pipeline disagrees with its
+   * _meta (set by the API's pipeline check, src/server/pipeline.ts).
    */
-  status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index' | 'routing-mismatch';
+  status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index' | 'routing-mismatch' | 'pipeline-mismatch';
   index: string;
   fileHash: string;
   fileVersion: number;

@@ -44,6 +44,8 @@ import {
   type Checkpoint,
 } from './cutover.ts';
 import type { MigrationStatus } from './wire.ts';
+import { tryInstallPipeline } from './pipeline.ts';
+import { routingPipeline } from '../opensearch/pipeline.ts';
 
 // The `_meta` readers (migrationOfMeta, routerOf) and MigrationError live in src/opensearch/meta.ts, shared with the package's writer.
 export { MigrationError, migrationOfMeta, routerOf, type IndexMigration } from '../opensearch/meta.ts';
@@ -102,7 +104,9 @@ async function copyBatch(client: OpenSearchClient, index: string, to: string, do
     const source = d._source[JOIN_FIELD] === PARENT || (d._source[JOIN_FIELD] as { name?: string })?.name === PARENT ? { ...d._source, shard: to } : d._source;
     body += JSON.stringify({ create: { _index: index, _id: d._id, routing: to } }) + '\n' + JSON.stringify(source) + '\n';
   }
-  const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { _id: string; status: number }>[] }>('POST', '/_bulk', { query: { pipeline: '_none' }, body, timeoutMs: 120_000 });
+  // pipeline=_none: the copy routes each document explicitly (to the new owner) and sets its
+  // fields itself; the index's routing pipeline may still route by an older epoch's table.
+  const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { _id: string; status: number }>[] }>('POST', '/_bulk', { body, query: { pipeline: '_none' }, timeoutMs: 120_000 });
   const errs = bulkErrors(res.body).filter((e) => e.status !== 409);
   if (errs.length > 0) throw new MigrationError(`copy to "${to}" failed for ${errs.length} documents: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
   const created = { restaurants: 0, dishes: 0 };
@@ -314,12 +318,28 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
   let meta = o.meta;
   let state = o.state;
   const n = state.moves.length;
+  // The routing pipeline follows the state: writes sent without routing go where searchers read, and a
+  // given routing that is no longer an owner is refused. Installed when its routing table changes (the
+  // first time in this process whatever it is: a killed run may have published without it).
+  let pipelineTable: string | null = null;
+  let pipelineNote = false;
+  const followPipeline = async (file: BoundaryFile, s: MigrationState | null) => {
+    const table = routingPipeline(file, s, index).processors[0].script.params.identity.table;
+    if (table === pipelineTable) return;
+    const r = await tryInstallPipeline(client, index, file, s);
+    if ('error' in r) {
+      if (!pipelineNote) o.progress(`no routing pipeline on "${index}" (writes sent without routing are refused by the index): ${r.error}`);
+      pipelineNote = true;
+    } else pipelineTable = table;
+  };
   const save = async (s: MigrationState | null) => {
     if (o.lockLost?.()) throw new MigrationError(`the migration lock of "${index}" was taken over by another process: stopping before writing`);
     meta = withState(meta, s);
     await writeMeta(client, index, meta);
+    await followPipeline(base, s);
     await o.onPublish?.(meta);
   };
+  await followPipeline(base, state);
   const publish = async (k: number, to: MoveStep, patch: Parameters<typeof advance>[4] = {}) => {
     state = advance(state, k, to, now(), patch);
     await save(state);
@@ -497,6 +517,8 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
   meta = { ...rest, ...indexMeta(o.candidate, meta.sample, meta.routing) };
   if (o.lockLost?.()) throw new MigrationError(`the migration lock of "${index}" was taken over by another process: stopping before writing`);
   await writeMeta(client, index, meta);
+  pipelineTable = null;
+  await followPipeline(o.candidate, null);
   await o.onPublish?.(meta);
   o.progress(`published the candidate ${o.candidate.hash.slice(0, 12)} (version ${o.candidate.version}) as the index's boundary file`);
   return meta;

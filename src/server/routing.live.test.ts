@@ -121,14 +121,17 @@ describe('the routing fingerprint', () => {
 });
 
 describe('writes', () => {
-  it('are rejected by OpenSearch when they carry no routing', async () => {
+  it('are rejected by OpenSearch when they carry no routing and bypass the routing pipeline', async () => {
+    // seed installs the routing pipeline (pipeline.live.test.ts tests it); pipeline=_none skips it,
+    // and the mapping's _routing.required is what is left to refuse the write.
     const doc = { join: 'restaurant', id: 'r-no-routing', name: 'Nowhere Diner', location: { lat: 40, lon: -100 } };
-    const e = (await client.request('PUT', `/${TEST_INDEX}/_doc/r-no-routing`, { body: doc }).catch((x) => x)) as OpenSearchError;
+    const e = (await client.request('PUT', `/${TEST_INDEX}/_doc/r-no-routing`, { body: doc, query: { pipeline: '_none' } }).catch((x) => x)) as OpenSearchError;
     expect(e).toBeInstanceOf(OpenSearchError);
     expect(e.status).toBe(400);
     expect(e.type).toBe('routing_missing_exception');
     const bulk = await client.request<{ errors: boolean; items: { index: { status: number; error?: { type: string } } }[] }>('POST', '/_bulk', {
       body: JSON.stringify({ index: { _index: TEST_INDEX, _id: 'r-no-routing-2' } }) + '\n' + JSON.stringify(doc) + '\n',
+      query: { pipeline: '_none' },
     });
     expect(bulk.body.errors).toBe(true);
     expect(bulk.body.items[0].index.error?.type).toBe('routing_missing_exception');

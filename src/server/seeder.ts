@@ -14,6 +14,8 @@ import { DOC_SHAPE, docShapeOf, indexBody, indexMeta, readIndexMeta, type IndexM
 import { sampleBulkDocs, sampleOf, type Doc } from './sample.ts';
 import { GeoIndexer, GeoIndexError } from '../opensearch/indexer.ts';
 import { fingerprintOf } from './fingerprint.ts';
+import { tryInstallPipeline } from './pipeline.ts';
+import type { PipelineIdentity } from './pipeline.ts';
 
 /** Options of seedIndex. */
 export interface SeedOptions {
@@ -35,6 +37,8 @@ export interface SeedOptions {
   onProgress?: (done: number, total: number) => void;
   /** Called with one-line notes (index created, recreated, ...). */
   onNote?: (line: string) => void;
+  /** Install the routing ingest pipeline after the load (default true; see src/server/pipeline.ts). */
+  pipeline?: boolean;
 }
 
 /** What a seed did. */
@@ -46,6 +50,11 @@ export interface SeedResult {
   /** Documents the index holds after the final refresh. */
   indexDocs: number;
   ms: number;
+  /**
+   * The routing pipeline installed after the load (its id and identity), why it could not be
+   * (the cluster has no Painless script processor: the seed itself succeeded), or null when not asked.
+   */
+  pipeline: { id: string; identity: PipelineIdentity } | { error: string } | null;
 }
 
 /** SeedError is a seeding failure with a user-facing message (refusal, bulk errors). */
@@ -193,5 +202,11 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
   await client.request('POST', `${path}/_refresh`, { timeoutMs: 120_000 });
   const count = (await client.get<{ count: number }>(`${path}/_count`)).count;
   await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: true, restaurantDocs, dishDocs }, routing));
-  return { index, created, restaurantDocs, dishDocs, indexDocs: count, ms: performance.now() - t0 };
+  // Installed after the load, not before: the load routes every document itself.
+  let pipeline: SeedResult['pipeline'] = null;
+  if (opts.pipeline ?? true) {
+    pipeline = await tryInstallPipeline(client, index, file, null);
+    note('error' in pipeline ? `warning: routing pipeline not installed: ${pipeline.error}` : `routing pipeline ${pipeline.id} installed as the index's default_pipeline: writes that send no routing are routed by the cluster`);
+  }
+  return { index, created, restaurantDocs, dishDocs, indexDocs: count, ms: performance.now() - t0, pipeline };
 }

@@ -394,9 +394,11 @@ export interface DriftEcho {
    * ok; mismatch: the index was written with another boundary file; no-meta;
    * missing-index; routing-mismatch: the hashes agree but the engine sends
    * some shard name to another shard than the file declares (another routing
-   * formula or number_of_routing_shards).
+   * formula or number_of_routing_shards); pipeline-mismatch: the index's
+   * routing ingest pipeline (its default_pipeline) was made for another
+   * boundary file or routing table than the index's _meta says.
    */
-  status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index' | 'routing-mismatch';
+  status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index' | 'routing-mismatch' | 'pipeline-mismatch';
   indexHash: string | null;
   fileHash: string;
   indexVersion?: number | null;
@@ -566,6 +568,14 @@ export interface StatusAnswer {
   drift: (DriftEcho & { message: string }) | null;
   /** The migration in progress on the index, null when settled, an error when its state cannot be read (absent from older servers). */
   migration?: MigrationStatus | { error: string } | null;
+  /**
+   * The routing ingest pipeline installed as the index's default_pipeline
+   * (`geoshard pipeline --install`), beside `_meta`: what it was made for
+   * (settled boundary hash, migration epoch, routing table digest) and whether
+   * it routes as `_meta` says (same hash and table; the epoch may lag). Null:
+   * none installed; an error when it cannot be read (absent from older servers).
+   */
+  pipeline?: { id: string; hash: string; epoch: number; table: string; matches: boolean; message: string } | { error: string } | null;
   limits: { minRadiusKm: number; maxRadiusKm: number; maxSize: number; defaultSize: number; searchTimeoutMs: number };
   vocabulary: { diets: readonly string[]; allergens: readonly string[]; cuisines: readonly string[] };
   /** Whether the write endpoints answer (GEOSHARD_WRITES=1 on the server); absent from older servers. */

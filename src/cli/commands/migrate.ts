@@ -5,6 +5,7 @@ import type { Command, Io } from '../command.ts';
 import { planText } from './plan.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
 import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../server/search.ts';
+import { tryInstallPipeline } from '../../server/pipeline.ts';
 import { acquireLock, readMigration, runMigration, writeMeta, withState, MigrationError, PAUSE_POINTS, type PausePoint } from '../../server/migration.ts';
 
 /** Default wait after publishing dual-write and switched: a search deadline plus a second. */
@@ -136,6 +137,9 @@ OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), as for "geoshard see
         if (p.kind === 'none') {
           // Only names or metadata change: no document moves.
           await writeMeta(client, index, { ...withState(meta, null), hash: candidate.hash, version: candidate.version, file: candidate });
+          // The routing pipeline names the file it routes with: the candidate now.
+          const installed = await tryInstallPipeline(client, index, candidate, null);
+          if ('error' in installed) say(`no routing pipeline on "${index}": ${installed.error}`);
           io.out(`no document changes shard: index "${index}" now uses the candidate ${candidate.hash.slice(0, 12)}\n`);
           return 0;
         }
