@@ -164,7 +164,7 @@ export function checkIndexConfig(value: unknown): { config: IndexConfig | null; 
       location: value.location as string,
       weight: weight === 'docs' ? 'docs' : { field: (weight as { field: string }).field },
       name: name as string | null,
-      join: join === null ? null : { field: join.field, parent: join.parent, child: join.child, childLocation: join.childLocation } as IndexJoin,
+      join: join === null ? null : (({ field, parent, child, childLocation }) => ({ field, parent, child, childLocation }))(join as unknown as IndexJoin),
       facets: [...(facets as string[])],
     },
     problems,
