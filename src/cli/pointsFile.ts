@@ -9,7 +9,8 @@
  *   NDJSON (.ndjson, .jsonl, or a first line starting with "{"): one JSON
  *     object per line; the point is the key --field (a dotted path) holding a
  *     geo_point as OpenSearch accepts it ({lat, lon}, "lat,lon", [lon, lat],
- *     a GeoJSON Point), or the keys --lat / --lng holding numbers.
+ *     a GeoJSON Point; default the config's location), or the keys --lat /
+ *     --lng holding numbers.
  *
  * Every line must hold a valid point (latitude in [-90, 90], longitude in
  * [-180, 180]); the first bad one stops the read with a message naming the
@@ -31,6 +32,8 @@ export interface PointsFileOptions {
   lng?: string;
   /** CSV column / NDJSON key (dotted path) holding the whole geo_point. */
   field?: string;
+  /** The NDJSON key read when neither field nor lat/lng is given (the config's location; default "location"). */
+  defaultField?: string;
   /** CSV column / NDJSON key holding the document's weight (a number >= 0), written as a weight column of that name. */
   weight?: string;
   /** Force the format (default: by the file name's extension, else by the first line). */
@@ -166,7 +169,7 @@ export class PointsReader {
       lat = this.coord(typeof a === 'number' ? String(a) : (a as string | undefined), `key ${JSON.stringify(this.o.lat)}`, true);
       lng = this.coord(typeof b === 'number' ? String(b) : (b as string | undefined), `key ${JSON.stringify(this.o.lng)}`, false);
     } else {
-      const key = this.o.field ?? 'location';
+      const key = this.o.field ?? this.o.defaultField ?? 'location';
       const v = at(obj, key);
       const p = pointOf(v);
       if (!p) this.fail(`key ${JSON.stringify(key)} ${shown(v)} is not a geo_point: expected {"lat": .., "lon": ..}, "lat,lon", [lon, lat] or a GeoJSON Point, in degrees${this.o.field === undefined ? ' (name the key with --field KEY, or --lat/--lng)' : ''}`);

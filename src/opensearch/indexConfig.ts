@@ -209,7 +209,7 @@ export function withOverrides(config: IndexConfig, o: IndexConfigOverrides, from
     const p = fieldPathProblem(o.field);
     if (p) problems.push({ field: '--field', message: `--field ${p}` });
   }
-  if (problems.length > 0) throw new IndexConfigError(problems, 'the flags');
+  if (problems.length > 0) throw new IndexConfigError(problems, 'the command line');
   const flat = fromSample && o.field !== undefined;
   return {
     ...config,

@@ -21,8 +21,9 @@ per non-empty cell in key order, atomically. "geoshard balance --cells FILE" rea
                   location from _source; progress (documents/s) on stderr
   --from-file F   read a points file offline: CSV with a header (the point in the columns --lat and
                   --lng, default lat and lng/lon; or a "lat,lon" column --field), or NDJSON (one
-                  object a line; the point in the key --field, default location, as a geo_point
-                  {lat, lon}, "lat,lon" or [lon, lat]; or numeric keys --lat and --lng)
+                  object a line; the point in the key --field as a geo_point
+                  {lat, lon}, "lat,lon" or [lon, lat]; default the config's location; or numeric
+                  keys --lat and --lng)
   --field F       the geo_point field (index), or column/key (file): overrides the config's location
   --lat C --lng C the latitude and longitude columns or keys (--from-file)
   --config FILE   geoshard.config.json: index, location, weight, name, join, facets (default: the
@@ -72,7 +73,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     let note = '';
     let summary: Record<string, unknown> = {};
     if (fromFile !== undefined) {
-      counter = await readPointsFile(fromFile, { lat: values.lat as string | undefined, lng: values.lng as string | undefined, field: values.field as string | undefined, weight });
+      counter = await readPointsFile(fromFile, { lat: values.lat as string | undefined, lng: values.lng as string | undefined, field: values.field as string | undefined, defaultField: config.location, weight });
       summary = { from: { file: fromFile } };
     } else {
       const { configFromEnv, OpenSearchClient, OpenSearchError } = await import('../../server/opensearch.ts');
