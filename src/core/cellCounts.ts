@@ -3,7 +3,7 @@
  * records (`geoshard cells`). Each point is counted once, in the cell cellAt
  * returns for it; optional weight columns add up a numeric value per cell.
  */
-import { cellAt, cellOrdinal, cellFromOrdinal, cellToken } from './cells.ts';
+import { cellAt, cellOrdinal, cellFromOrdinal, cellToken, CELL_COUNT } from './cells.ts';
 import { docsCellsCsv, type DocsCellRow } from './build.ts';
 
 /**
@@ -25,7 +25,16 @@ export class CellCounter {
    * (any finite longitude wraps), or a weight that is not a finite number >= 0.
    */
   add(lat: number, lng: number, weights: readonly number[] = []): number {
-    const ordinal = cellOrdinal(cellAt(lat, lng));
+    return this.addToCell(cellOrdinal(cellAt(lat, lng)), weights);
+  }
+
+  /**
+   * addToCell counts one document in the level-10 cell of curve ordinal
+   * `ordinal` (an integer in [0, CELL_COUNT): the caller located it), with its
+   * weights as add() takes them. Returns the ordinal.
+   */
+  addToCell(ordinal: number, weights: readonly number[] = []): number {
+    if (!(Number.isInteger(ordinal) && ordinal >= 0 && ordinal < CELL_COUNT)) throw new RangeError(`ordinal ${ordinal} is out of range: expected an integer in [0, ${CELL_COUNT})`);
     const n = this.weightColumns.length;
     if (weights.length !== n) throw new RangeError(`${weights.length} weights given: expected ${n} (${this.weightColumns.join(', ') || 'none'})`);
     for (let j = 0; j < n; j++) {

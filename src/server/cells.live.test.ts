@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import s2geometry from 's2-geometry';
 import { mulberry32, randomPoint } from '../core/testutil.ts';
+import { cellAt, cellVertices } from '../core/index.ts';
 import { liveClient } from './testkit.ts';
 
 const { S2 } = s2geometry as unknown as { S2: { latLngToKey(lat: number, lng: number, level: number): string; keyToId(key: string): string } };
@@ -23,7 +24,10 @@ const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'dist', 'cli', 'bin.js');
 const INDEX = 'gs-own-cells-live';
 const MISSING = 'gs-own-cells-missing';
-const DOCS = 4000;
+const SCATTERED = 3960;
+/** Points a few millimetres from a cell corner: their doc values' centimetre boxes straddle a cell edge, so the reader takes them from _source. */
+const NEAR_CORNERS = 40;
+const DOCS = SCATTERED + NEAR_CORNERS;
 /** Documents without a point (no pos): counted nowhere, and named in a warning. */
 const UNLOCATED = 3;
 
@@ -49,10 +53,15 @@ beforeAll(async () => {
   // Clusters (many documents per cell) and scattered points, in the three forms a geo_point takes.
   const rand = mulberry32(4242);
   const towns = Array.from({ length: 25 }, () => randomPoint(rand));
-  points = Array.from({ length: DOCS }, (_, i) => {
+  points = Array.from({ length: SCATTERED }, (_, i) => {
     const t = towns[i % towns.length];
     return i % 7 === 0 ? randomPoint(rand) : { lat: Math.max(-89.9, Math.min(89.9, t.lat + (rand() - 0.5) * 0.4)), lng: Math.max(-180, Math.min(180, t.lng + (rand() - 0.5) * 0.4)) };
   });
+  // The corners only place the inputs; the expected cells still come from s2-geometry.
+  for (let i = 0; i < NEAR_CORNERS; i++) {
+    const v = cellVertices(cellAt(towns[i % towns.length].lat, towns[i % towns.length].lng))[i % 4];
+    points.push({ lat: v.lat + (rand() - 0.5) * 4e-8, lng: v.lng + (rand() - 0.5) * 8e-8 });
+  }
   const form = (p: { lat: number; lng: number }, i: number) => (i % 3 === 0 ? { lat: p.lat, lon: p.lng } : i % 3 === 1 ? `${p.lat},${p.lng}` : [p.lng, p.lat]);
   const lines: string[] = [];
   points.forEach((p, i) => lines.push(JSON.stringify({ index: { _id: `p${i}` } }), JSON.stringify({ pos: form(p, i), name: `place ${i}`, population: i })));
@@ -72,7 +81,7 @@ describe('geoshard cells --from-index (live)', () => {
     const out = join(dir, 'cells.csv');
     const r = cli('cells', '--from-index', INDEX, '--field', 'pos', '--out', out, '--page-size', '500');
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(new RegExp(`^wrote .*cells\\.csv: 4,000 documents in [\\d,]+ level-10 cells`));
+    expect(r.out).toMatch(/^wrote .*cells\.csv: 4,000 documents in [\d,]+ level-10 cells/);
     // Progress with documents/s, and the documents without a point named.
     expect(r.err).toMatch(/geoshard cells: 4,003\/4,003 documents \(100%\), 3\/3 shards, [\d,]+ documents\/s/);
     expect(r.err).toMatch(/warning: 3 documents have no valid point in "pos" \(the first: _id "nowhere\d"\): they are not in the cells file/);
@@ -88,7 +97,11 @@ describe('geoshard cells --from-index (live)', () => {
     writeFileSync(config, JSON.stringify({ index: INDEX, location: 'pos', weight: { field: 'population' }, name: 'name' }));
     const r = cli('cells', '--config', config, '--from-index', INDEX, '--out', out, '--json');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toMatchObject({ documents: DOCS, columns: ['token', 'docs', 'population'], unlocated: UNLOCATED, from: { index: INDEX, indices: [INDEX], shards: 3 } });
+    const summary = JSON.parse(r.out);
+    expect(summary).toMatchObject({ documents: DOCS, columns: ['token', 'docs', 'population'], unlocated: UNLOCATED, from: { index: INDEX, indices: [INDEX], shards: 3 } });
+    // The near-corner points were located from _source (their doc values could not say which cell).
+    expect(summary.exactReads).toBeGreaterThan(0);
+    expect(summary.exactReads).toBeLessThanOrEqual(NEAR_CORNERS);
     const m = new Map<bigint, number>();
     points.forEach((p, i) => m.set(oracleId(p.lat, p.lng), (m.get(oracleId(p.lat, p.lng)) ?? 0) + i));
     const rows = readFileSync(out, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));

@@ -18,7 +18,8 @@ Counts every document once, in the level-10 S2 cell of its location, and writes 
 per non-empty cell in key order, atomically. "geoshard balance --cells FILE" reads it.
 
   --from-index I  read the live index (or alias) I: one point-in-time per shard, every document's
-                  location from _source; progress (documents/s) on stderr
+                  location from its doc values (from _source when the doc value's centimetre
+                  straddles a cell edge); progress (documents/s) on stderr
   --from-file F   read a points file offline: CSV with a header (the point in the columns --lat and
                   --lng, default lat and lng/lon; or a "lat,lon" column --field), or NDJSON (one
                   object a line; the point in the key --field as a geo_point
@@ -101,7 +102,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
           note += `warning: ${n(r.unlocated)} documents have no valid point in "${config.location}"${config.join ? ` or "${config.join.childLocation}"` : ''} (the first: _id ${JSON.stringify(r.firstUnlocated)}): they are not in the cells file\n`;
         }
         if (r.unweighed > 0) note += `warning: ${n(r.unweighed)} documents have no number >= 0 in "${weight}": they weigh 0\n`;
-        summary = { from: { index: config.index, indices: r.indices, shards: r.slices }, unlocated: r.unlocated, unweighed: r.unweighed, docsPerSecond: Math.round((counter.total * 1000) / r.elapsedMs) };
+        summary = { from: { index: config.index, indices: r.indices, shards: r.slices }, unlocated: r.unlocated, unweighed: r.unweighed, exactReads: r.exactReads, docsPerSecond: Math.round((counter.total * 1000) / r.elapsedMs) };
       } catch (e) {
         if (e instanceof CellsReadError) throw new CliError(`geoshard cells: ${e.message}`);
         if (e instanceof OpenSearchError) throw new CliError(`geoshard cells: ${e.message}${e.kind === 'unreachable' ? '\nStart a local node with "npm run cluster:start", or set OPENSEARCH_URL.' : ''}`);
