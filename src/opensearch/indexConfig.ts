@@ -51,7 +51,7 @@ const JOIN_KEYS = ['field', 'parent', 'child', 'childLocation'] as const;
 /** The most facets a config names. */
 export const MAX_FACETS = 16;
 
-/** The default config file name, looked for in the working directory by nothing: pass it with --config. */
+/** The conventional config file name (a command reads a config only when --config names it). */
 export const CONFIG_FILE_NAME = 'geoshard.config.json';
 
 /** The bundled sample: restaurants (parents, `location`) and their dishes (children, `restaurant_location`) in `dishes`. */
