@@ -68,6 +68,10 @@ async function bundleCli(outdir) {
     target: 'node20',
     mainFields: ['module', 'main'],
     external,
+    // White space and syntax only: names stay, so a stack trace still reads. About a third smaller
+    // (the package's node_modules budget is 6 MB, s2js itself 4.4 MB).
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: 'warning',
   });
 }

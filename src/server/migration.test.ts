@@ -67,7 +67,7 @@ describe('searching during a migration', () => {
   it('reports the migration for /api/status with each range’s owners as shard numbers', () => {
     const s = migrationStatusOf(base, started);
     expect(s).toMatchObject({ epoch: 1, base: base.hash, target: candidate.hash, targetVersion: 2 });
-    expect(s.moves).toEqual([{ start: tok(1500), end: tok(2000), from: s1, to: s2, fromShard: 1, toShard: 2, step: 'dual-write', copied: { restaurants: 0, dishes: 0 }, verified: null }]);
+    expect(s.moves).toEqual([{ start: tok(1500), end: tok(2000), from: s1, to: s2, fromShard: 1, toShard: 2, step: 'dual-write', copied: { restaurants: 0, dishes: 0 }, verified: null, cutover: null }]);
   });
 });
 
