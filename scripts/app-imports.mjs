@@ -34,7 +34,8 @@ const folderOf = (rel) => (rel.includes('/') ? rel.split('/')[0] : '.');
 /** specifiers returns the module specifiers a source file imports (static, re-exports, dynamic). */
 export function specifiers(text) {
   const out = [];
-  const re = /(?:^|[^\w.])(?:import|export)\s+(?:type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w.])import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+  // A statement starts a line (or follows a `;`); a dynamic import may stand anywhere.
+  const re = /(?:^|;)\s*(?:import|export)\s+(?:type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w.])import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|;)\s*import\s+['"]([^'"]+)['"]/gm;
   for (const m of text.matchAll(re)) out.push(m[1] ?? m[2] ?? m[3]);
   return out;
 }

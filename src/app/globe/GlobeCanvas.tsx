@@ -1,10 +1,11 @@
 /**
  * GlobeCanvas: the WebGL canvas (orthographic camera, frames on demand) with
  * the shard surface, coastlines and Hilbert curve, plus the 2D canvas the city
- * labels are drawn on. Renders the scene once the boundary file is loaded.
+ * labels are drawn on. Renders the scene once the boundary file is loaded, with the layers it is
+ * given (the features', shell/panels.ts SCENE_LAYERS) after its own, in order.
  */
 import { parseUrl } from '../shell/url';
-import { useRef } from 'react';
+import { useRef, type ComponentType } from 'react';
 import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { SceneCanvas } from './SceneCanvas';
@@ -13,9 +14,6 @@ import { ShardSurface } from './ShardSurface';
 import { Coastlines } from './Coastlines';
 import { HilbertCurve } from './HilbertCurve';
 import { PointerControls } from './PointerControls';
-import { SearchLayers } from '../search/SearchLayers';
-import { DiffOverlay, WriteLayers } from '../shell/panels';
-import { RequestsLayer } from '../requests/RequestsLayer';
 
 /**
  * With ?debug=ordinal the surface writes each pixel's level-10 ordinal as its colour (tests read
@@ -27,7 +25,7 @@ const DEBUG_ORDINAL = parseUrl(location.search).debugOrdinal;
 /** The scene's WebGL context attributes. */
 const GL = { antialias: !DEBUG_ORDINAL, preserveDrawingBuffer: true, alpha: true, powerPreference: 'high-performance' } as const;
 
-export function GlobeCanvas() {
+export function GlobeCanvas({ layers }: { layers: readonly ComponentType[] }) {
   const labels = useRef<HTMLCanvasElement>(null);
   const data = useApp(readyData);
   // The canvas is created once the data is in: the strips below the globe take their height
@@ -55,10 +53,9 @@ export function GlobeCanvas() {
         <Coastlines />
         <HilbertCurve />
         <PointerControls />
-        <RequestsLayer />
-        <SearchLayers />
-        <DiffOverlay />
-        <WriteLayers />
+        {layers.map((Layer, i) => (
+          <Layer key={i} />
+        ))}
       </SceneCanvas>
       )}
       <canvas ref={labels} className="globe-labels" aria-hidden="true" />
