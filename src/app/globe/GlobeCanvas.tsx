@@ -5,7 +5,7 @@
  * given (the features', shell/panels.ts SCENE_LAYERS) after its own, in order.
  */
 import { parseUrl } from '../shell/url';
-import { useRef, type ComponentType } from 'react';
+import { useMemo, useRef, type ComponentType } from 'react';
 import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { SceneCanvas } from './SceneCanvas';
@@ -14,6 +14,7 @@ import { ShardSurface } from './ShardSurface';
 import { Coastlines } from './Coastlines';
 import { HilbertCurve } from './HilbertCurve';
 import { PointerControls } from './PointerControls';
+import { createUniforms, UniformsContext } from './uniforms';
 
 /**
  * With ?debug=ordinal the surface writes each pixel's level-10 ordinal as its colour (tests read
@@ -28,6 +29,8 @@ const GL = { antialias: !DEBUG_ORDINAL, preserveDrawingBuffer: true, alpha: true
 export function GlobeCanvas({ layers }: { layers: readonly ComponentType[] }) {
   const labels = useRef<HTMLCanvasElement>(null);
   const data = useApp(readyData);
+  // This canvas's uniforms, shared by every material of its scene (globe/uniforms.ts).
+  const uniforms = useMemo(() => createUniforms({ debug: DEBUG_ORDINAL }), []);
   // The canvas is created once the data is in: the strips below the globe take their height
   // with the data, and a canvas created before would be resized then, and resizing the drawing
   // buffer after the first frames blocked the main thread for about a second (software WebGL).
@@ -48,6 +51,7 @@ export function GlobeCanvas({ layers }: { layers: readonly ComponentType[] }) {
         }}
         gl={GL}
       >
+        <UniformsContext.Provider value={uniforms}>
         <FrameDriver labels={labels} />
         <ShardSurface starts={data.router.starts} colors={data.colors} />
         <Coastlines />
@@ -56,6 +60,7 @@ export function GlobeCanvas({ layers }: { layers: readonly ComponentType[] }) {
         {layers.map((Layer, i) => (
           <Layer key={i} />
         ))}
+        </UniformsContext.Provider>
       </SceneCanvas>
       )}
       <canvas ref={labels} className="globe-labels" aria-hidden="true" />

@@ -15,7 +15,6 @@ import { startKeeping } from './keep';
 import { FEATURES } from '../features';
 import { boundariesSource, loadBoundaries, fetchText, parseCities, DataLoadError, DATA_URLS } from './loadData';
 import { loadCells } from '../globe/geometryClient';
-import { uniforms } from '../globe/uniforms';
 import { markLoaded } from '../globe/frame';
 
 export async function boot(store: AppStore): Promise<void> {
@@ -23,7 +22,6 @@ export async function boot(store: AppStore): Promise<void> {
   const url = parseUrl(location.search);
   for (const p of url.problems) console.warn(`geoshard: ${p}`);
   store.getState().applyUrlView(url.view);
-  uniforms.uDebug.value = url.debugOrdinal ? 1 : 0;
   // Each feature's driver: the radius search from the link with its covering and the address
   // bar (search/search.ts), the globe's "colour regions by" paint, the moving ranges' marks.
   for (const feature of FEATURES) feature.start?.(store);
