@@ -22,6 +22,7 @@ import { createNodesSlice } from './nodes/nodesSlice';
 import { createMigrationSlice } from './migration/migrationSlice';
 import { createWriteSlice } from './write/writeSlice';
 import { startSearch } from './search/search';
+import { startFanout } from './fanout/fanoutLayer';
 import { startRegionPaint } from './nodes/regionPaintDriver';
 import { startMovingPaint } from './migration/movingRanges';
 
@@ -39,7 +40,8 @@ export const FEATURES: readonly Feature[] = [
   { id: 'search', slice: createSearchSlice, start: (store) => startSearch(store) },
   { id: 'live', slice: createLiveSlice },
   { id: 'review', slice: createReviewSlice },
-  { id: 'fanout', slice: createFanoutSlice },
+  // The fan-out map's fields (which shards each place's searches ask), computed in its worker.
+  { id: 'fanout', slice: createFanoutSlice, start: (store) => startFanout(store) },
   { id: 'requests', slice: createRequestsSlice },
   // The globe's "colour regions by" paint (nodes, no started copy, latency, lost shards marked).
   { id: 'nodes', slice: createNodesSlice, start: startRegionPaint },
