@@ -17,7 +17,11 @@ import type { Layer } from './shell/url';
 import type { StripId } from './shell/shellSlice';
 import { onDemand, whileCandidate, whileWriteMode, afterFirstFrame } from './shell/lazy';
 import { RadiusPanel } from './search/RadiusPanel';
-import { SearchLayers } from './search/SearchLayers';
+import { SearchVeil } from './search/SearchVeil';
+import { CoveringCells } from './search/CoveringCells';
+import { SearchCircle } from './search/SearchCircle';
+import { SearchPicker } from './search/SearchPicker';
+import { FanoutMap } from './fanout/FanoutMap';
 import { RequestsLayer } from './requests/RequestsLayer';
 import { RequestsLegend } from './requests/RequestsLegend';
 import { ColourBy } from './nodes/ColourBy';
@@ -67,9 +71,17 @@ export const FEATURE_VIEWS: readonly FeatureViews[] = [
   {
     id: 'search',
     panels: [{ id: 'radius', title: 'Radius search', Component: RadiusPanel }],
-    // The veil, the fan-out map, the covering's cells, the circle with its pin, click-to-pick.
-    scene: [{ at: 20, Component: SearchLayers }],
+    // The veil that dims what the search does not ask, then (after the fan-out map) the
+    // covering's cells, the circle with its centre pin, and click-to-pick.
+    scene: [
+      { at: 20, Component: SearchVeil },
+      { at: 22, Component: CoveringCells },
+      { at: 23, Component: SearchCircle },
+      { at: 24, Component: SearchPicker },
+    ],
   },
+  // The fan-out map, drawn over the search's veil and under its covering.
+  { id: 'fanout', scene: [{ at: 21, Component: FanoutMap }] },
   { id: 'live', panels: [{ id: 'live', title: 'Live', Component: onDemand(() => import('./live/LivePanel').then((m) => m.LivePanel)) }] },
   {
     id: 'nodes',
