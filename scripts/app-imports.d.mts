@@ -15,6 +15,7 @@ export interface Folder {
 }
 export const KIT: string;
 export const HOST: string[];
+export const LIST: string[];
 export function specifiers(text: string): string[];
 export function house(): Record<string, Folder>;
 export function crossings(folders: Record<string, Folder>, from: Kind, to: Kind): (Import & { from: string; to: string })[];
