@@ -13,6 +13,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
 import { lineGeometry, lineMaterial, withFixedBounds } from '../globe/lineMaterial';
+import { useUniforms } from '../globe/uniforms';
 import { FANOUT_COLORS } from './fanoutColors';
 import type { FanoutState } from './fanoutSlice';
 import { appStore } from '../shell/store';
@@ -24,11 +25,12 @@ function geometryOf(q: BucketQuads): THREE.BufferGeometry {
 }
 
 export function FanoutMap() {
+  const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const world = useRef<(THREE.Mesh | null)[]>([]);
   const detail = useRef<(THREE.Mesh | null)[]>([]);
   const materials = useMemo(
-    () => FANOUT_COLORS.slice(1).map((c) => Object.assign(lineMaterial({ lift: 0.0002, color: c.rgb, byShard: false, alpha: c.alpha }), { side: THREE.DoubleSide })),
+    () => FANOUT_COLORS.slice(1).map((c) => Object.assign(lineMaterial(uniforms, { lift: 0.0002, color: c.rgb, byShard: false, alpha: c.alpha }), { side: THREE.DoubleSide })),
     [],
   );
   const empty = useMemo(() => withFixedBounds(new THREE.BufferGeometry()), []);

@@ -14,6 +14,7 @@ import statesUrl from 'us-atlas/states-10m.json?url';
 import { appStore } from '../shell/store';
 import { loadLand, loadBorders, loadDetail } from './geometryClient';
 import { lineMaterial, segmentGeometry, withFixedBounds } from './lineMaterial';
+import { useUniforms } from './uniforms';
 import { markLoaded } from './frame';
 import { pixelsPerUnit } from './view';
 import { BORDERS_ZOOM, DETAIL_ZOOM, needsRegion, regionFor, viewRadiusDeg, type Region } from './basemap';
@@ -22,14 +23,15 @@ import type { SegmentArrays } from './typedArrays';
 const emptyGeometry = withFixedBounds(new THREE.BufferGeometry());
 
 export function Coastlines() {
+  const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const world = useRef<THREE.LineSegments>(null);
   const borders = useRef<THREE.LineSegments>(null);
   const detail = useRef<THREE.LineSegments>(null);
   const materials = useMemo(
     () => ({
-      coast: lineMaterial({ lift: 0.002, color: [0.05, 0.07, 0.12], byShard: false, alpha: 0.85 }),
-      borders: lineMaterial({ lift: 0.0019, color: [0.12, 0.14, 0.2], byShard: false, alpha: 0.5 }),
+      coast: lineMaterial(uniforms, { lift: 0.002, color: [0.05, 0.07, 0.12], byShard: false, alpha: 0.85 }),
+      borders: lineMaterial(uniforms, { lift: 0.0019, color: [0.12, 0.14, 0.2], byShard: false, alpha: 0.5 }),
     }),
     [],
   );

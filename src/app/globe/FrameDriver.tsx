@@ -1,17 +1,19 @@
 /**
  * FrameDriver advances everything that moves (spin, inertia, glides, the
- * flatten morph), writes the shared uniforms and the camera once per frame,
+ * flatten morph), writes its canvas's uniforms (the view, the layers, the
+ * region paint and the moving ranges from the store) and the camera once per frame,
  * draws the label overlay, and announces readiness after the first frame.
  * It renders nothing. Frames are drawn on demand: a store change or a running
  * animation asks for the next one.
  */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useFrame, useThree } from '@react-three/fiber';
 import type { OrthographicCamera } from 'three';
 import { appStore } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { panBy } from './frame';
-import { uniforms } from './uniforms';
+import { useUniforms } from './uniforms';
+import { writeMovingRanges, writeRegionPaint, type RegionPaint } from './regionPaint';
 import { rotation, pixelsPerUnit, netCentreOf, clampFlatCentre, unprojectScreen } from './view';
 import { drawLabels } from './labels';
 import { hoverAt, viewKey } from './hover';
@@ -29,6 +31,9 @@ export interface FrameDriverProps {
 
 export function FrameDriver({ labels }: FrameDriverProps) {
   const frame = appStore.getState().frame;
+  const uniforms = useUniforms();
+  /** The region paint uploaded last (undefined: none yet). */
+  const paintShown = useRef<RegionPaint | null | undefined>(undefined);
   const invalidate = useThree((s) => s.invalidate);
   useEffect(() => {
     frame.invalidate = invalidate;
@@ -126,6 +131,12 @@ export function FrameDriver({ labels }: FrameDriverProps) {
     uniforms.uHilbertOn.value = s.layers.hilbert ? 1 : 0;
     uniforms.uHighlight.value = s.highlight;
     uniforms.uBrush.value.set(s.brush ? s.brush[0] : -1, s.brush ? s.brush[1] : -1);
+    // The region paint (uploaded when it changes) and the moving ranges; their drivers put them in the store.
+    if (s.regionPaint !== paintShown.current) {
+      writeRegionPaint(uniforms, s.regionPaint);
+      paintShown.current = s.regionPaint;
+    }
+    writeMovingRanges(uniforms, s.movingRanges);
 
     // Keep the readout true under a still pointer whenever the view changed (a glide, spin,
     // inertia, but also a wheel zoom, a key press or a resize, which are not animations).

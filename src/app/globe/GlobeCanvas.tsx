@@ -1,10 +1,11 @@
 /**
  * GlobeCanvas: the WebGL canvas (orthographic camera, frames on demand) with
  * the shard surface, coastlines and Hilbert curve, plus the 2D canvas the city
- * labels are drawn on. Renders the scene once the boundary file is loaded.
+ * labels are drawn on. Renders the scene once the boundary file is loaded, with the layers it is
+ * given (the features', shell/panels.ts SCENE_LAYERS) after its own, in order.
  */
 import { parseUrl } from '../shell/url';
-import { useRef } from 'react';
+import { useMemo, useRef, type ComponentType } from 'react';
 import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { SceneCanvas } from './SceneCanvas';
@@ -13,9 +14,7 @@ import { ShardSurface } from './ShardSurface';
 import { Coastlines } from './Coastlines';
 import { HilbertCurve } from './HilbertCurve';
 import { PointerControls } from './PointerControls';
-import { SearchLayers } from '../search/SearchLayers';
-import { DiffOverlay, WriteLayers } from '../shell/panels';
-import { RequestsLayer } from '../requests/RequestsLayer';
+import { createUniforms, UniformsContext } from './uniforms';
 
 /**
  * With ?debug=ordinal the surface writes each pixel's level-10 ordinal as its colour (tests read
@@ -27,9 +26,11 @@ const DEBUG_ORDINAL = parseUrl(location.search).debugOrdinal;
 /** The scene's WebGL context attributes. */
 const GL = { antialias: !DEBUG_ORDINAL, preserveDrawingBuffer: true, alpha: true, powerPreference: 'high-performance' } as const;
 
-export function GlobeCanvas() {
+export function GlobeCanvas({ layers }: { layers: readonly ComponentType[] }) {
   const labels = useRef<HTMLCanvasElement>(null);
   const data = useApp(readyData);
+  // This canvas's uniforms, shared by every material of its scene (globe/uniforms.ts).
+  const uniforms = useMemo(() => createUniforms({ debug: DEBUG_ORDINAL }), []);
   // The canvas is created once the data is in: the strips below the globe take their height
   // with the data, and a canvas created before would be resized then, and resizing the drawing
   // buffer after the first frames blocked the main thread for about a second (software WebGL).
@@ -50,15 +51,16 @@ export function GlobeCanvas() {
         }}
         gl={GL}
       >
+        <UniformsContext.Provider value={uniforms}>
         <FrameDriver labels={labels} />
         <ShardSurface starts={data.router.starts} colors={data.colors} />
         <Coastlines />
         <HilbertCurve />
         <PointerControls />
-        <RequestsLayer />
-        <SearchLayers />
-        <DiffOverlay />
-        <WriteLayers />
+        {layers.map((Layer, i) => (
+          <Layer key={i} />
+        ))}
+        </UniformsContext.Provider>
       </SceneCanvas>
       )}
       <canvas ref={labels} className="globe-labels" aria-hidden="true" />

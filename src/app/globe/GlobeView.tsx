@@ -1,22 +1,40 @@
-/** GlobeView: the globe canvas with its controls laid over it. */
+/**
+ * GlobeView: the globe canvas with its controls laid over it. The features' parts (scene layers,
+ * overlays, controls, layer legends) come in as props (shell/App.tsx passes the lists of
+ * shell/panels.ts): the kit mounts what it is given and imports no feature.
+ */
+import type { ComponentType } from 'react';
 import { GlobeCanvas } from './GlobeCanvas';
 import { LevelControl } from './LevelControl';
-import { LayerToggles } from './LayerToggles';
+import { LayerToggles, type LayerLegend } from './LayerToggles';
 import { FlattenControl } from './FlattenControl';
 import { ZoomControls } from './ZoomControls';
 import { HoverReadout } from './HoverReadout';
-import { ReviewHover } from '../shell/panels';
-import { ColourBy } from '../nodes/ColourBy';
 
-export function GlobeView() {
+export interface GlobeViewProps {
+  /** Scene layers, in drawing order, mounted in the canvas after the kit's own. */
+  scene: readonly ComponentType[];
+  /** HTML laid over the globe, after the canvas. */
+  overlays: readonly ComponentType[];
+  /** Controls in the top-left corner, after the level and layer switches. */
+  controls: readonly ComponentType[];
+  /** Legends shown under the layer switches while their layer is on. */
+  legends: readonly LayerLegend[];
+}
+
+export function GlobeView({ scene, overlays, controls, legends }: GlobeViewProps) {
   return (
     <section className="globe-view" aria-label="Shard globe">
-      <GlobeCanvas />
-      <ReviewHover />
+      <GlobeCanvas layers={scene} />
+      {overlays.map((Overlay, i) => (
+        <Overlay key={i} />
+      ))}
       <div className="overlay top-left">
         <LevelControl />
-        <LayerToggles />
-        <ColourBy />
+        <LayerToggles legends={legends} />
+        {controls.map((Control, i) => (
+          <Control key={i} />
+        ))}
       </div>
       <div className="overlay top-right">
         <FlattenControl />

@@ -9,6 +9,7 @@ import * as THREE from 'three';
 import { useApp } from '../shell/store';
 import { hilbertCurve } from './geometryClient';
 import { lineMaterial, segmentGeometry, withFixedBounds } from './lineMaterial';
+import { useUniforms } from './uniforms';
 
 /** The finest level the curve is drawn at (98,304 cells). */
 export const MAX_CURVE_LEVEL = 7;
@@ -18,11 +19,12 @@ const geometries = new Map<number, THREE.BufferGeometry>();
 const emptyGeometry = withFixedBounds(new THREE.BufferGeometry());
 
 export function HilbertCurve() {
+  const uniforms = useUniforms();
   const frame = useApp((st) => st.frame);
   const on = useApp((s) => s.layers.hilbert);
   const level = useApp((s) => Math.min(s.level, MAX_CURVE_LEVEL));
   const ref = useRef<THREE.LineSegments>(null);
-  const material = useMemo(() => lineMaterial({ lift: 0.004, color: [1, 1, 1], byShard: true, alpha: 1 }), []);
+  const material = useMemo(() => lineMaterial(uniforms, { lift: 0.004, color: [1, 1, 1], byShard: true, alpha: 1 }), []);
   useEffect(() => () => material.dispose(), [material]);
 
   useEffect(() => {

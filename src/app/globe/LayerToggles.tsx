@@ -1,7 +1,13 @@
-/** LayerToggles: one switch per layer (shards, hilbert, grid, land, labels, spin, requests), and the Requests layer's legend while it is on. */
+/** LayerToggles: one switch per layer (shards, hilbert, grid, land, labels, spin, requests), and under them the legends it is given (the Requests layer's) while their layer is on. */
 import { useApp, appStore } from '../shell/store';
 import { LAYERS, type Layer } from '../shell/url';
-import { RequestsLegend } from '../requests/RequestsLegend';
+import type { ComponentType } from 'react';
+
+/** A legend shown under the layer switches while its layer is on. */
+export interface LayerLegend {
+  layer: Layer;
+  Component: ComponentType;
+}
 
 const TITLES: Record<Layer, string> = {
   shards: 'Fill every level-10 cell with its shard’s colour',
@@ -13,7 +19,7 @@ const TITLES: Record<Layer, string> = {
   requests: 'Request rate per level-10 cell over a workload (searches whose circle covers the cell), and the hot ranges',
 };
 
-export function LayerToggles() {
+export function LayerToggles({ legends }: { legends: readonly LayerLegend[] }) {
   const layers = useApp((s) => s.layers);
   return (
     <section className="layer-toggles" aria-label="Layers">
@@ -25,7 +31,7 @@ export function LayerToggles() {
           </button>
         ))}
       </div>
-      {layers.requests && <RequestsLegend />}
+      {legends.map(({ layer, Component }) => layers[layer] && <Component key={layer} />)}
     </section>
   );
 }

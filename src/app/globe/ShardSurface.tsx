@@ -10,7 +10,7 @@ import { useFrame } from '@react-three/fiber';
 import * as THREE from 'three';
 import { latLngGrid, cubePatches, type SurfaceArrays } from './typedArrays';
 import { SURFACE_VERTEX, SURFACE_FRAGMENT } from './shaders';
-import { uniforms, setShardData } from './uniforms';
+import { useUniforms, setShardData, type SceneUniforms } from './uniforms';
 import { withFixedBounds } from './lineMaterial';
 import type { RGB } from '../shell/palette';
 import { appStore } from '../shell/store';
@@ -33,7 +33,7 @@ function surfaceGeometry(a: SurfaceArrays): THREE.BufferGeometry {
  * Both surfaces use one shader program (a uniform, not a define, tells them apart), so
  * flattening into the net never compiles a program mid-animation.
  */
-function surfaceMaterial(net: boolean): THREE.ShaderMaterial {
+function surfaceMaterial(uniforms: SceneUniforms, net: boolean): THREE.ShaderMaterial {
   return new THREE.ShaderMaterial({
     uniforms: { ...uniforms, uSurfaceNet: { value: net ? 1 : 0 } },
     vertexShader: SURFACE_VERTEX,
@@ -44,17 +44,18 @@ function surfaceMaterial(net: boolean): THREE.ShaderMaterial {
 
 export function ShardSurface({ starts, colors }: ShardSurfaceProps) {
   const frame = appStore.getState().frame;
+  const uniforms = useUniforms();
   const mapMesh = useRef<THREE.Mesh>(null);
   const netMesh = useRef<THREE.Mesh>(null);
   const parts = useMemo(
     () => ({
-      map: { geometry: surfaceGeometry(latLngGrid(180, 90)), material: surfaceMaterial(false) },
-      net: { geometry: surfaceGeometry(cubePatches(48)), material: surfaceMaterial(true) },
+      map: { geometry: surfaceGeometry(latLngGrid(180, 90)), material: surfaceMaterial(uniforms, false) },
+      net: { geometry: surfaceGeometry(cubePatches(48)), material: surfaceMaterial(uniforms, true) },
     }),
-    [],
+    [uniforms],
   );
   useEffect(() => () => Object.values(parts).forEach((p) => (p.geometry.dispose(), p.material.dispose())), [parts]);
-  useMemo(() => setShardData(starts, colors), [starts, colors]);
+  useMemo(() => setShardData(uniforms, starts, colors), [uniforms, starts, colors]);
 
   useFrame(() => {
     if (mapMesh.current) mapMesh.current.visible = frame.view.flat === 'map';

@@ -1,7 +1,7 @@
-/** The material of the scene's lines (Hilbert curve, coastlines): shared uniforms plus a few of its own. */
+/** The material of the scene's lines (Hilbert curve, coastlines, the search's circle and covering, fan-out, requests): its canvas's shared uniforms plus a few of its own. */
 import * as THREE from 'three';
 import { LINE_VERTEX, LINE_FRAGMENT } from './shaders';
-import { uniforms } from './uniforms';
+import type { SceneUniforms } from './uniforms';
 import type { SegmentArrays } from './typedArrays';
 
 export interface LineStyle {
@@ -14,8 +14,8 @@ export interface LineStyle {
   alpha: number;
 }
 
-/** lineMaterial returns a new line material; the caller disposes it. */
-export function lineMaterial(style: LineStyle): THREE.ShaderMaterial {
+/** lineMaterial returns a new line material reading a canvas's uniforms (useUniforms); the caller disposes it. */
+export function lineMaterial(uniforms: SceneUniforms, style: LineStyle): THREE.ShaderMaterial {
   return new THREE.ShaderMaterial({
     uniforms: {
       ...uniforms,

@@ -8,11 +8,13 @@
  *
  * What a region is coloured by (the `ColourBy` modes) is decided by the
  * feature that knows it: nodes/regionColours.ts computes the paint and
- * nodes/regionPaintDriver.ts uploads it here. Nothing else writes it.
+ * nodes/regionPaintDriver.ts puts it in the store (the view slice's
+ * setRegionPaint); FrameDriver uploads it into its canvas's uniforms
+ * (writeRegionPaint). Nothing else writes it.
  */
 import * as THREE from 'three';
 import type { RGB } from '../shell/palette';
-import { nearest, uniforms } from './uniforms';
+import { nearest, type SceneUniforms } from './uniforms';
 
 /**
  * What the regions are coloured by: their shard (the palette), the node that
@@ -41,8 +43,8 @@ export function regionTexels(paint: RegionPaint): Uint8Array {
   return out;
 }
 
-/** setRegionPaint uploads a paint for the surface shader, or (null) goes back to the shard palette with nothing marked. */
-export function setRegionPaint(paint: RegionPaint | null): void {
+/** writeRegionPaint uploads a paint into a canvas's uniforms for the surface shader, or (null) goes back to the shard palette with nothing marked. */
+export function writeRegionPaint(uniforms: SceneUniforms, paint: RegionPaint | null): void {
   uniforms.uRegion.value?.dispose();
   if (!paint || paint.colours.length === 0) {
     uniforms.uRegion.value = null;
@@ -57,14 +59,20 @@ export function setRegionPaint(paint: RegionPaint | null): void {
 export const MAX_MOVING_RANGES = 8;
 
 /**
- * setMovingRanges hatches key ranges on the surface: `ranges` holds pairs of
- * level-10 ordinals [start, end) in key order (start < end ≤ CELL_COUNT), at
- * most MAX_MOVING_RANGES pairs (throws RangeError naming the count otherwise);
- * an empty array removes the hatching.
+ * checkMovingRanges checks key ranges to hatch on the surface: `ranges` holds
+ * pairs of level-10 ordinals [start, end) in key order (start < end ≤
+ * CELL_COUNT), at most MAX_MOVING_RANGES pairs (throws RangeError naming the
+ * count otherwise); an empty array removes the hatching. The view slice's
+ * setMovingRanges checks them; FrameDriver writes them (writeMovingRanges).
  */
-export function setMovingRanges(ranges: Int32Array): void {
+export function checkMovingRanges(ranges: Int32Array): void {
   const n = ranges.length / 2;
   if (!Number.isInteger(n) || n > MAX_MOVING_RANGES) throw new RangeError(`moving ranges: ${ranges.length} ordinals is not at most ${MAX_MOVING_RANGES} [start, end) pairs`);
+}
+
+/** writeMovingRanges writes checked moving ranges (checkMovingRanges) into a canvas's uniforms. */
+export function writeMovingRanges(uniforms: SceneUniforms, ranges: Int32Array): void {
+  const n = ranges.length / 2;
   for (let i = 0; i < MAX_MOVING_RANGES; i++) {
     uniforms.uMovingStart.value[i] = i < n ? ranges[2 * i] : 0;
     uniforms.uMovingEnd.value[i] = i < n ? ranges[2 * i + 1] : 0;

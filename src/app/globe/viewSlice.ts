@@ -6,6 +6,7 @@
  */
 import type { SliceCreator } from '../shell/types';
 import { createFrame, type Frame } from './frame';
+import { checkMovingRanges, type RegionPaint } from './regionPaint';
 import { DEFAULT_VIEW, LAYERS, MIN_ZOOM, MAX_ZOOM, MAX_LEVEL, wrapLng, type Layer, type FlattenMode, type UrlView } from '../shell/url';
 
 /** What is under the pointer on the globe. */
@@ -41,6 +42,10 @@ export interface ViewSlice {
   brush: [number, number] | null;
   /** A point the camera should glide to (the scene consumes it), or null. */
   flyTarget: { lat: number; lng: number } | null;
+  /** What the regions are painted with instead of the shard palette (globe/regionPaint.ts), or null; FrameDriver uploads it. */
+  regionPaint: RegionPaint | null;
+  /** Key ranges hatched as moving: [start, end) level-10 ordinal pairs, at most MAX_MOVING_RANGES; FrameDriver writes them. */
+  movingRanges: Int32Array;
   setCamera: (lat: number, lng: number) => void;
   setZoom: (zoom: number) => void;
   zoomBy: (factor: number) => void;
@@ -52,6 +57,9 @@ export interface ViewSlice {
   setHighlight: (index: number) => void;
   setBrush: (brush: [number, number] | null) => void;
   flyTo: (lat: number, lng: number) => void;
+  setRegionPaint: (paint: RegionPaint | null) => void;
+  /** Throws RangeError (naming the count) for more than MAX_MOVING_RANGES pairs. */
+  setMovingRanges: (ranges: Int32Array) => void;
   applyUrlView: (view: UrlView) => void;
   /** The per-frame state of this store's globe (camera motion, pointer, morph): created with the store, never replaced, mutated in place, never rendered through React. */
   readonly frame: Frame;
@@ -75,6 +83,8 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get) => ({
   highlight: -1,
   brush: null,
   flyTarget: null,
+  regionPaint: null,
+  movingRanges: new Int32Array(0),
   setCamera: (lat, lng) => {
     const c = get().camera;
     const next = { lat: clamp(lat, -90, 90), lng: wrapLng(lng) };
@@ -94,6 +104,11 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get) => ({
   },
   setBrush: (brush) => set({ brush }),
   flyTo: (lat, lng) => set({ flyTarget: { lat: clamp(lat, -90, 90), lng: wrapLng(lng) } }),
+  setRegionPaint: (regionPaint) => set({ regionPaint }),
+  setMovingRanges: (movingRanges) => {
+    checkMovingRanges(movingRanges);
+    set({ movingRanges });
+  },
   applyUrlView: (v) => set({ camera: { lat: v.lat, lng: v.lng }, zoom: v.zoom, level: v.level, layers: layersOf(v.layers), flatten: v.flatten }),
 });
 

@@ -16,7 +16,7 @@ import { readyData } from '../shell/dataSlice';
 import { searchAsked } from '../search/searchSlice';
 import { formatShardCount } from '../../core/searches.ts';
 import { toHex } from '../shell/palette';
-import { formatInt } from '../shell/format';
+import { formatInt, formatMs } from '../shell/format';
 import type { LiveResult, LiveShard, LiveSide } from './liveApi';
 
 const ANSWER_TEXT: Record<LiveShard['status'], { icon: string; text: string }> = {
@@ -25,12 +25,6 @@ const ANSWER_TEXT: Record<LiveShard['status'], { icon: string; text: string }> =
   unavailable: { icon: '⊘', text: 'unavailable: no started copy' },
   unknown: { icon: '?', text: 'unknown: the search timed out and OpenSearch does not say which shard was late' },
 };
-
-/** ms with a sensible precision: "0.84 ms", "12.3 ms", "240 ms". */
-export function formatMs(ms: number): string {
-  if (!Number.isFinite(ms)) return '—';
-  return ms < 1 ? `${ms.toFixed(2)} ms` : ms < 100 ? `${ms.toFixed(1)} ms` : `${formatInt(Math.round(ms))} ms`;
-}
 
 function ShardChips({ side, prefix }: { side: LiveSide; prefix: string }) {
   const data = useApp(readyData);

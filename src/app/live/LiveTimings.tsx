@@ -11,7 +11,7 @@
 import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { toHex } from '../shell/palette';
-import { formatMs } from './LiveCompare';
+import { formatMs } from '../shell/format';
 import { shardLatencies, LATENCY_WINDOW } from './latencyStats';
 import type { LiveResult } from './liveApi';
 

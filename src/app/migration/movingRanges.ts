@@ -6,7 +6,7 @@
 import type { AppStore } from '../shell/types';
 import type { MigrationReading } from './migrationApi';
 import { isMoving } from './migrationApi';
-import { setMovingRanges, MAX_MOVING_RANGES } from '../globe/regionPaint';
+import { MAX_MOVING_RANGES } from '../globe/regionPaint';
 import { parseToken, cellOrdinal, CELL_COUNT } from '../../core/index';
 
 /**
@@ -34,10 +34,10 @@ export function startMovingPaint(store: AppStore): () => void {
     const key = ranges.join(',');
     if (key === last) return;
     last = key;
-    setMovingRanges(ranges);
     // Test hook: the ranges the globe hatches, as "start-end" pairs.
     document.body.dataset.movingRanges = Array.from({ length: ranges.length / 2 }, (_, i) => `${ranges[2 * i]}-${ranges[2 * i + 1]}`).join(' ');
-    s.frame.invalidate();
+    // The store change asks for a frame; FrameDriver writes the ranges into its canvas's uniforms.
+    s.setMovingRanges(ranges);
   };
   update();
   return store.subscribe((s) => s.migrationWatch, update);

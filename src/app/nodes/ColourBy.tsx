@@ -11,7 +11,7 @@
 import { appStore, useApp } from '../shell/store';
 import { COLOUR_BY, type ColourBy as Mode } from '../globe/regionPaint';
 import { shardLatencies } from '../live/latencyStats';
-import { formatMs } from '../live/LiveCompare';
+import { formatMs } from '../shell/format';
 import { clusterLayout, missingShards } from './nodesSlice';
 import { COPY_COLOURS, LATENCY_STOPS, NO_DATA, NO_NODE, latencyDomain, nodeColour } from './regionColours';
 import '../ui/nodes.css';

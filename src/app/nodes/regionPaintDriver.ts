@@ -7,7 +7,6 @@
 import { shallow } from 'zustand/shallow';
 import type { AppStore } from '../shell/types';
 import type { AppState } from '../shell/store';
-import { setRegionPaint } from '../globe/regionPaint';
 import { shardLatencies } from '../live/latencyStats';
 import { paintRegions, type PaintInput } from './regionColours';
 import { clusterLayout, missingShards } from './nodesSlice';
@@ -28,7 +27,7 @@ export function paintInputOf(s: AppState): PaintInput | null {
   };
 }
 
-/** startRegionPaint watches the store and uploads the paint whenever its inputs change; returns a function that stops it. */
+/** startRegionPaint watches the store and puts the paint in it (setRegionPaint; FrameDriver uploads it) whenever its inputs change; returns a function that stops it. */
 export function startRegionPaint(store: AppStore): () => void {
   let last = '';
   const update = () => {
@@ -37,7 +36,7 @@ export function startRegionPaint(store: AppStore): () => void {
     const key = JSON.stringify(paint);
     if (key === last) return;
     last = key;
-    setRegionPaint(paint);
+    store.getState().setRegionPaint(paint);
   };
   update();
   return store.subscribe((s) => [s.data, s.colourBy, s.nodesStatus, s.liveStatus, s.liveLatency, s.liveSearch], update, { equalityFn: shallow });

@@ -18,6 +18,7 @@ import { appStore } from '../shell/store';
 import type { AppState } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
 import { lineGeometry, lineMaterial, withFixedBounds } from '../globe/lineMaterial';
+import { useUniforms } from '../globe/uniforms';
 import { cellBuffers, writeCells, FILL_VERTS, OUTLINE_VERTS } from '../search/coveringGeometry';
 import { bucketCells, hotCells, HOT_RGB, type BucketCells } from './requests';
 import { shallow } from 'zustand/shallow';
@@ -47,11 +48,12 @@ type Inputs = Pick<AppState, 'requestWorkload' | 'requestHotspots' | 'data'>;
 const inputsOf = (s: AppState): Inputs => ({ requestWorkload: s.requestWorkload, requestHotspots: s.requestHotspots, data: s.data });
 
 export function RequestsLayer() {
+  const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const group = useRef<THREE.Group>(null);
   const hot = useRef<THREE.LineSegments>(null);
   const empty = useMemo(() => withFixedBounds(new THREE.BufferGeometry()), []);
-  const hotMaterial = useMemo(() => lineMaterial({ lift: OUTLINE_LIFT, color: HOT_RGB, byShard: false, alpha: 1 }), []);
+  const hotMaterial = useMemo(() => lineMaterial(uniforms, { lift: OUTLINE_LIFT, color: HOT_RGB, byShard: false, alpha: 1 }), []);
   const fills = useRef<{ meshes: THREE.Mesh[]; materials: THREE.ShaderMaterial[] }>({ meshes: [], materials: [] });
 
   useEffect(() => {
@@ -79,7 +81,7 @@ export function RequestsLayer() {
           const cells = bucketCells(w.ordinals, w.rates, w.corners, w.scale);
           cells.forEach((c, b) => {
             if (c.ordinals.length === 0) return;
-            const material = Object.assign(lineMaterial({ lift: FILL_LIFT, color: w.scale.colors[b], byShard: false, alpha: 1 }), { side: THREE.DoubleSide });
+            const material = Object.assign(lineMaterial(uniforms, { lift: FILL_LIFT, color: w.scale.colors[b], byShard: false, alpha: 1 }), { side: THREE.DoubleSide });
             const mesh = new THREE.Mesh(fillGeometry(c), material);
             mesh.frustumCulled = false;
             mesh.renderOrder = 0.57;

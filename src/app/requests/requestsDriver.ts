@@ -16,7 +16,7 @@ import type { AppState } from '../shell/store';
 import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
 import { fetchText } from '../shell/loadData';
-import type { ReviewClient } from '../review/reviewWorker';
+import type { WorkloadClient } from './requests';
 import { HOT_FACTOR } from './requests';
 
 const BUNDLED = import.meta.glob('/data/workload.csv', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
@@ -27,7 +27,7 @@ export const BUNDLED_WORKLOAD = { url: BUNDLED['/data/workload.csv'] as string |
 /** How the bundled workload was made, for the panels. */
 export const BUNDLED_WORKLOAD_TEXT = '1,000 searches from `geoshard workload --searches 1000 --seed 1`: centres ∝ people, 15% lunchtime hot spots in the 8 largest US cities';
 
-let wiring: { store: AppStore; client: ReviewClient; requestCells: () => void } | null = null;
+let wiring: { store: AppStore; client: WorkloadClient; requestCells: () => void } | null = null;
 /** Counts loads, so an older load that finishes late does not replace a newer one. */
 let generation = 0;
 
@@ -73,7 +73,7 @@ export function offerWorkloadFile(file: File): Promise<void> {
  * client; returns a function that unwires it. requestCells starts loading the
  * cells (hot ranges and load need each cell's documents).
  */
-export function startRequests(store: AppStore, client: ReviewClient, requestCells: () => void): () => void {
+export function startRequests(store: AppStore, client: WorkloadClient, requestCells: () => void): () => void {
   wiring = { store, client, requestCells };
   const mine = wiring;
   type Inputs = Pick<AppState, 'data' | 'reviewCells' | 'requestWorkload'>;

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import type { AppState } from '../shell/types';
 import { createRequestsSlice } from './requestsSlice';
-import type { WorkloadAnswer } from '../review/reviewWorker';
+import type { WorkloadAnswer } from './requests';
 
 const store = () => createStore<AppState>()((...a) => Object.assign({}, createRequestsSlice(...a)) as AppState);
 /** A rated workload by hand: cells 10, 11, 12 with rates 1, 3 and 12. */

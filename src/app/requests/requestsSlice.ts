@@ -12,8 +12,7 @@
  */
 import type { SliceCreator } from '../shell/types';
 import type { Hotspot } from '../../core/requestLoad.ts';
-import type { WorkloadAnswer } from '../review/reviewWorker';
-import { rateScale, type RateScale } from './requests';
+import { rateScale, type RateScale, type WorkloadAnswer } from './requests';
 
 /** A rated workload and its colour scale. */
 export type RequestWorkload = WorkloadAnswer & { scale: RateScale };

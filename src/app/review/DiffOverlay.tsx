@@ -10,7 +10,8 @@
  * "in a move" changes within a 2×2 block get a solid outline, so a move's
  * edge is exact at level 10 however far one zooms. Its own meshes and
  * material, drawn after the surface; the shared uniforms (view, morph,
- * Hilbert table) come from globe/uniforms.ts.
+ * Hilbert table) are its canvas's (globe/uniforms.ts useUniforms), its own
+ * (the moves, the hatch) are made with the component.
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { useFrame } from '@react-three/fiber';
@@ -20,7 +21,7 @@ import { latLngGrid, cubePatches, type SurfaceArrays } from '../globe/typedArray
 import { movesTexels } from './review';
 import { S2_GLSL } from '../globe/s2glsl';
 import { SURFACE_VERTEX } from '../globe/shaders';
-import { floatTexture, uniforms } from '../globe/uniforms';
+import { floatTexture, useUniforms, type SceneUniforms } from '../globe/uniforms';
 import { withFixedBounds } from '../globe/lineMaterial';
 
 /** Most moves the shader's binary search handles: 2^12 (a diff has at most N + M − 1 ≤ 2,047 moves). */
@@ -134,14 +135,18 @@ function surfaceGeometry(a: SurfaceArrays): THREE.BufferGeometry {
   return withFixedBounds(g);
 }
 
-const own = {
-  uMoves: { value: null as THREE.DataTexture | null },
-  uMoveCount: { value: 0 },
-  uHatch: { value: new THREE.Vector3(...HATCH_RGB) },
-  uStripePx: { value: 9 },
-};
+/** The overlay's own uniforms (one set per overlay, shared by its two meshes). */
+function ownUniforms() {
+  return {
+    uMoves: { value: null as THREE.DataTexture | null },
+    uMoveCount: { value: 0 },
+    uHatch: { value: new THREE.Vector3(...HATCH_RGB) },
+    uStripePx: { value: 9 },
+  };
+}
+type OwnUniforms = ReturnType<typeof ownUniforms>;
 
-function overlayMaterial(net: boolean): THREE.ShaderMaterial {
+function overlayMaterial(uniforms: SceneUniforms, own: OwnUniforms, net: boolean): THREE.ShaderMaterial {
   return new THREE.ShaderMaterial({
     uniforms: { ...uniforms, ...own },
     vertexShader: SURFACE_VERTEX,
@@ -155,7 +160,7 @@ function overlayMaterial(net: boolean): THREE.ShaderMaterial {
 }
 
 /** uploadMoves puts a diff's moves into the overlay's texture. */
-function uploadMoves(moves: readonly { startOrdinal: number; endOrdinal: number }[]) {
+function uploadMoves(own: OwnUniforms, moves: readonly { startOrdinal: number; endOrdinal: number }[]) {
   const { data, width } = movesTexels(moves);
   own.uMoves.value?.dispose();
   own.uMoves.value = floatTexture(data, width, 2);
@@ -163,20 +168,22 @@ function uploadMoves(moves: readonly { startOrdinal: number; endOrdinal: number 
 }
 
 export function DiffOverlay() {
+  const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const mapMesh = useRef<THREE.Mesh>(null);
   const netMesh = useRef<THREE.Mesh>(null);
+  const own = useMemo(ownUniforms, []);
   const parts = useMemo(
     () => ({
-      map: { geometry: surfaceGeometry(latLngGrid(180, 90)), material: overlayMaterial(false) },
-      net: { geometry: surfaceGeometry(cubePatches(48)), material: overlayMaterial(true) },
+      map: { geometry: surfaceGeometry(latLngGrid(180, 90)), material: overlayMaterial(uniforms, own, false) },
+      net: { geometry: surfaceGeometry(cubePatches(48)), material: overlayMaterial(uniforms, own, true) },
     }),
-    [],
+    [uniforms, own],
   );
   useEffect(() => {
     const sync = () => {
       const d = appStore.getState().reviewDiff;
-      uploadMoves(d ? d.moves : []);
+      uploadMoves(own, d ? d.moves : []);
       frame.invalidate();
     };
     sync();
@@ -184,8 +191,9 @@ export function DiffOverlay() {
     return () => {
       unsubscribe();
       Object.values(parts).forEach((x) => (x.geometry.dispose(), x.material.dispose()));
+      own.uMoves.value?.dispose();
     };
-  }, [parts]);
+  }, [parts, own]);
 
   useFrame((state) => {
     const s = appStore.getState();

@@ -27,12 +27,13 @@ import { Router, type BoundaryFile, type CellWeight } from '../../core/index';
 import { searchWorkload, DEFAULT_RADIUS_MIX, type Workload } from '../../core/searchWorkload';
 import { expectedFanout, type Fanout } from '../../core/expectedFanout';
 import { parseWorkload, workloadWeight, type WorkloadSearch } from '../../core/workload';
-import { coverWorkload, requestRates, cellLoads, findHotspots, type CellRates, type Hotspot } from '../../core/requestLoad';
+import { coverWorkload, requestRates, cellLoads, findHotspots, type CellRates } from '../../core/requestLoad';
 import { loadDiff, type LoadDiff } from '../../core/loadDiff';
 import { wrap, transfer, type Remote } from 'comlink';
 import { errorMessage, type WorkerEndpoint } from '../shell/worker';
 import { cellsFromColumns } from './review';
 import { cellCorners } from '../search/coveringGeometry';
+import type { WorkloadAnswer, HotspotsAnswer } from '../requests/requests';
 
 /** Search centres of the review's fan-out workload. */
 export const REVIEW_WORKLOAD_CENTRES = 500;
@@ -122,30 +123,6 @@ export function createReviewApi() {
       return { current: current.hash, candidate: candidate.hash, diff, ms: performance.now() - t0 };
     },
   };
-}
-
-/** A request workload as it crosses from the worker: its summary and the request rate of every covered level-10 cell. */
-export interface WorkloadAnswer {
-  /** Where the text came from (a file name or the bundled file's path). */
-  source: string;
-  /** Searches (lines) and their total weight. */
-  searches: number;
-  weight: number;
-  /** Covered level-10 cells, ascending curve ordinals. */
-  ordinals: Int32Array;
-  /** rates[k]: Σ weight of the searches whose circle covers ordinals[k] (> 0). */
-  rates: Float64Array;
-  /** Corners of each covered cell (coveringGeometry.ts cellCorners): 8 floats per cell. */
-  corners: Float32Array;
-  /** Parse, cover and rate time in the worker, ms. */
-  ms: number;
-}
-
-/** The hot ranges of one file (by hash) at one factor. */
-export interface HotspotsAnswer {
-  hash: string;
-  factor: number;
-  hotspots: Hotspot[];
 }
 
 /** Load before/after for a pair of files (by hash), with its compute time in ms. */

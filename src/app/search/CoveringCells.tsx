@@ -12,6 +12,7 @@ import * as THREE from 'three';
 import { appStore } from '../shell/store';
 import type { SearchCovering } from './searchSlice';
 import { lineGeometry, lineMaterial, withFixedBounds } from '../globe/lineMaterial';
+import { useUniforms } from '../globe/uniforms';
 import { cellBuffers, writeCells, capacityFor, FILL_VERTS, OUTLINE_VERTS, type CellBuffers } from './coveringGeometry';
 
 /** Heights above the surface (unit-sphere radii): fills just above it, outlines above the fills. */
@@ -33,14 +34,15 @@ function touch(g: THREE.BufferGeometry, vertices: number): void {
 }
 
 export function CoveringCells() {
+  const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const fillRef = useRef<THREE.Mesh>(null);
   const lineRef = useRef<THREE.LineSegments>(null);
   const materials = useMemo(
     () => ({
       // Both windings: a cell's triangles face either way once projected.
-      fill: Object.assign(lineMaterial({ lift: FILL_LIFT, color: [1, 1, 1], byShard: true, alpha: 0.94 }), { side: THREE.DoubleSide }),
-      line: lineMaterial({ lift: OUTLINE_LIFT, color: [0.03, 0.04, 0.07], byShard: false, alpha: 0.55 }),
+      fill: Object.assign(lineMaterial(uniforms, { lift: FILL_LIFT, color: [1, 1, 1], byShard: true, alpha: 0.94 }), { side: THREE.DoubleSide }),
+      line: lineMaterial(uniforms, { lift: OUTLINE_LIFT, color: [0.03, 0.04, 0.07], byShard: false, alpha: 0.55 }),
     }),
     [],
   );

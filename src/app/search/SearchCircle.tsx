@@ -10,6 +10,7 @@ import { useFrame, useThree } from '@react-three/fiber';
 import * as THREE from 'three';
 import { appStore } from '../shell/store';
 import { lineGeometry, lineMaterial } from '../globe/lineMaterial';
+import { useUniforms } from '../globe/uniforms';
 import { circleOutline } from './searchGeometry';
 import { projectLatLng } from '../globe/view';
 import { takePendingFit } from './search';
@@ -19,6 +20,7 @@ import '../ui/radius.css';
 const POINTS = 360;
 
 export function SearchCircle() {
+  const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const ref = useRef<THREE.LineSegments>(null);
   const el = useThree((s) => s.gl.domElement);
@@ -27,7 +29,7 @@ export function SearchCircle() {
     // One segment per pair of neighbouring points, in the line shader's layout (lineMaterial.ts).
     const points = new Float32Array(2 * POINTS);
     const b = { xyz: new Float32Array(6 * POINTS), ll: new Float32Array(4 * POINTS), other: new Float32Array(4 * POINTS), otherXyz: new Float32Array(6 * POINTS) };
-    return { points, b, geometry: lineGeometry({ ...b, ordinal: new Float32Array(2 * POINTS) }, { dynamic: true }), material: lineMaterial({ lift: 0.0009, color: [1, 1, 1], byShard: false, alpha: 0.95 }), key: '' };
+    return { points, b, geometry: lineGeometry({ ...b, ordinal: new Float32Array(2 * POINTS) }, { dynamic: true }), material: lineMaterial(uniforms, { lift: 0.0009, color: [1, 1, 1], byShard: false, alpha: 0.95 }), key: '' };
   }, []);
   useEffect(() => () => (parts.geometry.dispose(), parts.material.dispose()), [parts]);
 

@@ -11,7 +11,7 @@ import { useMemo, useRef } from 'react';
 import { useFrame } from '@react-three/fiber';
 import * as THREE from 'three';
 import { appStore } from '../shell/store';
-import { uniforms } from '../globe/uniforms';
+import { useUniforms, type SceneUniforms } from '../globe/uniforms';
 
 /** How far the veil fades the surface toward the background, 0..1. */
 const VEIL_ALPHA = 0.5;
@@ -34,7 +34,7 @@ void main() {
 }
 `;
 
-function veilMaterial(mapMode: boolean): THREE.ShaderMaterial {
+function veilMaterial(uniforms: SceneUniforms, mapMode: boolean): THREE.ShaderMaterial {
   return new THREE.ShaderMaterial({
     uniforms: { uCenter: uniforms.uCenter, uBg: uniforms.uBg, uAlpha: { value: VEIL_ALPHA }, uMapMode: { value: mapMode ? 1 : 0 } },
     vertexShader: VERTEX,
@@ -46,13 +46,14 @@ function veilMaterial(mapMode: boolean): THREE.ShaderMaterial {
 }
 
 export function SearchVeil() {
+  const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const disc = useRef<THREE.Mesh>(null);
   const plane = useRef<THREE.Mesh>(null);
   const parts = useMemo(
     () => ({
-      disc: { geometry: new THREE.CircleGeometry(1, 192), material: veilMaterial(false) },
-      plane: { geometry: new THREE.PlaneGeometry(2 * Math.PI, Math.PI), material: veilMaterial(true) },
+      disc: { geometry: new THREE.CircleGeometry(1, 192), material: veilMaterial(uniforms, false) },
+      plane: { geometry: new THREE.PlaneGeometry(2 * Math.PI, Math.PI), material: veilMaterial(uniforms, true) },
     }),
     [],
   );

@@ -19,7 +19,6 @@ import { urlViewOf } from '../globe/viewSlice';
 import { createCoveringClient, routeOfAnswer, type CircleWish, type CoveringClient } from './covering';
 import { applyLink, formatUrl, type UrlSearch } from '../shell/url';
 import { fitZoom } from './searchGeometry';
-import { startFanout } from '../fanout/fanoutLayer';
 import type { BoundaryFile } from '../../core/index';
 
 /** The circle the store asks for: null without a centre or in no-location mode. */
@@ -132,9 +131,10 @@ const HISTORY_GAP_MS = 1000;
 const URL_WRITE_MS = 400;
 
 /**
- * startSearch runs the radius explorer's state machinery for a store (and the
- * fan-out map layer, fanoutLayer.ts): call it once, right after boot() has
- * applied the link's view. Returns a stop function.
+ * startSearch runs the radius explorer's state machinery for a store: call it
+ * once, right after boot() has applied the link's view (boot starts it from
+ * src/app/features.ts, and the fan-out map's driver, fanout/fanoutLayer.ts,
+ * right after it). Returns a stop function.
  */
 export function startSearch(store: AppStore, makeWorker = () => new Worker(new URL('./covering.worker.ts', import.meta.url), { type: 'module' })): () => void {
   applyLink(store, location.search, true);
@@ -220,10 +220,7 @@ export function startSearch(store: AppStore, makeWorker = () => new Worker(new U
     written = { place: placeKey(store.getState()), radius: radiusKey(store.getState()) };
   };
   addEventListener('popstate', onPop);
-  const stopFanout = startFanout(store);
-
   return () => {
-    stopFanout();
     unsubCovering();
     unsubUrl();
     removeEventListener('popstate', onPop);

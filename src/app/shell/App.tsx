@@ -3,17 +3,17 @@
  * colours' caption), the link's notice, the globe beside a tabbed side panel
  * (shell/panels.ts lists the tabs; below 900 px the panel is a bottom sheet
  * under the globe), and the collapsible strips: index bar, Hilbert ribbon,
- * review ribbon. The hover readout shows only while something is under the
+ * review ribbon. The features' parts of the globe and the strips come from
+ * src/app/featureViews.ts, through shell/panels.ts. The hover readout shows only while something is under the
  * pointer.
  */
 import { useEffect, useRef } from 'react';
 import { Header } from './Header';
 import { GlobeView } from '../globe/GlobeView';
 import { SidePanel } from './SidePanel';
-import { IndexBar } from '../shards/IndexBar';
-import { Ribbon } from '../shards/Ribbon';
 import { DataError } from './DataError';
-import { ReviewRibbon } from './panels';
+import { SCENE_LAYERS, GLOBE_OVERLAYS, GLOBE_CONTROLS, LAYER_LEGENDS, STRIP_VIEWS } from './panels';
+import type { StripDef } from '../featureViews';
 import { UrlNotice } from './UrlNotice';
 import { Strip, loadStripPrefs } from './Strip';
 import { Tour } from '../tour/Tour';
@@ -21,7 +21,6 @@ import { appStore, useApp } from './store';
 
 export function App() {
   const root = useRef<HTMLDivElement>(null);
-  const reviewing = useApp((s) => s.candidate !== null);
   useEffect(() => {
     loadStripPrefs();
     // The readout hides when empty (no React render per pointer move: an attribute written here).
@@ -34,22 +33,28 @@ export function App() {
       <Header />
       <DataError />
       <main className="stage">
-        <GlobeView />
+        <GlobeView scene={SCENE_LAYERS} overlays={GLOBE_OVERLAYS} controls={GLOBE_CONTROLS} legends={LAYER_LEGENDS} />
         <UrlNotice />
         <SidePanel />
         <Tour />
       </main>
       <footer className="strips">
-        <Strip id="index" title="Index shards">
-          <IndexBar />
-        </Strip>
-        <Strip id="ribbon" title="Hilbert ribbon">
-          <Ribbon />
-        </Strip>
-        <Strip id="review" title="Boundary review" show={reviewing}>
-          <ReviewRibbon />
-        </Strip>
+        {STRIP_VIEWS.map((strip) => (
+          <StripSlot key={strip.id} strip={strip} />
+        ))}
       </footer>
     </div>
+  );
+}
+
+const always = () => true;
+
+/** StripSlot: one feature's strip, shown while its `show` holds. */
+function StripSlot({ strip }: { strip: StripDef }) {
+  const show = useApp(strip.show ?? always);
+  return (
+    <Strip id={strip.id} title={strip.title} show={show}>
+      <strip.Component />
+    </Strip>
   );
 }

@@ -1,36 +1,30 @@
 /**
  * boot starts the explorer: applies the view from the URL, loads and
  * validates the boundary file, then loads the cell weights and cities in the
- * background; startSearch (search/search.ts) keeps the URL in step with the
- * view and the radius search, startShellState (shell/shellState.ts) with the
- * panels, and startKeeping (shell/keep.ts) keeps the review's work in this
- * browser.
+ * background. It starts each feature's driver (src/app/features.ts: the
+ * search keeps the URL in step with the view and the radius search, the
+ * nodes and migration paint the globe); startShellState (shell/shellState.ts)
+ * keeps the URL in step with the panels, and startKeeping (shell/keep.ts)
+ * keeps the review's work in this browser.
  */
 import type { AppState } from './store';
 import type { AppStore } from './types';
 import { parseUrl, candidateUrl } from './url';
 import { startShellState } from './shellState';
 import { startKeeping } from './keep';
-import { startSearch } from '../search/search';
+import { FEATURES } from '../features';
 import { boundariesSource, loadBoundaries, fetchText, parseCities, DataLoadError, DATA_URLS } from './loadData';
 import { loadCells } from '../globe/geometryClient';
-import { uniforms } from '../globe/uniforms';
 import { markLoaded } from '../globe/frame';
-import { startRegionPaint } from '../nodes/regionPaintDriver';
-import { startMovingPaint } from '../migration/movingRanges';
 
 export async function boot(store: AppStore): Promise<void> {
   // The link, read once by the one codec (shell/url.ts): its view here, its search in startSearch.
   const url = parseUrl(location.search);
   for (const p of url.problems) console.warn(`geoshard: ${p}`);
   store.getState().applyUrlView(url.view);
-  uniforms.uDebug.value = url.debugOrdinal ? 1 : 0;
-  // The radius search from the link, its covering, and the address bar (view and search, with
-  // back/forward): search/search.ts.
-  startSearch(store);
-  // The globe's "colour regions by" paint (nodes, no started copy, latency, lost shards marked).
-  startRegionPaint(store);
-  startMovingPaint(store);
+  // Each feature's driver: the radius search from the link with its covering and the address
+  // bar (search/search.ts), the globe's "colour regions by" paint, the moving ranges' marks.
+  for (const feature of FEATURES) feature.start?.(store);
   // Work that survives (shell/keep.ts), then the panel state and the link's notice (shell/shellState.ts).
   let urlCandidate: string | null = null;
   try {

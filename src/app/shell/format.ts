@@ -30,3 +30,9 @@ export function formatCompact(n: number): string {
   if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
   return String(n);
 }
+
+/** ms with a sensible precision: "0.84 ms", "12.3 ms", "240 ms". */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  return ms < 1 ? `${ms.toFixed(2)} ms` : ms < 100 ? `${ms.toFixed(1)} ms` : `${formatInt(Math.round(ms))} ms`;
+}

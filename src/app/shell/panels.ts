@@ -1,82 +1,34 @@
 /**
- * The tabs of the right-hand side panel, in order, and the explorer's lazy
- * boundaries. To add a panel (the radius explorer, live mode, boundary
- * review...), write <feature>/YourPanel.tsx exporting a component and add one
- * entry here.
- *
- * The first screen is the globe and the Radius tab; everything else loads on
- * demand, in its own chunk, so it is not in the first screen's JavaScript:
- * the other tabs when first opened; the review's ribbon (which also wires
- * `?candidate=` links and dropped files) once the first frame is drawn; the
- * review's overlay on the globe and its hover only while there is a
- * candidate. bench/globe.perf.ts measures what the first screen loads.
+ * The shell's slots, each the features' entries for it (src/app/featureViews.ts) in order: the
+ * side panel's tabs (the features' and then the shell's own "How to read"), the globe's scene
+ * layers, overlays, controls and layer legends (shell/App.tsx hands them to GlobeView), and the
+ * strips below the globe. To add a panel or a layer, add it to its feature's entry there.
  */
-import { createElement, lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
-import { RadiusPanel } from '../search/RadiusPanel';
-import { useApp } from './store';
-import { afterFirstFrame as firstFrameDrawn } from '../globe/firstFrame';
+import type { ComponentType } from 'react';
+import { FEATURE_VIEWS, type PanelDef, type StripDef } from '../featureViews';
+import { onDemand } from './lazy';
+import type { Layer } from './url';
 
-export interface PanelDef {
-  /** Stable id, also the tab's test id (`tab-<id>`). */
-  id: string;
-  title: string;
-  Component: ComponentType;
-}
+export type { PanelDef } from '../featureViews';
 
-/** onDemand returns a component that loads its chunk when first rendered, showing `fallback` meanwhile. */
-function onDemand(load: () => Promise<ComponentType>, fallback: string | null = 'Loading…'): ComponentType {
-  const Lazy = lazy(() => load().then((Component) => ({ default: Component })));
-  return function OnDemand() {
-    return createElement(Suspense, { fallback: fallback === null ? null : createElement('p', { className: 'dim' }, fallback) }, createElement(Lazy));
-  };
-}
-
-/** whileCandidate renders a component (loading it then) only while a candidate is under review. */
-function whileCandidate(Component: ComponentType): ComponentType {
-  return function WhileCandidate() {
-    return useApp((s) => s.candidate !== null) ? createElement(Component) : null;
-  };
-}
-
-/** whileWriteMode renders a component (loading it then) only while the Live tab's Write switch is on. */
-function whileWriteMode(Component: ComponentType): ComponentType {
-  return function WhileWriteMode() {
-    return useApp((s) => s.writeMode) ? createElement(Component) : null;
-  };
-}
-
-/** afterFirstFrame renders a component once the scene has drawn its first frame (document.body.dataset.ready). */
-function afterFirstFrame(Component: ComponentType): ComponentType {
-  return function AfterFirstFrame() {
-    const [ready, setReady] = useState(() => document.body.dataset.ready === 'true');
-    useEffect(() => {
-      if (ready) return;
-      let live = true;
-      void firstFrameDrawn().then(() => live && setReady(true));
-      return () => void (live = false);
-    }, [ready]);
-    return ready ? createElement(Component) : null;
-  };
-}
+const byAt = <T extends { at: number }>(list: T[]): T[] => list.slice().sort((a, b) => a.at - b.at);
 
 export const PANELS: PanelDef[] = [
-  { id: 'radius', title: 'Radius search', Component: RadiusPanel },
-  { id: 'live', title: 'Live', Component: onDemand(() => import('../live/LivePanel').then((m) => m.LivePanel)) },
-  { id: 'nodes', title: 'Nodes', Component: onDemand(() => import('../nodes/NodesPanel').then((m) => m.NodesPanel)) },
-  { id: 'review', title: 'Review', Component: onDemand(() => import('../review/ReviewPanel').then((m) => m.ReviewPanel)) },
-  { id: 'migration', title: 'Migration', Component: onDemand(() => import('../migration/MigrationPanel').then((m) => m.MigrationPanel)) },
-  { id: 'shards', title: 'Shards', Component: onDemand(() => import('../shards/ShardsPanel').then((m) => m.ShardsPanel)) },
+  ...FEATURE_VIEWS.flatMap((f) => f.panels ?? []),
   { id: 'about', title: 'How to read', Component: onDemand(() => import('./AboutPanel').then((m) => m.AboutPanel)) },
 ];
 
-/** The review's ribbon below the globe (App), loaded after the first frame: it also opens `?candidate=` links and takes dropped files. */
-export const ReviewRibbon = afterFirstFrame(onDemand(() => import('../review/ReviewRibbon').then((m) => m.ReviewRibbon), null));
+/** The globe's scene layers, in drawing order (GlobeCanvas mounts them after its own). */
+export const SCENE_LAYERS: ComponentType[] = byAt(FEATURE_VIEWS.flatMap((f) => f.scene ?? [])).map((l) => l.Component);
 
-/** The review's diff drawn on the globe (GlobeCanvas), loaded while there is a candidate. */
-export const DiffOverlay = whileCandidate(onDemand(() => import('../review/DiffOverlay').then((m) => m.DiffOverlay), null));
+/** What the features lay over the globe, after its canvas. */
+export const GLOBE_OVERLAYS: ComponentType[] = FEATURE_VIEWS.flatMap((f) => f.globeOverlays ?? []);
 
-/** The review's hover readout over the globe (GlobeView), loaded while there is a candidate. */
-export const ReviewHover = whileCandidate(onDemand(() => import('../review/ReviewHover').then((m) => m.ReviewHover), null));
+/** The features' controls in the globe's top-left corner, after the level and layer switches. */
+export const GLOBE_CONTROLS: ComponentType[] = FEATURE_VIEWS.flatMap((f) => f.globeControls ?? []);
 
-/** Write mode's click-to-place and pins on the globe (GlobeCanvas), loaded while the Write switch is on. */
-export const WriteLayers = whileWriteMode(onDemand(() => import('../write/WriteLayers').then((m) => m.WriteLayers), null));
+/** The legends shown under the layer switches while their layer is on. */
+export const LAYER_LEGENDS: { layer: Layer; Component: ComponentType }[] = FEATURE_VIEWS.flatMap((f) => f.layerLegends ?? []);
+
+/** The strips below the globe, in order. */
+export const STRIP_VIEWS: StripDef[] = byAt(FEATURE_VIEWS.flatMap((f) => f.strips ?? []));

@@ -3,9 +3,8 @@
  *
  * Each slice lives in its own file (state and the actions that change it),
  * declares its fields on AppState itself (see types.ts) and is listed in
- * SLICES. To add one (searchSlice, liveSlice, reviewSlice...):
- *
- *     import { createSearchSlice } from '../search/searchSlice';   // and add it to SLICES
+ * SLICES: the host's data and view slices, each feature's (src/app/features.ts lists them), and
+ * the shell's. To add a feature's slice, add it to its entry in FEATURES.
  *
  * React components select narrowly with useApp(s => s.level). Values that
  * change every frame or every pointer move (camera, hover) are read with
@@ -20,19 +19,12 @@ import { useStore } from 'zustand';
 import type { AppState, SliceCreator } from './types';
 import { createDataSlice } from './dataSlice';
 import { createViewSlice } from '../globe/viewSlice';
-import { createSearchSlice } from '../search/searchSlice';
-import { createLiveSlice } from '../live/liveSlice';
-import { createReviewSlice } from '../review/reviewSlice';
-import { createFanoutSlice } from '../fanout/fanoutSlice';
-import { createRequestsSlice } from '../requests/requestsSlice';
-import { createNodesSlice } from '../nodes/nodesSlice';
-import { createMigrationSlice } from '../migration/migrationSlice';
-import { createWriteSlice } from '../write/writeSlice';
+import { FEATURES } from '../features';
 import { createShellSlice } from './shellSlice';
 
 export type { AppState } from './types';
 
-const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, createSearchSlice, createLiveSlice, createReviewSlice, createFanoutSlice, createRequestsSlice, createNodesSlice, createMigrationSlice, createWriteSlice, createShellSlice];
+const SLICES: SliceCreator<object>[] = [createDataSlice, createViewSlice, ...FEATURES.flatMap((f) => (f.slice ? [f.slice] : [])), createShellSlice];
 
 /** createAppStore returns a new store with every slice (tests make their own). */
 export function createAppStore() {

@@ -1,6 +1,6 @@
 /**
  * WriteLayers: Write mode's parts of the scene: click-to-place and the pins.
- * The shell mounts it on the globe (shell/panels.ts) only while Write mode is
+ * The shell mounts it on the globe (src/app/featureViews.ts) only while Write mode is
  * on, so its chunk loads only then.
  */
 import { WritePicker } from './WritePicker';

@@ -1,0 +1,117 @@
+/**
+ * What each feature draws and shows, in one list (the same features as features.ts, which
+ * holds their slices and drivers): its tabs in the side panel, its layers in the globe's scene,
+ * its readouts and controls over the globe, its legend beside a layer switch, and its strips
+ * below the globe. The shell loops over it (shell/panels.ts derives each slot's list and
+ * shell/App.tsx hands the globe's to GlobeView), so the rendering kit (globe/) mounts what
+ * it is given and imports no feature (src/app/kit.test.ts).
+ *
+ * Components not on the first screen load on demand (shell/lazy.ts). The tabs show in this
+ * list's order, then the shell's own ("How to read"); scene layers and strips take their
+ * place by `at` (the scene draws in that order after the shard surface, coastlines, Hilbert
+ * curve and pointer controls; each layer's frame callback runs after FrameDriver's).
+ */
+import type { ComponentType } from 'react';
+import type { AppState } from './shell/types';
+import type { Layer } from './shell/url';
+import type { StripId } from './shell/shellSlice';
+import { onDemand, whileCandidate, whileWriteMode, afterFirstFrame } from './shell/lazy';
+import { RadiusPanel } from './search/RadiusPanel';
+import { SearchVeil } from './search/SearchVeil';
+import { CoveringCells } from './search/CoveringCells';
+import { SearchCircle } from './search/SearchCircle';
+import { SearchPicker } from './search/SearchPicker';
+import { FanoutMap } from './fanout/FanoutMap';
+import { RequestsLayer } from './requests/RequestsLayer';
+import { RequestsLegend } from './requests/RequestsLegend';
+import { ColourBy } from './nodes/ColourBy';
+import { IndexBar } from './shards/IndexBar';
+import { Ribbon } from './shards/Ribbon';
+
+export interface PanelDef {
+  /** Stable id, also the tab's test id (`tab-<id>`). */
+  id: string;
+  title: string;
+  Component: ComponentType;
+}
+
+/** A part of the globe's scene (a child of the WebGL canvas), drawn in the order of `at`. */
+export interface SceneLayer {
+  at: number;
+  Component: ComponentType;
+}
+
+/** A strip below the globe (shell/Strip.tsx), in the order of `at`; `show` hides it (kept mounted) when false. */
+export interface StripDef {
+  at: number;
+  id: StripId;
+  title: string;
+  Component: ComponentType;
+  show?: (s: AppState) => boolean;
+}
+
+export interface FeatureViews {
+  /** The feature's folder under src/app (as in features.ts). */
+  id: string;
+  /** Its side-panel tabs. */
+  panels?: PanelDef[];
+  /** Its parts of the globe's scene. */
+  scene?: SceneLayer[];
+  /** What it lays over the globe (HTML, after the canvas). */
+  globeOverlays?: ComponentType[];
+  /** Its controls in the globe's top-left corner, after the level and layer switches. */
+  globeControls?: ComponentType[];
+  /** Its legend, shown under the layer switches while `layer` is on. */
+  layerLegends?: { layer: Layer; Component: ComponentType }[];
+  /** Its strips below the globe. */
+  strips?: StripDef[];
+}
+
+export const FEATURE_VIEWS: readonly FeatureViews[] = [
+  {
+    id: 'search',
+    panels: [{ id: 'radius', title: 'Radius search', Component: RadiusPanel }],
+    // The veil that dims what the search does not ask, then (after the fan-out map) the
+    // covering's cells, the circle with its centre pin, and click-to-pick.
+    scene: [
+      { at: 20, Component: SearchVeil },
+      { at: 22, Component: CoveringCells },
+      { at: 23, Component: SearchCircle },
+      { at: 24, Component: SearchPicker },
+    ],
+  },
+  // The fan-out map, drawn over the search's veil and under its covering.
+  { id: 'fanout', scene: [{ at: 21, Component: FanoutMap }] },
+  { id: 'live', panels: [{ id: 'live', title: 'Live', Component: onDemand(() => import('./live/LivePanel').then((m) => m.LivePanel)) }] },
+  {
+    id: 'nodes',
+    panels: [{ id: 'nodes', title: 'Nodes', Component: onDemand(() => import('./nodes/NodesPanel').then((m) => m.NodesPanel)) }],
+    globeControls: [ColourBy],
+  },
+  {
+    id: 'review',
+    panels: [{ id: 'review', title: 'Review', Component: onDemand(() => import('./review/ReviewPanel').then((m) => m.ReviewPanel)) }],
+    // The review's diff drawn on the globe, loaded while there is a candidate.
+    scene: [{ at: 30, Component: whileCandidate(onDemand(() => import('./review/DiffOverlay').then((m) => m.DiffOverlay), null)) }],
+    // The review's hover readout over the globe, loaded while there is a candidate.
+    globeOverlays: [whileCandidate(onDemand(() => import('./review/ReviewHover').then((m) => m.ReviewHover), null))],
+    // The review's ribbon, loaded after the first frame: it also opens `?candidate=` links and takes dropped files.
+    strips: [{ at: 30, id: 'review', title: 'Boundary review', Component: afterFirstFrame(onDemand(() => import('./review/ReviewRibbon').then((m) => m.ReviewRibbon), null)), show: (s) => s.candidate !== null }],
+  },
+  { id: 'migration', panels: [{ id: 'migration', title: 'Migration', Component: onDemand(() => import('./migration/MigrationPanel').then((m) => m.MigrationPanel)) }] },
+  {
+    id: 'shards',
+    panels: [{ id: 'shards', title: 'Shards', Component: onDemand(() => import('./shards/ShardsPanel').then((m) => m.ShardsPanel)) }],
+    strips: [
+      { at: 10, id: 'index', title: 'Index shards', Component: IndexBar },
+      { at: 20, id: 'ribbon', title: 'Hilbert ribbon', Component: Ribbon },
+    ],
+  },
+  {
+    id: 'requests',
+    scene: [{ at: 10, Component: RequestsLayer }],
+    layerLegends: [{ layer: 'requests', Component: RequestsLegend }],
+  },
+  // Write mode's click-to-place and pins, loaded while the Write switch is on.
+  { id: 'write', scene: [{ at: 40, Component: whileWriteMode(onDemand(() => import('./write/WriteLayers').then((m) => m.WriteLayers), null)) }] },
+];
