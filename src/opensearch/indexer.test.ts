@@ -29,13 +29,13 @@ function fakeClient(state: { meta: IndexMeta; mappingReads: number }, answer: (o
   const bulks: Sent[][] = [];
   const queries: Record<string, string>[] = [];
   const transport = {
-    async request(params: { method: string; path: string; bulkBody?: string; querystring?: Record<string, string> }) {
+    async request(params: { method: string; path: string; bulkBody?: string | Buffer; querystring?: Record<string, string> }) {
       if (params.path.endsWith('/_mapping')) {
         state.mappingReads++;
         return { statusCode: 200, body: { [file.index]: { mappings: { _meta: state.meta } } } };
       }
       if (params.path === '/_bulk') {
-        const lines = params.bulkBody!.trim().split('\n').map((l) => JSON.parse(l));
+        const lines = String(params.bulkBody).trim().split('\n').map((l) => JSON.parse(l));
         const ops: Sent[] = [];
         for (let i = 0; i < lines.length; i++) {
           const [action, v] = Object.entries(lines[i])[0] as [string, { _id: string; routing: string }];
