@@ -653,7 +653,10 @@ export class GeoIndexer {
     const querystring: Record<string, string> = { filter_path: BULK_FILTER_PATH };
     if (refresh) querystring.refresh = 'wait_for';
     if (pipeline !== undefined) querystring.pipeline = pipeline;
-    const res = await this.client.transport.request({ method: 'POST', path: '/_bulk', bulkBody: body, querystring }, { requestTimeout: this.bulkTimeoutMs });
+    // As bytes: the client would measure the string's UTF-8 length for content-length, then the
+    // socket would encode it again; one encoding, and the batch's bytes live outside the JS heap.
+    const bytes = Buffer.from(body, 'utf8');
+    const res = await this.client.transport.request({ method: 'POST', path: '/_bulk', bulkBody: bytes, querystring }, { requestTimeout: this.bulkTimeoutMs });
     const b = res.body as { items?: Record<string, BulkItem>[] };
     return (b.items ?? []).map((x) => Object.values(x)[0]);
   }
