@@ -1,5 +1,5 @@
 /**
- * `npm run bench:bulk -- [--restaurants R] [--dishes K] [--rounds N] [--paths seed,bulk,pipeline] [--replicas X]`:
+ * `npm run bench:bulk -- [--restaurants R] [--dishes K] [--rounds N] [--paths seed,bulk,pipeline[,spread]] [--replicas X]`:
  * how fast geoshard loads documents against the engine's own bulk rate, same documents, same run.
  *
  *   seed:     `seedIndex` (what `geoshard seed --recreate` runs): the index created, every
@@ -14,6 +14,11 @@
  *             `cell` and `shard` fields) and the index's routing pipeline (src/server/pipeline.ts
  *             installPipeline, installed after the index is created, inside the clock) routes
  *             each: what the pipeline costs against client-side routing.
+ *   spread:   (only when named in --paths) as bulk, the restaurants in stride order (0, 64,
+ *             128, ..., 1, 65, ...) so every request spans every shard instead of one or two
+ *             (seed and bulk write in curve order): whether the order limits the engine, e.g. on
+ *             the 3-node cluster with replicas, where a request for one shard keeps one primary
+ *             and one replica busy.
  *
  * The documents are R restaurants (default 20,000) with their first K dishes (default 10):
  * 219,214 documents by default. Each round loads every path into a fresh index (the bundled
@@ -47,9 +52,9 @@ const num = (name: string, dflt: number, min: number) => {
   if (!Number.isInteger(v) || v < min) throw new Error(`--${name} ${argv[i + 1]} is invalid: expected an integer >= ${min}`);
   return v;
 };
-const PATHS = ['seed', 'bulk', 'pipeline'] as const;
+const PATHS = ['seed', 'bulk', 'pipeline', 'spread'] as const;
 type Path = (typeof PATHS)[number];
-const pathsArg = argv.includes('--paths') ? argv[argv.indexOf('--paths') + 1].split(',') : [...PATHS];
+const pathsArg = argv.includes('--paths') ? argv[argv.indexOf('--paths') + 1].split(',') : ['seed', 'bulk', 'pipeline'];
 for (const p of pathsArg) if (!(PATHS as readonly string[]).includes(p)) throw new Error(`--paths ${pathsArg.join(',')} is invalid: "${p}" is not one of ${PATHS.join(', ')}`);
 const paths = pathsArg as Path[];
 const RESTAURANTS = num('restaurants', 20_000, 10);
@@ -66,8 +71,9 @@ const file = derivedFile(INDEX);
 const router = new Router(file);
 
 /** bodies returns the NDJSON bodies of the first `restaurants` restaurants: routed (bulk) or not (pipeline). */
-function bodies(restaurants: number, routed: boolean): { bulks: string[]; docs: number } {
-  const docs = sampleOf(restaurants).flatMap((r) => docsOf(r, router, DISHES));
+function bodies(restaurants: number, routed: boolean, spread = false): { bulks: string[]; docs: number } {
+  const rs = sampleOf(restaurants);
+  const docs = (spread ? interleaved(rs) : rs).flatMap((r) => docsOf(r, router, DISHES));
   const bulks: string[] = [];
   for (let i = 0; i < docs.length; i += BATCH) {
     let b = '';
@@ -81,6 +87,13 @@ function bodies(restaurants: number, routed: boolean): { bulks: string[]; docs: 
     bulks.push(b);
   }
   return { bulks, docs: docs.length };
+}
+
+/** interleaved returns xs in stride order (0, k, 2k, ..., 1, k+1, ...): every batch spans the whole curve, so every shard. */
+function interleaved<T>(xs: readonly T[], k = 64): T[] {
+  const out: T[] = [];
+  for (let off = 0; off < k; off++) for (let i = off; i < xs.length; i += k) out.push(xs[i]);
+  return out;
 }
 
 /** The node's process CPU time so far (ms, summed over nodes). */
@@ -122,7 +135,9 @@ interface Run {
   load1: [number, number];
 }
 
-async function run(path: Path, restaurants: number, prebuilt: { bulk: { bulks: string[]; docs: number }; pipeline: { bulks: string[]; docs: number } }): Promise<Run> {
+type Prebuilt = Record<'bulk' | 'pipeline' | 'spread', { bulks: string[]; docs: number }>;
+
+async function run(path: Path, restaurants: number, prebuilt: Prebuilt): Promise<Run> {
   await client.request('DELETE', `/${INDEX}`, { okStatuses: [404], timeoutMs: 60_000 });
   await client.request('DELETE', `/_ingest/pipeline/${pipelineId(INDEX)}`, { okStatuses: [404] });
   const load0 = os.loadavg()[0];
@@ -155,8 +170,14 @@ async function main() {
   const root = await client.get<{ version: { number: string; distribution?: string }; cluster_name: string }>('/');
   const nodes = (await client.get<{ number_of_nodes: number }>('/_cluster/health')).number_of_nodes;
   const warm = Math.max(10, Math.round(RESTAURANTS / 10));
-  const prebuiltWarm = { bulk: paths.includes('bulk') ? bodies(warm, true) : { bulks: [], docs: 0 }, pipeline: paths.includes('pipeline') ? bodies(warm, false) : { bulks: [], docs: 0 } };
-  const prebuilt = { bulk: paths.includes('bulk') ? bodies(RESTAURANTS, true) : { bulks: [], docs: 0 }, pipeline: paths.includes('pipeline') ? bodies(RESTAURANTS, false) : { bulks: [], docs: 0 } };
+  const none = { bulks: [], docs: 0 };
+  const build = (n: number): Prebuilt => ({
+    bulk: paths.includes('bulk') ? bodies(n, true) : none,
+    pipeline: paths.includes('pipeline') ? bodies(n, false) : none,
+    spread: paths.includes('spread') ? bodies(n, true, true) : none,
+  });
+  const prebuiltWarm = build(warm);
+  const prebuilt = build(RESTAURANTS);
   console.log(
     `${root.version.distribution ?? 'elasticsearch'} ${root.version.number}, ${nodes} node(s) at ${client.url}: ${RESTAURANTS.toLocaleString('en-US')} restaurants × ≤ ${DISHES} dishes, ` +
       `${file.numberOfShards} shards, ${REPLICAS} replica(s), bulk ${BATCH}, ${CONCURRENCY} in flight; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,

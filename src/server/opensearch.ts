@@ -5,7 +5,8 @@
  * and where. Retries are off (maxRetries 0): a failure is reported to the
  * caller as it happened, so nothing upstream mistakes a slow or failing
  * cluster for an empty answer. Every request has a deadline (the client's
- * requestTimeout, overridable per request).
+ * requestTimeout, overridable per request; changes of the cluster state sent
+ * with `admin` get ADMIN_TIMEOUT_MS and tell the engine how long to wait).
  *
  * Node only (reads the environment). Credentials stay on the server: the
  * client sends them to OpenSearch, and they never appear in URLs, error
