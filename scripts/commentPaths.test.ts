@@ -133,6 +133,8 @@ describe('paths named by comments and READMEs', () => {
       const text = readFileSync(resolve(ROOT, path), 'utf8');
       for (const comment of commentsOf(path, text)) {
         for (const p of pathsIn(comment)) {
+          // "docs/s" is documents per second, not the docs/ folder.
+          if (p === 'docs/s') continue;
           checked++;
           if (!resolves(p)) missing.push(`${path}: ${p}`);
         }

@@ -4,6 +4,7 @@ import { basename, dirname, resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBoundaryFile, parseCellsCsv, checkBoundaryFile, formatBoundaryFile, Router, BoundaryFileError, MAX_BOUNDARY_FILE_BYTES, type BoundaryFile, type CellWeight } from '../core/index.ts';
 import { MAX_LISTED_PROBLEMS } from '../core/boundaries.ts';
+import { SAMPLE_CONFIG, parseIndexConfig, withOverrides, IndexConfigError, type IndexConfig, type IndexConfigOverrides } from '../opensearch/indexConfig.ts';
 
 /** The core's limits on boundary files, which the CLI checks before reading one. */
 export { MAX_BOUNDARY_FILE_BYTES, MAX_LISTED_PROBLEMS };
@@ -143,9 +144,29 @@ export function loadRouter(path = DEFAULT_BOUNDARIES): Router {
   return new Router(loadBoundaryFile(path), path);
 }
 
-/** loadCells reads a cells file (token,restaurants,dishes in key order). */
-export function loadCells(path = DEFAULT_CELLS): CellWeight[] {
-  return parseCellsCsv(readText(path, 'cells file', MAX_DATA_FILE_BYTES), path);
+/**
+ * loadCells reads a cells file in key order: token,restaurants,dishes (the
+ * sample's) or token,docs[,<weight columns>] (`geoshard cells`); `weight`
+ * names the column the cells weigh by (default docs, see parseCellsCsv).
+ */
+export function loadCells(path = DEFAULT_CELLS, weight?: string): CellWeight[] {
+  return parseCellsCsv(readText(path, 'cells file', MAX_DATA_FILE_BYTES), path, { weight });
+}
+
+/**
+ * loadIndexConfig returns the index description a command works on: the
+ * config file at `path` (geoshard.config.json), or the bundled sample's
+ * (SAMPLE_CONFIG) when there is none, with the flags' overrides. Throws a
+ * CliError (exit 1) listing every problem of the file or the flags.
+ */
+export function loadIndexConfig(path: string | undefined, overrides: IndexConfigOverrides = {}): IndexConfig {
+  try {
+    const base = path === undefined ? SAMPLE_CONFIG : parseIndexConfig(readText(path, 'index config', MAX_BOUNDARY_FILE_BYTES), path);
+    return withOverrides(base, overrides, path === undefined);
+  } catch (e) {
+    if (e instanceof IndexConfigError) throw new CliError(e.message, 1);
+    throw e;
+  }
 }
 
 /**

@@ -17,6 +17,7 @@ export const COMMAND_LOADERS: Map<string, () => Promise<Command>> = new Map([
   ['cover', async () => (await import('./commands/cover.ts')).cover],
   ['route', async () => (await import('./commands/route.ts')).route],
   ['shard-of', async () => (await import('./commands/shardOf.ts')).shardOf],
+  ['cells', async () => (await import('./commands/cells.ts')).cells],
   ['balance', async () => (await import('./commands/balance.ts')).balance],
   ['validate', async () => (await import('./commands/validate.ts')).validate],
   ['hash', async () => (await import('./commands/hash.ts')).hash],

@@ -32,7 +32,7 @@ describe('geoshard migrate (input checked before any request)', () => {
     process.env.GEOSHARD_MIGRATE_PAUSE = 'switching:1';
     const r = await run('migrate', '--to', DEFAULT_BOUNDARIES);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('GEOSHARD_MIGRATE_PAUSE "switching:1" is invalid: expected <point>[:<range>] with point one of copying, verified, deleting');
+    expect(r.err).toContain('GEOSHARD_MIGRATE_PAUSE "switching:1" is invalid: expected <point>[:<range>] with point one of copying, cutover, verified, deleting');
   });
 
   it('documents the steps, the state in _meta and the lock in --help', async () => {

@@ -109,6 +109,23 @@ export const LAT_STEP_DEG = 180 / 2 ** 32;
 export const LNG_STEP_DEG = 360 / 2 ** 32;
 
 /**
+ * quantizedCellAt returns the level-10 cell of a point read from doc values
+ * (degrees; the stored point lies in [lat, lat + LAT_STEP_DEG) × [lng, lng +
+ * LNG_STEP_DEG)) when the four corners of that box, widened by one step each
+ * way, are in the same cell (a cell is convex on the sphere and the box is a
+ * centimetre across, so the point is then in it); null when the box
+ * straddles a cell edge: the exact point must be read from `_source`.
+ */
+export function quantizedCellAt(lat: number, lng: number): CellId | null {
+  const lo = Math.max(-90, lat - LAT_STEP_DEG);
+  const hi = Math.min(90, lat + 2 * LAT_STEP_DEG);
+  const w = lng - LNG_STEP_DEG;
+  const e = lng + 2 * LNG_STEP_DEG;
+  const cell = cellAt(lo, w);
+  return cellAt(hi, w) === cell && cellAt(lo, e) === cell && cellAt(hi, e) === cell ? cell : null;
+}
+
+/**
  * Locator gives the cell and write owners of points for one router,
  * remembering the last point (a restaurant's dishes, read one after another,
  * share its location).
@@ -143,13 +160,8 @@ export class Locator {
    */
   quantized(lat: number, lng: number): Located | null {
     if (lat === this.lastLat && lng === this.lastLng && !this.lastExact) return this.last;
-    const lo = Math.max(-90, lat - LAT_STEP_DEG);
-    const hi = Math.min(90, lat + 2 * LAT_STEP_DEG);
-    const w = lng - LNG_STEP_DEG;
-    const e = lng + 2 * LNG_STEP_DEG;
-    const cell = cellAt(lo, w);
-    const sure = cellAt(hi, w) === cell && cellAt(lo, e) === cell && cellAt(hi, e) === cell;
-    this.remember(lat, lng, false, sure ? { lat, lng, cell, token: cellToken(cell), owners: this.ownersOf(cell) } : null);
+    const cell = quantizedCellAt(lat, lng);
+    this.remember(lat, lng, false, cell !== null ? { lat, lng, cell, token: cellToken(cell), owners: this.ownersOf(cell) } : null);
     return this.last;
   }
 

@@ -37,7 +37,8 @@ export type { ShardRef, ShardCells, CircleRoute, ReadRange, ReadExclusion } from
 // Balancing: cells files, the split of the curve into shards, and the boundary file built from it.
 export { balance } from './balance.ts';
 export type { BalanceOptions, BalanceReport, BalanceRow, Split } from './balance.ts';
-export { CELLS_HEADER, parseCellsCsv, cellWeights, buildBoundaryFile } from './build.ts';
+export { CELLS_HEADER, DOCS_CELLS_HEADER, parseCellsCsv, docsCellsCsv, cellWeights, buildBoundaryFile, type CellsCsvOptions, type DocsCellRow } from './build.ts';
+export { CellCounter } from './cellCounts.ts';
 export type { CellWeight, BuildOptions } from './build.ts';
 export { splitShard, mergeShards } from './edit.ts';
 export type { EditOptions, EditResult, SplitResult, MergeResult } from './edit.ts';

@@ -56,3 +56,21 @@ export {
   type RoutingFingerprint,
   type IndexMigration,
 } from './meta.ts';
+export {
+  SAMPLE_CONFIG,
+  CONFIG_FILE_NAME,
+  INDEX_CONFIG_KEYS,
+  MAX_FACETS,
+  checkIndexConfig,
+  parseIndexConfig,
+  withOverrides,
+  weightColumn,
+  fieldPathProblem,
+  indexNameProblem,
+  IndexConfigError,
+  type IndexConfig,
+  type IndexConfigOverrides,
+  type IndexConfigProblem,
+  type IndexJoin,
+  type IndexWeight,
+} from './indexConfig.ts';

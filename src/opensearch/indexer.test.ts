@@ -173,9 +173,13 @@ describe('GeoIndexer follows the index _meta', () => {
     expect(report.results[0]).toMatchObject({ ok: true, epoch: 4, items: [{ routing: from.name }, { routing: to.name }] });
   });
 
-  it('re-reads _meta at once when the cluster refuses a routing, and sends the document to the owners of the new epoch', async () => {
+  // The routing pipeline's refusal as a real 2.19 node answers it (a Painless exception: the message is in caused_by).
+  const scriptRefusal = (r: string) => ({ type: 'script_exception', reason: 'runtime error', caused_by: { type: 'illegal_argument_exception', reason: r } });
+  it.each([
+    ['a fail processor', { type: 'fail_processor_exception', reason: `geoshard: routing "${from.name}" is not an owner of cell ${inRange.cell} at epoch 4` }],
+    ['the routing script (script_exception, the message in caused_by)', scriptRefusal(`geoshard-dishes: routing "${from.name}" is not an owner of cell ${inRange.cell}: expected x`)],
+  ])('re-reads _meta at once when the cluster refuses a routing (%s), and sends the document to the owners of the new epoch', async (_what, refusal) => {
     const state = { meta: indexMeta(file), mappingReads: 0 };
-    const refusal = { type: 'fail_processor_exception', reason: `geoshard: routing "${from.name}" is not an owner of cell ${inRange.cell} at epoch 4` };
     const { client, bulks } = fakeClient(state, (ops, call) => {
       // The cluster moved on to epoch 4 before this writer's TTL ran out.
       if (call === 1) {

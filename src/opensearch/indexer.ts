@@ -243,7 +243,20 @@ interface Prepared {
  */
 const BULK_FILTER_PATH = 'errors,items.*.status,items.*.result,items.*.error';
 
-type BulkItem = { _id?: string; status?: number; result?: string; error?: { type?: string; reason?: string } };
+type ItemError = { type?: string; reason?: string; caused_by?: ItemError };
+type BulkItem = { _id?: string; status?: number; result?: string; error?: ItemError };
+
+/**
+ * causeOf returns the error that says what happened: a script's own exception
+ * arrives as `script_exception: runtime error` with the message in
+ * `caused_by` (the routing pipeline's refusals do), so the innermost cause
+ * with a reason is taken.
+ */
+function causeOf(e: ItemError): { type: string; reason: string } {
+  let cur = e;
+  while (cur.caused_by && (cur.caused_by.reason || cur.caused_by.type)) cur = cur.caused_by;
+  return { type: cur.type ?? e.type ?? '', reason: cur.reason ?? e.reason ?? '' };
+}
 
 /** Most dish copies putRestaurant and deleteRestaurant handle per restaurant (one search page). */
 const MAX_DISH_COPIES = 10_000;
@@ -602,7 +615,7 @@ export class GeoIndexer {
       let refused = false;
       ops.forEach((op, i) => {
         const it = items[i] ?? { status: 0, error: { type: 'missing', reason: 'the bulk response has no item for this operation' } };
-        const item: WriteItem = { routing: op.routing, status: it.status ?? 0, result: it.result ?? null, error: it.error ? { type: it.error.type ?? '', reason: it.error.reason ?? '' } : null };
+        const item: WriteItem = { routing: op.routing, status: it.status ?? 0, result: it.result ?? null, error: it.error ? causeOf(it.error) : null };
         const r = op.entry.result;
         r.attempts = attempt;
         // The last answer per routing, in the order last sent.

@@ -123,8 +123,8 @@ describe('geoshard seed', () => {
     await client.request('PUT', `/${BAD_INDEX}`, { body });
     const r = await run('seed', '--boundaries', write('bad.json', f), '--restaurants', '50', '--dishes-per-restaurant', '2');
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/bulk request failed for \d+ of \d+ documents/);
-    expect(r.err).toMatch(/r\d{6}-d\d: 400 mapper_parsing_exception: failed to parse field \[calories\]/);
+    expect(r.err).toMatch(/bulk requests failed for \d+ of \d+ documents/);
+    expect(r.err).toMatch(/r\d{6}-d\d \(routing [a-z]+\): 400 mapper_parsing_exception: failed to parse field \[calories\]/);
     expect(r.out).toBe('');
   });
 

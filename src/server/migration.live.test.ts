@@ -9,8 +9,9 @@
  *
  * Both runs have a writer beside them (writeLoad.ts: creates, full updates
  * and deletes of restaurants with their dishes, half in the moving ranges,
- * through both paths: the routing core's every-owner writes and a plain
- * client's read-owner writes and found-copy deletes). Afterwards every write
+ * through both paths: the package's writer, GeoIndexer, writing every owner,
+ * and a plain client sending no routing, so the index's routing pipeline
+ * places its writes, and deleting the copies a search finds). Afterwards every write
  * it had acknowledged is in the index exactly once, on its new owner, with
  * its last content, and nothing it deleted is left. Its dishes have no diet,
  * so the searches (filtered by a diet) still answer what they did before.
@@ -34,6 +35,7 @@ import { movedCandidate } from './migrationFixture.ts';
 import { LOCK_INDEX } from './migration.ts';
 import { writeBlocked } from './cutover.ts';
 import { auditIndex } from './audit.ts';
+import { installPipeline, readPipeline } from './pipeline.ts';
 import { WriteLoad, type WritePath } from './writeLoad.ts';
 import type { Restaurant } from '../data/generator.ts';
 import { main } from '../cli/main.ts';
@@ -75,6 +77,9 @@ beforeAll(async () => {
     await seedIndex({ client, router: new Router(base), ...SAMPLE, recreate: true });
   }
   await client.request('DELETE', `/${LOCK_INDEX}/_doc/${INDEX}`, { okStatuses: [404] });
+  // The routing pipeline the plain writer's documents go through (seed installs it; an index seeded
+  // before it existed gets it here).
+  await installPipeline(client, INDEX, base, null);
   // A run stopped before its writer cleaned up leaves the writer's documents: the sample alone again.
   await new WriteLoad({ client, base, hot: [], any: [], prefix: 'w', seed: 0, paths: ['plain'], pipeline: false }).cleanup();
   // Circles: half centred on restaurants whose cell moves (they straddle a moving range), half anywhere.
@@ -194,6 +199,10 @@ async function expectSettledOn(file: BoundaryFile) {
   }
   expect(v.problems).toEqual([]);
   expect(v.counts?.length).toBe(file.numberOfShards);
+  // The routing pipeline routes with the settled file too.
+  const p = await readPipeline(client, INDEX);
+  expect(p?.defaultPipeline).toBe(p?.id);
+  expect(p?.identity).toMatchObject({ hash: file.hash, epoch: 0 });
 }
 
 async function stateOf() {
@@ -204,7 +213,7 @@ async function stateOf() {
 function startWriter(seed: number, prefix: string) {
   const paths: WritePath[] = ['routed', 'plain'];
   // The package writer reuses _meta for 100 ms, under the test's 300 ms grace (as its default 1 s is under the default 6 s).
-  const w = new WriteLoad({ client, base, hot: hotPlaces, any: anyPlaces, prefix: `${prefix}${Date.now().toString(36)}-`, seed, paths, pipeline: false, metaTtlMs: 100 });
+  const w = new WriteLoad({ client, base, hot: hotPlaces, any: anyPlaces, prefix: `${prefix}${Date.now().toString(36)}-`, seed, paths, pipeline: true, metaTtlMs: 100 });
   const running = w.run();
   return {
     w,

@@ -559,6 +559,6 @@ export function migrationStatusOf(base: BoundaryFile, s: MigrationState): Migrat
     targetVersion: s.targetFile.version,
     startedAt: s.startedAt,
     updatedAt: s.updatedAt,
-    moves: s.moves.map((m) => ({ start: m.start, end: m.end, from: m.from, to: m.to, fromShard: shardOf.get(m.from)!, toShard: shardOf.get(m.to)!, step: m.step, copied: m.copied, verified: m.verified })),
+    moves: s.moves.map((m) => ({ start: m.start, end: m.end, from: m.from, to: m.to, fromShard: shardOf.get(m.from)!, toShard: shardOf.get(m.to)!, step: m.step, copied: m.copied, verified: m.verified, cutover: m.cutover ? { blockedAt: m.cutover.blockedAt, windowsMs: m.cutover.windowsMs } : null })),
   };
 }

@@ -434,6 +434,13 @@ export interface MigrationStatus {
     copied: DocCounts;
     /** The range's documents on both owners when verified, null before. */
     verified: { from: DocCounts; to: DocCounts } | null;
+    /**
+     * The copy step's cutover: `blockedAt` set while the index's writes are
+     * blocked for this range's exact check (writes answer 403
+     * cluster_block_exception: retry), each try's window in ms; null before
+     * the cutover (absent from older servers).
+     */
+    cutover?: { blockedAt: string | null; windowsMs: number[] } | null;
   }[];
 }
 

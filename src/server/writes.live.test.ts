@@ -22,6 +22,7 @@ import { indexMappings } from './indexSpec.ts';
 import { sampleOf } from './sample.ts';
 import { movedCandidate } from './migrationFixture.ts';
 import { withState, writeMeta } from './migration.ts';
+import { tryInstallPipeline } from './pipeline.ts';
 import { GeoIndexer } from '../opensearch/index.ts';
 import type { WriteAnswer } from './wire.ts';
 
@@ -224,6 +225,9 @@ describe('GeoIndexer under a migration state in _meta', () => {
   const setState = async (s: MigrationState | null) => {
     const meta = (await getIndexMeta(client, base.index))!;
     await writeMeta(client, base.index, withState(meta, s));
+    // As `geoshard migrate` does: the routing pipeline (installed by the seed) follows the state, or it
+    // would refuse the new owner's routing as no owner of the cell.
+    await tryInstallPipeline(client, base.index, base, s);
   };
   const indexer = new GeoIndexer(client.os, base.index, { metaTtlMs: 0 });
   const id = 'gsw-m1';

@@ -15,7 +15,7 @@ import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { shardColor, toHex } from '../shell/palette';
 import { startMigrationPoller } from './migrationPoller';
-import { STEP_TEXT, isMoving, type MigrationStatus } from './migrationApi';
+import { STEP_TEXT, cutoverText, isMoving, type MigrationStatus } from './migrationApi';
 import { IDLE_WATCH } from './migrationSlice';
 import '../ui/migration.css';
 
@@ -45,6 +45,12 @@ function RangeRow({ m, k, total }: { m: MigrationStatus['moves'][number]; k: num
           <span data-testid="migration-verified">
             {m.verified ? `verified ${n(m.verified.from.restaurants)} restaurants + ${n(m.verified.from.dishes)} dishes on both owners` : 'not verified yet'}
           </span>
+          {cutoverText(m.cutover) && (
+            <>
+              {' '}
+              · <span data-testid="migration-cutover" data-blocked={m.cutover?.blockedAt ? 'yes' : 'no'}>{cutoverText(m.cutover)}</span>
+            </>
+          )}
         </p>
       </div>
     </li>

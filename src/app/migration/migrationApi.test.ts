@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { readMigration } from './migrationApi';
+import { cutoverText, readMigration } from './migrationApi';
 import { startMigrationPoller } from './migrationPoller';
 import type { MigrationWatch } from './migrationSlice';
 
@@ -24,6 +24,18 @@ describe('reading the migration from /api/status', () => {
     expect(readMigration(200, { connection: { status: 'down', message: 'refused' } })).toEqual({ kind: 'unknown', message: 'OpenSearch is down: refused' });
     expect(readMigration(200, status({ ...moving, moves: [{ ...move, step: 'copied' }] })).kind).toBe('unknown');
     expect(readMigration(404, undefined).kind).toBe('unknown');
+  });
+});
+
+describe('the cutover of a range', () => {
+  it('is read with the range and said: blocked now, or each try’s window', () => {
+    const blocked = { ...moving, moves: [{ ...move, cutover: { blockedAt: '2026-12-01T21:30:05.120Z', windowsMs: [412] } }] };
+    expect(readMigration(200, status(blocked))).toEqual({ kind: 'moving', migration: blocked, indexHash: H('a') });
+    expect(cutoverText(blocked.moves[0].cutover)).toBe('writes blocked since 21:30:05 UTC for the exact check (writers retry)');
+    expect(cutoverText({ blockedAt: null, windowsMs: [412, 1250] })).toBe('cutover: writes blocked 412 ms, 1,250 ms');
+    expect(cutoverText(null)).toBeNull();
+    expect(cutoverText(undefined)).toBeNull();
+    expect(readMigration(200, status({ ...moving, moves: [{ ...move, cutover: { blockedAt: 5 } }] })).kind).toBe('unknown');
   });
 });
 

@@ -41,7 +41,8 @@ export function readMigration(httpStatus: number, body: unknown): MigrationReadi
         typeof x.to === 'string' &&
         (MOVE_STEPS as readonly unknown[]).includes(x.step) &&
         isCounts(x.copied) &&
-        (x.verified === null || (isObj(x.verified) && isCounts(x.verified.from) && isCounts(x.verified.to))),
+        (x.verified === null || (isObj(x.verified) && isCounts(x.verified.from) && isCounts(x.verified.to))) &&
+        (x.cutover === undefined || x.cutover === null || (isObj(x.cutover) && (x.cutover.blockedAt === null || typeof x.cutover.blockedAt === 'string') && Array.isArray(x.cutover.windowsMs))),
     );
   if (!ok) return { kind: 'unknown', message: 'The live API reported a migration in a shape this explorer does not know: update the explorer or the server.' };
   return { kind: 'moving', migration: m as unknown as MigrationStatus, indexHash };
@@ -57,6 +58,17 @@ export const STEP_TEXT: Record<MoveStep, string> = {
   deleting: 'deleting old copy',
   done: 'done',
 };
+
+/**
+ * cutoverText says what a range's cutover did or does: writes blocked now
+ * (since when), or how long each try blocked them; null before the cutover.
+ */
+export function cutoverText(c: MigrationStatus['moves'][number]['cutover']): string | null {
+  if (!c) return null;
+  if (c.blockedAt) return `writes blocked since ${c.blockedAt.slice(11, 19)} UTC for the exact check (writers retry)`;
+  if (c.windowsMs.length === 0) return null;
+  return `cutover: writes blocked ${c.windowsMs.map((w) => `${w.toLocaleString('en-US')} ms`).join(', ')}`;
+}
 
 /** isMoving says whether a range is between its first publish and its last (hatched in the view). */
 export function isMoving(step: MoveStep): boolean {

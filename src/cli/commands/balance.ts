@@ -2,7 +2,8 @@ import { balance as runBalance, cellWeights, buildBoundaryFile, type BalanceRepo
 import { parseBalanceWeight, formatBalanceWeight, balanceWeights, cellLoads, requestRates, SHARE_SCALE, type BalanceWeight } from '../../core/requestLoad.ts';
 import { loadWorkload } from './workload.ts';
 import { parse, int, timestamp, fieldValue } from '../args.ts';
-import { loadCells, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';
+import { loadCells, loadIndexConfig, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';
+import { weightColumn } from '../../opensearch/indexConfig.ts';
 import type { Command, Io } from '../command.ts';
 
 const pct = (x: number) => `${((x - 1) * 100).toFixed(2)}%`;
@@ -25,7 +26,8 @@ export const balance: Command = {
   usage: `geoshard balance [--cells FILE] [--min 12] [--max 36] [--index NAME] [--out FILE] [--json]
                  [--workload FILE --weight docs|requests|mix:A]
 
-Weight of a cell = restaurants + dishes (--weight docs, the default). With a workload:
+Weight of a cell = its documents: restaurants + dishes, or docs (--weight docs, the default;
+with --config, the config's weight column). With a workload:
   requests  the cell's load: Σ weight of the searches whose covering holds the cell × the
             cell's documents, so a shard's weight is its load (searches asking it, each
             weighted by the documents of it they scan); as parts per 10^12 of all load;
@@ -39,7 +41,10 @@ and reports both side by side (evenness = heaviest shard / mean shard). The most
 split overall is written, atomically, as a boundary file whose shard names route to their
 shards.
 
-  --cells FILE   cells file, header token,restaurants,dishes (default data/cells.csv)
+  --cells FILE   cells file, header token,restaurants,dishes or token,docs[,<weight columns>]
+                 ("geoshard cells" writes it; default data/cells.csv)
+  --config FILE  geoshard.config.json: its index is the default --index, and a weight field
+                 ("weight": { "field": F }) weighs each cell by its column F instead of docs
   --min N        fewest shards to try (default 12)
   --max N        most shards to try (default 36)
   --index NAME   OpenSearch index name written in the file (default dishes)
@@ -53,7 +58,7 @@ shards.
   run(argv, io: Io) {
     const { values } = parse(
       argv,
-      { workload: { type: 'string' }, weight: { type: 'string' }, cells: { type: 'string' }, min: { type: 'string' }, max: { type: 'string' }, index: { type: 'string' }, targets: { type: 'string' }, out: { type: 'string' }, 'created-at': { type: 'string' }, json: { type: 'boolean' } },
+      { config: { type: 'string' }, workload: { type: 'string' }, weight: { type: 'string' }, cells: { type: 'string' }, min: { type: 'string' }, max: { type: 'string' }, index: { type: 'string' }, targets: { type: 'string' }, out: { type: 'string' }, 'created-at': { type: 'string' }, json: { type: 'boolean' } },
       'balance',
     );
     const min = int(values.min, 'min', 'balance', 12, 1, 1024);
@@ -61,11 +66,13 @@ shards.
     if (max < min) throw new CliError(`geoshard balance: --max ${max} is below --min ${min}`, 2);
     const targets = int(values.targets, 'targets', 'balance', 4000, 1, 1_000_000);
     // Check every option before the balancing work, so a typo costs nothing.
-    const index = fieldValue((values.index as string | undefined) ?? 'dishes', 'index', 'index', 'balance');
+    const config = values.config === undefined ? null : loadIndexConfig(values.config as string);
+    const column = config && config.weight !== 'docs' ? weightColumn(config) : undefined;
+    const index = fieldValue((values.index as string | undefined) ?? config?.index ?? 'dishes', 'index', 'index', 'balance');
     const createdAt = timestamp(values['created-at'], 'created-at', 'balance');
     const outPath = values.out as string | undefined;
     if (outPath !== undefined) resolveTarget(outPath, 'boundary file');
-    const cells = loadCells((values.cells as string | undefined) ?? DEFAULT_CELLS);
+    const cells = loadCells((values.cells as string | undefined) ?? DEFAULT_CELLS, column);
     let weightKind: BalanceWeight;
     try {
       weightKind = parseBalanceWeight((values.weight as string | undefined) ?? 'docs', '--weight');
@@ -75,7 +82,7 @@ shards.
     if (weightKind.kind !== 'docs' && values.workload === undefined) throw new CliError(`geoshard balance: --weight ${formatBalanceWeight(weightKind)} needs --workload FILE (the searches whose load it balances)`, 2);
     const w = values.workload === undefined ? null : loadWorkload(values.workload as string);
     const weights = weightKind.kind === 'docs' ? cellWeights(cells) : balanceWeights(cells, weightKind, cellLoads(cells, requestRates(w!.searches, w!.coverings)));
-    const weightText = weightKind.kind === 'docs' ? 'restaurants + dishes' : weightKind.kind === 'requests' ? `load (searches × documents scanned) over ${values.workload}, parts per ${SHARE_SCALE.toExponential(0)}` : `${weightKind.alpha} × share of documents + ${+(1 - weightKind.alpha).toFixed(12)} × share of load over ${values.workload}, parts per ${SHARE_SCALE.toExponential(0)}`;
+    const weightText = weightKind.kind === 'docs' ? (column ? `the sum of ${column}` : 'restaurants + dishes') : weightKind.kind === 'requests' ? `load (searches × documents scanned) over ${values.workload}, parts per ${SHARE_SCALE.toExponential(0)}` : `${weightKind.alpha} × share of documents + ${+(1 - weightKind.alpha).toFixed(12)} × share of load over ${values.workload}, parts per ${SHARE_SCALE.toExponential(0)}`;
     const progress = process.stderr.isTTY && !values.json;
     const report = runBalance(weights, {
       min,
