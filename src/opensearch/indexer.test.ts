@@ -27,14 +27,15 @@ interface Sent {
 /** A transport that answers `_mapping` with `meta` and each `_bulk` with `answer(ops, call)`. */
 function fakeClient(state: { meta: IndexMeta; mappingReads: number }, answer: (ops: Sent[], call: number) => { status: number; error?: { type: string; reason: string } }[] | Error) {
   const bulks: Sent[][] = [];
+  const queries: Record<string, string>[] = [];
   const transport = {
-    async request(params: { method: string; path: string; bulkBody?: string }) {
+    async request(params: { method: string; path: string; bulkBody?: string | Buffer; querystring?: Record<string, string> }) {
       if (params.path.endsWith('/_mapping')) {
         state.mappingReads++;
         return { statusCode: 200, body: { [file.index]: { mappings: { _meta: state.meta } } } };
       }
       if (params.path === '/_bulk') {
-        const lines = params.bulkBody!.trim().split('\n').map((l) => JSON.parse(l));
+        const lines = String(params.bulkBody).trim().split('\n').map((l) => JSON.parse(l));
         const ops: Sent[] = [];
         for (let i = 0; i < lines.length; i++) {
           const [action, v] = Object.entries(lines[i])[0] as [string, { _id: string; routing: string }];
@@ -42,6 +43,7 @@ function fakeClient(state: { meta: IndexMeta; mappingReads: number }, answer: (o
           if (action === 'index') i++;
         }
         bulks.push(ops);
+        queries.push(params.querystring ?? {});
         const a = answer(ops, bulks.length);
         if (a instanceof Error) throw a;
         return { statusCode: 200, body: { errors: a.some((x) => x.status >= 300), items: a.map((x, i) => ({ [ops[i].action]: { _id: ops[i].id, status: x.status, result: x.status < 300 ? 'created' : undefined, error: x.error } })) } };
@@ -49,7 +51,7 @@ function fakeClient(state: { meta: IndexMeta; mappingReads: number }, answer: (o
       throw new Error(`unexpected request ${params.method} ${params.path}`);
     },
   };
-  return { client: { transport } as unknown as Client, bulks };
+  return { client: { transport } as unknown as Client, bulks, queries };
 }
 
 const docs = (n: number): BulkDoc[] =>
@@ -68,6 +70,18 @@ describe('GeoIndexer.bulk', () => {
     expect(report).toMatchObject({ docs: 50, written: 50, failed: 0 });
     expect(bulks.map((b) => b.length)).toEqual([20, 20, 10]);
     expect(bulks.flat().map((o) => o.routing)).toEqual(input.map((d) => router.route(d.lat, d.lng).name));
+  });
+
+  it('asks the engine for each item\'s status, result and error only, and sends the pipeline asked for', async () => {
+    const state = { meta: indexMeta(file), mappingReads: 0 };
+    const { client, queries } = fakeClient(state, ok);
+    await new GeoIndexer(client, file.index).bulk(docs(3), { batchDocs: 2, pipeline: '_none' });
+    expect(queries).toEqual([
+      { filter_path: 'errors,items.*.status,items.*.result,items.*.error', pipeline: '_none' },
+      { filter_path: 'errors,items.*.status,items.*.result,items.*.error', pipeline: '_none' },
+    ]);
+    await new GeoIndexer(client, file.index).bulk(docs(1), { refresh: true });
+    expect(queries[2]).toEqual({ filter_path: 'errors,items.*.status,items.*.result,items.*.error', refresh: 'wait_for' });
   });
 
   it('sends again only the items refused with 429 or a write block, after a backoff, and reports them written', async () => {
@@ -180,6 +194,19 @@ describe('GeoIndexer follows the index _meta', () => {
     expect(waits).toEqual([]);
     expect(bulks.map((b) => b.map((o) => o.routing))).toEqual([[from.name], [from.name, to.name]]);
     expect(report.results[0]).toMatchObject({ ok: true, epoch: 4, attempts: 2 });
+  });
+
+  it('routes a batch made ready while the one before it was in flight again when _meta changed before it is sent', async () => {
+    const state = { meta: indexMeta(file), mappingReads: 0 };
+    const outside = docs(restaurants).find((d) => router.route(d.lat, d.lng).name !== from.name)!;
+    const { client, bulks } = fakeClient(state, (ops, call) => {
+      // The move starts while the first batch is written (the second one is being made ready).
+      if (call === 1) state.meta = { ...indexMeta(file), migration } as IndexMeta;
+      return ok(ops);
+    });
+    const report = await new GeoIndexer(client, file.index, { metaTtlMs: 0 }).bulk([outside, doc], { batchDocs: 1, concurrency: 1 });
+    expect(bulks.map((b) => b.map((o) => o.routing))).toEqual([[router.route(outside.lat, outside.lng).name], [from.name, to.name]]);
+    expect(report.results.map((r) => r.epoch)).toEqual([null, 4]);
   });
 
   it('reports a routing refusal as final when _meta has not changed', async () => {

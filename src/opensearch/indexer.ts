@@ -144,6 +144,12 @@ export interface BulkOptions {
   stopOnError?: boolean;
   /** Use refresh=wait_for (default false: bulk loads refresh once at the end). */
   refresh?: boolean;
+  /**
+   * The ingest pipeline of the requests (`pipeline=`), e.g. `_none` for a load that routes
+   * every document itself from the `_meta` it just wrote (`geoshard seed`): the index's routing
+   * pipeline would check each routing again at a cost. Default: the index's default pipeline.
+   */
+  pipeline?: string;
 }
 
 /** What `bulk` did. */
@@ -223,6 +229,20 @@ interface Op {
   routing: string;
 }
 
+/** A batch of `bulk` made ready while the batches before it are in flight: routed under `view`, serialised. */
+interface Prepared {
+  view: RoutingState;
+  ops: Op[];
+  body: string;
+}
+
+/**
+ * The fields of a `_bulk` response GeoIndexer reads (`filter_path`): per item its status,
+ * result and error, by position. The rest (`_index`, `_id`, `_version`, `_shards`, `_seq_no`,
+ * `_primary_term`) is most of the response, for the engine to write and the client to parse.
+ */
+const BULK_FILTER_PATH = 'errors,items.*.status,items.*.result,items.*.error';
+
 type ItemError = { type?: string; reason?: string; caused_by?: ItemError };
 type BulkItem = { _id?: string; status?: number; result?: string; error?: ItemError };
 
@@ -247,6 +267,8 @@ export class GeoIndexer {
   private readonly retry: RetryPolicy;
   private readonly bulkTimeoutMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** The index name as a JSON string, for the action lines. */
+  private readonly indexJson: string;
   private cached: (RoutingState & { readAt: number }) | null = null;
   private pending: Promise<RoutingState> | null = null;
 
@@ -259,6 +281,7 @@ export class GeoIndexer {
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.bulkTimeoutMs = opts.bulkTimeoutMs ?? 120_000;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.indexJson = JSON.stringify(index);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -306,7 +329,8 @@ export class GeoIndexer {
   /**
    * bulk writes prebuilt documents (index: a document with the same id is
    * replaced), each to every owner of its point, `batchDocs` per request,
-   * `concurrency` requests in flight. A restaurant's `shard` field is set to
+   * `concurrency` requests in flight, the next batch taken from `docs` and
+   * serialised while they are. A restaurant's `shard` field is set to
    * the routing of each copy. Documents that fail for good are reported in the
    * results (ok false); throws GeoIndexError only when the index's state
    * cannot be read.
@@ -315,6 +339,7 @@ export class GeoIndexer {
     const batchDocs = opts.batchDocs ?? 2000;
     const concurrency = opts.concurrency ?? 2;
     const keepAll = (opts.keep ?? 'all') === 'all';
+    const refresh = opts.refresh ?? false;
     const it = docs[Symbol.iterator]();
     const report: BulkReport = { docs: 0, written: 0, failed: 0, results: [] };
     let stop = false;
@@ -330,10 +355,37 @@ export class GeoIndexer {
       report.docs += out.length;
       return out;
     };
+    // Routed and serialised under the last state read (no read of its own: send reads `_meta` as
+    // the TTL says and sends this body only if the state is still the same).
+    const prepare = async (): Promise<{ entries: Entry[]; prepared?: Prepared } | null> => {
+      const entries = take();
+      if (entries.length === 0) return null;
+      const view = this.cached;
+      if (!view) return { entries };
+      const ops = this.route(entries, view);
+      return { entries, prepared: { view, ops, body: this.bulkBody(ops) } };
+    };
+    // One batch is made ready (its documents taken from the input, routed, serialised) while the
+    // requests before it are in flight, so a request that returns is followed at once by the next:
+    // the engine always has `concurrency` requests to work on, as with prebuilt bodies.
+    let ahead: ReturnType<typeof prepare> | null = null;
+    const next = (): ReturnType<typeof prepare> => {
+      const p = ahead ?? prepare();
+      ahead = null;
+      return p;
+    };
     const worker = async () => {
-      for (let batch = take(); batch.length > 0 && !stop; batch = take()) {
+      while (!stop) {
+        const taken = await next();
+        if (!taken || stop) return;
+        const batch = taken.entries;
+        const sent = this.send(batch, refresh, opts.pipeline, taken.prepared);
+        // After this request has left (its write is queued before setImmediate runs).
+        ahead ??= new Promise<void>((r) => setImmediate(r)).then(prepare);
+        // Marked handled: the worker that awaits it gets the rejection; none may, once stopped.
+        ahead.catch(() => {});
         try {
-          await this.send(batch, opts.refresh ?? false);
+          await sent;
         } catch (e) {
           failure ??= e;
           stop = true;
@@ -535,15 +587,25 @@ export class GeoIndexer {
     return ops;
   }
 
-  /** send writes entries to their owners, retrying 429 and write blocks with backoff and re-routing on a new epoch; fills each entry's result. */
-  private async send(entries: Entry[], refresh: boolean): Promise<void> {
+  /**
+   * send writes entries to their owners, retrying 429 and write blocks with backoff and
+   * re-routing on a new epoch; fills each entry's result. `prepared` (bulk's batch made ready
+   * ahead) is sent as it is when it was routed under the current state.
+   */
+  private async send(entries: Entry[], refresh: boolean, pipeline?: string, prepared?: Prepared): Promise<void> {
     let view = await this.routing();
-    let ops = this.route(entries, view);
+    let ops: Op[];
+    let body: string | undefined;
+    if (prepared && prepared.view.key === view.key) {
+      ops = prepared.ops;
+      body = prepared.body;
+    } else ops = this.route(entries, view);
     const t0 = performance.now();
     for (let attempt = 1; ops.length > 0; attempt++) {
       let items: BulkItem[];
       try {
-        items = await this.bulkRequest(ops, refresh);
+        items = await this.bulkRequest(ops, refresh, pipeline, body);
+        body = undefined;
       } catch (e) {
         const status = statusOf(e);
         if (!isRetryable(status, errorOf(e))) throw new GeoIndexError('failed', `bulk write to index "${this.index}" failed: ${(e as Error).message}`, entries.map((x) => x.result));
@@ -556,7 +618,10 @@ export class GeoIndexer {
         const item: WriteItem = { routing: op.routing, status: it.status ?? 0, result: it.result ?? null, error: it.error ? causeOf(it.error) : null };
         const r = op.entry.result;
         r.attempts = attempt;
-        r.items = [...r.items.filter((x) => x.routing !== op.routing), item];
+        // The last answer per routing, in the order last sent.
+        const k = r.items.findIndex((x) => x.routing === op.routing);
+        if (k >= 0) r.items.splice(k, 1);
+        r.items.push(item);
         if (isRetryable(item.status, item.error)) retry.push(op);
         else if (isRoutingRefusal(item)) {
           refused = true;
@@ -587,16 +652,24 @@ export class GeoIndexer {
     return ms * (0.5 + Math.random() / 2);
   }
 
-  private async bulkRequest(ops: Op[], refresh: boolean): Promise<BulkItem[]> {
+  /** bulkBody returns the NDJSON of ops: an action line per copy, then its source (a restaurant's `shard` set to the copy's routing). */
+  private bulkBody(ops: Op[]): string {
     let body = '';
     for (const { entry, routing } of ops) {
-      body += JSON.stringify({ [entry.action]: { _index: this.index, _id: entry.id, routing } }) + '\n';
+      body += `{"${entry.action}":{"_index":${this.indexJson},"_id":${JSON.stringify(entry.id)},"routing":${JSON.stringify(routing)}}}\n`;
       if (entry.action === 'index') body += JSON.stringify(withShard(entry.source!, routing)) + '\n';
     }
-    const res = await this.client.transport.request(
-      { method: 'POST', path: '/_bulk', bulkBody: body, querystring: refresh ? { refresh: 'wait_for' } : {} },
-      { requestTimeout: this.bulkTimeoutMs },
-    );
+    return body;
+  }
+
+  private async bulkRequest(ops: Op[], refresh: boolean, pipeline?: string, body = this.bulkBody(ops)): Promise<BulkItem[]> {
+    const querystring: Record<string, string> = { filter_path: BULK_FILTER_PATH };
+    if (refresh) querystring.refresh = 'wait_for';
+    if (pipeline !== undefined) querystring.pipeline = pipeline;
+    // As bytes: the client would measure the string's UTF-8 length for content-length, then the
+    // socket would encode it again; one encoding, and the batch's bytes live outside the JS heap.
+    const bytes = Buffer.from(body, 'utf8');
+    const res = await this.client.transport.request({ method: 'POST', path: '/_bulk', bulkBody: bytes, querystring }, { requestTimeout: this.bulkTimeoutMs });
     const b = res.body as { items?: Record<string, BulkItem>[] };
     return (b.items ?? []).map((x) => Object.values(x)[0]);
   }

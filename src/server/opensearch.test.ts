@@ -1,7 +1,7 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { createServer, type Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { configFromEnv, OpenSearchClient, OpenSearchError, type OpenSearchConfig } from './opensearch.ts';
+import { configFromEnv, OpenSearchClient, OpenSearchError, ADMIN_TIMEOUT_MS, type OpenSearchConfig } from './opensearch.ts';
 import { redactUrl } from './wire.ts';
 
 let servers: Server[] = [];
@@ -148,6 +148,28 @@ describe('OpenSearchClient', () => {
     const url = await serve((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"type":"index_not_found_exception"}}'));
     const r = await new OpenSearchClient({ url, timeoutMs: 2000 }).request('GET', '/x/_mapping', { okStatuses: [404] });
     expect(r.status).toBe(404);
+  });
+
+  it('gives a change of the cluster state a deadline past the client\'s and tells the engine how long to wait', async () => {
+    const seen: string[] = [];
+    // A busy master: the change is applied after 400 ms, past the client's 150 ms deadline.
+    const url = await serve((req, res) => {
+      seen.push(req.url ?? '');
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"acknowledged":true}'), 400);
+    });
+    const c = new OpenSearchClient({ url, timeoutMs: 150 });
+    const plain = (await c.request('PUT', '/i/_settings', { body: {} }).catch((x) => x)) as OpenSearchError;
+    expect(plain.kind).toBe('timeout');
+    const r = await c.admin<{ acknowledged: boolean }>('PUT', '/i', { body: {}, query: { wait_for_active_shards: 1 } });
+    expect(r.body.acknowledged).toBe(true);
+    const q = new URL(seen[1], url).searchParams;
+    expect(Object.fromEntries(q)).toEqual({ master_timeout: '90s', timeout: '45s', wait_for_active_shards: '1' });
+    // The engine's waits end before the client's deadline, so the engine answers first.
+    expect(ADMIN_TIMEOUT_MS).toBeGreaterThan((90 + 45) * 1000);
+    // A deadline or an engine wait given by the caller wins.
+    const e = (await c.admin('DELETE', '/i', { timeoutMs: 100, query: { timeout: '5s' } }).catch((x) => x)) as OpenSearchError;
+    expect(e.kind).toBe('timeout');
+    expect(new URL(seen[2], url).searchParams.get('timeout')).toBe('5s');
   });
 
   it('never retries: a failing request reaches the server once', async () => {

@@ -5,7 +5,8 @@
  * and where. Retries are off (maxRetries 0): a failure is reported to the
  * caller as it happened, so nothing upstream mistakes a slow or failing
  * cluster for an empty answer. Every request has a deadline (the client's
- * requestTimeout, overridable per request).
+ * requestTimeout, overridable per request; changes of the cluster state sent
+ * with `admin` get ADMIN_TIMEOUT_MS and tell the engine how long to wait).
  *
  * Node only (reads the environment). Credentials stay on the server: the
  * client sends them to OpenSearch, and they never appear in URLs, error
@@ -39,6 +40,26 @@ export interface OpenSearchConfig {
 
 /** Default deadline of one request (ms). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * Deadline (ms) of a change of the cluster state (OpenSearchClient.admin): creating or
+ * deleting an index, changing its settings or mappings, writing an ingest pipeline. The
+ * master queues such a change behind every other one, applies it and waits for the nodes to
+ * acknowledge it (an index creation also for its primaries to start): on a busy cluster that
+ * takes far longer than a search (`PUT /dishes` with 15 shards and a replica ran past the 10 s
+ * default on a loaded 3-node cluster). Longer than the engine's own waits (ADMIN_ENGINE_TIMEOUTS,
+ * 90 s + 45 s), so the engine answers first and says which wait ran out.
+ */
+export const ADMIN_TIMEOUT_MS = 150_000;
+
+/**
+ * The waits OpenSearchClient.admin asks the engine for: `master_timeout` (how long the change
+ * may queue for the master; past it the engine answers 503 process_cluster_event_timeout_exception)
+ * and `timeout` (how long it waits for the nodes' acknowledgement and, for an index creation,
+ * for the primaries to start; past it the change stands and the answer says
+ * `acknowledged: false` / `shards_acknowledged: false`).
+ */
+export const ADMIN_ENGINE_TIMEOUTS = { master_timeout: '90s', timeout: '45s' } as const;
 
 /**
  * configFromEnv reads the connection from the environment:
@@ -226,6 +247,17 @@ export class OpenSearchClient {
       }
     }
     return { status: res.statusCode ?? 0, body: body as T };
+  }
+
+  /**
+   * admin sends a change of the cluster state (`PUT`/`DELETE /<index>`, `_settings`,
+   * `_mapping`, `_ingest/pipeline/<id>`) as `request` does, with the deadline
+   * max(ADMIN_TIMEOUT_MS, the client's) unless `opts.timeoutMs` says otherwise, and
+   * ADMIN_ENGINE_TIMEOUTS as query parameters unless `opts.query` sets them: a busy cluster
+   * makes it slow instead of failing it.
+   */
+  async admin<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Response<T>> {
+    return this.request<T>(method, path, { ...opts, query: { ...ADMIN_ENGINE_TIMEOUTS, ...opts.query }, timeoutMs: opts.timeoutMs ?? Math.max(ADMIN_TIMEOUT_MS, this.config.timeoutMs) });
   }
 
   /** get sends a GET and returns the body. */

@@ -31,15 +31,19 @@ const enc = encodeURIComponent;
  * file `base` and migration state (null when settled) — `PUT
  * _ingest/pipeline/geoshard-<index>` — then sets it as the index's
  * `index.default_pipeline`. Idempotent. Call it after every change of
- * `_meta` that changes routing (a seed, each migration publish). Throws
- * PipelineError when the cluster has no `script` processor (2.x without the
- * ingest-common and lang-painless modules), OpenSearchError otherwise.
+ * `_meta` that changes routing (a seed, each migration publish).
+ * `alsoSettings` are index settings to change in the same settings update
+ * (`geoshard seed` restores its load settings there: one change of the
+ * cluster state instead of two). Both are changes of the cluster state, sent
+ * with OpenSearchClient.admin's deadlines. Throws PipelineError when the
+ * cluster has no `script` processor (2.x without the ingest-common and
+ * lang-painless modules), OpenSearchError otherwise.
  */
-export async function installPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null): Promise<{ id: string; identity: PipelineIdentity }> {
+export async function installPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>): Promise<{ id: string; identity: PipelineIdentity }> {
   const id = pipelineId(index);
   const body = routingPipeline(base, state, index);
   try {
-    await client.request('PUT', `/_ingest/pipeline/${enc(id)}`, { body });
+    await client.admin('PUT', `/_ingest/pipeline/${enc(id)}`, { body });
   } catch (e) {
     if (e instanceof OpenSearchError && /no processor type exists with name \[script\]|script_lang|\[painless\] not supported|lang \[painless\]/i.test(e.message)) {
       throw new PipelineError(
@@ -51,8 +55,8 @@ export async function installPipeline(client: OpenSearchClient, index: string, b
   }
   // A settings update is a cluster-state change even when nothing changes: ask first (after a
   // publish, `_meta` and the pipeline disagree until this function returns).
-  if ((await defaultPipelineOf(client, index)) !== id) {
-    await client.request('PUT', `/${enc(index)}/_settings`, { body: { index: { default_pipeline: id } } });
+  if (alsoSettings || (await defaultPipelineOf(client, index)) !== id) {
+    await client.admin('PUT', `/${enc(index)}/_settings`, { body: { index: { ...alsoSettings, default_pipeline: id } } });
   }
   return { id, identity: body.processors[0].script.params.identity };
 }
@@ -65,9 +69,9 @@ export async function installPipeline(client: OpenSearchClient, index: string, b
  * command's own work still completes and it can say why there is no
  * pipeline. Other failures (OpenSearchError) are thrown.
  */
-export async function tryInstallPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null): Promise<{ id: string; identity: PipelineIdentity } | { error: string }> {
+export async function tryInstallPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>): Promise<{ id: string; identity: PipelineIdentity } | { error: string }> {
   try {
-    return await installPipeline(client, index, base, state);
+    return await installPipeline(client, index, base, state, alsoSettings);
   } catch (e) {
     if (e instanceof PipelineError) return { error: e.message };
     throw e;

@@ -1,10 +1,12 @@
 import { describe, it, expect } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { bulkBody, bulkErrors, seedIndex, SeedError } from './seeder.ts';
 import { OpenSearchClient } from './opensearch.ts';
 import { LiveApi } from './api.ts';
 import { indexBody, readIndexMeta } from './indexSpec.ts';
 import { driftState } from './drift.ts';
-import { docsOf, predictCounts } from './sample.ts';
+import { docsOf, predictCounts, sampleOf } from './sample.ts';
 import { Router, shardForRouting, cellAt, cellOrdinal, withMigration, cellToken, cellFromOrdinal } from '../core/index.ts';
 import { fileWithCuts } from '../core/testutil.ts';
 import type { Restaurant } from '../data/generator.ts';
@@ -165,5 +167,93 @@ describe('boundary files with moves in progress', () => {
     expect(r.httpStatus).toBe(500);
     expect(r.body.status).toBe('error');
     expect(JSON.stringify(r.body.error)).toContain('move(s) in progress');
+  });
+});
+
+describe('seedIndex on a busy cluster', () => {
+  /**
+   * A scripted OpenSearch on a local port: every change of the cluster state (index creation,
+   * settings, mappings, pipeline) takes 400 ms, past the client's 150 ms deadline, and the index
+   * creation answers before its primaries have started. What seed sends is recorded.
+   */
+  async function busyCluster() {
+    const index = file.index;
+    let meta: unknown = null;
+    const docs = new Map<string, { routing: string; source: Record<string, unknown> }>();
+    const calls: { method: string; path: string; query: Record<string, string>; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const u = new URL(req.url ?? '/', 'http://x');
+        const method = req.method ?? 'GET';
+        const path = u.pathname;
+        calls.push({ method, path, query: Object.fromEntries(u.searchParams), body });
+        const json = (status: number, b: unknown, delayMs = 0) => setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(b)), delayMs);
+        const slow = 400;
+        if (method === 'GET' && path === `/${index}/_mapping`) return meta ? json(200, { [index]: { mappings: { _meta: meta } } }) : json(404, { error: { type: 'index_not_found_exception', reason: 'no such index' }, status: 404 });
+        if (method === 'PUT' && path === `/${index}`) {
+          meta = (JSON.parse(body) as { mappings: { _meta: unknown } }).mappings._meta;
+          return json(200, { acknowledged: true, shards_acknowledged: false, index }, slow);
+        }
+        if (method === 'GET' && path === `/_cluster/health/${index}`) return json(200, { status: 'green', timed_out: false }, 100);
+        if (method === 'GET' && path === '/') return json(200, { version: { number: '2.19.6', distribution: 'opensearch' } });
+        if (method === 'GET' && path === `/_cluster/state/metadata/${index}`) return json(200, { metadata: { indices: { [index]: { routing_num_shards: 1024 } } } });
+        if (method === 'PUT' && path === `/${index}/_mapping`) {
+          meta = (JSON.parse(body) as { _meta: unknown })._meta;
+          return json(200, { acknowledged: true }, slow);
+        }
+        if (method === 'PUT' && (path === `/${index}/_settings` || path.startsWith('/_ingest/pipeline/'))) return json(200, { acknowledged: true }, slow);
+        if (method === 'GET' && path === `/${index}/_settings/index.default_pipeline`) return json(200, { [index]: { settings: {} } });
+        if (method === 'POST' && path === '/_bulk') {
+          const lines = body.trim().split('\n');
+          const items = [];
+          for (let i = 0; i < lines.length; i += 2) {
+            const a = (JSON.parse(lines[i]) as { index: { _index: string; _id: string; routing: string } }).index;
+            docs.set(a._id, { routing: a.routing, source: JSON.parse(lines[i + 1]) });
+            items.push({ index: { status: 201, result: 'created' } });
+          }
+          return json(200, { errors: false, items }, 20);
+        }
+        if (method === 'POST' && path === `/${index}/_refresh`) return json(200, {});
+        if (method === 'GET' && path === `/${index}/_count`) return json(200, { count: docs.size });
+        json(400, { error: { type: 'unexpected', reason: `${method} ${path}` } });
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, calls, docs };
+  }
+
+  it('waits for slow index creation, settings, mappings and pipeline instead of failing, and writes the same documents', async () => {
+    const c = await busyCluster();
+    const client = new OpenSearchClient({ url: c.url, timeoutMs: 150 });
+    try {
+      const r = await seedIndex({ client, router, restaurants: 30, dishesPerRestaurant: 3, batchDocs: 20 });
+      // The documents of the sample, each routed by its restaurant's shard (docsOf: the core's Router).
+      const expected = sampleOf(30).flatMap((x) => docsOf(x, router, 3));
+      expect(r.restaurantDocs + r.dishDocs).toBe(expected.length);
+      expect(r.indexDocs).toBe(expected.length);
+      expect([...c.docs.keys()].sort()).toEqual(expected.map((d) => d.id).sort());
+      for (const d of expected) expect(c.docs.get(d.id)).toEqual({ routing: d.routing, source: JSON.parse(JSON.stringify(d.source)) });
+      // Every change of the cluster state tells the engine how long to wait.
+      const changes = c.calls.filter((x) => x.method === 'PUT' || x.method === 'DELETE');
+      expect(changes.length).toBeGreaterThan(0);
+      for (const x of changes) expect(x.query).toMatchObject({ master_timeout: '90s', timeout: '45s' });
+      // The creation answered before the primaries started: seed waited for them.
+      expect(c.calls.some((x) => x.path === `/_cluster/health/${file.index}` && x.query.wait_for_status === 'yellow')).toBe(true);
+      // The load settings come with the creation and are restored with the pipeline, in one update.
+      const created = JSON.parse(changes.find((x) => x.path === `/${file.index}`)!.body) as { settings: { index: Record<string, unknown> } };
+      expect(created.settings.index).toMatchObject({ refresh_interval: '-1', 'translog.durability': 'async' });
+      expect(changes.filter((x) => x.path === `/${file.index}/_settings`).map((x) => JSON.parse(x.body))).toEqual([
+        { index: { refresh_interval: null, 'translog.durability': null, default_pipeline: `geoshard-${file.index}` } },
+      ]);
+      // The load routes every document itself: the index's pipeline is not run on it.
+      const bulks = c.calls.filter((x) => x.path === '/_bulk');
+      expect(bulks.length).toBe(Math.ceil(expected.length / 20));
+      for (const b of bulks) expect(b.query.pipeline).toBe('_none');
+    } finally {
+      await client.close();
+      await new Promise((r) => c.server.close(r));
+    }
   });
 });

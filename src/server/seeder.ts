@@ -9,9 +9,10 @@
  * stop the load and are reported item by item.
  */
 import type { Router } from '../core/index.ts';
-import type { OpenSearchClient } from './opensearch.ts';
+import { ADMIN_TIMEOUT_MS, type OpenSearchClient } from './opensearch.ts';
 import { DOC_SHAPE, docShapeOf, indexBody, indexMeta, readIndexMeta, type IndexMeta, type SampleMeta } from './indexSpec.ts';
 import { sampleBulkDocs, sampleOf, type Doc } from './sample.ts';
+import type { Restaurant } from '../data/generator.ts';
 import { GeoIndexer, GeoIndexError } from '../opensearch/indexer.ts';
 import { fingerprintOf } from './fingerprint.ts';
 import { tryInstallPipeline } from './pipeline.ts';
@@ -98,9 +99,48 @@ export async function getIndexMeta(client: OpenSearchClient, index: string): Pro
   return readIndexMeta(res.body, index);
 }
 
-/** setSampleMeta replaces the index's `_meta` with the file's identity and this sample. */
+/** setMeta replaces the index's `_meta` with the file's identity and this sample. */
 async function setMeta(client: OpenSearchClient, index: string, meta: IndexMeta): Promise<void> {
-  await client.request('PUT', `/${encodeURIComponent(index)}/_mapping`, { body: { _meta: meta } });
+  await client.admin('PUT', `/${encodeURIComponent(index)}/_mapping`, { body: { _meta: meta } });
+}
+
+/** The index settings of the load: no refreshes and no fsync per bulk request (one refresh at the end). */
+export const LOAD_SETTINGS = { refresh_interval: '-1', 'translog.durability': 'async' } as const;
+/** What seed restores after the load: the engine's defaults. */
+export const RESTORED_SETTINGS = { refresh_interval: null, 'translog.durability': null } as const;
+
+/**
+ * createBody returns the body of seed's `PUT /<index>`: indexBody with the load settings
+ * (one change of the cluster state instead of a creation and a settings update).
+ */
+export function createBody(file: Parameters<typeof indexBody>[0], sample: SampleMeta, replicas: number): Record<string, unknown> {
+  const body = indexBody(file, sample, replicas) as { settings: { index: Record<string, unknown> } };
+  return { ...body, settings: { ...body.settings, index: { ...body.settings.index, ...LOAD_SETTINGS } } };
+}
+
+/**
+ * waitForPrimaries waits (OpenSearchClient.admin's deadline) until every primary of a new index
+ * has started, when its creation answered before they had (`shards_acknowledged: false`: a busy
+ * cluster). Throws SeedError when they still have not.
+ */
+async function waitForPrimaries(client: OpenSearchClient, index: string): Promise<void> {
+  const res = await client.request<{ status?: string; timed_out?: boolean }>('GET', `/_cluster/health/${encodeURIComponent(index)}`, { query: { wait_for_status: 'yellow', timeout: '120s' }, timeoutMs: ADMIN_TIMEOUT_MS });
+  if (res.body.timed_out || res.body.status === 'red') {
+    throw new SeedError(`index "${index}" was created, but its primary shards did not start within 120 s (health ${res.body.status ?? 'unknown'}): the cluster is overloaded or lacks room; see GET /_cluster/allocation/explain, then run seed again with --recreate`);
+  }
+}
+
+/**
+ * whileInFlight runs the synchronous `work` while `pending` (a request just sent) is in flight,
+ * so the client's work and the cluster's overlap, and returns both results. Rejects as `pending` does.
+ */
+async function whileInFlight<T, U>(pending: Promise<T>, work: () => U): Promise<[T, U]> {
+  // Handled here: a rejection while `work` runs must not count as unhandled; it is rethrown below.
+  pending.catch(() => {});
+  // Let the request leave first: its socket write is queued for a later turn of the event loop.
+  await new Promise((r) => setTimeout(r, 5));
+  const u = work();
+  return [await pending, u];
 }
 
 /**
@@ -128,7 +168,7 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
   const existing = await getIndexMeta(client, index);
   let created = false;
   if (existing !== undefined && opts.recreate) {
-    await client.request('DELETE', path);
+    await client.admin('DELETE', path);
     note(`deleted index "${index}" (--recreate)`);
   } else if (existing === null) {
     throw new SeedError(`index "${index}" exists but has no geoshard _meta hash: it was not made by geoshard seed for a boundary file. Refusing to write into it; pass --recreate to delete and recreate it.`);
@@ -152,30 +192,36 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
       );
     }
   }
+  // The sample is made (the dataset, ~1 s on first use) while the cluster creates the index.
+  let restaurants: Restaurant[];
   if (existing === undefined || opts.recreate) {
-    await client.request('PUT', path, { body: indexBody(file, { ...sampleSpec, complete: false }, replicas) });
+    let res: { body: { shards_acknowledged?: boolean } };
+    [res, restaurants] = await whileInFlight(client.admin<{ shards_acknowledged?: boolean }>('PUT', path, { body: createBody(file, { ...sampleSpec, complete: false }, replicas) }), () => sampleOf(opts.restaurants));
+    if (res.body.shards_acknowledged === false) await waitForPrimaries(client, index);
     created = true;
     note(`created index "${index}": ${file.numberOfShards} shards, ${replicas} replica(s), boundary file ${file.hash.slice(0, 12)} version ${file.version}`);
   } else {
-    await client.request('PUT', `${path}/_settings`, { body: { index: { number_of_replicas: replicas } } });
+    [, restaurants] = await whileInFlight(client.admin('PUT', `${path}/_settings`, { body: { index: { number_of_replicas: replicas, ...LOAD_SETTINGS } } }), () => sampleOf(opts.restaurants));
     note(`index "${index}" exists for this boundary file: overwriting documents by id, ${replicas} replica(s)`);
   }
-  // Record what the names are routed with on this engine (read back from the cluster, not assumed).
-  const routing = await fingerprintOf(client, index);
-  await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: false }, routing));
-  note(`routing: ${routing.engine} ${routing.version}, ${routing.formula}, routing_num_shards ${routing.routingNumShards}${file.routingNumShards !== undefined ? ' (number_of_routing_shards from the boundary file)' : " (the engine's default)"}`);
-
-  const restaurants = sampleOf(opts.restaurants);
   const cap = opts.dishesPerRestaurant;
   const total = restaurants.reduce((n, r) => n + 1 + Math.min(r.dishCount, cap), 0);
   const batchDocs = opts.batchDocs ?? 2000;
   const concurrency = opts.concurrency ?? 2;
 
-  // No refreshes and no fsync per bulk request while loading; one refresh at the end.
-  await client.request('PUT', `${path}/_settings`, { body: { index: { refresh_interval: '-1', 'translog.durability': 'async' } } });
+  // The load settings came with the creation (or the settings update above); restored at the end,
+  // even when the load fails, so the index is searchable and durable.
+  const restore = () => client.admin('PUT', `${path}/_settings`, { body: { index: RESTORED_SETTINGS } });
+  let restored = false;
   let restaurantDocs = 0;
   let dishDocs = 0;
+  let count = 0;
+  let pipeline: SeedResult['pipeline'] = null;
   try {
+    // Record what the names are routed with on this engine (read back from the cluster, not assumed).
+    const routing = await fingerprintOf(client, index);
+    await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: false }, routing));
+    note(`routing: ${routing.engine} ${routing.version}, ${routing.formula}, routing_num_shards ${routing.routingNumShards}${file.routingNumShards !== undefined ? ' (number_of_routing_shards from the boundary file)' : " (the engine's default)"}`);
     // One write path: the package's writer routes every document from the index's _meta (the file just recorded).
     const indexer = new GeoIndexer(client.os, index, { metaTtlMs: 5000 });
     const docs = sampleBulkDocs(restaurants, cap, (dishes) => {
@@ -184,7 +230,9 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
     });
     let report;
     try {
-      report = await indexer.bulk(docs, { batchDocs, concurrency, keep: 'failures', stopOnError: true, onProgress: (done) => opts.onProgress?.(done, total) });
+      // pipeline=_none: every document is routed here from the _meta just written; an index's
+      // routing pipeline (a re-seed keeps it) would only check each routing again, at a cost.
+      report = await indexer.bulk(docs, { batchDocs, concurrency, keep: 'failures', stopOnError: true, pipeline: '_none', onProgress: (done) => opts.onProgress?.(done, total) });
     } catch (e) {
       throw e instanceof GeoIndexError ? new SeedError(e.message) : e;
     }
@@ -195,18 +243,22 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
         `bulk requests failed for ${report.failed} of ${report.docs} documents (load stopped after ${report.written} documents written):\n${shown.join('\n')}${errs.length > 10 ? `\n  ... and ${errs.length - 10} more` : ''}`,
       );
     }
+    await client.request('POST', `${path}/_refresh`, { timeoutMs: 120_000 });
+    count = (await client.get<{ count: number }>(`${path}/_count`, { timeoutMs: 60_000 })).count;
+    await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: true, restaurantDocs, dishDocs }, routing));
+    // Installed after the load, not before: the load routes every document itself. The load
+    // settings are restored in the same settings update as the pipeline is set.
+    if (opts.pipeline ?? true) {
+      pipeline = await tryInstallPipeline(client, index, file, null, RESTORED_SETTINGS);
+      restored = !('error' in pipeline);
+      note('error' in pipeline ? `warning: routing pipeline not installed: ${pipeline.error}` : `routing pipeline ${pipeline.id} installed as the index's default_pipeline: writes that send no routing are routed by the cluster`);
+    }
+    if (!restored) {
+      await restore();
+      restored = true;
+    }
   } finally {
-    // Restore the defaults even when the load failed, so the index is searchable and durable.
-    await client.request('PUT', `${path}/_settings`, { body: { index: { refresh_interval: null, 'translog.durability': null } } }).catch(() => {});
-  }
-  await client.request('POST', `${path}/_refresh`, { timeoutMs: 120_000 });
-  const count = (await client.get<{ count: number }>(`${path}/_count`)).count;
-  await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: true, restaurantDocs, dishDocs }, routing));
-  // Installed after the load, not before: the load routes every document itself.
-  let pipeline: SeedResult['pipeline'] = null;
-  if (opts.pipeline ?? true) {
-    pipeline = await tryInstallPipeline(client, index, file, null);
-    note('error' in pipeline ? `warning: routing pipeline not installed: ${pipeline.error}` : `routing pipeline ${pipeline.id} installed as the index's default_pipeline: writes that send no routing are routed by the cluster`);
+    if (!restored) await restore().catch(() => {});
   }
   return { index, created, restaurantDocs, dishDocs, indexDocs: count, ms: performance.now() - t0, pipeline };
 }
