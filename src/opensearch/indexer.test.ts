@@ -209,11 +209,23 @@ describe('GeoIndexer follows the index _meta', () => {
     expect(report.results.map((r) => r.epoch)).toEqual([null, 4]);
   });
 
+  it('tries a routing refusal again while _meta has not changed, for the moment the pipeline lags behind it', async () => {
+    const state = { meta: indexMeta(file), mappingReads: 0 };
+    const refusal = scriptRefusal('geoshard-dishes: routing "x" is not an owner of cell 89c25c: expected y');
+    // The pipeline accepts the routing from the third request on (it was updated after _meta).
+    const { client, bulks } = fakeClient(state, (ops, call) => (call < 3 ? ops.map(() => ({ status: 400, error: refusal })) : ok(ops)));
+    const waits: number[] = [];
+    const report = await new GeoIndexer(client, file.index, { metaTtlMs: 60_000, sleep: async (ms) => void waits.push(ms) }).bulk([doc]);
+    expect(bulks).toHaveLength(3);
+    expect(waits.length).toBe(2);
+    expect(report.results[0]).toMatchObject({ ok: true, attempts: 3 });
+  });
+
   it('reports a routing refusal as final when _meta has not changed', async () => {
     const state = { meta: indexMeta(file), mappingReads: 0 };
     const refusal = { type: 'fail_processor_exception', reason: 'geoshard: routing is not an owner' };
     const { client, bulks } = fakeClient(state, (ops) => ops.map(() => ({ status: 400, error: refusal })));
-    const report = await new GeoIndexer(client, file.index, { metaTtlMs: 60_000, sleep: async () => {} }).bulk([doc]);
+    const report = await new GeoIndexer(client, file.index, { metaTtlMs: 60_000, sleep: async () => {}, pipelineLagMs: 0 }).bulk([doc]);
     expect(bulks).toHaveLength(1);
     expect(report.results[0]).toMatchObject({ ok: false, items: [{ status: 400, error: refusal }] });
   });

@@ -50,6 +50,12 @@ export interface GeoIndexerOptions {
   bulkTimeoutMs?: number;
   /** Waits `ms` (tests replace it); default setTimeout. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * How long (ms) a write refused for its routing while `_meta` has not
+   * changed is tried again (default 5000): `geoshard migrate` updates the
+   * routing pipeline a moment after `_meta`. 0: such a refusal is final at once.
+   */
+  pipelineLagMs?: number;
 }
 
 /** The routing state the indexer writes with, as read from `_meta`. */
@@ -267,6 +273,7 @@ export class GeoIndexer {
   private readonly retry: RetryPolicy;
   private readonly bulkTimeoutMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly pipelineLagMs: number;
   /** The index name as a JSON string, for the action lines. */
   private readonly indexJson: string;
   private cached: (RoutingState & { readAt: number }) | null = null;
@@ -281,6 +288,7 @@ export class GeoIndexer {
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.bulkTimeoutMs = opts.bulkTimeoutMs ?? 120_000;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.pipelineLagMs = opts.pipelineLagMs ?? 5000;
     this.indexJson = JSON.stringify(index);
   }
 
@@ -639,8 +647,13 @@ export class GeoIndexer {
         const again = [...new Set(retry.map((o) => o.entry))];
         for (const e of again) e.result.items = e.routings ? e.result.items : [];
         ops = this.route(again, view);
+      } else if (refused && performance.now() - t0 < Math.min(this.retry.budgetMs, this.pipelineLagMs)) {
+        // Refused for its routing under the state `_meta` still says: the routing pipeline follows
+        // `_meta` a moment later (geoshard migrate writes one, then the other), so try again shortly.
+        await this.sleep(this.backoff(attempt));
+        ops = retry;
       } else if (refused) {
-        // Refused for its routing under the state this process holds: nothing to retry with.
+        // Still refused under the state this process holds: nothing to retry with.
         ops = retry.filter((o) => !isRoutingRefusal(o.entry.result.items.find((i) => i.routing === o.routing)!));
         if (ops.length > 0) await this.sleep(this.backoff(attempt));
       } else ops = retry;

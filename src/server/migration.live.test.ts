@@ -219,6 +219,8 @@ function startWriter(seed: number, prefix: string) {
     w,
     async finish(final: BoundaryFile) {
       w.stop();
+      // Whatever happens below, the writer's documents go, so the next test starts from the sample.
+      onTestFinished(() => w.cleanup().then(() => {}));
       await running;
       const check = await w.check(new Router(final));
       const problems = { lost: check.lost, duplicated: check.duplicated, orphaned: check.orphaned, misplaced: check.misplaced, stale: check.stale };

@@ -342,6 +342,11 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
   await followPipeline(base, state);
   const publish = async (k: number, to: MoveStep, patch: Parameters<typeof advance>[4] = {}) => {
     state = advance(state, k, to, now(), patch);
+    // Dual writes on add an owner: the pipeline accepts it before any writer reads the new epoch (a
+    // writer still on the older one writes the old owner only, which both accept). Every other change
+    // takes owners away or moves reads: `_meta` first, so a writer the pipeline refuses finds the new
+    // epoch when it reads `_meta` again.
+    if (to === 'dual-write') await followPipeline(base, state);
     await save(state);
     o.progress(`${describeMove(state.moves[k], k, n)}: ${to} (epoch ${state.epoch})`);
   };
