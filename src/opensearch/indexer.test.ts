@@ -221,6 +221,14 @@ describe('GeoIndexer follows the index _meta', () => {
     expect(report.results[0]).toMatchObject({ ok: true, attempts: 3 });
   });
 
+  it('reports a mapping error as the engine words it at the top (naming the field), not its parser cause', async () => {
+    const state = { meta: indexMeta(file), mappingReads: 0 };
+    const mapping = { type: 'mapper_parsing_exception', reason: 'failed to parse field [calories] of type [boolean]', caused_by: { type: 'i_o_exception', reason: 'Current token (VALUE_NUMBER_INT) not of boolean type' } };
+    const { client } = fakeClient(state, (ops) => ops.map(() => ({ status: 400, error: mapping })));
+    const report = await new GeoIndexer(client, file.index, { sleep: async () => {} }).bulk([doc]);
+    expect(report.results[0].items[0].error).toEqual({ type: 'mapper_parsing_exception', reason: 'failed to parse field [calories] of type [boolean]' });
+  });
+
   it('reports a routing refusal as final when _meta has not changed', async () => {
     const state = { meta: indexMeta(file), mappingReads: 0 };
     const refusal = { type: 'fail_processor_exception', reason: 'geoshard: routing is not an owner' };

@@ -255,10 +255,12 @@ type BulkItem = { _id?: string; status?: number; result?: string; error?: ItemEr
 /**
  * causeOf returns the error that says what happened: a script's own exception
  * arrives as `script_exception: runtime error` with the message in
- * `caused_by` (the routing pipeline's refusals do), so the innermost cause
- * with a reason is taken.
+ * `caused_by` (the routing pipeline's refusals do), so for a script error the
+ * innermost cause with a reason is taken; any other error says it best
+ * itself (a mapping error names the field, its cause only the parser's token).
  */
 function causeOf(e: ItemError): { type: string; reason: string } {
+  if (e.type !== 'script_exception') return { type: e.type ?? '', reason: e.reason ?? '' };
   let cur = e;
   while (cur.caused_by && (cur.caused_by.reason || cur.caused_by.type)) cur = cur.caused_by;
   return { type: cur.type ?? e.type ?? '', reason: cur.reason ?? e.reason ?? '' };
