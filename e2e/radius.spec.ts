@@ -130,8 +130,12 @@ test.describe('choosing a search', () => {
     await page.waitForTimeout(600);
     await expect(page.getByTestId('centre-label')).toHaveText('Dallas, TX');
     // A click picks the point under the pointer.
+    const before = new URL(page.url()).searchParams.get('lat');
     await page.mouse.click(cx + 80, cy - 40);
     await expect(page.getByTestId('centre-label')).toHaveText(/^\d+\.\d{4}° N, \d+\.\d{4}° W$/);
+    // The address bar follows the label a moment later: read the clicked centre from it only once it
+    // has changed, or the expectation would be computed for Dallas.
+    await expect.poll(() => new URL(page.url()).searchParams.get('lat')).not.toBe(before);
     const url = new URL(page.url());
     const lat = Number(url.searchParams.get('lat'));
     const lng = Number(url.searchParams.get('lng'));
