@@ -260,16 +260,7 @@ export class LiveApi {
       pipeline = null;
     }
     if (pipeline && !pipeline.matches) {
-      return {
-        httpStatus: 409,
-        body: {
-          status: 'drift',
-          ...head,
-          drift: { status: 'pipeline-mismatch', indexHash: drift0.indexHash, fileHash: drift0.fileHash, indexVersion: drift0.indexVersion, fileVersion: drift0.fileVersion },
-          pipeline,
-          error: { message: pipeline.message },
-        },
-      };
+      return driftRefusal(head, drift0, 'pipeline-mismatch', { pipeline }, pipeline.message);
     }
     // A migration in progress: route with its state (one read owner per range, the other copy excluded).
     let router: Router;
@@ -289,16 +280,13 @@ export class LiveApi {
       routingCheck = null;
     }
     if (routingCheck && routingCheck.status !== 'ok') {
-      return {
-        httpStatus: 409,
-        body: {
-          status: 'drift',
-          ...head,
-          drift: { status: 'routing-mismatch', indexHash: drift0.indexHash, fileHash: drift0.fileHash, indexVersion: drift0.indexVersion, fileVersion: drift0.fileVersion },
-          routing: { fingerprint: routingCheck.fingerprint, fileRoutingNumShards: routingCheck.fileRoutingNumShards, misroutes: routingCheck.misroutes },
-          error: { message: routingCheck.message },
-        },
-      };
+      return driftRefusal(
+        head,
+        drift0,
+        'routing-mismatch',
+        { routing: { fingerprint: routingCheck.fingerprint, fileRoutingNumShards: routingCheck.fileRoutingNumShards, misroutes: routingCheck.misroutes } },
+        routingCheck.message,
+      );
     }
     // Dishes that carry their restaurant's location (documents of shape 2) are also filtered by it.
     opts.located = docShapeOf(drift0.meta?.sample) >= DOC_SHAPE;
@@ -656,6 +644,12 @@ function redactPath(message: string, path: string): string {
 
 function boundaryInfo(file: BoundaryFile, path: string) {
   return { file: publicName(path), index: file.index, hash: file.hash, version: file.version, numberOfShards: file.numberOfShards, shards: file.shards.map((s, index) => ({ index, name: s.name, shard: s.shard })), routing: routingKeyOf(file) };
+}
+
+/** driftRefusal is the 409 of a search whose hashes match but whose routing does not: `status` says what disagrees, `extra` the details. */
+function driftRefusal(head: Record<string, unknown>, d: DriftState, status: 'pipeline-mismatch' | 'routing-mismatch', extra: Record<string, unknown>, message: string): ApiResult {
+  const drift = { status, indexHash: d.indexHash, fileHash: d.fileHash, indexVersion: d.indexVersion, fileVersion: d.fileVersion };
+  return { httpStatus: 409, body: { status: 'drift', ...head, drift, ...extra, error: { message } } };
 }
 
 function driftResult(head: Record<string, unknown>, d: DriftState): ApiResult {

@@ -4,25 +4,15 @@
  * globe/clicks.ts defines it: a drag never picks, a double-click centres the
  * view). Renders nothing.
  */
-import { useEffect } from 'react';
-import { useThree } from '@react-three/fiber';
 import { appStore } from '../shell/store';
-import { listenClicks } from '../globe/clicks';
+import { useGlobeClicks } from '../globe/useGlobeClicks';
 import { chooseCentre, clickPicks } from './search';
 import { formatLatLng } from '../shell/format';
 
 export function SearchPicker() {
-  const frame = appStore.getState().frame;
-  const el = useThree((s) => s.gl.domElement);
-  useEffect(
-    () =>
-      listenClicks(
-        el,
-        () => frame.view,
-        () => clickPicks(appStore.getState()),
-        (lat, lng) => chooseCentre(appStore, lat, lng, formatLatLng(lat, lng)),
-      ),
-    [el, frame],
+  useGlobeClicks(
+    () => clickPicks(appStore.getState()),
+    (lat, lng) => chooseCentre(appStore, lat, lng, formatLatLng(lat, lng)),
   );
   return null;
 }

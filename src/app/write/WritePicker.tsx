@@ -4,25 +4,15 @@
  * (globe/clicks.ts: a drag never places, a double-click centres the view).
  * Renders nothing.
  */
-import { useEffect } from 'react';
-import { useThree } from '@react-three/fiber';
 import { appStore } from '../shell/store';
-import { listenClicks } from '../globe/clicks';
+import { useGlobeClicks } from '../globe/useGlobeClicks';
 import { writing } from './availability';
 import { placeAt } from './writeActions';
 
 export function WritePicker() {
-  const frame = appStore.getState().frame;
-  const el = useThree((s) => s.gl.domElement);
-  useEffect(
-    () =>
-      listenClicks(
-        el,
-        () => frame.view,
-        () => writing(appStore.getState()),
-        (lat, lng) => placeAt(appStore, lat, lng),
-      ),
-    [el, frame],
+  useGlobeClicks(
+    () => writing(appStore.getState()),
+    (lat, lng) => placeAt(appStore, lat, lng),
   );
   return null;
 }
