@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseIndexConfig } from '../opensearch/indexConfig.ts';
-import { placeDocs, PLACES_INDEX, PLACES_MAPPINGS } from './places.ts';
+import { placeDocs, PLACES_CONFIG, PLACES_INDEX, PLACES_MAPPINGS } from './places.ts';
 import { ROOT } from './testkit.ts';
 
 type Raw = { cityId: number; name: string; country: string; population: number; loc: { coordinates: [number, number] } };
@@ -28,6 +28,7 @@ describe('the places sample', () => {
   it('ships a config that the config parser accepts and that names the mapping\'s fields', () => {
     const config = parseIndexConfig(readFileSync(resolve(ROOT, 'data', 'places.config.json'), 'utf8'), 'data/places.config.json');
     expect(config).toEqual({ index: PLACES_INDEX, location: 'geo', weight: 'docs', name: 'name', join: null, facets: ['country'] });
+    expect(PLACES_CONFIG).toEqual(config);
     const props = PLACES_MAPPINGS.properties as Record<string, { type: string }>;
     expect(props[config.location].type).toBe('geo_point');
     expect(props[config.name!].type).toBe('text');

@@ -17,12 +17,16 @@
  */
 import { loadGazetteer } from '../data/places.ts';
 import { ADMIN_TIMEOUT_MS, type OpenSearchClient } from './opensearch.ts';
+import type { IndexConfig } from '../opensearch/indexConfig.ts';
 import { getIndexMeta, LOAD_SETTINGS, plainBulk, RESTORED_SETTINGS, SeedError, type PlainDoc } from './seeder.ts';
 
 /** The index `geoshard seed --sample places` writes by default. */
 export const PLACES_INDEX = 'places';
 /** Its primary shards by default: a plain index's, hash-sharded by id (OpenSearch's default before 7.0). */
 export const PLACES_SHARDS = 5;
+
+/** The places sample's config, as data/places.config.json says it (places.test.ts checks they agree). */
+export const PLACES_CONFIG: Readonly<IndexConfig> = Object.freeze({ index: PLACES_INDEX, location: 'geo', weight: 'docs', name: 'name', join: null, facets: ['country'] }) as IndexConfig;
 
 /** The mappings of a places index: strict, no routing requirement, no `_meta`. */
 export const PLACES_MAPPINGS = {
