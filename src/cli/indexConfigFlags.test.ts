@@ -81,7 +81,6 @@ describe('--config on every command that touches an index', () => {
   });
 
   it.each([
-    ['pipeline', ['--install']],
     ['audit', []],
     ['migrate', ['--to', join(ROOT, 'data', 'boundaries.json')]],
   ] as [string, string[]][])('%s refuses a config of another document shape than the sample it reads, naming the keys and the valid values', async (cmd, extra) => {

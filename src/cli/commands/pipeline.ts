@@ -1,6 +1,5 @@
 import { parse } from '../args.ts';
-import { loadBoundaryFile, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf, requireShape } from '../io.ts';
-import { SAMPLE_CONFIG } from '../../opensearch/indexConfig.ts';
+import { loadBoundaryFile, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf } from '../io.ts';
 import type { Command } from '../command.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
 import { installPipelineFromMeta, uninstallPipeline, readPipeline, PipelineError } from '../../server/pipeline.ts';
@@ -37,8 +36,7 @@ the routing (the shard name of the restaurant's cell, "geoshard route").
   --index I          the index (default: the config's, else the index of data/boundaries.json)
   --boundaries FILE  with --print: the settled boundary file to make the pipeline from
 ${INDEX_CONFIG_USAGE}
-                 The pipeline reads the sample's location and restaurant_location: the config's
-                 location and join must be the sample's.
+                 The config names the index; the pipeline's fields come from the index's _meta.
 
 While an installed pipeline disagrees with the index's _meta (another boundary hash or routing
 table), the live API refuses searches (409, drift status pipeline-mismatch).
@@ -60,8 +58,8 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     const boundaries = values.boundaries as string | undefined;
     if (boundaries !== undefined && action !== 'print') throw new CliError(`geoshard pipeline: --boundaries is read only with --print (--${action} reads the index's _meta)\n${USAGE_HINT}`, 2);
     if (boundaries !== undefined && values.index !== undefined) throw new CliError(`geoshard pipeline: --print takes --index or --boundaries, not both\n${USAGE_HINT}`, 2);
+    // The config names the index; the fields the pipeline reads come from the index's _meta.
     const { config, given } = indexConfigOf(values, 'pipeline');
-    if (given) requireShape(config, SAMPLE_CONFIG, 'pipeline', 'the routing pipeline locates a document by the sample\'s location, a dish by restaurant_location');
     if (boundaries !== undefined) {
       // The pipeline of a settled file, no cluster involved.
       const file = loadBoundaryFile(boundaries);
