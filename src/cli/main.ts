@@ -22,6 +22,7 @@ export const COMMAND_LOADERS: Map<string, () => Promise<Command>> = new Map([
   ['validate', async () => (await import('./commands/validate.ts')).validate],
   ['hash', async () => (await import('./commands/hash.ts')).hash],
   ['seed', async () => (await import('./commands/seed.ts')).seed],
+  ['bench', async () => (await import('./commands/bench.ts')).bench],
   ['verify-routing', async () => (await import('./commands/verifyRouting.ts')).verifyRouting],
   ['audit', async () => (await import('./commands/audit.ts')).audit],
   ['pipeline', async () => (await import('./commands/pipeline.ts')).pipeline],

@@ -249,9 +249,9 @@ export async function applyDiff(client: OpenSearchClient, index: string, from: s
   return { copied: docs.length, deleted: dels.length };
 }
 
-/** setWriteBlock sets or lifts the index's write block (`index.blocks.write`). */
+/** setWriteBlock sets or lifts the index's write block (`index.blocks.write`): a settings change, sent with the admin deadlines (OpenSearchClient.admin). */
 export async function setWriteBlock(client: OpenSearchClient, index: string, on: boolean): Promise<void> {
-  await client.request('PUT', `/${encodeURIComponent(index)}/_settings`, { body: { index: { 'blocks.write': on ? true : null } } });
+  await client.admin('PUT', `/${encodeURIComponent(index)}/_settings`, { body: { index: { 'blocks.write': on ? true : null } } });
 }
 
 /** writeBlocked says whether the index has a write block. */

@@ -64,9 +64,9 @@ export async function readMigration(client: OpenSearchClient, index: string): Pr
   return migrationOfMeta(meta);
 }
 
-/** writeMeta replaces the index's `_meta` (mapping updates replace `_meta` whole). */
+/** writeMeta replaces the index's `_meta` (mapping updates replace `_meta` whole): a change of the cluster state, so with the admin deadlines (OpenSearchClient.admin). */
 export async function writeMeta(client: OpenSearchClient, index: string, meta: IndexMeta): Promise<void> {
-  await client.request('PUT', `/${encodeURIComponent(index)}/_mapping`, { body: { _meta: meta } });
+  await client.admin('PUT', `/${encodeURIComponent(index)}/_mapping`, { body: { _meta: meta } });
 }
 
 /** withState returns `_meta` with the migration state set (or removed when null). */
@@ -190,7 +190,8 @@ function pidAlive(pid: number): boolean {
  * staleMs / 3 with compare-and-set; a failed renewal marks the lock lost.
  */
 export async function acquireLock(client: OpenSearchClient, index: string, staleMs: number): Promise<Lock> {
-  await client.request('PUT', `/${LOCK_INDEX}`, {
+  // Creating the lock index is a change of the cluster state: admin deadlines, so a busy cluster slows the migration instead of failing it.
+  await client.admin('PUT', `/${LOCK_INDEX}`, {
     body: { settings: { index: { number_of_shards: 1, auto_expand_replicas: '0-1' } }, mappings: { dynamic: false } },
     okStatuses: [400],
   });
