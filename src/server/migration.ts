@@ -324,9 +324,9 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
   let pipelineTable: string | null = null;
   let pipelineNote = false;
   const followPipeline = async (file: BoundaryFile, s: MigrationState | null) => {
-    const table = routingPipeline(file, s, index).processors[0].script.params.identity.table;
+    const table = routingPipeline(file, s, index, meta.fields).processors[0].script.params.identity.table;
     if (table === pipelineTable) return;
-    const r = await tryInstallPipeline(client, index, file, s);
+    const r = await tryInstallPipeline(client, index, file, s, undefined, meta.fields);
     if ('error' in r) {
       if (!pipelineNote) o.progress(`no routing pipeline on "${index}" (writes sent without routing are refused by the index): ${r.error}`);
       pipelineNote = true;

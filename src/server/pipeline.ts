@@ -11,7 +11,7 @@
  * the migration's copy, which route explicitly) may send `pipeline=_none`.
  */
 import type { BoundaryFile, MigrationState } from '../core/index.ts';
-import { routingPipeline, pipelineId, identityOf, expectedIdentity, comparePipeline, type PipelineIdentity, type IngestPipeline } from '../opensearch/pipeline.ts';
+import { routingPipeline, pipelineId, identityOf, expectedIdentity, comparePipeline, type PipelineIdentity, type IngestPipeline, type PipelineFields } from '../opensearch/pipeline.ts';
 import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
 import type { IndexMeta } from './indexSpec.ts';
 import { readMigration, migrationOfMeta } from './migration.ts';
@@ -39,9 +39,9 @@ const enc = encodeURIComponent;
  * cluster has no `script` processor (2.x without the ingest-common and
  * lang-painless modules), OpenSearchError otherwise.
  */
-export async function installPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>): Promise<{ id: string; identity: PipelineIdentity }> {
+export async function installPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>, fields?: PipelineFields): Promise<{ id: string; identity: PipelineIdentity }> {
   const id = pipelineId(index);
-  const body = routingPipeline(base, state, index);
+  const body = routingPipeline(base, state, index, fields);
   try {
     await client.admin('PUT', `/_ingest/pipeline/${enc(id)}`, { body });
   } catch (e) {
@@ -69,9 +69,9 @@ export async function installPipeline(client: OpenSearchClient, index: string, b
  * command's own work still completes and it can say why there is no
  * pipeline. Other failures (OpenSearchError) are thrown.
  */
-export async function tryInstallPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>): Promise<{ id: string; identity: PipelineIdentity } | { error: string }> {
+export async function tryInstallPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>, fields?: PipelineFields): Promise<{ id: string; identity: PipelineIdentity } | { error: string }> {
   try {
-    return await installPipeline(client, index, base, state, alsoSettings);
+    return await installPipeline(client, index, base, state, alsoSettings, fields);
   } catch (e) {
     if (e instanceof PipelineError) return { error: e.message };
     throw e;
@@ -88,7 +88,7 @@ export async function installPipelineFromMeta(client: OpenSearchClient, index: s
   const m = await readMigration(client, index);
   if (m === undefined) throw new PipelineError(`index "${index}" does not exist on ${client.url}: seed it first ("geoshard seed")`);
   if (!m.base) throw new PipelineError(`index "${index}" _meta does not hold its boundary file (seeded by an older geoshard): seed it again ("geoshard seed --recreate")`);
-  return installPipeline(client, index, m.base, m.state);
+  return installPipeline(client, index, m.base, m.state, undefined, m.meta.fields);
 }
 
 /** defaultPipelineOf returns the index's `index.default_pipeline` (null when unset), undefined when the index does not exist. */
