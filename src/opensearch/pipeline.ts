@@ -172,7 +172,8 @@ def loc = at(ctx, field);
 boolean dish = false;
 if (loc == null && params.childLocation != null) { field = params.childLocation; loc = at(ctx, field); dish = true; }
 if (loc == null) {
-  throw new IllegalArgumentException(params.pipeline + ': the document has no ' + params.location + (params.childLocation == null ? '' : ' (a parent) nor ' + params.childLocation + ' (a child)') + ': no point to route it by');
+  String what = params.childLocation == null ? 'no ' + params.location : 'neither ' + params.location + (params.stamp ? ' (a restaurant)' : ' (a parent)') + ' nor ' + params.childLocation + (params.stamp ? ' (a dish)' : ' (a child)');
+  throw new IllegalArgumentException(params.pipeline + ': the document has ' + what + ': no point to route it by');
 }
 double lat;
 double lng;
