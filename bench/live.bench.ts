@@ -61,7 +61,7 @@ import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../sr
 import { runSearch, planRouted, planAll, compareParts, buildSearchBody, type Plan } from '../src/server/search.ts';
 import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
 import { ROOT, derivedFile } from '../src/server/testkit.ts';
-import { readNodeStats } from '../src/server/measure.ts';
+import { readingAfter, cpuBetween, type TimedReading } from '../src/server/measure.ts';
 import { percentile } from '../src/server/measureStats.ts';
 import type { BoundaryFile } from '../src/core/index.ts';
 
@@ -148,11 +148,6 @@ interface Row {
   cpu: { routedMs: number; allMs: number; ratio: number };
 }
 
-/** cpuMs returns the CPU time (ms) OpenSearch's processes have used so far, summed over the cluster's nodes (src/server/measure.ts readNodeStats, as POST /api/measure reads it). */
-async function cpuMs(): Promise<number> {
-  return (await readNodeStats(target.client)).cpuMs;
-}
-
 function jobsFor(radiusMi: number): Job[] {
   const { router } = target;
   return cities.map((c) => {
@@ -189,10 +184,12 @@ async function benchRadius(radiusMi: number): Promise<Row> {
   // 2. Throughput: CONCURRENCY in flight, alternating blocks.
   const tp = { routed: { n: 0, ms: 0, cpu: 0, lat: [] as number[] }, all: { n: 0, ms: 0, cpu: 0, lat: [] as number[] } };
   let next = 0;
+  let mark: TimedReading | null = null;
   for (let b = 0; b < 2 * BLOCKS; b++) {
     const which = b % 2 === 0 ? 'routed' : 'all';
     const acc = tp[which];
-    const cpu0 = await cpuMs();
+    // A reading the node computed after the previous block ended (its process stats are cached for 1 s).
+    const cpu0 = (mark = await readingAfter(target.client, mark));
     const t0 = performance.now();
     const end = t0 + BLOCK_MS;
     await Promise.all(
@@ -206,7 +203,8 @@ async function benchRadius(radiusMi: number): Promise<Row> {
       }),
     );
     acc.ms += performance.now() - t0;
-    acc.cpu += (await cpuMs()) - cpu0;
+    mark = await readingAfter(target.client, mark);
+    acc.cpu += cpuBetween(cpu0.reading, mark.reading);
   }
   const r = sortNum(lat.routed);
   const a = sortNum(lat.all);

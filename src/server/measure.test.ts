@@ -9,6 +9,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gain, keptRuns, percentile, summarise, warmupRunsOf } from './measureStats.ts';
+import { readNodeStats, readingAfter, cpuBetween } from './measure.ts';
 import { LiveApi, DEFAULT_BOUNDARIES_PATH } from './api.ts';
 import { OpenSearchClient, type RequestOptions, type Response } from './opensearch.ts';
 import { MEASURE_CONCURRENCY, MEASURE_RUNS, MIN_RADIUS_KM, parseMeasureRequest } from './wire.ts';
@@ -126,6 +127,54 @@ describe('measure requests', () => {
       expect((err as Error).message).toMatch(message);
     });
   }
+});
+
+/**
+ * A node whose process stats behave as OpenSearch's do: computed on a request
+ * when the cached ones are older than `cacheMs`, answered from the cache
+ * otherwise (monitor.process.refresh_interval). `work(ms)` spends CPU.
+ */
+class CachedStatsClient extends OpenSearchClient {
+  private cpu = 1000;
+  private cached = { cpu: 1000, at: 0 };
+  requests = 0;
+  constructor(private readonly cacheMs: number) {
+    super({ url: 'http://127.0.0.1:9', timeoutMs: 1000 });
+  }
+  work(ms: number): void {
+    this.cpu += ms;
+  }
+  override async request<T>(_method: string, path: string): Promise<Response<T>> {
+    if (!path.startsWith('/_nodes/stats/')) throw new Error(`unexpected request ${path}`);
+    this.requests++;
+    const now = Date.now();
+    if (now - this.cached.at > this.cacheMs) this.cached = { cpu: this.cpu, at: now };
+    const node = { process: { timestamp: this.cached.at, cpu: { total_in_millis: this.cached.cpu } }, os: { cpu: { load_average: { '1m': 1.5, '5m': 1, '15m': 0.5 } } } };
+    return { status: 200, body: { nodes: { n1: node } } as T };
+  }
+}
+
+describe('reading the nodes\' CPU around a block of searches', () => {
+  it('waits for stats the node computed after the block, where a plain read sees its cache and 0 ms', async () => {
+    const c = new CachedStatsClient(1500);
+    const start = await readingAfter(c, null, 10);
+    expect(start.reading.load).toEqual({ '1m': 1.5, '5m': 1, '15m': 0.5 });
+    c.work(40);
+    const naive = await readNodeStats(c);
+    expect(cpuBetween(start.reading, naive)).toBe(0);
+    const t0 = Date.now();
+    const end = await readingAfter(c, start, 10);
+    expect(cpuBetween(start.reading, end.reading)).toBe(40);
+    expect(end.reading.perNode.n1.atMs).toBeGreaterThanOrEqual(t0);
+    // Right after, nothing more was spent, and a block longer than the cache reads at once.
+    c.work(7);
+    await new Promise((r) => setTimeout(r, 1600));
+    const asked = c.requests;
+    const next = await readingAfter(c, end, 10);
+    expect(c.requests - asked).toBe(1);
+    expect(cpuBetween(end.reading, next.reading)).toBe(7);
+    await c.close();
+  }, 20_000);
 });
 
 /** A client that records any request and fails it: nothing here may reach OpenSearch. */
