@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { Router, parseBoundaryFile, type BoundaryFile } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
 import { loadGazetteer } from '../data/places.ts';
-import { ROOT, derivedFile, liveClient } from './testkit.ts';
+import { ROOT, derivedFile, getJson, liveClient, startApi } from './testkit.ts';
 import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
 import { seedIndex } from './seeder.ts';
 import { main } from '../cli/main.ts';
@@ -101,7 +101,7 @@ async function loadPlaces(index: string, n: number, shards: number): Promise<num
     expect(r.body.errors).toBe(false);
   }
   await client.admin('PUT', `/${index}/_settings`, { body: { index: { refresh_interval: null } } });
-  await client.request('POST', `/${index}/_refresh`);
+  await client.request('POST', `/${index}/_refresh`, { timeoutMs: 120_000 });
   return g.length;
 }
 
@@ -268,7 +268,8 @@ describe('geoshard reindex on a real node', () => {
     const SRC = 'ri-places-src';
     const DEST = 'ri-places-geo';
     const ALIAS = 'ri-places';
-    await dropIndex(DEST);
+    // (A finalized earlier run left the source's name as an alias: drop every index of this test by its own name.)
+    await dropAll('ri-places');
     const n = await loadPlaces(SRC, 1e9, 3);
     expect(n).toBe(135_233);
     // The boundary file from the data: cells from the index, then balance.
@@ -313,7 +314,7 @@ describe('geoshard reindex on a real node', () => {
     expect(writer.stats.creates + writer.stats.updates + writer.stats.deletes).toBeGreaterThan(20);
 
     expect(await aliasOf(ALIAS)).toEqual([DEST]);
-    await client.request('POST', `/${DEST}/_refresh`);
+    await client.request('POST', `/${DEST}/_refresh`, { timeoutMs: 120_000 });
     // Every acknowledged write is there (or gone), exactly once, with its last content.
     const ids = [...writer.truth.keys()];
     const held = new Map<string, Record<string, unknown>[]>();
@@ -367,7 +368,7 @@ describe('geoshard reindex on a real node', () => {
     const SRC = 'ri-dishes';
     const DEST = 'ri-dishes-n1';
     const ALIAS = 'ri-dishes-live';
-    await dropIndex(DEST);
+    await dropAll('ri-dishes');
     const base = derivedFile(SRC);
     await seedIndex({ client, router: new Router(base), restaurants: 2000, dishesPerRestaurant: 2, recreate: true });
     const basePath = join(dir, 'dishes.json');
@@ -409,19 +410,42 @@ describe('geoshard reindex on a real node', () => {
     // The package's audit through the alias agrees.
     const audit = await cli('audit', '--index', ALIAS);
     expect(audit.code, audit.out + audit.err).toBe(0);
-    // --rollback points the alias back.
+    // --rollback points the alias back, and the source takes writes again.
     const rb = await cli('reindex', '--to', DEST, '--rollback');
     expect(rb.code, rb.err).toBe(0);
     expect(await aliasOf(ALIAS)).toEqual([SRC]);
-    await client.admin('POST', '/_aliases', { body: { actions: [{ remove: { index: SRC, alias: ALIAS } }] } });
+    await client.request('POST', `/${ALIAS}/_count`);
+    // Once rolled back, a new reindex of the source may run: through to --finalize, which gives the
+    // source's name to the new index. The API then serves the split file (it names "ri-dishes")
+    // through that alias: routed answers equal the all-shards ones (compare=1).
+    const DEST2 = 'ri-dishes-n1b';
+    await dropIndex(DEST2);
+    const again = await cli('reindex', '--from', SRC, '--to', DEST2, '--boundaries', splitPath, '--alias', ALIAS);
+    expect(again.code, again.err).toBe(0);
+    expect((await cli('reindex', '--to', DEST2, '--finalize')).code).toBe(0);
+    expect(await aliasOf(SRC)).toEqual([DEST2]);
+    const api = await startApi({ file: split, client });
+    try {
+      const rand = mulberry32(5);
+      const places = [...destDocs.values()].flat().filter((d) => d.source.join === 'restaurant');
+      for (let i = 0; i < 10; i++) {
+        const p = places[Math.floor(rand() * places.length)].source.location as { lat: number; lon: number };
+        const r = await getJson(`${api.url}/api/search?lat=${p.lat}&lng=${p.lon}&radius=${5 + Math.floor(rand() * 40)}km&compare=1&size=10`);
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        expect(r.body.identical).toBe(true);
+        expect(r.body.total).toBeGreaterThan(0);
+      }
+    } finally {
+      await api.close();
+    }
+    await dropIndex(DEST);
   }, 600_000);
 
   it('(c) resumes after kill -9 during the copy, during the verify and under the switch, and refuses a second reindex of the source meanwhile', async () => {
     const SRC = 'ri-kill-src';
     const DEST = 'ri-kill-geo';
     const ALIAS = 'ri-kill';
-    await dropIndex(DEST);
-    await dropIndex('ri-kill-other');
+    await dropAll('ri-kill');
     const n = await loadPlaces(SRC, 30_000, 4);
     const cellsPath = join(dir, 'kill-cells.csv');
     const filePath = join(dir, 'kill.json');
