@@ -186,7 +186,10 @@ export interface CompareOptions {
  * write the reads missed is after it and the next pass re-checks it.
  */
 export async function compareSides<A, B>(from: DocSide<A>, to: DocSide<B>, since: { from: A; to: B }, recheck: ReadonlySet<string>, o: CompareOptions): Promise<SideCheck<A, B>> {
-  const checkpointNow = async () => ({ from: await from.checkpoint(), to: await to.checkpoint() });
+  const checkpointNow = async () => {
+    const [a, b] = await Promise.all([from.checkpoint(), to.checkpoint()]);
+    return { from: a, to: b };
+  };
   const before = o.blocked ? null : await checkpointNow();
   await Promise.all([from.refresh(), to.refresh()]);
   const [chFrom, chTo, at] = await Promise.all([from.changedSince(since.from), to.changedSince(since.to), before ?? checkpointNow()]);

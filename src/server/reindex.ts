@@ -555,9 +555,10 @@ export async function runReindex(o: ReindexOptions): Promise<ReindexResult> {
         const t0 = performance.now();
         await setWriteBlock(client, src, true);
         const tBlocked = performance.now();
-        const atBlock = await seqNos(client, src);
         // Under the block SRC does not change: a pass, its fix, and one more pass must be clean.
+        // The first pass's checkpoint is SRC's at the block: it must not have moved at the end.
         let c = await compareSides(srcSide, destSide, since, recheck, { blocked: true, presenceByCount: true });
+        const atBlock = c.checkpoint.from;
         for (let k = 0; k < 3 && !isClean(c.diff); k++) {
           await fixDiff(srcSide, destSide, c.diff);
           say(`switch try ${attempt}: under the write block: ${describeDiff(c.diff, `"${dest}"`)}: fixed`);

@@ -58,9 +58,10 @@ cannot move in place), behind an alias that clients search and write through:
      and prints what differs, then fixes it;
   4. catches up with what clients wrote to SRC meanwhile (by _seq_no per shard, and an id diff
      for deletes), in passes until one finds (almost) nothing;
-  5. switches: a write block on SRC (writers get 403 cluster_block_exception and retry), one
-     exact pass under it, then one _aliases call (remove SRC, add DEST). SRC is kept,
-     write-blocked, so a write by its old name is refused, never lost.
+  5. switches: a write block on SRC (index.blocks.write: writers get 403
+     cluster_block_exception and retry), one exact pass under it, then one _aliases call
+     (remove SRC, add DEST). SRC is kept, write-blocked, so a write by its old name is
+     refused, never lost.
 The state (phase, checkpoints) is in DEST's _meta: a run killed at any point (kill -9) resumes
 when the same command runs again. A second reindex of SRC while one runs is refused.
 
