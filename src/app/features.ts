@@ -25,6 +25,11 @@ import { startSearch } from './search/search';
 import { startFanout } from './fanout/fanoutLayer';
 import { startRegionPaint } from './nodes/regionPaintDriver';
 import { startMovingPaint } from './migration/movingRanges';
+import type { FeatureUrl } from './shell/link';
+import { SEARCH_URL } from './search/searchUrl';
+import { LIVE_URL } from './live/liveUrl';
+import { REVIEW_URL } from './review/reviewUrl';
+import { TOUR_URL } from './tour/tourUrl';
 
 export interface Feature {
   /** The feature's folder under src/app. */
@@ -33,13 +38,15 @@ export interface Feature {
   slice?: SliceCreator<object>;
   /** The driver boot starts for it (after the link's view is applied, before the data loads); returns its stop. */
   start?: (store: AppStore) => () => void;
+  /** Its parameters of the link (shell/link.ts loops over them in this list's order, which is the address bar's). */
+  url?: FeatureUrl;
 }
 
 export const FEATURES: readonly Feature[] = [
   // The radius search from the link, its covering, and the address bar (view and search, with back/forward).
-  { id: 'search', slice: createSearchSlice, start: (store) => startSearch(store) },
-  { id: 'live', slice: createLiveSlice },
-  { id: 'review', slice: createReviewSlice },
+  { id: 'search', slice: createSearchSlice, url: { search: SEARCH_URL }, start: (store) => startSearch(store) },
+  { id: 'live', slice: createLiveSlice, url: { panel: LIVE_URL } },
+  { id: 'review', slice: createReviewSlice, url: { panel: REVIEW_URL } },
   // The fan-out map's fields (which shards each place's searches ask), computed in its worker.
   { id: 'fanout', slice: createFanoutSlice, start: (store) => startFanout(store) },
   { id: 'requests', slice: createRequestsSlice },
@@ -49,5 +56,5 @@ export const FEATURES: readonly Feature[] = [
   { id: 'migration', slice: createMigrationSlice, start: startMovingPaint },
   { id: 'write', slice: createWriteSlice },
   { id: 'shards' },
-  { id: 'tour' },
+  { id: 'tour', url: { panel: TOUR_URL } },
 ];

@@ -9,7 +9,9 @@
  */
 import type { AppState } from './store';
 import type { AppStore } from './types';
-import { parseUrl, candidateUrl } from './url';
+import { candidateUrl } from './url';
+import { parseUrl, applyLink } from './link';
+import { startAddress } from './address';
 import { startShellState } from './shellState';
 import { startKeeping } from './keep';
 import { FEATURES } from '../features';
@@ -18,10 +20,13 @@ import { loadCells } from '../globe/geometryClient';
 import { markLoaded } from '../globe/frame';
 
 export async function boot(store: AppStore): Promise<void> {
-  // The link, read once by the one codec (shell/url.ts): its view here, its search in startSearch.
+  // The link, read once by the one codec (shell/link.ts, over each feature's parameters): its
+  // view, then its search; the address bar follows the view and the search from here on.
   const url = parseUrl(location.search);
   for (const p of url.problems) console.warn(`geoshard: ${p}`);
   store.getState().applyUrlView(url.view);
+  applyLink(store, location.search, true);
+  startAddress(store);
   // Each feature's driver: the radius search from the link with its covering and the address
   // bar (search/search.ts), the globe's "colour regions by" paint, the moving ranges' marks.
   for (const feature of FEATURES) feature.start?.(store);
