@@ -20,7 +20,6 @@
 import { useEffect, useRef } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { startLiveRunner } from './liveRunner';
 import { centreLabel } from '../search/searchGeometry';
 import type { LiveFailure } from './liveApi';
 import { LiveStatus } from './LiveStatus';
@@ -149,7 +148,6 @@ function LiveResults() {
 }
 
 export function LivePanel() {
-  useEffect(() => startLiveRunner(appStore), []);
   const on = useApp((s) => s.liveOn);
   return (
     <div className="live-panel">
