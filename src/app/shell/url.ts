@@ -115,6 +115,9 @@ export function formatUrlView(view: UrlView, base = ''): string {
   return queryString(q);
 }
 
+/** The query keys the host reads and writes itself (the features declare theirs in src/app/features.ts). */
+export const HOST_KEYS: readonly string[] = ['lat', 'lng', 'zoom', 'level', 'layers', 'flatten', 'tab', 'debug', 'boundaries'];
+
 /** The host's parameters that make a link name a place: such a link opens still (the features add theirs: shell/link.ts). */
 export const HOST_STILL_PARAMS: readonly string[] = ['lat', 'lng', 'view'];
 
