@@ -70,7 +70,7 @@ test.describe('pasting into the search box', () => {
     await expect(card).toHaveAttribute('data-shards', want.shards[0]);
     await expect(card).toContainText('Inside one level-10 cell, so in one shard');
     await expect(page.getByTestId(`paste-shard-${want.shards[0]}`)).toContainText(`OpenSearch shard ${router.shards.find((s) => s.name === want.shards[0])!.shard}`);
-    await page.getByRole('button', { name: 'Remove the pasted cell' }).click();
+    await page.getByRole('button', { name: 'clear the pasted cell' }).click();
     await expect(card).toHaveCount(0);
     await expect(page.locator('body')).toHaveAttribute('data-pasted-cell', '');
   });

@@ -37,7 +37,7 @@ export function PastedCellCard() {
           S2 cell <code>{cell.token}</code>
         </b>{' '}
         <span className="dim">· level {cell.level}</span>
-        <button type="button" className="link" aria-label="Remove the pasted cell" onClick={() => appStore.getState().setPastedCell(null)}>
+        <button type="button" className="link" aria-label="clear the pasted cell" onClick={() => appStore.getState().setPastedCell(null)}>
           clear
         </button>
       </p>
@@ -67,7 +67,7 @@ export function PastedCellCard() {
 
 export function DocumentCard({ id, answer, onClose }: { id: string; answer: DocLookup | null; onClose: () => void }) {
   const close = (
-    <button type="button" className="link" aria-label="Close the document" onClick={onClose}>
+    <button type="button" className="link" aria-label="close the document" onClick={onClose}>
       close
     </button>
   );
