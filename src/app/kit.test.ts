@@ -85,7 +85,7 @@ describe('the feature list', () => {
 });
 
 describe('the scene layers', () => {
-  it('draw in the order the canvas drew them before the list: requests, the search veil, fan-out, covering, circle, picker, then the review overlay and Write mode', async () => {
+  it('draw in the order the canvas drew them before the list: requests, the search veil, fan-out, covering, circle, picker, pasted cell, then the review overlay and Write mode', async () => {
     const { SCENE_LAYERS } = await import('./shell/panels');
     const { RequestsLayer } = await import('./requests/RequestsLayer');
     const { SearchVeil } = await import('./search/SearchVeil');
@@ -93,9 +93,10 @@ describe('the scene layers', () => {
     const { CoveringCells } = await import('./search/CoveringCells');
     const { SearchCircle } = await import('./search/SearchCircle');
     const { SearchPicker } = await import('./search/SearchPicker');
-    expect(SCENE_LAYERS.slice(0, 6)).toEqual([RequestsLayer, SearchVeil, FanoutMap, CoveringCells, SearchCircle, SearchPicker]);
+    const { PastedCell } = await import('./search/PastedCell');
+    expect(SCENE_LAYERS.slice(0, 7)).toEqual([RequestsLayer, SearchVeil, FanoutMap, CoveringCells, SearchCircle, SearchPicker, PastedCell]);
     // The last two load on demand (the review's diff while a candidate is open, Write mode's pins while it is on).
-    expect(SCENE_LAYERS.slice(6).map((c) => c.name)).toEqual(['WhileCandidate', 'WhileWriteMode']);
+    expect(SCENE_LAYERS.slice(7).map((c) => c.name)).toEqual(['WhileCandidate', 'WhileWriteMode']);
   });
 });
 

@@ -11,6 +11,7 @@
  * only when the config names one).
  *   GET /api/status
  *   POST /api/measure  { lat, lng, radius, diet?, allergen?, cuisine?, size?, runs?, concurrency? }  (measure.ts)
+ *   GET /api/documents/:id   (where a document is, against where the boundary file puts it)
  *   PUT    /api/restaurants/:id                 { name, lat, lng, cuisines?, price_level? }
  *   PUT    /api/restaurants/:id/dishes/:dishId  { name, cuisine?, price_cents?, calories?, diets?, allergens? }
  *   DELETE /api/restaurants/:id                 (the restaurant with all its dishes)
@@ -38,6 +39,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router, parseBoundaryFile, MAX_RADIUS_KM, type BoundaryFile } from '../core/index.ts';
+import { documentAnswer } from './documents.ts';
 import { OpenSearchClient, OpenSearchError, configFromEnv } from './opensearch.ts';
 import { DriftGuard, driftState, type DriftState } from './drift.ts';
 import { getIndexMeta } from './seeder.ts';
@@ -470,6 +472,29 @@ export class LiveApi {
     }
   }
 
+  /** document answers GET /api/documents/:id (the id still percent-encoded): see documents.ts. Refused like a search when the index drifted. */
+  async document(rawId: string): Promise<ApiResult> {
+    let id: string;
+    try {
+      id = parseWriteId('id', safeDecode(rawId));
+    } catch (e) {
+      if (e instanceof ParamError) return { httpStatus: 400, body: { status: 'invalid', error: { param: e.param, message: e.message } } };
+      throw e;
+    }
+    const l = this.routing();
+    if ('error' in l) return { httpStatus: 500, body: { status: 'error', error: { message: redactPath(l.error, l.path) } } };
+    const head = { index: l.router.file.index, boundary: { hash: l.router.file.hash, version: l.router.file.version, numberOfShards: l.router.file.numberOfShards } };
+    try {
+      const d = await l.guard.check();
+      if (d.status !== 'ok') return driftResult(head, d);
+      const answer = await documentAnswer(this.client, l.router, id);
+      if (!answer) return { httpStatus: 404, body: { status: 'not-found', ...head, error: { param: 'id', message: `no document with id ${JSON.stringify(id)} in index ${l.router.file.index} (searched on every shard)` } } };
+      return { httpStatus: 200, body: { ...head, ...answer } };
+    } catch (e) {
+      return errorResult(head, e, this.client.url);
+    }
+  }
+
   /** status answers GET /api/status: connection, cluster version, index, drift, document counts. */
   async status(): Promise<ApiResult<StatusAnswer>> {
     const l = this.routing();
@@ -718,12 +743,22 @@ export class LiveApi {
         result = { httpStatus: 405, body: { status: 'error', error: { message: `${req.method} is not allowed: the live API only answers GET here (writes: PUT and DELETE on /api/restaurants/:id)` } }, headers: { allow: 'GET, HEAD' } };
       } else if (url.pathname === '/api/search') result = await this.search(url.searchParams);
       else if (url.pathname === '/api/status') result = await this.status();
-      else result = { httpStatus: 404, body: { status: 'error', error: { message: `${url.pathname} is not an API endpoint: expected /api/search, /api/status or POST /api/measure` } } };
+      else if (url.pathname.startsWith('/api/documents/')) result = await this.document(url.pathname.slice('/api/documents/'.length));
+      else result = { httpStatus: 404, body: { status: 'error', error: { message: `${url.pathname} is not an API endpoint: expected /api/search, /api/status, /api/documents/:id or POST /api/measure` } } };
     } catch (e) {
       result = { httpStatus: 500, body: { status: 'error', error: { message: `internal error: ${(e as Error).message}` } } };
     }
     send(res, result.httpStatus, result.body, req.method === 'HEAD', result.headers);
   };
+}
+
+/** safeDecode percent-decodes a path part, or returns it as it is when it is not valid percent-encoding (the id check then names it). */
+function safeDecode(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
 
 /** isLoopback says whether a peer address is on loopback: 127.0.0.0/8, ::1, or IPv4-mapped 127.x. */

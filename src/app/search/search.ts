@@ -96,6 +96,18 @@ export function chooseCentre(store: AppStore, lat: number, lng: number, label: s
 }
 
 /**
+ * flyToFit glides the camera to (lat, lng) and zooms so a disc of radiusKm around it fills the
+ * view (a pasted cell: search/paste.ts); the search centre is left as it is.
+ */
+export function flyToFit(store: AppStore, lat: number, lng: number, radiusKm: number): void {
+  const s = store.getState();
+  s.setLayer('spin', false);
+  s.flyTo(lat, lng);
+  const z = fitFor(store, radiusKm);
+  if (z !== null) zoomTo(store, z);
+}
+
+/**
  * refitRadius zooms to fit the circle after the radius was set (slider
  * released, number typed, unit switched) when it no longer sits comfortably
  * in the view: larger than the view, or under a fifth of the fitted size.

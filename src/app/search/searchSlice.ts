@@ -87,6 +87,15 @@ export interface SearchSlice {
   /** Mounted panels that make a click on the globe pick the search centre (the radius panel). */
   clickPickers: number;
   addClickPicker: (delta: 1 | -1) => void;
+  /** The S2 cell pasted into the search box (any level, search/paste.ts), drawn as an outline (PastedCell.tsx); null for none. */
+  pastedCell: PastedCellState | null;
+  setPastedCell: (cell: PastedCellState | null) => void;
+}
+
+/** A pasted cell: its canonical token and S2 level (0 to 30). */
+export interface PastedCellState {
+  token: string;
+  level: number;
 }
 
 declare module '../shell/types' {
@@ -147,6 +156,10 @@ export const createSearchSlice: SliceCreator<SearchSlice> = (set, get) => ({
   setZoomGlide: (zoomGlide) => set({ zoomGlide }),
   clickPickers: 0,
   addClickPicker: (delta) => set({ clickPickers: Math.max(0, get().clickPickers + delta) }),
+  pastedCell: null,
+  setPastedCell: (pastedCell) => {
+    if (get().pastedCell?.token !== pastedCell?.token) set({ pastedCell });
+  },
 });
 
 let askedMemo: { key: unknown[]; value: SearchAsked } | null = null;

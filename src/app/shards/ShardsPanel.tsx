@@ -37,7 +37,9 @@ export function ShardsPanel() {
       <table className="shard-table">
         <thead>
           <tr>
-            <th />
+            <th>
+              <span className="visually-hidden">colour</span>
+            </th>
             <th>name</th>
             <th title="The OpenSearch shard the name's routing hash lands on">#</th>
             <th title="The first level-10 cell of the range">starts at</th>
