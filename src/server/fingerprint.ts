@@ -48,10 +48,9 @@ export async function engineOf(client: OpenSearchClient): Promise<{ engine: stri
 
 /** routingNumShardsOf reads an index's (or an alias's one index's) routing_num_shards from the cluster state's metadata. */
 export async function routingNumShardsOf(client: OpenSearchClient, index: string): Promise<number> {
-  // The cluster state is keyed by concrete index: an alias (the name clients use after "geoshard reindex") is resolved first.
-  const settings = await client.get<Record<string, unknown>>(`/${encodeURIComponent(index)}/_settings/index.uuid`, { timeoutMs: 5000 });
-  const concrete = Object.keys(settings).length === 1 ? Object.keys(settings)[0] : index;
-  const body = await client.get<{ metadata?: { indices?: Record<string, { routing_num_shards?: number }> } }>(`/_cluster/state/metadata/${encodeURIComponent(concrete)}`, {
+  // An alias (the name clients use after "geoshard reindex") resolves here too: the cluster state's index expression
+  // resolves it, and the answer is keyed by its one concrete index (checked on a 2.19 node).
+  const body = await client.get<{ metadata?: { indices?: Record<string, { routing_num_shards?: number }> } }>(`/_cluster/state/metadata/${encodeURIComponent(index)}`, {
     query: { filter_path: 'metadata.indices.*.routing_num_shards' },
     timeoutMs: 5000,
   });
