@@ -27,6 +27,7 @@ import { startReview } from './reviewDriver';
 import { candidateColors, moveAt, snapBoundary, lowerBound } from './review';
 import { ribbonBins } from '../globe/typedArrays';
 import { toHex, type RGB } from '../shell/palette';
+import { context2d } from '../shell/canvas2d';
 import { formatInt } from '../shell/format';
 import { nudgeKeys } from './ReviewEditor';
 import { cellToken, cellFromOrdinal, CELL_COUNT } from '../../core/index';
@@ -124,7 +125,7 @@ function draw(canvas: HTMLCanvasElement, s: AppState, from: number, to: number) 
   const dpr = window.devicePixelRatio || 1;
   if (canvas.width !== Math.round(w * dpr)) canvas.width = Math.round(w * dpr);
   if (canvas.height !== Math.round(HEIGHT * dpr)) canvas.height = Math.round(HEIGHT * dpr);
-  const ctx = canvas.getContext('2d');
+  const ctx = context2d(canvas);
   if (!ctx || w === 0 || !data || !c) return;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, w, HEIGHT);
