@@ -7,7 +7,8 @@
  * `liveStatus` and `liveSearch` here; the panel (live/LivePanel.tsx) reads them.
  */
 import type { SliceCreator } from '../shell/types';
-import { NO_FILTERS, type LiveFilterKind, type LiveFilters, type LiveFailure, type LiveResult, type LiveStatus } from './liveApi';
+import type { LiveFailure, LiveResult, LiveStatus } from './liveApi';
+import { NO_FILTERS, type LiveFilterKind, type LiveFilters } from './liveFilters';
 import { recordTimings, type LatencyHistory } from './latencyStats';
 
 /** The latest /api/status answer. */
