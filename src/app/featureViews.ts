@@ -21,6 +21,7 @@ import { CoveringCells } from './search/CoveringCells';
 import { SearchCircle } from './search/SearchCircle';
 import { SearchPicker } from './search/SearchPicker';
 import { FanoutMap } from './fanout/FanoutMap';
+import { Ribbon } from './shards/Ribbon';
 import { RequestsLayer } from './requests/RequestsLayer';
 
 export interface PanelDef {
@@ -99,10 +100,13 @@ export const FEATURE_VIEWS: readonly FeatureViews[] = [
   {
     id: 'shards',
     panels: [{ id: 'shards', title: 'Shards', Component: onDemand(() => import('./shards/ShardsPanel').then((m) => m.ShardsPanel)) }],
-    // The index bar and the Hilbert ribbon, loaded after the first frame.
+    // The index bar loads after the first frame. The Hilbert ribbon does not: its 2D canvas needs
+    // a command buffer of the GPU process, and creating one is synchronous: once the globe's
+    // frames fill the GPU process (software WebGL), it held the main thread for 0.8-2.5 s; made
+    // with the first screen, before the globe's context, it takes a few ms.
     strips: [
       { at: 10, id: 'index', title: 'Index shards', Component: afterFirstFrame(onDemand(() => import('./shards/IndexBar').then((m) => m.IndexBar), null)) },
-      { at: 20, id: 'ribbon', title: 'Hilbert ribbon', Component: afterFirstFrame(onDemand(() => import('./shards/Ribbon').then((m) => m.Ribbon), null)) },
+      { at: 20, id: 'ribbon', title: 'Hilbert ribbon', Component: Ribbon },
     ],
   },
   {

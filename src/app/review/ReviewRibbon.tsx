@@ -125,8 +125,11 @@ function draw(canvas: HTMLCanvasElement, s: AppState, from: number, to: number) 
   const dpr = window.devicePixelRatio || 1;
   if (canvas.width !== Math.round(w * dpr)) canvas.width = Math.round(w * dpr);
   if (canvas.height !== Math.round(HEIGHT * dpr)) canvas.height = Math.round(HEIGHT * dpr);
+  // No context until there is something to draw: the strip is mounted (hidden) from the first
+  // frame on, and making a canvas's context then waits behind the globe's frames (canvas2d.ts).
+  if (w === 0 || !data || !c) return;
   const ctx = context2d(canvas);
-  if (!ctx || w === 0 || !data || !c) return;
+  if (!ctx) return;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, w, HEIGHT);
   const span = to - from;
