@@ -21,6 +21,7 @@ import { CoveringCells } from './search/CoveringCells';
 import { SearchCircle } from './search/SearchCircle';
 import { SearchPicker } from './search/SearchPicker';
 import { FanoutMap } from './fanout/FanoutMap';
+import { IndexBar } from './shards/IndexBar';
 import { Ribbon } from './shards/Ribbon';
 import { RequestsLayer } from './requests/RequestsLayer';
 
@@ -100,12 +101,12 @@ export const FEATURE_VIEWS: readonly FeatureViews[] = [
   {
     id: 'shards',
     panels: [{ id: 'shards', title: 'Shards', Component: onDemand(() => import('./shards/ShardsPanel').then((m) => m.ShardsPanel)) }],
-    // The index bar loads after the first frame. The Hilbert ribbon does not: its 2D canvas needs
-    // a command buffer of the GPU process, and creating one is synchronous: once the globe's
-    // frames fill the GPU process (software WebGL), it held the main thread for 0.8-2.5 s; made
-    // with the first screen, before the globe's context, it takes a few ms.
+    // The strips are on the first screen: they set the globe's height (a strip that came later
+    // would resize the canvas after its first frame), and the ribbon's 2D canvas needs a command
+    // buffer of the GPU process, which, asked for once the globe's frames fill that process
+    // (software WebGL), held the main thread for 0.8-2.5 s.
     strips: [
-      { at: 10, id: 'index', title: 'Index shards', Component: afterFirstFrame(onDemand(() => import('./shards/IndexBar').then((m) => m.IndexBar), null)) },
+      { at: 10, id: 'index', title: 'Index shards', Component: IndexBar },
       { at: 20, id: 'ribbon', title: 'Hilbert ribbon', Component: Ribbon },
     ],
   },

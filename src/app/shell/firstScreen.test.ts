@@ -78,13 +78,13 @@ describe('the first screen’s JavaScript (production build)', () => {
     expect(gzipKb).toBeLessThan(320);
   });
 
-  it('keeps the Radius tab’s content, the index bar, the tour and the live API client out of what the page loads first', () => {
+  it('keeps the Radius tab’s content, the tour and the live API client out of what the page loads first', () => {
     // Each loads after the first frame (featureViews.ts, App.tsx) or with its tab; the markers are
-    // strings only those modules hold: test ids of RadiusPanel, SearchResult, IndexBar and Tour, and
+    // strings only those modules hold: test ids of RadiusPanel, SearchResult and Tour, and
     // liveApi's message for a server without /api.
     const first = staticFiles.map(code).join('\n');
     const all = readdirSync(join(outDir, 'assets')).filter((f) => f.endsWith('.js')).map((f) => code(`assets/${f}`)).join('\n');
-    for (const marker of ['worked-details', 'cells-per-shard', 'index-bar', 'tour-no-node', 'The live API is not served here']) {
+    for (const marker of ['worked-details', 'cells-per-shard', 'tour-no-node', 'The live API is not served here']) {
       expect(all.includes(marker), `${marker} is in no file of the build`).toBe(true);
       expect(first.includes(marker), `${marker} is in the first screen`).toBe(false);
     }
