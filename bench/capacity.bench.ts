@@ -18,7 +18,7 @@
  * Runs on the cluster of OPENSEARCH_URL (e.g. node 1 of `npm run
  * cluster:start -- --nodes 3`), on the index `--index` (default
  * geoshard-bench-large: the bundled boundaries under that name, as `npm run
- * bench:live -- --restaurants R` seeds it there). Checks first that routed and
+ * bench:live -- --restaurants R` seeds it there, or `--seed R` here). Checks first that routed and
  * all-shards answers agree on every circle. Writes
  * test-results/bench-capacity.json.
  */
@@ -27,7 +27,8 @@ import { join } from 'node:path';
 import os from 'node:os';
 import { Router } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
-import { getIndexMeta } from '../src/server/seeder.ts';
+import { getIndexMeta, seedIndex } from '../src/server/seeder.ts';
+import { DEFAULT_DISHES_PER_RESTAURANT } from '../src/server/sample.ts';
 import { runSearch, planRouted, planAll, compareParts, type Plan } from '../src/server/search.ts';
 import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
 import { ROOT, derivedFile } from '../src/server/testkit.ts';
@@ -55,6 +56,8 @@ const [P99_MS] = intList('p99-ms', [100]);
 const [BLOCKS] = intList('blocks', [2]);
 const [BLOCK_MS] = intList('block-ms', [4000]);
 const INDEX = option('index') ?? 'geoshard-bench-large';
+/** `--seed R`: (re)seed the index with R restaurants first unless it holds exactly that sample (R = 200,000: 2,192,974 documents). */
+const SEED = option('seed') === undefined ? undefined : intList('seed', [])[0];
 
 const client = new OpenSearchClient({ ...configFromEnv(), timeoutMs: 30_000 });
 const file = derivedFile(INDEX);
@@ -88,7 +91,15 @@ interface Point {
 async function main() {
   const info = await client.get<{ version: { number: string } }>('/');
   const health = await client.get<{ number_of_nodes: number }>('/_cluster/health');
-  const meta = await getIndexMeta(client, INDEX);
+  let meta = await getIndexMeta(client, INDEX);
+  if (SEED !== undefined && !(meta?.hash === file.hash && meta.sample?.complete && meta.sample.restaurants === SEED && meta.sample.dishesPerRestaurant === DEFAULT_DISHES_PER_RESTAURANT)) {
+    console.log(`seeding "${INDEX}": ${SEED.toLocaleString('en-US')} restaurants, at most ${DEFAULT_DISHES_PER_RESTAURANT} dishes each (--seed)...`);
+    const slow = new OpenSearchClient({ ...client.config, timeoutMs: 120_000 });
+    const r = await seedIndex({ client: slow, router, restaurants: SEED, dishesPerRestaurant: DEFAULT_DISHES_PER_RESTAURANT, recreate: true });
+    await slow.close();
+    console.log(`seeded ${r.indexDocs.toLocaleString('en-US')} documents in ${(r.ms / 1000).toFixed(0)} s`);
+    meta = await getIndexMeta(client, INDEX);
+  }
   if (!meta?.sample?.complete) throw new Error(`index "${INDEX}" holds no complete sample: seed it with "npm run bench:live -- --restaurants 200000 --quick" on this cluster first`);
   if (meta.hash !== file.hash) throw new Error(`index "${INDEX}" was made for boundary file ${meta.hash}, not ${file.hash} (the bundled boundaries under its name)`);
   const count = (await client.get<{ count: number }>(`/${INDEX}/_count`)).count;

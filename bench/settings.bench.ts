@@ -86,6 +86,21 @@ const VARIANTS: Variant[] = [
   { name: 'prefilter-1', what: 'pre_filter_shard_size=1 (can_match round before the query on every search)', keepsAnswers: true, params: { pre_filter_shard_size: '1' } },
   { name: 'no-task-tracking', what: 'cluster setting task_resource_tracking.enabled=false (OpenSearch #17407)', keepsAnswers: true, cluster: { 'task_resource_tracking.enabled': false } },
   { name: 'concurrent-segments', what: 'cluster setting search.concurrent_segment_search.mode=auto (2.19: none by default; 3.x: auto by default)', keepsAnswers: true, cluster: { 'search.concurrent_segment_search.mode': 'auto' } },
+  {
+    name: 'no-join-term',
+    what: 'without the `join: dish` term filter (only dishes carry restaurant_location, so the circle alone keeps dishes only)',
+    keepsAnswers: true,
+    body: (b) => {
+      const q = b.query as { bool: { filter: unknown[] } };
+      return { ...b, query: { ...q, bool: { ...q.bool, filter: q.bool.filter.filter((x) => !JSON.stringify(x).startsWith('{"term":{"join"')) } } };
+    },
+  },
+  {
+    name: 'facets-map',
+    what: 'facets with execution_hint=map (per-request hash of the values instead of global ordinals)',
+    keepsAnswers: true,
+    body: (b) => ({ ...b, aggs: Object.fromEntries(Object.entries(b.aggs as Record<string, { terms: Record<string, unknown> }>).map(([k, a]) => [k, { terms: { ...a.terms, execution_hint: 'map' } }])) }),
+  },
   { name: 'no-timeout', what: 'no `timeout` in the body (no time checks while collecting)', keepsAnswers: true, body: ({ timeout: _t, ...b }) => b },
   { name: 'no-total', what: 'track_total_hits=false (the total is dropped: answer changes)', keepsAnswers: false, body: (b) => ({ ...b, track_total_hits: false }) },
   { name: 'no-facets', what: 'no aggregations (the facets are dropped: answer changes); what the facets cost', keepsAnswers: false, body: ({ aggs: _a, ...b }) => b },

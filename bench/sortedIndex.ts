@@ -7,10 +7,11 @@
  * unsorted one.
  *
  * Dishes do not carry `cell` (it is a restaurant field), so the copy adds it:
- * `_reindex` with a script that sets each dish's `cell` to its restaurant's,
- * from a map restaurant id → cell built from the sample (src/server/sample.ts),
- * the same restaurants the source index was seeded with. Routing is kept
- * (`_reindex` copies `_routing`), so every document stays on its shard. The
+ * each dish gets its restaurant's, from a map restaurant id → cell built from
+ * the sample (src/server/sample.ts), the same restaurants the source index was
+ * seeded with. The documents are scrolled out of the source and bulk-written
+ * with their `_routing` (the test distribution has no reindex module), so
+ * every document stays on its shard. The
  * copy's `_meta` is the source's sample under the copy's name (the bundled
  * boundaries under that name, as bench:live's large index). Deletes the copy
  * first if it exists.
@@ -30,6 +31,11 @@ const opt = (name: string, dflt: string) => {
 const FROM = opt('from', 'geoshard-bench-large');
 const TO = opt('to', 'geoshard-bench-sorted');
 
+interface Page {
+  _scroll_id: string;
+  hits: { hits: { _id: string; _routing: string; _source: Record<string, unknown> }[] };
+}
+
 async function main() {
   const client = new OpenSearchClient({ ...configFromEnv(), timeoutMs: 120_000 });
   const meta = await getIndexMeta(client, FROM);
@@ -45,23 +51,28 @@ async function main() {
   body.settings.index = { ...body.settings.index, sort: { field: 'cell', order: 'asc' }, refresh_interval: '-1', 'translog.durability': 'async' };
   await client.admin('PUT', `/${TO}`, { body });
   const t0 = performance.now();
-  const { body: task } = await client.request<{ task: string }>('POST', '/_reindex', {
-    query: { wait_for_completion: 'false', slices: '2', refresh: 'false' },
-    body: {
-      source: { index: FROM, size: 2000 },
-      dest: { index: TO, pipeline: '_none' },
-      script: { lang: 'painless', source: "if (ctx._source.cell == null && ctx._source.restaurant_id != null) { ctx._source.cell = params.cells[ctx._source.restaurant_id]; }", params: { cells } },
-    },
-  });
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 5000));
-    const t = await client.get<{ completed: boolean; task: { status: { created: number; total: number } }; response?: { failures?: unknown[] } }>(`/_tasks/${task.task}`);
-    console.log(`  ${t.task.status.created.toLocaleString('en-US')} / ${t.task.status.total.toLocaleString('en-US')} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-    if (t.completed) {
-      if (t.response?.failures?.length) throw new Error(`reindex failures: ${JSON.stringify(t.response.failures.slice(0, 3))}`);
-      break;
+  // The test distribution has no reindex module: scroll the source and bulk-write the copy here.
+  let { body: page } = await client.request<Page>('POST', `/${FROM}/_search`, { query: { scroll: '5m' }, body: { size: 5000, sort: ['_doc'] } });
+  let copied = 0;
+  const inflight: Promise<unknown>[] = [];
+  while (page.hits.hits.length > 0) {
+    const lines: string[] = [];
+    for (const h of page.hits.hits) {
+      const src = h._source;
+      if (src.cell === undefined && typeof src.restaurant_id === 'string') src.cell = cells[src.restaurant_id];
+      lines.push(JSON.stringify({ index: { _index: TO, _id: h._id, routing: h._routing } }), JSON.stringify(src));
     }
+    const write = client.request<{ errors: boolean }>('POST', '/_bulk', { body: lines.join('\n') + '\n', query: { pipeline: '_none' }, timeoutMs: 120_000 }).then(({ body }) => {
+      if (body.errors) throw new Error('bulk errors in the copy');
+    });
+    inflight.push(write);
+    if (inflight.length >= 2) await inflight.shift();
+    copied += page.hits.hits.length;
+    if (copied % 250_000 < 5000) console.log(`  ${copied.toLocaleString('en-US')} copied (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    ({ body: page } = await client.request<Page>('POST', '/_search/scroll', { body: { scroll: '5m', scroll_id: page._scroll_id } }));
   }
+  await Promise.all(inflight);
+  await client.request('DELETE', '/_search/scroll', { body: { scroll_id: page._scroll_id }, okStatuses: [404] });
   await client.admin('PUT', `/${TO}/_settings`, { body: { index: { refresh_interval: null, 'translog.durability': null } } });
   await client.request('POST', `/${TO}/_refresh`, { timeoutMs: 120_000 });
   await client.admin('PUT', `/${TO}/_mapping`, { body: { _meta: indexMeta(file, s) } });
