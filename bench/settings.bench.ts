@@ -158,7 +158,10 @@ const answerOf = (r: Raw) =>
   JSON.stringify({
     total: typeof r.hits.total === 'number' ? r.hits.total : r.hits.total?.value,
     ids: r.hits.hits.map((h) => h._id),
-    facets: Object.fromEntries(Object.entries(r.aggregations ?? {}).map(([k, a]) => [k, [...a.buckets].sort((x, y) => (x.key < y.key ? -1 : 1))])),
+    // Facets by name (engines may list the aggregations in another order), buckets by value.
+    facets: Object.entries(r.aggregations ?? {})
+      .sort(([x], [y]) => (x < y ? -1 : 1))
+      .map(([k, a]) => [k, [...a.buckets].sort((x, y) => (x.key < y.key ? -1 : 1))]),
   });
 
 async function setCluster(settings: Record<string, unknown> | undefined, reset: boolean): Promise<void> {
