@@ -11,7 +11,8 @@
  * (`--blocks` of each per level, default 2, which first alternates too).
  * Per level and plan: searches/s, p50 / p99 wall time as the client sees it,
  * OpenSearch CPU per search (bench/cpu.ts). A plan stops climbing once its
- * p99 is over the bound at a level and its rate no longer rises; the sweep
+ * p99 is over the bound and its rate has not passed its best so far at two
+ * levels in a row; the sweep
  * ends when both have stopped. The capacity of a plan is its highest rate at
  * a level whose p99 is within the bound.
  *
@@ -122,6 +123,7 @@ async function main() {
     }
     const points = { routed: [] as Point[], all: [] as Point[] };
     const stopped = { routed: false, all: false };
+    const flat = { routed: 0, all: 0 };
     const loads = [os.loadavg()[0]];
     let next = 0;
     for (const level of LEVELS) {
@@ -155,7 +157,10 @@ async function main() {
         const prev = points[which].at(-1);
         points[which].push(p);
         console.log(`  ${radiusMi} mi, ${level} in flight, ${which}: ${p.perS.toFixed(1)} searches/s, p50 ${p.p50.toFixed(0)} ms, p99 ${p.p99.toFixed(0)} ms, CPU ${p.cpuMs.toFixed(1)} ms/search (load ${os.loadavg()[0].toFixed(1)})`);
-        if (p.p99 > P99_MS && prev && p.perS <= prev.perS * 1.05) stopped[which] = true;
+        // Saturated: over the bound and no faster than its best so far, twice in a row (one level alone is noise on a busy machine).
+        const bestSoFar = Math.max(...points[which].slice(0, -1).map((x) => x.perS));
+        flat[which] = p.p99 > P99_MS && prev !== undefined && p.perS <= bestSoFar * 1.05 ? flat[which] + 1 : 0;
+        if (flat[which] >= 2) stopped[which] = true;
       }
       loads.push(os.loadavg()[0]);
     }

@@ -1,7 +1,8 @@
 /**
  * The dish search: dishes whose parent restaurant lies within the circle
- * (has_parent + geo_distance; the location filter stays even when routing has
- * already narrowed the shards), plus diet/allergen/cuisine filters; the top
+ * (has_parent + geo_distance, or, on an index whose dishes carry their
+ * restaurant's location, geo_distance on that copy; the location filter stays
+ * even when routing has already narrowed the shards), plus diet/allergen/cuisine filters; the top
  * dishes nearest first with their restaurant and distance; the exact total;
  * facet counts over the matching dishes. Run routed (`routing=<names>`, only
  * the shards the core says the circle touches) or on all shards, and compared.
