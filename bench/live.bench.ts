@@ -25,10 +25,12 @@
  * R = 200,000 gives 2,192,974 documents. Prints, per radius, the ideal ratio
  * (N / mean shards asked) beside the measured throughput ratio.
  *
- * `--query located|join` picks the search's shape (default located, the live
- * API's on an index whose dishes carry `restaurant_location`; join: has_parent
- * alone, as before). Each radius also reports OpenSearch's own CPU time per
- * search over the throughput blocks (`_nodes/stats/process`), routed and all
+ * `--query located|located-join|join` picks the search's shape (default
+ * located, the live API's on an index whose dishes carry
+ * `restaurant_location`: filtered and scored on it; located-join: filtered on
+ * it, scored by has_parent, the API's query before; join: has_parent alone, as
+ * before that). Each radius also reports OpenSearch's own CPU time per
+ * search over the throughput blocks (bench/cpu.ts), routed and all
  * shards: what a search costs the node, steadier than throughput when other
  * work shares the machine.
  *
@@ -90,17 +92,20 @@ const LARGE_INDEX = 'geoshard-bench-large';
 const LARGE = NODES === undefined && option('restaurants') !== undefined;
 const PROFILE = argv.includes('--profile');
 /**
- * The query shape (`--query located|join`): `located` (the live API's on an
- * index whose dishes carry `restaurant_location`) also filters the dishes by
- * it; `join` decides the dishes by has_parent alone, as the API did before
- * (every shard asked walks all of its dishes). Default: located.
+ * The query shape (`--query located|located-join|join`): `located` (the live
+ * API's on an index whose dishes carry `restaurant_location`) filters and
+ * scores the dishes by it; `located-join` filters by it and scores by
+ * has_parent; `join` decides the dishes by has_parent alone, as the API did
+ * before (every shard asked walks all of its dishes). Default: located.
  */
 const QUERY = option('query') ?? 'located';
-if (QUERY !== 'located' && QUERY !== 'join') {
-  console.error(`bench:live: --query ${JSON.stringify(QUERY)} is invalid: expected "located" or "join"`);
+if (QUERY !== 'located' && QUERY !== 'located-join' && QUERY !== 'join') {
+  console.error(`bench:live: --query ${JSON.stringify(QUERY)} is invalid: expected "located", "located-join" or "join"`);
   process.exit(2);
 }
-const LOCATED = QUERY === 'located';
+const LOCATED = QUERY !== 'join';
+/** `located-join`: the located query with has_parent still scoring the dishes (the API's query before they were scored on their own location). */
+const JOIN = QUERY === 'located-join';
 const LATENCY_ROUNDS = quick ? 2 : 6;
 const CONCURRENCY = 4;
 const BLOCK_MS = quick ? 1000 : 2500;
@@ -132,7 +137,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function time(job: Job, plan: Plan): Promise<{ wall: number; took: number }> {
   const { client, router } = target;
-  const r = await runSearch(client, router, job.params, plan, { query: { request_cache: 'false' }, located: LOCATED });
+  const r = await runSearch(client, router, job.params, plan, { query: { request_cache: 'false' }, located: LOCATED, join: JOIN });
   if (r.status !== 'complete') throw new Error(`${job.label}: search was ${r.status}: ${JSON.stringify(r.shards)}`);
   return { wall: r.wallMs, took: r.took };
 }
@@ -160,7 +165,7 @@ function jobsFor(radiusMi: number): Job[] {
 async function checkAndWarm(jobs: Job[]): Promise<void> {
   const { client, router } = target;
   for (const j of jobs) {
-    const [a, b] = [await runSearch(client, router, j.params, j.routed, { located: LOCATED }), await runSearch(client, router, j.params, j.all, { located: LOCATED })];
+    const [a, b] = [await runSearch(client, router, j.params, j.routed, { located: LOCATED, join: JOIN }), await runSearch(client, router, j.params, j.all, { located: LOCATED, join: JOIN })];
     const cmp = compareParts(a, b);
     if (!cmp.identical) throw new Error(`${j.label}: routed and all-shards answers differ: ${cmp.differences.join('; ')}`);
   }
@@ -320,7 +325,7 @@ async function profileRadius(radiusMi: number): Promise<ProfileRow> {
       const { body } = await client.request<{ took: number; _shards: { successful: number }; profile?: never }>('POST', `/${encodeURIComponent(router.file.index)}/_search`, {
         // One shard at a time, so a shard's timers count its own work, not the wait for a core behind the request's other shards.
         query: { routing: plan.routing ?? undefined, request_cache: 'false', max_concurrent_shard_requests: '1' },
-        body: { ...buildSearchBody(j.params, undefined, [], LOCATED), profile: true },
+        body: { ...buildSearchBody(j.params, undefined, [], LOCATED, JOIN), profile: true },
         timeoutMs: 30_000,
       });
       const shards = shardProfiles(body as Parameters<typeof shardProfiles>[0]);
@@ -348,7 +353,7 @@ async function profileRadius(radiusMi: number): Promise<ProfileRow> {
     for (const j of jobs) {
       const asked = new Set(j.routed.shards.map((x) => x.name));
       const untouched = router.shards.find((x) => !asked.has(x.name))!.name;
-      const body = buildSearchBody(j.params, undefined, [], LOCATED);
+      const body = buildSearchBody(j.params, undefined, [], LOCATED, JOIN);
       t.routed.push(await took(body, j.routed.routing));
       t.untouched.push(await took(body, untouched));
       t.all.push(await took(body, null));

@@ -99,7 +99,7 @@ function cases(): Case[] {
 describe('routed and all-shards searches on the real node', () => {
   const all = cases();
 
-  it('give the same answer with and without the dishes’ own location filter (the join alone decides the same dishes)', async () => {
+  it('give the same answer with and without the dishes’ own location (filtered and scored on it, or decided and scored by the join alone)', async () => {
     let nonEmpty = 0;
     for (const c of all) {
       const params = parseSearchParams(new URLSearchParams(queryOf(c)));

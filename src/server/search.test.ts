@@ -56,12 +56,30 @@ describe('buildSearchBody', () => {
 
   it('filters the dishes by their copy of the restaurant location too when the index has one, with the same circle', () => {
     const p = parse('lat=37.5&lng=-122.25&radius=15mi');
-    const located = buildSearchBody(p, 1000, [], true) as Body;
+    const located = buildSearchBody(p, 1000, [], true, true) as Body;
     const geo = located.query.bool.must[0].has_parent.query.function_score.query.bool.filter[0].geo_distance;
     expect(located.query.bool.filter).toContainEqual({ geo_distance: { distance: geo.distance, restaurant_location: geo.location } });
     expect(located.query.bool.must).toEqual((buildSearchBody(p, 1000) as Body).query.bool.must);
     expect(JSON.stringify(buildSearchBody(p, 1000))).not.toContain('restaurant_location');
     expect(JSON.stringify(buildSearchBody(parse('diet=vegan'), 1000, [], true))).not.toContain('restaurant_location');
+  });
+
+  it('located and settled, scores each dish on its own copy of the location with the decay has_parent gave it, without the join', () => {
+    const p = parse('lat=37.5&lng=-122.25&radius=15mi&diet=vegan');
+    const joined = buildSearchBody(p, 1000, [], true, true) as Body;
+    const own = buildSearchBody(p, 1000, [], true) as Body;
+    expect(JSON.stringify(own)).not.toContain('has_parent');
+    const parentFn = joined.query.bool.must[0].has_parent.query.function_score;
+    const fn = own.query.bool.must[0].function_score;
+    expect(fn.query).toEqual({ match_all: {} });
+    expect(fn.boost_mode).toBe(parentFn.boost_mode);
+    expect(fn.functions).toEqual([{ exp: { restaurant_location: parentFn.functions[0].exp.location } }]);
+    // Everything else (filters, sort, facets, source, size) is the joined query's.
+    expect({ ...own, query: { ...own.query, bool: { ...own.query.bool, must: [] } } }).toEqual({ ...joined, query: { ...joined.query, bool: { ...joined.query.bool, must: [] } } });
+    // Without a location, or during a migration (exclusions use the restaurant's cell), the join stays.
+    expect(JSON.stringify(buildSearchBody(parse('diet=vegan'), 1000, [], true))).toContain('has_parent');
+    const moving = [{ startOrdinal: 1, endOrdinal: 2, start: 'aaa', end: 'bbb', routing: 'echo' }];
+    expect(JSON.stringify(buildSearchBody(p, 1000, moving, true))).toContain('has_parent');
   });
 
   it('sizes every facet to its whole vocabulary so counts are exact', () => {

@@ -1,7 +1,8 @@
 /**
  * The dish search: dishes whose parent restaurant lies within the circle
- * (has_parent + geo_distance; the location filter stays even when routing has
- * already narrowed the shards), plus diet/allergen/cuisine filters; the top
+ * (has_parent + geo_distance, or, on an index whose dishes carry their
+ * restaurant's location, geo_distance on that copy; the location filter stays
+ * even when routing has already narrowed the shards), plus diet/allergen/cuisine filters; the top
  * dishes nearest first with their restaurant and distance; the exact total;
  * facet counts over the matching dishes. Run routed (`routing=<names>`, only
  * the shards the core says the circle touches) or on all shards, and compared.
@@ -136,18 +137,24 @@ const RESTAURANT_SOURCE = ['id', 'name', 'place', 'state', 'location', 'cuisines
  * routed search about 40% of its time (bench/live.bench.ts). With `located`
  * (an index whose dishes carry `restaurant_location`, documents of shape 2)
  * the circle also filters the dishes directly: same answer, but no shard walks
- * dishes outside the circle. During a migration `exclusions`
+ * dishes outside the circle; and, unless `join` or a migration's exclusions
+ * ask for has_parent, the dishes are scored on that copy too (the same decay
+ * on the same point: the same score and order) and has_parent is left out,
+ * which spares each shard asked the restaurant search and the join: on 2.19 M
+ * documents an all-shards search costs the node 22-40% less CPU, a routed one
+ * the same within noise (bench/settings.bench.ts).
+ * During a migration `exclusions`
  * (Router.readExclusions) drop the copy of each moving range that is not the
  * read copy: restaurants with that `_routing` and a cell in the range, and so
  * (through has_parent, which joins on the same shard) their dishes.
  */
-export function buildSearchBody(p: SearchParams, timeoutMs = DEFAULT_SEARCH_TIMEOUT_MS, exclusions: readonly ReadExclusion[] = [], located = false): Record<string, unknown> {
-  const body = searchBody(p, timeoutMs, exclusions, located);
+export function buildSearchBody(p: SearchParams, timeoutMs = DEFAULT_SEARCH_TIMEOUT_MS, exclusions: readonly ReadExclusion[] = [], located = false, join = false): Record<string, unknown> {
+  const body = searchBody(p, timeoutMs, exclusions, located, join);
   // Profiling is asked only when wanted: it instruments every query and collector, so it slows the search it measures.
   return p.profile ? { ...body, profile: true } : body;
 }
 
-function searchBody(p: SearchParams, timeoutMs: number, exclusions: readonly ReadExclusion[], located: boolean): Record<string, unknown> {
+function searchBody(p: SearchParams, timeoutMs: number, exclusions: readonly ReadExclusion[], located: boolean, join: boolean): Record<string, unknown> {
   const excluded = exclusions.map((e) => ({ bool: { filter: [{ term: { _routing: e.routing } }, { range: { cell: e.end === null ? { gte: e.start } : { gte: e.start, lt: e.end } } }] } }));
   const notExcluded = excluded.length > 0 ? { must_not: excluded } : {};
   const parentQuery = p.circle
@@ -171,6 +178,14 @@ function searchBody(p: SearchParams, timeoutMs: number, exclusions: readonly Rea
   for (const d of p.diets) filter.push({ term: { diets: d } });
   if (p.cuisines.length > 0) filter.push({ terms: { cuisine: p.cuisines } });
   const mustNot = p.allergens.length > 0 ? [{ terms: { allergens: p.allergens } }] : [];
+  // Located, settled (no exclusions, which need the restaurant's cell): the dish's copy of its
+  // restaurant's location decides and scores it alone, with the same decay on the same point, so
+  // the score, the order and the answer are the join's, without has_parent's parent search and
+  // join on every shard asked (bench/settings.bench.ts: its CPU per search).
+  const scored =
+    located && p.circle && excluded.length === 0 && !join
+      ? { function_score: { query: { match_all: {} }, functions: [{ exp: { restaurant_location: { origin: { lat: p.circle.lat, lon: p.circle.lng }, scale: `${p.circle.radius.km * 1000}m`, decay: 0.5 } } }], boost_mode: 'replace' } }
+      : { has_parent: { parent_type: PARENT, score: !!p.circle, query: parentQuery } };
   return {
     size: p.size,
     timeout: `${timeoutMs}ms`,
@@ -178,7 +193,7 @@ function searchBody(p: SearchParams, timeoutMs: number, exclusions: readonly Rea
     _source: DISH_SOURCE,
     query: {
       bool: {
-        must: [{ has_parent: { parent_type: PARENT, score: !!p.circle, query: parentQuery } }],
+        must: [scored],
         filter,
         ...(mustNot.length > 0 ? { must_not: mustNot } : {}),
       },
@@ -376,6 +391,8 @@ export interface RunOptions {
   located?: boolean;
   /** The index's config (default: the sample's): another shape is searched by its own fields (buildDocSearchBody). */
   config?: IndexConfig;
+  /** Keep has_parent even when located (buildSearchBody's `join`): the query before dishes were scored on their own location, for comparisons. */
+  join?: boolean;
 }
 
 /**
@@ -390,7 +407,7 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
   const docs = opts.config && !isSampleShape(opts.config) ? opts.config : null;
   const { body } = await client.request<RawResponse>('POST', `/${encodeURIComponent(router.file.index)}/_search`, {
     query: { routing: plan.routing ?? undefined, allow_partial_search_results: 'true', ...opts.query },
-    body: docs ? buildDocSearchBody(docs, p, timeoutMs, plan.exclusions) : buildSearchBody(p, timeoutMs, plan.exclusions, opts.located ?? false),
+    body: docs ? buildDocSearchBody(docs, p, timeoutMs, plan.exclusions) : buildSearchBody(p, timeoutMs, plan.exclusions, opts.located ?? false, opts.join ?? false),
     timeoutMs: timeoutMs + 5000,
   });
   const wallMs = performance.now() - t0;
