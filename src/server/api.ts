@@ -25,7 +25,8 @@
  *   error        502  OpenSearch refused the query; 500 the server's boundary file is unusable
  *   forbidden    403  a write while writes are off, from a foreign Origin or a peer not on loopback
  *   not-found    404  a dish of an unknown restaurant, a delete of an unknown id
- *   busy         429  the cluster refused the write for a while (a migration's cutover window): retry after Retry-After
+ *   busy         429  the cluster refused the write for a while (a migration's cutover window), or a measurement
+ *                     is already running: retry after Retry-After
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
