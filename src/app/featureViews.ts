@@ -21,6 +21,7 @@ import { SearchVeil } from './search/SearchVeil';
 import { CoveringCells } from './search/CoveringCells';
 import { SearchCircle } from './search/SearchCircle';
 import { SearchPicker } from './search/SearchPicker';
+import { PastedCell } from './search/PastedCell';
 import { FanoutMap } from './fanout/FanoutMap';
 import { RequestsLayer } from './requests/RequestsLayer';
 import { RequestsLegend } from './requests/RequestsLegend';
@@ -72,12 +73,14 @@ export const FEATURE_VIEWS: readonly FeatureViews[] = [
     id: 'search',
     panels: [{ id: 'radius', title: 'Radius search', Component: RadiusPanel }],
     // The veil that dims what the search does not ask, then (after the fan-out map) the
-    // covering's cells, the circle with its centre pin, and click-to-pick.
+    // covering's cells, the circle with its centre pin, click-to-pick and a pasted cell.
     scene: [
       { at: 20, Component: SearchVeil },
       { at: 22, Component: CoveringCells },
       { at: 23, Component: SearchCircle },
       { at: 24, Component: SearchPicker },
+      // The S2 cell pasted into the search box, outlined over everything of the search.
+      { at: 25, Component: PastedCell },
     ],
   },
   // The fan-out map, drawn over the search's veil and under its covering.

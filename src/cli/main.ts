@@ -31,6 +31,7 @@ export const COMMAND_LOADERS: Map<string, () => Promise<Command>> = new Map([
   ['diff', async () => (await import('./commands/diff.ts')).diff],
   ['plan', async () => (await import('./commands/plan.ts')).plan],
   ['migrate', async () => (await import('./commands/migrate.ts')).migrate],
+  ['reindex', async () => (await import('./commands/reindex.ts')).reindex],
   ['split', async () => (await import('./commands/split.ts')).split],
   ['merge', async () => (await import('./commands/merge.ts')).merge],
   ['workload', async () => (await import('./commands/workload.ts')).workload],

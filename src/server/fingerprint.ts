@@ -46,9 +46,12 @@ export async function engineOf(client: OpenSearchClient): Promise<{ engine: stri
   return { engine: root.version.distribution ?? 'elasticsearch', version, major: Number(version.split('.')[0]) };
 }
 
-/** routingNumShardsOf reads an index's routing_num_shards from the cluster state's metadata. */
+/** routingNumShardsOf reads an index's (or an alias's one index's) routing_num_shards from the cluster state's metadata. */
 export async function routingNumShardsOf(client: OpenSearchClient, index: string): Promise<number> {
-  const body = await client.get<{ metadata?: { indices?: Record<string, { routing_num_shards?: number }> } }>(`/_cluster/state/metadata/${encodeURIComponent(index)}`, {
+  // The cluster state is keyed by concrete index: an alias (the name clients use after "geoshard reindex") is resolved first.
+  const settings = await client.get<Record<string, unknown>>(`/${encodeURIComponent(index)}/_settings/index.uuid`, { timeoutMs: 5000 });
+  const concrete = Object.keys(settings).length === 1 ? Object.keys(settings)[0] : index;
+  const body = await client.get<{ metadata?: { indices?: Record<string, { routing_num_shards?: number }> } }>(`/_cluster/state/metadata/${encodeURIComponent(concrete)}`, {
     query: { filter_path: 'metadata.indices.*.routing_num_shards' },
     timeoutMs: 5000,
   });

@@ -21,7 +21,6 @@
 import { useEffect, useRef } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { startLiveRunner } from './liveRunner';
 import { centreLabel } from '../search/searchGeometry';
 import type { LiveFailure } from './liveApi';
 import { LiveStatus } from './LiveStatus';
@@ -152,7 +151,6 @@ function LiveResults() {
 }
 
 export function LivePanel() {
-  useEffect(() => startLiveRunner(appStore), []);
   const on = useApp((s) => s.liveOn);
   return (
     <div className="live-panel">

@@ -9,7 +9,7 @@
  */
 import type { SliceCreator } from '../shell/types';
 import { NO_FILTERS, type LiveFilterKind, type LiveFilters, type LiveFailure, type LiveResult, type LiveStatus, type MeasureAnswer } from './liveApi';
-import { recordTimings, type LatencyHistory } from './latencyStats';
+import { recordTimings, type LatencyHistory } from '../shell/latencyStats';
 
 /** The latest /api/status answer. */
 export interface LiveStatusState {

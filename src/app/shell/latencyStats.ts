@@ -8,7 +8,7 @@
  * is the largest). No DOM, no store: the live runner records, the panel and
  * the globe's latency colouring read.
  */
-import type { ShardTiming } from './liveApi';
+import type { ShardTiming } from '../../server/wire';
 import { percentile } from '../../server/measureStats';
 
 /** The nearest-rank percentile, shared with the server's measurements (src/server/measureStats.ts). */
