@@ -10,7 +10,7 @@
  * (buildDocSearchBody: geo_distance on its location, q on its name field, its facets; the join
  * only when the config names one).
  *   GET /api/status
- *   POST /api/measure  { lat, lng, radius, diet?, allergen?, cuisine?, size?, runs?, concurrency? }  (measure.ts)
+ *   POST /api/measure  { lat, lng, radius, diet?, allergen?, cuisine?, q?, size?, runs?, concurrency? }  (measure.ts)
  *   GET /api/documents/:id   (where a document is, against where the boundary file puts it)
  *   PUT    /api/restaurants/:id                 { name, lat, lng, cuisines?, price_level? }
  *   PUT    /api/restaurants/:id/dishes/:dishId  { name, cuisine?, price_cents?, calories?, diets?, allergens? }
@@ -32,7 +32,8 @@
  *   error        502  OpenSearch refused the query; 500 the server's boundary file is unusable
  *   forbidden    403  a write while writes are off, from a foreign Origin or a peer not on loopback
  *   not-found    404  a dish of an unknown restaurant, a delete of an unknown id
- *   busy         429  the cluster refused the write for a while (a migration's cutover window): retry after Retry-After
+ *   busy         429  the cluster refused the write for a while (a migration's cutover window), or a measurement
+ *                     is already running: retry after Retry-After
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -50,7 +51,7 @@ import { runSearch, planRouted, planAll, compareParts, isSampleShape, DEFAULT_SE
 import { SAMPLE_CONFIG, parseIndexConfig, type IndexConfig } from '../opensearch/indexConfig.ts';
 import { readLayout, isHealthy, withLeftNodes, placementOf, placementSentence, type Layout } from './placement.ts';
 import { checkRouting, type RoutingCheck } from './fingerprint.ts';
-import type { ShardCopy, SearchPlacement, AskedShard } from './wire.ts';
+import type { ShardCopy, SearchPlacement, AskedShard, SearchParams } from './wire.ts';
 import { MigrationRouting, migrationOfMeta, migrationStatusOf } from './migration.ts';
 import { GeoIndexer, GeoIndexError, type DeleteResult, type PutResult } from '../opensearch/indexer.ts';
 import type { ShardRef } from '../core/index.ts';
@@ -283,12 +284,8 @@ export class LiveApi {
     if ('error' in l) return { httpStatus: 500, body: { status: 'error', error: { message: redactPath(l.error, l.path) } } };
     const { guard, config } = l;
     const sample = isSampleShape(config);
-    if (!sample) {
-      // The sample's filters name its dishes' fields; another index has its own (its config's facets).
-      const given = (['diet', 'allergen', 'cuisine'] as const).find((k) => q.has(k));
-      if (given) return { httpStatus: 400, body: { status: 'invalid', error: { param: given, message: `${given} is not a filter of index "${config.index}": the ${given} filter is the restaurant sample's; this index's search takes lat, lng, radius, q (text on ${config.name ?? 'no name field'}), size, compare and profile, and reports the facets ${config.facets.length > 0 ? config.facets.join(', ') : '(none)'}` } } };
-      if (params.text && !config.name) return { httpStatus: 400, body: { status: 'invalid', error: { param: 'q', message: `q is not valid for index "${config.index}": its config names no name field to match text against (set "name" in the config)` } } };
-    }
+    const refused = sample ? null : configRefusal(config, params, (k) => q.has(k));
+    if (refused) return refused;
     const file = l.router.file;
     const head = {
       query: describeQuery(params),
@@ -432,6 +429,10 @@ export class LiveApi {
     if (this.measuring) return { httpStatus: 429, body: { status: 'busy', error: { message: 'a measurement is already running on this server: wait for it (one at a time, so two never share the nodes and halve each other\'s figures)' } }, headers: { 'retry-after': '5' } };
     const l = this.routing();
     if ('error' in l) return { httpStatus: 500, body: { status: 'error', error: { message: redactPath(l.error, l.path) } } };
+    // Another index than the sample is measured with its own search, as /api/search runs it.
+    const sample = isSampleShape(l.config);
+    const refused = sample ? null : configRefusal(l.config, m.search, (k) => (k === 'diet' ? m.search.diets : k === 'allergen' ? m.search.allergens : m.search.cuisines).length > 0);
+    if (refused) return refused;
     const file = l.router.file;
     const head = { query: describeQuery(m.search), index: file.index, boundary: { hash: file.hash, version: file.version, numberOfShards: file.numberOfShards } };
     this.measuring = true;
@@ -445,7 +446,7 @@ export class LiveApi {
       const t0 = performance.now();
       const processors = await readProcessors(this.client).catch(() => null);
       const routed = planRouted(router, m.search);
-      const f = await measurePlans(this.client, router, m.search, { routed, all: planAll(router) }, { runs: m.runs, concurrency: m.concurrency, located: docShapeOf(d.meta?.sample) >= DOC_SHAPE, timeoutMs: this.searchTimeoutMs });
+      const f = await measurePlans(this.client, router, m.search, { routed, all: planAll(router) }, { runs: m.runs, concurrency: m.concurrency, located: sample && docShapeOf(d.meta?.sample) >= DOC_SHAPE, timeoutMs: this.searchTimeoutMs, ...(sample ? {} : { config: l.config }) });
       const answer: MeasureAnswer = {
         status: f.partialRuns > 0 ? 'partial' : 'complete',
         ...head,
@@ -822,6 +823,19 @@ function redactPath(message: string, path: string): string {
 
 function boundaryInfo(file: BoundaryFile, path: string) {
   return { file: publicName(path), index: file.index, hash: file.hash, version: file.version, numberOfShards: file.numberOfShards, shards: file.shards.map((s, index) => ({ index, name: s.name, shard: s.shard })), routing: routingKeyOf(file) };
+}
+
+/**
+ * configRefusal is the 400 of a search the index's config cannot run (`config` not the sample's):
+ * one of the sample's dish filters (`given` says which parameters were sent), or a text query
+ * without a name field in the config. Null when the search is valid for the config.
+ */
+function configRefusal(config: IndexConfig, params: SearchParams, given: (param: 'diet' | 'allergen' | 'cuisine') => boolean): ApiResult | null {
+  // The sample's filters name its dishes' fields; another index has its own (its config's facets).
+  const filter = (['diet', 'allergen', 'cuisine'] as const).find(given);
+  if (filter) return { httpStatus: 400, body: { status: 'invalid', error: { param: filter, message: `${filter} is not a filter of index "${config.index}": the ${filter} filter is the restaurant sample's; this index's search takes lat, lng, radius, q (text on ${config.name ?? 'no name field'}), size, compare and profile, and reports the facets ${config.facets.length > 0 ? config.facets.join(', ') : '(none)'}` } } };
+  if (params.text && !config.name) return { httpStatus: 400, body: { status: 'invalid', error: { param: 'q', message: `q is not valid for index "${config.index}": its config names no name field to match text against (set "name" in the config)` } } };
+  return null;
 }
 
 /** driftRefusal is the 409 of a search whose hashes match but whose routing does not: `status` says what disagrees, `extra` the details. */

@@ -9,7 +9,11 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gain, keptRuns, percentile, summarise, warmupRunsOf } from './measureStats.ts';
-import { readNodeStats, readingAfter, cpuBetween } from './measure.ts';
+import { readNodeStats, readingAfter, cpuBetween, measurePlans } from './measure.ts';
+import { planAll, planRouted } from './search.ts';
+import { parseSearchParams } from './wire.ts';
+import { Router } from '../core/index.ts';
+import { bundledFile } from './testkit.ts';
 import { LiveApi, DEFAULT_BOUNDARIES_PATH } from './api.ts';
 import { OpenSearchClient, type RequestOptions, type Response } from './opensearch.ts';
 import { MEASURE_CONCURRENCY, MEASURE_RUNS, MIN_RADIUS_KM, parseMeasureRequest } from './wire.ts';
@@ -231,4 +235,52 @@ describe('POST /api/measure refuses bad input before asking OpenSearch', () => {
     expect(r.body).toMatchObject({ status: 'invalid', error: { param: 'lat' } });
     expect(client.asked).toEqual([]);
   });
+});
+
+describe('measuring an index that is not the sample', () => {
+  const file = bundledFile();
+  const config = { index: file.index, location: 'geo', weight: 'docs' as const, name: 'name', join: null, facets: ['country'] };
+
+  it('refuses the sample\'s dish filters with a 400 naming the filter, before asking OpenSearch', async () => {
+    const client = new NoNodeClient();
+    const api = new LiveApi({ file, config, client });
+    const r = await api.measure({ lat: 48.85, lng: 2.35, radius: '20km', diet: 'vegan' });
+    expect(r.httpStatus).toBe(400);
+    expect(r.body).toMatchObject({ status: 'invalid', error: { param: 'diet' } });
+    expect((r.body as { error: { message: string } }).error.message).toContain(`diet is not a filter of index "${file.index}"`);
+    expect(client.asked).toEqual([]);
+    await client.close();
+  });
+
+  it('measures the search /api/search runs for the config: its location field, no join', async () => {
+    /** Answers every search with no hits and the stats with a node, recording the search bodies. */
+    class SearchRecorder extends OpenSearchClient {
+      bodies: Record<string, unknown>[] = [];
+      constructor() {
+        super({ url: 'http://127.0.0.1:9', timeoutMs: 1000 });
+      }
+      override async request<T>(_method: string, path: string, opts?: RequestOptions): Promise<Response<T>> {
+        if (path.endsWith('/_search')) {
+          this.bodies.push(opts?.body as Record<string, unknown>);
+          const n = (opts?.query?.routing as string | undefined)?.split(',').length ?? file.numberOfShards;
+          return { status: 200, body: { took: 1, timed_out: false, _shards: { total: n, successful: n, skipped: 0, failed: 0 }, hits: { total: { value: 0, relation: 'eq' }, hits: [] }, aggregations: {} } as T };
+        }
+        return { status: 200, body: { nodes: { n1: { process: { timestamp: Date.now(), cpu: { total_in_millis: 5 } } } } } as T };
+      }
+    }
+    const c = new SearchRecorder();
+    const router = new Router(file);
+    const params = parseSearchParams(new URLSearchParams('lat=48.85&lng=2.35&radius=20km&q=paris'));
+    const f = await measurePlans(c, router, params, { routed: planRouted(router, params), all: planAll(router) }, { runs: 4, concurrency: 1, located: false, timeoutMs: 1000, config });
+    expect(f.identical).toBe(true);
+    expect(c.bodies.length).toBeGreaterThanOrEqual(16);
+    for (const b of c.bodies) {
+      const text = JSON.stringify(b);
+      expect(text).toContain('"geo_distance"');
+      expect(text).toContain('"geo":{"lat":48.85,"lon":2.35}');
+      expect(text).not.toContain('has_parent');
+      expect(text).toContain('paris');
+    }
+    await c.close();
+  }, 30_000);
 });

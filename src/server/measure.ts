@@ -25,7 +25,8 @@
  */
 import type { Router } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
-import { runSearch, compareParts, type Plan, type SearchPart } from './search.ts';
+import { runSearch, compareParts, type Plan, type AnySearchPart } from './search.ts';
+import type { IndexConfig } from '../opensearch/indexConfig.ts';
 import { gain, keptRuns, summarise, warmupRunsOf } from './measureStats.ts';
 import type { LoadAverage, MeasureSide, SearchParams } from './wire.ts';
 
@@ -75,14 +76,17 @@ export interface TimedReading {
   sentAt: number;
 }
 
+/** Slack (ms) for comparing the node's millisecond timestamps with the client's clock: without it a reading computed right at the call can look older by a rounding and be waited out for another second. */
+const CLOCK_SLACK_MS = 2;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * readingAfter returns a reading every node computed after the moment of the
  * call, so that the CPU between `prev` and it covers all the work done before
  * the call. A node's figure is fresh when its clock moved on from `prev` by at
- * least the time since `prev` was asked (its stats were computed after the
- * call), or when it changed since the first answer this call received (it was
+ * least the time since `prev` was asked, less CLOCK_SLACK_MS (its stats were
+ * computed after the call), or when it changed since the first answer this call received (it was
  * computed after that answer was asked). Polls every `pollMs` until each node
  * has a fresh figure: at most about the node's refresh interval (1 s), and
  * gives up after `maxWaitMs` with the last reading. Without `prev`, waits for a
@@ -97,7 +101,7 @@ export async function readingAfter(client: OpenSearchClient, prev: TimedReading 
     const fresh = Object.entries(reading.perNode).every(([id, n]) => {
       const p = prev?.reading.perNode[id];
       if (prev && !p) return true;
-      if (p && n.atMs - p.atMs >= callAt - prev!.sentAt) return true;
+      if (p && n.atMs > p.atMs && n.atMs - p.atMs >= callAt - prev!.sentAt - CLOCK_SLACK_MS) return true;
       const f = first?.perNode[id];
       return f !== undefined && n.atMs !== f.atMs;
     });
@@ -137,6 +141,8 @@ export interface MeasureOptions {
   located: boolean;
   /** Deadline OpenSearch gets per search (ms). */
   timeoutMs: number;
+  /** The index's config when it is not the sample's: its documents are searched by their own fields, as /api/search does (runSearch's `config`). */
+  config?: IndexConfig;
 }
 
 /** measurePlans' result: both plans' figures, their gains, what the answers said and the load. */
@@ -164,8 +170,8 @@ export async function measurePlans(client: OpenSearchClient, router: Router, par
   const warmupRuns = warmupRunsOf(opts.runs);
   let done = 0;
   let partialRuns = 0;
-  const search = async (plan: Plan): Promise<SearchPart> => {
-    const r = await runSearch(client, router, { ...params, compare: false, profile: false }, plan, { timeoutMs: opts.timeoutMs, located: opts.located, query: { request_cache: 'false' } });
+  const search = async (plan: Plan): Promise<AnySearchPart> => {
+    const r = await runSearch(client, router, { ...params, compare: false, profile: false }, plan, { timeoutMs: opts.timeoutMs, located: opts.located, query: { request_cache: 'false' }, ...(opts.config ? { config: opts.config } : {}) });
     if (r.status !== 'complete') partialRuns++;
     done++;
     return r;
@@ -174,11 +180,11 @@ export async function measurePlans(client: OpenSearchClient, router: Router, par
   const before = await stats();
 
   // 1. One at a time, alternating search by search.
-  const one = { routed: [] as SearchPart[], all: [] as SearchPart[] };
+  const one = { routed: [] as AnySearchPart[], all: [] as AnySearchPart[] };
   const differences: string[] = [];
   for (let i = 0; i < opts.runs; i++) {
     const order = i % 2 === 0 ? (['routed', 'all'] as const) : (['all', 'routed'] as const);
-    const pair = {} as Record<'routed' | 'all', SearchPart>;
+    const pair = {} as Record<'routed' | 'all', AnySearchPart>;
     for (const which of order) pair[which] = await search(plans[which]);
     one.routed.push(pair.routed);
     one.all.push(pair.all);

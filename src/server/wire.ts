@@ -829,7 +829,7 @@ export const MEASURE_RUNS = { min: 4, max: 200, default: 30 } as const;
 /** Searches in flight in a measurement's throughput phase: [min, max] and the default. */
 export const MEASURE_CONCURRENCY = { min: 1, max: 16, default: 4 } as const;
 /** The keys a measure body accepts; any other key is a 400. */
-export const MEASURE_FIELDS = ['lat', 'lng', 'radius', 'diet', 'allergen', 'cuisine', 'size', 'runs', 'concurrency'] as const;
+export const MEASURE_FIELDS = ['lat', 'lng', 'radius', 'diet', 'allergen', 'cuisine', 'q', 'size', 'runs', 'concurrency'] as const;
 
 /**
  * The body of POST /api/measure: the search (as /api/search takes it: lat and
@@ -844,6 +844,8 @@ export interface MeasureRequest {
   diet?: string | string[];
   allergen?: string | string[];
   cuisine?: string | string[];
+  /** A text query on the index config's name field, as /api/search's `q`. */
+  q?: string;
   size?: number | string;
   /** Searches per plan, integer in [MEASURE_RUNS.min, MEASURE_RUNS.max] (default 30). */
   runs?: number;
@@ -889,12 +891,12 @@ export function parseMeasureRequest(body: unknown): MeasureParams {
     if (!(MEASURE_FIELDS as readonly string[]).includes(key)) throw new ParamError(key, `${show(key)} is not a measure field: expected only ${MEASURE_FIELDS.join(', ')}`);
   }
   const q = new URLSearchParams();
-  for (const name of ['lat', 'lng', 'radius', 'size'] as const) {
+  for (const name of ['lat', 'lng', 'radius', 'size', 'q'] as const) {
     const v = b[name];
     if (v === undefined || v === null) continue;
-    if (typeof v === 'number' && Number.isFinite(v)) q.set(name, decimalString(v));
+    if (typeof v === 'number' && Number.isFinite(v) && name !== 'q') q.set(name, decimalString(v));
     else if (typeof v === 'string') q.set(name, v);
-    else throw new ParamError(name, `${name} ${showValue(v)} is invalid: expected a ${name === 'radius' ? 'number of miles or a string such as "15mi" or "25km"' : 'number'}`);
+    else throw new ParamError(name, `${name} ${showValue(v)} is invalid: expected ${name === 'radius' ? 'a number of miles or a string such as "15mi" or "25km"' : name === 'q' ? 'a string' : 'a number'}`);
   }
   for (const name of FILTER_KINDS) {
     const v = b[name];

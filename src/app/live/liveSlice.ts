@@ -4,7 +4,8 @@
  * The search itself is the radius explorer's (searchSlice: centre, radius,
  * no-location mode); this slice adds only what live mode owns. The requests
  * are made by live/liveRunner.ts, which watches the store and writes
- * `liveStatus` and `liveSearch` here; the panel (live/LivePanel.tsx) reads them.
+ * `liveStatus`, `liveSearch` and `liveMeasure` (the Measure action's answer)
+ * here; the panel (live/LivePanel.tsx) reads them.
  */
 import type { SliceCreator } from '../shell/types';
 import type { LiveFailure, LiveResult, LiveStatus, MeasureAnswer } from './liveApi';

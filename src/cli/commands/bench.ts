@@ -37,7 +37,7 @@ export function report(a: MeasureAnswer): string {
 export const bench: Command = {
   name: 'bench',
   summary: 'measure one search routed and on all shards on a real cluster: p50/p99, OpenSearch CPU per search, searches/s',
-  usage: `geoshard bench --lat LAT --lng LNG --radius R [--runs N] [--concurrency C] [--diet D] [--allergen A] [--cuisine C] [--boundaries FILE] [--json]
+  usage: `geoshard bench --lat LAT --lng LNG --radius R [--runs N] [--concurrency C] [--diet D] [--allergen A] [--cuisine C] [--q TEXT] [--boundaries FILE] [--json]
 
 Runs the dish search of the live API (GET /api/search) at a circle N times per plan, routed to
 the shards the circle touches and on all shards, alternating search by search; discards the
@@ -53,6 +53,7 @@ refused when the index was written with another boundary file.
   --runs N                 searches per plan in each phase, [${MEASURE_RUNS.min}, ${MEASURE_RUNS.max}] (default ${MEASURE_RUNS.default})
   --concurrency C          searches in flight in the throughput phase, [${MEASURE_CONCURRENCY.min}, ${MEASURE_CONCURRENCY.max}] (default ${MEASURE_CONCURRENCY.default})
   --diet, --allergen, --cuisine   the search's filters, comma-separated (as the API takes them)
+  --q TEXT                 a text query on the name field (as the API's q)
   --boundaries FILE        boundary file naming the index (default data/boundaries.json)
   --json                   print the API's answer (MeasureAnswer) as JSON instead of the table
 
@@ -73,6 +74,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
         diet: { type: 'string' },
         allergen: { type: 'string' },
         cuisine: { type: 'string' },
+        q: { type: 'string' },
         boundaries: { type: 'string' },
         json: { type: 'boolean' },
       },
@@ -88,7 +90,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
       runs: int(values.runs, 'runs', 'bench', MEASURE_RUNS.default, MEASURE_RUNS.min, MEASURE_RUNS.max),
       concurrency: int(values.concurrency, 'concurrency', 'bench', MEASURE_CONCURRENCY.default, MEASURE_CONCURRENCY.min, MEASURE_CONCURRENCY.max),
     };
-    for (const f of ['diet', 'allergen', 'cuisine'] as const) if (values[f] !== undefined) request[f] = values[f] as string;
+    for (const f of ['diet', 'allergen', 'cuisine', 'q'] as const) if (values[f] !== undefined) request[f] = values[f] as string;
     const router = loadRouter((values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES);
     let client: OpenSearchClient;
     try {
