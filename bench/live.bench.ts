@@ -61,6 +61,8 @@ import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../sr
 import { runSearch, planRouted, planAll, compareParts, buildSearchBody, type Plan } from '../src/server/search.ts';
 import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
 import { ROOT, derivedFile } from '../src/server/testkit.ts';
+import { readNodeStats } from '../src/server/measure.ts';
+import { percentile } from '../src/server/measureStats.ts';
 import type { BoundaryFile } from '../src/core/index.ts';
 
 const argv = process.argv.slice(2);
@@ -123,10 +125,8 @@ interface Job {
   all: Plan;
 }
 
-function pct(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
+/** The nearest-rank percentile of ascending samples (src/server/measureStats.ts), NaN when there are none. */
+const pct = (sorted: number[], p: number): number => (sorted.length === 0 ? NaN : percentile(sorted, p));
 const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -148,10 +148,9 @@ interface Row {
   cpu: { routedMs: number; allMs: number; ratio: number };
 }
 
-/** cpuMs returns the CPU time (ms) OpenSearch's processes have used so far, summed over the cluster's nodes. */
+/** cpuMs returns the CPU time (ms) OpenSearch's processes have used so far, summed over the cluster's nodes (src/server/measure.ts readNodeStats, as POST /api/measure reads it). */
 async function cpuMs(): Promise<number> {
-  const r = await target.client.get<{ nodes: Record<string, { process?: { cpu?: { total_in_millis?: number } } }> }>('/_nodes/stats/process');
-  return Object.values(r.nodes).reduce((sum, n) => sum + (n.process?.cpu?.total_in_millis ?? 0), 0);
+  return (await readNodeStats(target.client)).cpuMs;
 }
 
 function jobsFor(radiusMi: number): Job[] {
