@@ -4,7 +4,7 @@
  * percentiles, which runs are warm-up, and the ratio of two plans' figures.
  *
  * Pure TypeScript, no Node and no DOM: imported by the server, the benches
- * and the browser bundle (src/app/live/latencyStats.ts).
+ * and the browser bundle (src/app/shell/latencyStats.ts).
  */
 
 /**
