@@ -1,5 +1,5 @@
 /**
- * What engineers paste into the search box (search/paste.ts): an S2 token of any level is
+ * What engineers paste into the search box (src/app/search/paste.ts): an S2 token of any level is
  * outlined on the globe and its shard or shards named; a lat,lng pair becomes the search
  * centre; bad input says why in the box; in live mode a document id is looked up (the API
  * answered here by page.route in the server's shape: its own live test is

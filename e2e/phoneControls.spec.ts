@@ -1,6 +1,6 @@
 /**
  * The globe's controls on a phone (390×844): the level, layer and colour boxes fold behind one
- * button (globe/ControlsFold.tsx), so the globe shows the data. The share of the globe canvas
+ * button (src/app/globe/ControlsFold.tsx), so the globe shows the data. The share of the globe canvas
  * the overlay controls cover is measured in the page (every painted box over the globe, as a
  * union of their rectangles clipped to the canvas) with the boxes folded and opened; a desktop
  * (1280×800) keeps its boxes in view with no button.
