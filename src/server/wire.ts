@@ -38,7 +38,10 @@ export const DEFAULT_SIZE = 20;
 export const MIN_RADIUS_KM = 0.01;
 
 /** The parameters the search accepts; anything else is a 400. */
-export const SEARCH_PARAMS = ['lat', 'lng', 'radius', 'diet', 'allergen', 'cuisine', 'size', 'compare', 'profile'] as const;
+export const SEARCH_PARAMS = ['lat', 'lng', 'radius', 'diet', 'allergen', 'cuisine', 'size', 'compare', 'profile', 'q'] as const;
+
+/** The longest text query (`q`, characters after trimming). */
+export const MAX_TEXT_CHARS = 200;
 
 /** The three filters; values come from the vocabulary. */
 export type FilterKind = 'diet' | 'allergen' | 'cuisine';
@@ -68,6 +71,8 @@ export interface SearchParams {
   compare: boolean;
   /** Profile the search (OpenSearch's profile API) and report each asked shard's time. */
   profile: boolean;
+  /** A text query on the config's name field (`q`, trimmed, 1 to MAX_TEXT_CHARS characters); absent or null: none. */
+  text?: string | null;
 }
 
 /** ParamError is a 400: `param` is the query parameter at fault. */
@@ -193,7 +198,10 @@ export function parseSearchParams(q: URLSearchParams): SearchParams {
   }
   const compare = flag(q, 'compare');
   const profile = flag(q, 'profile');
-  return { circle, diets: list(q, 'diet'), allergens: list(q, 'allergen'), cuisines: list(q, 'cuisine'), size, compare, profile };
+  const textRaw = single(q, 'q');
+  const text = textRaw?.trim();
+  if (text !== undefined && (text === '' || text.length > MAX_TEXT_CHARS)) throw new ParamError('q', `q ${show(textRaw ?? '')} is invalid: expected a text of 1 to ${MAX_TEXT_CHARS} characters (matched against the index's name field), or no q`);
+  return { circle, diets: list(q, 'diet'), allergens: list(q, 'allergen'), cuisines: list(q, 'cuisine'), size, compare, profile, ...(text !== undefined ? { text } : {}) };
 }
 
 /** The search the explorer asks for, before it is written as a query string. */
@@ -245,6 +253,8 @@ export interface QueryEcho {
   size: number;
   compare: boolean;
   profile: boolean;
+  /** The text query (q), when one was given. */
+  text?: string;
 }
 
 /** describeQuery echoes a validated search for the response (units stated). */
@@ -261,6 +271,7 @@ export function describeQuery(p: SearchParams): QueryEcho {
     size: p.size,
     compare: p.compare,
     profile: p.profile,
+    ...(p.text ? { text: p.text } : {}),
   };
 }
 
@@ -353,8 +364,34 @@ export interface Facets {
   cuisines: FacetCount[];
 }
 
-/** One executed search (routed, or on all shards), as the answer reports it. */
-export interface SearchSide {
+/**
+ * A hit of an index that is not the sample (its config's fields): any document in the circle,
+ * nearest first (or by text score with q).
+ */
+export interface DocHit {
+  /** The document's _id. */
+  id: string;
+  /** The config's name field, or the _id when the config names none (or the document has no name). */
+  name: string;
+  /** The routing value it was written with (null: none, the engine hashed its id). */
+  routing: string | null;
+  /** Its location (the config's location field; a join child: its childLocation), degrees; null when it has none. */
+  lat: number | null;
+  lng: number | null;
+  /** Great-circle distance (km) from the search centre; null without a location. */
+  distanceKm: number | null;
+  /** The config's facet fields as the document holds them (absent ones left out). */
+  fields: Record<string, unknown>;
+}
+
+/** Facet counts of an index that is not the sample: per config facet field, its values, count descending then value. */
+export type FacetMap = Record<string, FacetCount[]>;
+
+/**
+ * One executed search (routed, or on all shards), as the answer reports it: the sample's dishes
+ * and facets by default, DocHit and FacetMap for an index of another config.
+ */
+export interface SearchSide<H = DishHit, F = Facets> {
   status: SearchStatus;
   /** routed: only the shards the circle touches; all-shards: no routing (every shard). */
   scope: 'routed' | 'all-shards';
@@ -368,10 +405,10 @@ export interface SearchSide {
   /** Wall time of the request as the API server saw it (ms). */
   wallMs: number;
   timedOut: boolean;
-  /** Exact number of matching dishes. */
+  /** Exact number of matching dishes (or documents). */
   total: number;
-  hits: DishHit[];
-  facets: Facets;
+  hits: H[];
+  facets: F;
   shards: ShardsSection;
   /** Each answering shard's time, by shard number (profile=1 only; absent otherwise). */
   shardTimes?: ShardTiming[];
@@ -587,6 +624,12 @@ export interface StatusAnswer {
   vocabulary: { diets: readonly string[]; allergens: readonly string[]; cuisines: readonly string[] };
   /** Whether the write endpoints answer (GEOSHARD_WRITES=1 on the server); absent from older servers. */
   writes?: { enabled: boolean };
+  /**
+   * The index config searches use (GEOSHARD_CONFIG), when it is not the sample's: its location,
+   * name, join and facets (then docs.restaurants and docs.dishes are 0 and docs.total counts
+   * every document). Absent for the sample.
+   */
+  config?: { index: string; location: string; name: string | null; join: unknown; facets: string[] };
 }
 
 /**
@@ -776,6 +819,155 @@ export interface WriteAnswer {
   dishes: number;
   /** The migration epoch written under, null when settled. */
   epoch: number | null;
+}
+
+// ---------------------------------------------------------------------------
+// Measure: POST /api/measure (the Live panel's Measure action, `geoshard bench`)
+
+/** Searches per plan a measurement runs one at a time (the warm-up included), and again with several in flight: [min, max] and the default. */
+export const MEASURE_RUNS = { min: 4, max: 200, default: 30 } as const;
+/** Searches in flight in a measurement's throughput phase: [min, max] and the default. */
+export const MEASURE_CONCURRENCY = { min: 1, max: 16, default: 4 } as const;
+/** The keys a measure body accepts; any other key is a 400. */
+export const MEASURE_FIELDS = ['lat', 'lng', 'radius', 'diet', 'allergen', 'cuisine', 'size', 'runs', 'concurrency'] as const;
+
+/**
+ * The body of POST /api/measure: the search (as /api/search takes it: lat and
+ * lng in degrees, radius "15mi" / "25km" or a number of miles, the filters as
+ * arrays or comma-separated strings, size) and how to measure it. A location is
+ * required: without a circle both plans ask every shard.
+ */
+export interface MeasureRequest {
+  lat: number | string;
+  lng: number | string;
+  radius: number | string;
+  diet?: string | string[];
+  allergen?: string | string[];
+  cuisine?: string | string[];
+  size?: number | string;
+  /** Searches per plan, integer in [MEASURE_RUNS.min, MEASURE_RUNS.max] (default 30). */
+  runs?: number;
+  /** Searches in flight in the throughput phase, integer in [1, 16] (default 4). */
+  concurrency?: number;
+}
+
+/** A validated measure request. */
+export interface MeasureParams {
+  /** The search (compare and profile off: a profiled search costs more than the one measured). */
+  search: SearchParams;
+  runs: number;
+  concurrency: number;
+}
+
+/** showValue writes a JSON value for a message: strings quoted (and cut), anything else as JSON. */
+const showValue = (v: unknown): string => (typeof v === 'string' ? show(v) : (JSON.stringify(v) ?? String(v)));
+
+/** An integer field of the measure body in [min, max], or its default when absent; ParamError naming it otherwise. */
+function measureInt(v: unknown, name: 'runs' | 'concurrency', r: { min: number; max: number; default: number }): number {
+  if (v === undefined) return r.default;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < r.min || v > r.max) {
+    throw new ParamError(name, `${name} ${showValue(v)} is invalid: expected an integer in [${r.min}, ${r.max}] (default ${r.default})`);
+  }
+  return v;
+}
+
+/**
+ * parseMeasureRequest validates a POST /api/measure body (parsed JSON). The
+ * search fields go through parseSearchParams, so they are refused with the
+ * same words as /api/search (lat in [-90, 90], lng in [-180, 180], radius from
+ * MIN_RADIUS_KM to MAX_RADIUS_KM, known filter values, size in [0, MAX_SIZE]).
+ * Throws ParamError naming the first field at fault, its value and what is
+ * valid: a body that is not an object (param "body"), an unknown field, a
+ * missing location, runs or concurrency out of range or not integers.
+ */
+export function parseMeasureRequest(body: unknown): MeasureParams {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ParamError('body', `the body is ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}: send one JSON object such as {"lat":37.7749,"lng":-122.4194,"radius":"15mi","runs":30,"concurrency":4}`);
+  }
+  const b = body as Record<string, unknown>;
+  for (const key of Object.keys(b)) {
+    if (!(MEASURE_FIELDS as readonly string[]).includes(key)) throw new ParamError(key, `${show(key)} is not a measure field: expected only ${MEASURE_FIELDS.join(', ')}`);
+  }
+  const q = new URLSearchParams();
+  for (const name of ['lat', 'lng', 'radius', 'size'] as const) {
+    const v = b[name];
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'number' && Number.isFinite(v)) q.set(name, decimalString(v));
+    else if (typeof v === 'string') q.set(name, v);
+    else throw new ParamError(name, `${name} ${showValue(v)} is invalid: expected a ${name === 'radius' ? 'number of miles or a string such as "15mi" or "25km"' : 'number'}`);
+  }
+  for (const name of FILTER_KINDS) {
+    const v = b[name];
+    if (v === undefined || v === null) continue;
+    const values = typeof v === 'string' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
+    if (values === null) throw new ParamError(name, `${name} ${showValue(v)} is invalid: expected a string or an array of strings, from ${VOCABULARY[name].join(', ')}`);
+    for (const x of values) q.append(name, x);
+  }
+  if (q.get('lat') === null || q.get('lng') === null) {
+    const missing = q.get('lat') === null ? 'lat' : 'lng';
+    throw new ParamError(missing, `${missing} is missing: a measurement compares the routed plan with all shards, which needs a location (lat and lng in degrees) and a radius`);
+  }
+  const search = parseSearchParams(q);
+  return { search, runs: measureInt(b.runs, 'runs', MEASURE_RUNS), concurrency: measureInt(b.concurrency, 'concurrency', MEASURE_CONCURRENCY) };
+}
+
+/** The machine's load as the OpenSearch nodes report it (`_nodes/stats/os`, os.cpu.load_average; the highest over the nodes). */
+export interface LoadAverage {
+  '1m': number;
+  '5m': number;
+  '15m': number;
+}
+
+/** One plan's figures in a measurement. ms throughout. */
+export interface MeasureSide {
+  /** Shards the plan asks. */
+  shardsAsked: number;
+  /** Wall time as the server sees it, one search at a time, warm-up discarded: n, p50, p99 (nearest rank). */
+  latency: { n: number; p50Ms: number; p99Ms: number };
+  /** OpenSearch's own `took`, p50 over the same runs. */
+  tookP50Ms: number;
+  /** OpenSearch CPU time per search in the throughput phase (every node's process, `_nodes/stats/process`); null when the node stats could not be read. */
+  cpuMsPerSearch: number | null;
+  /** Searches per second completed with `concurrency` in flight. */
+  searchesPerS: number;
+  /** Wall time of the throughput phase's searches (several in flight). */
+  underLoad: { n: number; p50Ms: number; p99Ms: number };
+}
+
+/**
+ * The 200 answer of POST /api/measure. Every `gain` is above 1 when the routed
+ * plan is better: all ÷ routed for the times and CPU per search, routed ÷ all
+ * for searches per second (measureStats.ts gain); null when it means nothing.
+ */
+export interface MeasureAnswer {
+  /** complete: every search answered in full; partial: some did not (`partialRuns`), so the figures may flatter the plan that skipped work. */
+  status: 'complete' | 'partial';
+  index: string;
+  boundary: { hash: string; version: number; numberOfShards: number };
+  query: QueryEcho;
+  /** Searches per plan in each phase, and in flight in the throughput phase. */
+  runs: number;
+  concurrency: number;
+  /** The first runs of each plan, measured one at a time and discarded, and the sentence that says so. */
+  warmup: { runs: number; note: string };
+  /** The routed plan's routing string. */
+  routing: string;
+  routed: MeasureSide;
+  all: MeasureSide;
+  gain: { p50: number | null; p99: number | null; cpu: number | null; throughput: number | null };
+  /** Whether every routed / all-shards pair of the one-at-a-time phase gave the same answer (compareParts); the first differences otherwise. */
+  identical: boolean;
+  differences: string[];
+  /** Searches that were partial (some shard did not answer), both plans and phases. */
+  partialRuns: number;
+  /** The load before and after (null when the node stats could not be read), the nodes asked, and the processors of the busiest node. */
+  load: { before: LoadAverage | null; after: LoadAverage | null; nodes: number; processors: number | null };
+  /** How the figures were taken, in one paragraph (shown under the table). */
+  method: string;
+  /** Wall time of the whole measurement. */
+  ms: number;
+  /** When the measurement started (ISO 8601). */
+  at: string;
 }
 
 /** One copy of a document GET /api/documents/:id found: where the engine holds it. */

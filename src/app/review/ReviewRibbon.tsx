@@ -23,7 +23,6 @@ import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { startReview } from './reviewDriver';
 import { candidateColors, moveAt, snapBoundary, lowerBound } from './review';
 import { ribbonBins } from '../globe/typedArrays';
 import { toHex, type RGB } from '../shell/palette';
@@ -463,7 +462,6 @@ function Strip() {
 }
 
 export function ReviewRibbon() {
-  useEffect(() => startReview(appStore), []);
   const has = useApp((s) => s.candidate !== null && readyData(s) !== null);
   if (!has) return null;
   return (

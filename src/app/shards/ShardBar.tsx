@@ -101,7 +101,7 @@ export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) 
             onMouseEnter={() => appStore.getState().setHighlight(i)}
             onFocus={() => appStore.getState().setHighlight(i)}
             onBlur={() => appStore.getState().setHighlight(-1)}
-            onClick={() => flyToShard(i)}
+            onClick={() => flyToShard(appStore, i)}
           >
             <span>{s.name}</span>
           </button>

@@ -48,7 +48,7 @@ export function ShardsPanel() {
         </thead>
         <tbody ref={body} onMouseLeave={() => appStore.getState().setHighlight(-1)}>
           {data.router.shards.map((s, i) => (
-            <tr key={s.name} onMouseEnter={() => appStore.getState().setHighlight(i)} onClick={() => flyToShard(i)} data-testid={`shard-row-${s.name}`}>
+            <tr key={s.name} onMouseEnter={() => appStore.getState().setHighlight(i)} onClick={() => flyToShard(appStore, i)} data-testid={`shard-row-${s.name}`}>
               <td>
                 <i className="swatch" style={{ background: toHex(data.colors[i]) }} title={s.name} />
               </td>
