@@ -21,7 +21,7 @@
  *              (`shardTimes`); off by default because profiling slows the search itself
  */
 import { parseRadius, MAX_RADIUS_KM, KM_PER_MILE, formatRadius, type Radius, type RadiusUnit, type MoveStep, type DocCounts } from '../core/index.ts';
-import { DIETS, ALLERGENS, CUISINES } from '../data/generator.ts';
+import { DIETS, ALLERGENS, CUISINES } from '../data/vocabulary.ts';
 
 // ---------------------------------------------------------------------------
 // Limits and vocabulary

@@ -15,7 +15,6 @@ import {
   searchQueryString,
   sideStatus,
   redactUrl,
-  type FilterKind,
   type ShardAnswer,
   type AskedShard,
   type DishHit,
@@ -36,13 +35,9 @@ export { MEASURE_RUNS, MEASURE_CONCURRENCY } from '../../server/wire';
 
 export { sideStatus, redactUrl, type ShardAnswer, type ShardTiming, type SearchPlacement, type ClusterNode, type ShardCopy, type MeasureAnswer, type MeasureSide };
 
-/** The three filters the API takes; values come from the API's vocabulary. */
-export type LiveFilterKind = FilterKind;
-
-/** Selected filter values: diet = dishes carrying every one; allergen = dishes free of every one; cuisine = dishes of any one. */
-export type LiveFilters = Record<LiveFilterKind, readonly string[]>;
-
-export const NO_FILTERS: LiveFilters = Object.freeze({ diet: [], allergen: [], cuisine: [] });
+// The filter kinds and the empty selection (liveFilters.ts, which the store's slice imports alone).
+import { NO_FILTERS, type LiveFilterKind, type LiveFilters } from './liveFilters';
+export { NO_FILTERS, type LiveFilterKind, type LiveFilters };
 
 /** The search a live request asks for: the radius explorer's search plus the filters. */
 export interface LiveQuery {

@@ -7,7 +7,8 @@
  * `liveStatus` and `liveSearch` here; the panel (live/LivePanel.tsx) reads them.
  */
 import type { SliceCreator } from '../shell/types';
-import { NO_FILTERS, type LiveFilterKind, type LiveFilters, type LiveFailure, type LiveResult, type LiveStatus, type MeasureAnswer } from './liveApi';
+import type { LiveFailure, LiveResult, LiveStatus, MeasureAnswer } from './liveApi';
+import { NO_FILTERS, type LiveFilterKind, type LiveFilters } from './liveFilters';
 import { recordTimings, type LatencyHistory } from '../shell/latencyStats';
 
 /** The latest /api/status answer. */
