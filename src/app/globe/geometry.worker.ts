@@ -7,7 +7,7 @@
  * transferred, not copied.
  */
 import { expose, transfer } from 'comlink';
-import { parseCellsCsv, cellWeights } from '../../core/index';
+import { parseCellsCsv, cellWeights, CELLS_HEADER } from '../../core/index';
 import { levelCellCenters } from './levels';
 import { hilbertSegments, coastlineSegments, segmentArraysOf, type SegmentArrays, type Topology } from './typedArrays';
 import { meshSegments, awayFrom, within } from './basemap';
@@ -54,13 +54,15 @@ const geometryApi = {
    * app's one read of it, as columns in key order.
    */
   async cells(url: string, name = 'data/cells.csv'): Promise<CellsData> {
-    const cells = parseCellsCsv(await (await fetchOk(url)).text(), name);
+    const text = await (await fetchOk(url)).text();
+    const cells = parseCellsCsv(text, name);
+    const unit = text.startsWith(CELLS_HEADER) ? 'restaurants + dishes' : 'documents';
     const tokens = cells.map((c) => c.token).join(',');
     const ordinals = Int32Array.from(cells, (c) => c.ordinal);
     const restaurants = Float64Array.from(cells, (c) => c.restaurants);
     const dishes = Float64Array.from(cells, (c) => c.dishes);
     const weights = cellWeights(cells);
-    return transfer({ tokens, ordinals, restaurants, dishes, weights }, [ordinals.buffer, restaurants.buffer, dishes.buffer, weights.buffer]);
+    return transfer({ tokens, ordinals, restaurants, dishes, weights, unit }, [ordinals.buffer, restaurants.buffer, dishes.buffer, weights.buffer]);
   },
   /** A world-atlas land topology fetched and decoded into coastline segments. */
   async land(url: string): Promise<SegmentArrays> {

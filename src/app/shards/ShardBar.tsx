@@ -94,7 +94,7 @@ export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) 
             type="button"
             className="index-segment"
             style={{ flexGrow: Math.max(sizes[i], 1e-9), background: toHex(data.colors[i]), color: srgbToOklab(data.colors[i])[0] > 0.62 ? '#0b1220' : '#f4f7fc' }}
-            title={`${s.name} · OpenSearch shard ${s.shard}${data.weights ? ` · ${formatCompact(data.weights[i])} restaurants + dishes` : ''}`}
+            title={`${s.name} · OpenSearch shard ${s.shard}${data.weights ? ` · ${formatCompact(data.weights[i])} ${data.weightUnit}` : ''}`}
             data-testid={`${segmentTestIdPrefix}${s.name}`}
             data-shard={s.name}
             {...(asked ? { 'data-asked': 'false' } : {})}
