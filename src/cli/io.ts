@@ -156,17 +156,76 @@ export function loadCells(path = DEFAULT_CELLS, weight?: string): CellWeight[] {
 /**
  * loadIndexConfig returns the index description a command works on: the
  * config file at `path` (geoshard.config.json), or the bundled sample's
- * (SAMPLE_CONFIG) when there is none, with the flags' overrides. Throws a
- * CliError (exit 1) listing every problem of the file or the flags.
+ * (SAMPLE_CONFIG, or `fallback`) when there is none, with the flags' overrides. Throws a
+ * CliError listing every problem of the file (exit 1) or the flags (exit 1; with `command`,
+ * a usage error, exit 2, naming the command).
  */
-export function loadIndexConfig(path: string | undefined, overrides: IndexConfigOverrides = {}): IndexConfig {
+export function loadIndexConfig(path: string | undefined, overrides: IndexConfigOverrides = {}, fallback: IndexConfig = SAMPLE_CONFIG, command?: string): IndexConfig {
+  let base: IndexConfig;
   try {
-    const base = path === undefined ? SAMPLE_CONFIG : parseIndexConfig(readText(path, 'index config', MAX_BOUNDARY_FILE_BYTES), path);
-    return withOverrides(base, overrides, path === undefined);
+    base = path === undefined ? fallback : parseIndexConfig(readText(path, 'index config', MAX_BOUNDARY_FILE_BYTES), path);
   } catch (e) {
-    if (e instanceof IndexConfigError) throw new CliError(e.message, 1);
+    if (e instanceof IndexConfigError) throw new CliError(command ? `geoshard ${command}: ${e.message}` : e.message, 1);
     throw e;
   }
+  try {
+    return withOverrides(base, overrides, path === undefined && fallback === SAMPLE_CONFIG);
+  } catch (e) {
+    // A bad flag is a usage error (exit 2) when the command is named, as every other bad option is.
+    if (e instanceof IndexConfigError) throw command ? new CliError(`geoshard ${command}: ${e.problems.map((p) => p.message).join('\n  ')}\nRun "geoshard ${command} --help" for usage.`, 2) : new CliError(e.message, 1);
+    throw e;
+  }
+}
+
+/** The flags of every command that works on an index: its config and the keys they override (loadIndexConfig). */
+export const INDEX_CONFIG_OPTIONS = { config: { type: 'string' }, index: { type: 'string' }, field: { type: 'string' } } as const;
+
+/** The usage lines of INDEX_CONFIG_OPTIONS, for a command's --help. */
+export const INDEX_CONFIG_USAGE = `  --config FILE  geoshard.config.json: index, location, weight, name, join, facets (default: the
+                 bundled sample's: index dishes, location, join restaurant->dish); --index and
+                 --field override its keys
+  --index I      the config's index (or alias)
+  --field F      the config's location field (a geo_point)`;
+
+/**
+ * indexConfigOf returns the config named by a command's INDEX_CONFIG_OPTIONS values (see
+ * loadIndexConfig) and whether the user gave one (--config, --index or --field), so a command
+ * can keep its own default index when none was given.
+ */
+export function indexConfigOf(values: { config?: unknown; index?: unknown; field?: unknown }, command: string, fallback?: IndexConfig): { config: IndexConfig; given: boolean } {
+  const config = loadIndexConfig(values.config as string | undefined, { index: values.index as string | undefined, field: values.field as string | undefined }, fallback, command);
+  return { config, given: values.config !== undefined || values.index !== undefined || values.field !== undefined };
+}
+
+/** The document shape a writer or checker knows: the location field and the join (null: a flat index). */
+export type DocumentShape = Pick<IndexConfig, 'location' | 'join'>;
+
+const joinText = (j: IndexConfig['join']) => (j === null ? 'null (a flat index)' : `{ field "${j.field}", parent "${j.parent}", child "${j.child}", childLocation "${j.childLocation}" }`);
+
+/**
+ * requireShape throws a CliError (exit 1) when `config` describes documents of another shape
+ * than `shape` (the only one `what` reads or writes): it names the key, the config's value and
+ * the valid one, and says why (`why`).
+ */
+export function requireShape(config: IndexConfig, shape: DocumentShape, command: string, why: string): void {
+  const problems: string[] = [];
+  if (config.location !== shape.location) problems.push(`location ${JSON.stringify(config.location)} is not valid here: expected ${JSON.stringify(shape.location)}`);
+  if (JSON.stringify(config.join) !== JSON.stringify(shape.join)) problems.push(`join ${joinText(config.join)} is not valid here: expected ${joinText(shape.join)}`);
+  if (problems.length > 0) throw new CliError(`geoshard ${command}: the index config ${problems.length === 1 ? 'key is' : 'keys are'} invalid for this command (${why}):\n  ${problems.join('\n  ')}`, 1);
+}
+
+/**
+ * requireFileIndex throws a CliError (exit 1) when the config's index is not the one the boundary
+ * file names (`file`, read from `path`): a command that works from a boundary file works on the
+ * index it was made for (its hash is recorded in that index's _meta).
+ */
+export function requireFileIndex(config: IndexConfig, file: BoundaryFile, path: string, command: string): void {
+  if (config.index === file.index) return;
+  throw new CliError(
+    `geoshard ${command}: index ${JSON.stringify(config.index)} (the config's, or --index) is not valid with ${path}: expected its index ${JSON.stringify(file.index)}, the index the boundary file was made for ` +
+      `(a file for ${JSON.stringify(config.index)}: "geoshard balance --index ${config.index} --out FILE")`,
+    1,
+  );
 }
 
 /**

@@ -42,7 +42,13 @@ export function driftState(file: BoundaryFile, meta: IndexMeta | null | undefine
     return { ...base, status: 'missing-index', message: `index "${file.index}" does not exist on the cluster: run "npx geoshard seed" to create and load it` };
   }
   if (meta === null) {
-    return { ...base, status: 'no-meta', message: `index "${file.index}" has no geoshard _meta hash, so nothing says which boundary file its documents were routed with: recreate it with "npx geoshard seed --recreate"` };
+    return {
+      ...base,
+      status: 'no-meta',
+      message:
+        `index "${file.index}" has no geoshard _meta hash: it is not geosharded (a plain index, its documents hash-sharded by id, or one made by another tool), so nothing says which boundary file routed its documents and a routed search would miss them; every search is refused. ` +
+        `Geoshard it: "npx geoshard reindex --from ${file.index} --to ${file.index}-geo --boundaries FILE" copies it into a new index routed by the boundary file and switches an alias to it (the bundled sample: "npx geoshard seed --recreate")`,
+    };
   }
   // During a migration both ends are right: the settled file and the target route the same
   // documents once the API applies the migration state (see api.ts).

@@ -92,6 +92,68 @@ export function bulkErrors(body: { errors?: boolean; items?: Record<string, { _i
   return out;
 }
 
+/** One document of a plain load: its id and source, written with no routing (the engine hashes the id). */
+export interface PlainDoc {
+  id: string;
+  source: Record<string, unknown>;
+}
+
+/** Options of plainBulk. */
+export interface PlainBulkOptions {
+  /** Documents per bulk request (default 2,000, as seed). */
+  batchDocs?: number;
+  /** Bulk requests in flight (default 2, as seed). */
+  concurrency?: number;
+  /** Called after each bulk request with the documents written so far. */
+  onProgress?: (done: number) => void;
+}
+
+/** The fields of a `_bulk` response bulkErrors reads: the rest is most of the response. */
+const PLAIN_FILTER_PATH = 'errors,items.*._id,items.*.status,items.*.error';
+
+/**
+ * plainBulk indexes `docs` into `index` with plain `_bulk` requests and no routing (each
+ * document on the shard the engine's hash of its id picks: an index as a team has it before it
+ * is geosharded), `batchDocs` a request, `concurrency` in flight, the next body serialised
+ * while they are (the bench:bulk "bulk" path's shape). Returns the documents written; throws
+ * SeedError listing the first failed items after the batch that had them (the load stops).
+ */
+export async function plainBulk(client: OpenSearchClient, index: string, docs: Iterable<PlainDoc>, opts: PlainBulkOptions = {}): Promise<number> {
+  const batchDocs = opts.batchDocs ?? 2000;
+  const concurrency = opts.concurrency ?? 2;
+  const it = docs[Symbol.iterator]();
+  const action = (id: string) => `{"index":{"_index":${JSON.stringify(index)},"_id":${JSON.stringify(id)}}}\n`;
+  const take = (): { body: string; n: number } | null => {
+    let body = '';
+    let n = 0;
+    for (; n < batchDocs; n++) {
+      const d = it.next();
+      if (d.done) break;
+      body += action(d.value.id) + JSON.stringify(d.value.source) + '\n';
+    }
+    return n === 0 ? null : { body, n };
+  };
+  let done = 0;
+  let stop = false;
+  const worker = async () => {
+    while (!stop) {
+      const batch = take();
+      if (!batch) return;
+      const res = await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { body: batch.body, query: { filter_path: PLAIN_FILTER_PATH }, timeoutMs: 120_000 });
+      const errs = bulkErrors(res.body);
+      if (errs.length > 0) {
+        stop = true;
+        const shown = errs.slice(0, 5).map((e) => `  ${e.id}: ${e.status} ${e.type ?? ''}${e.reason ? `: ${e.reason}` : ''}`);
+        throw new SeedError(`bulk requests into "${index}" failed for ${errs.length} of ${batch.n} documents of a batch (load stopped after ${done} documents written):\n${shown.join('\n')}${errs.length > 5 ? `\n  ... and ${errs.length - 5} more` : ''}`);
+      }
+      done += batch.n;
+      opts.onProgress?.(done);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return done;
+}
+
 /** getIndexMeta returns the index's geoshard `_meta`, null if it has none, or undefined if the index does not exist. */
 export async function getIndexMeta(client: OpenSearchClient, index: string): Promise<IndexMeta | null | undefined> {
   const res = await client.request('GET', `/${encodeURIComponent(index)}/_mapping`, { okStatuses: [404] });

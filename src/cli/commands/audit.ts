@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { parse, int, fieldValue } from '../args.ts';
-import { loadBoundaryFile, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
+import { parse, int } from '../args.ts';
+import { loadBoundaryFile, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf, requireShape } from '../io.ts';
+import { SAMPLE_CONFIG } from '../../opensearch/indexConfig.ts';
 import type { Command } from '../command.ts';
 import type { BoundaryFile } from '../../core/index.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
@@ -12,7 +13,7 @@ const DEFAULT_LIMIT = 20;
 export const audit: Command = {
   name: 'audit',
   summary: 'read every shard of the live index and name each document on the wrong shard, each dish apart from its restaurant',
-  usage: `geoshard audit [--index I] [--json] [--limit N] [--page-size P] [--concurrency C]
+  usage: `geoshard audit [--index I] [--config FILE] [--json] [--limit N] [--page-size P] [--concurrency C]
 
 Reads every document of every shard of the index (one point-in-time per shard, opened with
 preference=_shards:N, paged with search_after; C shards at a time) and checks each against
@@ -30,18 +31,21 @@ intermediate file while "geoshard migrate" runs, when a range in a move has two 
 Exit 0 when every document is right; exit 1 naming each problem (document id, shard found,
 shard expected, why; the first N, and how many more). Progress (documents/s, ETA) on stderr.
 
-  --index I          the index (default: the index of data/boundaries.json)
+  --index I          the index (default: the config's, else the index of data/boundaries.json)
   --json             print the report as JSON (every problem up to 10,000; counts of all)
   --limit N          problems printed (default ${DEFAULT_LIMIT}; 0..10000)
   --page-size P      documents per page (default 10000; 100..10000)
   --concurrency C    shards read at once (default 3; 1..32)
+${INDEX_CONFIG_USAGE}
+                 The audit checks the sample's shape (location, dishes by restaurant_location and
+                 the join): the config's location and join must be the sample's.
 
 OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), OPENSEARCH_USERNAME /
 OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
   async run(argv, io) {
     const { values } = parse(
       argv,
-      { index: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' }, 'page-size': { type: 'string' }, concurrency: { type: 'string' } },
+      { json: { type: 'boolean' }, limit: { type: 'string' }, 'page-size': { type: 'string' }, concurrency: { type: 'string' }, ...INDEX_CONFIG_OPTIONS },
       'audit',
     );
     const limit = int(values.limit, 'limit', 'audit', DEFAULT_LIMIT, 0, 10_000);
@@ -49,7 +53,9 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     const concurrency = int(values.concurrency, 'concurrency', 'audit', 3, 1, 32);
     // The bundled file names the default index, and serves an index seeded before _meta held its file.
     const bundled: BoundaryFile | undefined = existsSync(DEFAULT_BOUNDARIES) ? loadBoundaryFile(DEFAULT_BOUNDARIES) : undefined;
-    const index = values.index !== undefined ? fieldValue(values.index as string, 'index', 'index', 'audit') : bundled?.index;
+    const { config, given } = indexConfigOf(values, 'audit');
+    if (given) requireShape(config, SAMPLE_CONFIG, 'audit', 'the audit checks restaurants by location and dishes by restaurant_location beside their join parent');
+    const index = given ? config.index : bundled?.index;
     if (!index) throw new CliError('geoshard audit: --index is required (there is no data/boundaries.json to name the default)\nRun "geoshard audit --help" for usage.', 2);
     let client: OpenSearchClient;
     try {

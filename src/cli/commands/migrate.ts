@@ -1,6 +1,7 @@
 import { plan as makePlan, startState, MOVE_STEPS, type MigrationState } from '../../core/index.ts';
 import { parse, int, str } from '../args.ts';
-import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError } from '../io.ts';
+import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf, requireFileIndex, requireShape } from '../io.ts';
+import { SAMPLE_CONFIG } from '../../opensearch/indexConfig.ts';
 import type { Command, Io } from '../command.ts';
 import { planText } from './plan.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
@@ -47,7 +48,7 @@ function stateText(s: MigrationState): string {
 export const migrate: Command = {
   name: 'migrate',
   summary: 'move ranges between shards of the live index to a candidate boundary file, searches answering right throughout',
-  usage: `geoshard migrate --to CANDIDATE [--dry-run] [--from FILE] [--cells FILE] [--batch N] [--grace-ms MS] [--lock-stale-ms MS]
+  usage: `geoshard migrate --to CANDIDATE [--dry-run] [--from FILE] [--cells FILE] [--batch N] [--grace-ms MS] [--lock-stale-ms MS] [--config FILE]
 
 Executes the plan (see "geoshard plan") from the boundary file the index was seeded with (its
 _meta) to CANDIDATE, on the real index, for a change with the same index and shard count. For
@@ -72,15 +73,23 @@ than the target of the migration in progress.
   --grace-ms MS        wait after publishing dual writes and the switch, so every search in flight
                        runs the new epoch (default ${DEFAULT_GRACE_MS}: the API's search deadline + 1 s)
   --lock-stale-ms MS   another host's lock is stale after this long without a heartbeat (default ${DEFAULT_LOCK_STALE_MS})
+${INDEX_CONFIG_USAGE}
+                 The config's index must be the candidate's; migrate moves restaurants with their
+                 dishes, so its location and join must be the sample's.
 
 OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), as for "geoshard seed".`,
   async run(argv, io) {
     const { values } = parse(
       argv,
-      { to: { type: 'string' }, 'dry-run': { type: 'boolean' }, from: { type: 'string' }, cells: { type: 'string' }, batch: { type: 'string' }, 'grace-ms': { type: 'string' }, 'lock-stale-ms': { type: 'string' } },
+      { to: { type: 'string' }, 'dry-run': { type: 'boolean' }, from: { type: 'string' }, cells: { type: 'string' }, batch: { type: 'string' }, 'grace-ms': { type: 'string' }, 'lock-stale-ms': { type: 'string' }, ...INDEX_CONFIG_OPTIONS },
       'migrate',
     );
     const candidate = loadBoundaryFile(str(values.to, 'to', 'migrate'));
+    const { config, given } = indexConfigOf(values, 'migrate');
+    if (given) {
+      requireFileIndex(config, candidate, values.to as string, 'migrate');
+      requireShape(config, SAMPLE_CONFIG, 'migrate', 'a migration copies each restaurant with its dishes, by the sample\'s join');
+    }
     const batch = int(values.batch, 'batch', 'migrate', 500, 1, 10_000);
     const graceMs = int(values['grace-ms'], 'grace-ms', 'migrate', DEFAULT_GRACE_MS, 0, 600_000);
     const staleMs = int(values['lock-stale-ms'], 'lock-stale-ms', 'migrate', DEFAULT_LOCK_STALE_MS, 1000, 3_600_000);

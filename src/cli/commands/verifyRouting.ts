@@ -1,5 +1,5 @@
 import { parse } from '../args.ts';
-import { loadRouter, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
+import { loadRouter, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf, requireFileIndex } from '../io.ts';
 import type { Command } from '../command.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
 import { verifyRouting as verify } from '../../server/verify.ts';
@@ -7,7 +7,7 @@ import { verifyRouting as verify } from '../../server/verify.ts';
 export const verifyRouting: Command = {
   name: 'verify-routing',
   summary: 'ask the OpenSearch node where each shard name goes and what each shard holds',
-  usage: `geoshard verify-routing [--boundaries FILE] [--json]
+  usage: `geoshard verify-routing [--boundaries FILE] [--config FILE] [--index I] [--json]
 
 The real-engine check of the core's routing hash. For every shard name of the boundary file,
 asks the node (_search_shards?routing=<name>) which shard the name selects in the index the
@@ -19,12 +19,16 @@ complete sample from "geoshard seed", compares each shard's restaurants and dish
 
   --boundaries FILE  boundary file (default data/boundaries.json)
   --json             print the full result as JSON
+${INDEX_CONFIG_USAGE}
+                 The config's index must be the boundary file's (the index it was made for).
 
 OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), OPENSEARCH_USERNAME /
 OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
   async run(argv, io) {
-    const { values } = parse(argv, { boundaries: { type: 'string' }, json: { type: 'boolean' } }, 'verify-routing');
+    const { values } = parse(argv, { boundaries: { type: 'string' }, json: { type: 'boolean' }, ...INDEX_CONFIG_OPTIONS }, 'verify-routing');
     const router = loadRouter((values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES);
+    const { config, given } = indexConfigOf(values, 'verify-routing');
+    if (given) requireFileIndex(config, router.file, (values.boundaries as string | undefined) ?? 'data/boundaries.json', 'verify-routing');
     let client: OpenSearchClient;
     try {
       client = new OpenSearchClient(configFromEnv());
