@@ -182,9 +182,9 @@ describe('geoshard explore', () => {
     it('an index other than the boundary file names, from --index or the config', async () => {
       const r = await refused(['--boundaries', p('b.json'), '--cells', p('cells.csv'), '--index', 'places']);
       expect(r.code).toBe(1);
-      expect(r.message).toMatch(/^--index places is not the index boundary file .*b\.json was balanced for \("exp-unit"\): .*Give --index exp-unit, or balance a boundary file for "places"/);
+      expect(r.message).toMatch(/^geoshard explore: index "places" \(the config's, or --index\) is not valid with .*b\.json: expected its index "exp-unit", the index the boundary file was made for \(a file for "places": "geoshard balance --index places --out FILE"\)$/);
       const c = await refused(['--boundaries', p('b.json'), '--cells', p('cells.csv'), '--config', p('other.config.json')]);
-      expect(c.message).toMatch(/^the index "exp-other" of --config .*other\.config\.json is not the index boundary file/);
+      expect(c.message).toMatch(/^geoshard explore: index "exp-other" \(the config's, or --index\) is not valid with .*b\.json: expected its index "exp-unit"/);
     });
 
     it('a config with a bad key, and a --field that is not a field path', async () => {

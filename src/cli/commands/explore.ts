@@ -2,7 +2,7 @@ import { basename, join, resolve } from 'node:path';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { parse } from '../args.ts';
-import { CliError, ROOT, loadIndexConfig, problemLines, readText, writeFileAtomic, MAX_DATA_FILE_BYTES, MAX_BOUNDARY_FILE_BYTES } from '../io.ts';
+import { CliError, ROOT, loadIndexConfig, requireFileIndex, problemLines, readText, writeFileAtomic, MAX_DATA_FILE_BYTES, MAX_BOUNDARY_FILE_BYTES } from '../io.ts';
 import { BoundaryFileError, parseBoundaryFile, parseCellsCsv, type BoundaryFile, type CellWeight } from '../../core/index.ts';
 import type { IndexConfig } from '../../opensearch/indexConfig.ts';
 import type { Command, Io } from '../command.ts';
@@ -44,7 +44,7 @@ export interface ExploreDeps {
  * the location field is a geo_point in each index it names), its count, and
  * the drift guard's verdict on its `_meta` (src/server/drift.ts).
  */
-async function checkCluster(config: IndexConfig, file: BoundaryFile, url: string): Promise<ClusterReport> {
+export async function checkCluster(config: IndexConfig, file: BoundaryFile, url: string): Promise<ClusterReport> {
   const { OpenSearchClient, OpenSearchError, configFromEnv } = await import('../../server/opensearch.ts');
   const { checkGeoFields, CellsReadError } = await import('../../server/cellsReader.ts');
   const { getIndexMeta } = await import('../../server/seeder.ts');
@@ -147,14 +147,8 @@ export function readCells(path: string): CellWeight[] {
  * drift guard checks that index's `_meta` against the file.
  */
 export function resolveConfig(file: BoundaryFile, boundariesPath: string, values: { config?: string; index?: string; field?: string }): IndexConfig {
-  const config = loadIndexConfig(values.config, { index: values.index ?? (values.config === undefined ? file.index : undefined), field: values.field });
-  if (config.index !== file.index) {
-    const from = values.index !== undefined ? `--index ${values.index}` : `the index "${config.index}" of --config ${values.config}`;
-    throw new CliError(
-      `${from} is not the index boundary file ${boundariesPath} was balanced for ("${file.index}"): live searches are checked against that index's _meta. ` +
-        `Give --index ${file.index}, or balance a boundary file for "${config.index}" (geoshard balance --cells FILE --index ${config.index} --out FILE)`,
-    );
-  }
+  const config = loadIndexConfig(values.config, { index: values.index ?? (values.config === undefined ? file.index : undefined), field: values.field }, undefined, 'explore');
+  requireFileIndex(config, file, boundariesPath, 'explore');
   return config;
 }
 
