@@ -454,7 +454,8 @@ export function describeStatus(s: LiveStatus, explorer: { hash: string; routing:
     };
   }
   if (d?.status === 'no-meta') {
-    return { level: 'error', state: 'no-meta', headline: `Index "${name}" has no geoshard _meta hash: nothing says which boundary file routed its documents.`, detail: d.message, command: 'npx geoshard seed --recreate' };
+    // Not geosharded (a team's plain index, hash-sharded by id): copy it into one routed by the file; the detail names the sample's own fix.
+    return { level: 'error', state: 'no-meta', headline: `Index "${name}" has no geoshard _meta hash: it is not geosharded, so nothing says which boundary file routed its documents.`, detail: d.message, command: `npx geoshard reindex --from ${name} --to ${name}-geo --boundaries FILE` };
   }
   if (s.index?.error) return { level: 'warn', state: 'index-error', headline: `${where}: index "${name}" could not be read.`, detail: s.index.error, command: null };
   const docs = s.index && s.index.restaurants !== null ? ` · ${s.index.restaurants.toLocaleString('en-US')} restaurants + ${(s.index.dishes ?? 0).toLocaleString('en-US')} dishes` : '';
