@@ -2,7 +2,13 @@
  * The live API: two GET endpoints, no pass-through of OpenSearch requests,
  * and the write endpoints, off unless the server runs with GEOSHARD_WRITES=1.
  *
- *   GET /api/search?lat=..&lng=..&radius=15mi[&diet=..][&allergen=..][&cuisine=..][&size=..][&compare=1][&profile=1]
+ *   GET /api/search?lat=..&lng=..&radius=15mi[&q=..][&diet=..][&allergen=..][&cuisine=..][&size=..][&compare=1][&profile=1]
+ *
+ * The index is described by its config (GEOSHARD_CONFIG, src/opensearch/indexConfig.ts; default
+ * the bundled sample's): the sample is searched for dishes (search.ts buildSearchBody, with the
+ * diet, allergen and cuisine filters), any other index for its documents by the config's fields
+ * (buildDocSearchBody: geo_distance on its location, q on its name field, its facets; the join
+ * only when the config names one).
  *   GET /api/status
  *   PUT    /api/restaurants/:id                 { name, lat, lng, cuisines?, price_level? }
  *   PUT    /api/restaurants/:id/dishes/:dishId  { name, cuisine?, price_cents?, calories?, diets?, allergens? }
@@ -36,7 +42,8 @@ import { DriftGuard, driftState, type DriftState } from './drift.ts';
 import { getIndexMeta } from './seeder.ts';
 import { DOC_SHAPE, docShapeOf, JOIN_FIELD, PARENT, CHILD, type IndexMeta } from './indexSpec.ts';
 import { parseSearchParams, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, routingKeyOf, type StatusAnswer } from './wire.ts';
-import { runSearch, planRouted, planAll, compareParts, DEFAULT_SEARCH_TIMEOUT_MS, type SearchPart, type RunOptions } from './search.ts';
+import { runSearch, planRouted, planAll, compareParts, isSampleShape, DEFAULT_SEARCH_TIMEOUT_MS, type AnySearchPart, type RunOptions } from './search.ts';
+import { SAMPLE_CONFIG, parseIndexConfig, type IndexConfig } from '../opensearch/indexConfig.ts';
 import { readLayout, isHealthy, withLeftNodes, placementOf, placementSentence, type Layout } from './placement.ts';
 import { checkRouting, type RoutingCheck } from './fingerprint.ts';
 import type { ShardCopy, SearchPlacement, AskedShard } from './wire.ts';
@@ -68,6 +75,10 @@ export interface ApiOptions {
   boundariesPath?: string;
   /** An already loaded boundary file. */
   file?: BoundaryFile;
+  /** The index config path (geoshard.config.json; default $GEOSHARD_CONFIG, else the sample's config for the file's index); ignored when `config` is given. */
+  configPath?: string;
+  /** An already loaded index config; its index must be the boundary file's. */
+  config?: IndexConfig;
   /** The OpenSearch client (default: from the environment, see configFromEnv). */
   client?: OpenSearchClient;
   /** Deadline OpenSearch gets per search (ms, default $GEOSHARD_SEARCH_TIMEOUT_MS or 5000). */
@@ -107,7 +118,7 @@ export interface ApiResult<B extends object = Record<string, unknown>> {
 }
 
 /** The server's routing state: a router, or why there is none. */
-type Loaded = { router: Router; guard: DriftGuard; path: string } | { error: string; path: string };
+type Loaded = { router: Router; guard: DriftGuard; path: string; config: IndexConfig } | { error: string; path: string };
 
 /** LiveApi answers the two endpoints for one boundary file and one cluster. */
 export class LiveApi {
@@ -147,11 +158,40 @@ export class LiveApi {
         // Searching mid-migration needs read exclusions (a copy of each moving range lives on two shards); not supported here.
         throw new Error(`boundary file ${path} has ${router.moves.length} move(s) in progress (its "migration" field): the live API searches only settled boundary files`);
       }
-      return { router, guard: new DriftGuard(this.client, file, this.opts.driftTtlMs ?? 0), path };
+      let config: IndexConfig;
+      try {
+        config = this.loadConfig(file, path);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        throw new Error(code ? `index config ${publicName(resolve(this.opts.configPath ?? process.env.GEOSHARD_CONFIG ?? ''))} cannot be read (${code}): fix GEOSHARD_CONFIG` : (e as Error).message);
+      }
+      return { router, guard: new DriftGuard(this.client, file, this.opts.driftTtlMs ?? 0), path, config };
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       return { error: code === 'ENOENT' ? `boundary file ${path} does not exist: run "npm run data:generate", or set GEOSHARD_BOUNDARIES` : (e as Error).message, path };
     }
+  }
+
+  /**
+   * loadConfig returns the index config the API searches with: `config`, the file at `configPath`
+   * or $GEOSHARD_CONFIG, or (neither) the sample's config for the boundary file's index. Throws
+   * Error (IndexConfigError) naming the file when it is invalid or names another index than the
+   * boundary file: the API routes by the file, so it searches the index the file was made for.
+   */
+  private loadConfig(file: BoundaryFile, boundariesPath: string): IndexConfig {
+    const path = this.opts.config ? null : this.opts.configPath ?? (process.env.GEOSHARD_CONFIG || null);
+    if (!this.opts.config && path === null) return { ...SAMPLE_CONFIG, index: file.index, facets: [...SAMPLE_CONFIG.facets] };
+    const config = this.opts.config ?? parseIndexConfig(readFileSync(resolve(path!), 'utf8'), publicName(resolve(path!)));
+    if (config.index !== file.index) {
+      throw new Error(`index config ${path === null ? '(given)' : publicName(resolve(path))}: index ${JSON.stringify(config.index)} is not valid with boundary file ${publicName(boundariesPath)}: expected its index ${JSON.stringify(file.index)} (the API searches the index its boundary file was made for; make one for ${JSON.stringify(config.index)} with "geoshard balance --index ${config.index}")`);
+    }
+    return config;
+  }
+
+  /** config is the index config searches use, or null when the boundary file or config is unusable. */
+  get config(): IndexConfig | null {
+    const l = this.routing();
+    return 'router' in l ? l.config : null;
   }
 
   /** routing returns the router and drift guard, reloading the boundary file if it failed to load before. */
@@ -217,7 +257,7 @@ export class LiveApi {
         if (r.status !== 'ok') d = { ...d, status: 'routing-mismatch', message: r.message };
         await this.layout(l.router);
       }
-      if (d.status === 'ok') await runSearch(this.client, l.router, parseSearchParams(new URLSearchParams('size=0')), planAll(l.router), { timeoutMs: this.searchTimeoutMs }).catch(() => {});
+      if (d.status === 'ok') await runSearch(this.client, l.router, parseSearchParams(new URLSearchParams('size=0')), planAll(l.router), { timeoutMs: this.searchTimeoutMs, ...(isSampleShape(l.config) ? {} : { config: l.config }) }).catch(() => {});
       return d;
     } catch (e) {
       return { error: (e as Error).message };
@@ -235,10 +275,22 @@ export class LiveApi {
     }
     const l = this.routing();
     if ('error' in l) return { httpStatus: 500, body: { status: 'error', error: { message: redactPath(l.error, l.path) } } };
-    const { guard } = l;
+    const { guard, config } = l;
+    const sample = isSampleShape(config);
+    if (!sample) {
+      // The sample's filters name its dishes' fields; another index has its own (its config's facets).
+      const given = (['diet', 'allergen', 'cuisine'] as const).find((k) => q.has(k));
+      if (given) return { httpStatus: 400, body: { status: 'invalid', error: { param: given, message: `${given} is not a filter of index "${config.index}": the ${given} filter is the restaurant sample's; this index's search takes lat, lng, radius, q (text on ${config.name ?? 'no name field'}), size, compare and profile, and reports the facets ${config.facets.length > 0 ? config.facets.join(', ') : '(none)'}` } } };
+      if (params.text && !config.name) return { httpStatus: 400, body: { status: 'invalid', error: { param: 'q', message: `q is not valid for index "${config.index}": its config names no name field to match text against (set "name" in the config)` } } };
+    }
     const file = l.router.file;
-    const head = { query: describeQuery(params), index: file.index, boundary: { hash: file.hash, version: file.version, numberOfShards: file.numberOfShards } };
-    const opts: RunOptions = { timeoutMs: this.searchTimeoutMs };
+    const head = {
+      query: describeQuery(params),
+      index: file.index,
+      boundary: { hash: file.hash, version: file.version, numberOfShards: file.numberOfShards },
+      ...(sample ? {} : { config: { location: config.location, name: config.name, join: config.join, facets: config.facets } }),
+    };
+    const opts: RunOptions = { timeoutMs: this.searchTimeoutMs, ...(sample ? {} : { config }) };
     // The drift check comes first: a search never runs against an index written with another
     // boundary file (its request also opens the connection the searches reuse).
     let drift0: DriftState;
@@ -291,8 +343,8 @@ export class LiveApi {
     // Dishes that carry their restaurant's location (documents of shape 2) are also filtered by it.
     opts.located = docShapeOf(drift0.meta?.sample) >= DOC_SHAPE;
     const healthyBefore = this.healthy;
-    let routed: SearchPart | undefined;
-    let unrouted: SearchPart | undefined;
+    let routed: AnySearchPart | undefined;
+    let unrouted: AnySearchPart | undefined;
     let failure: unknown;
     try {
       // The search is valid for the epoch it was routed with only if that epoch was still in force
@@ -368,6 +420,7 @@ export class LiveApi {
       limits: { minRadiusKm: MIN_RADIUS_KM, maxRadiusKm: MAX_RADIUS_KM, maxSize: MAX_SIZE, defaultSize: DEFAULT_SIZE, searchTimeoutMs: this.searchTimeoutMs },
       vocabulary: { diets: VOCABULARY.diet, allergens: VOCABULARY.allergen, cuisines: VOCABULARY.cuisine },
       writes: { enabled: this.writesEnabled },
+      ...('config' in l && !isSampleShape(l.config) ? { config: { index: l.config.index, location: l.config.location, name: l.config.name, join: l.config.join, facets: l.config.facets } } : {}),
     };
     try {
       const root = await c.get<{ cluster_name: string; version: { number: string; distribution?: string } }>('/', { timeoutMs: 3000 });
@@ -407,15 +460,21 @@ export class LiveApi {
         return { httpStatus: 200, body };
       }
       const path = `/${encodeURIComponent(d.index)}`;
-      const [restaurants, dishes] = await Promise.all([
-        c.request<{ count: number }>('POST', `${path}/_count`, { body: { query: { term: { [JOIN_FIELD]: PARENT } } } }),
-        c.request<{ count: number }>('POST', `${path}/_count`, { body: { query: { term: { [JOIN_FIELD]: CHILD } } } }),
-      ]);
       const copies = layout?.copies ?? (await readLayout(c, d.index, (n) => l.router.shards.find((s) => s.shard === n)?.name ?? null)).copies;
+      let docs: { restaurants: number; dishes: number; total: number };
+      if (isSampleShape(l.config)) {
+        const [restaurants, dishes] = await Promise.all([
+          c.request<{ count: number }>('POST', `${path}/_count`, { body: { query: { term: { [JOIN_FIELD]: PARENT } } } }),
+          c.request<{ count: number }>('POST', `${path}/_count`, { body: { query: { term: { [JOIN_FIELD]: CHILD } } } }),
+        ]);
+        docs = { restaurants: restaurants.body.count, dishes: dishes.body.count, total: restaurants.body.count + dishes.body.count };
+      } else {
+        docs = { restaurants: 0, dishes: 0, total: (await c.get<{ count: number }>(`${path}/_count`)).count };
+      }
       body.index = {
         name: d.index,
         exists: true,
-        docs: { restaurants: restaurants.body.count, dishes: dishes.body.count, total: restaurants.body.count + dishes.body.count },
+        docs,
         sample: d.meta?.sample ?? null,
         shards: copies.filter((x) => x.primary).map((x) => ({ shard: x.shard, name: x.name, state: x.state, docs: x.docs, node: x.node?.name ?? null })),
         copies,

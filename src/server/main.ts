@@ -6,7 +6,9 @@
  *
  * Environment: API_PORT (default 8787; 0 picks a free port), API_HOST
  * (default 127.0.0.1: the API is not exposed beyond this machine unless asked),
- * GEOSHARD_BOUNDARIES, GEOSHARD_SEARCH_TIMEOUT_MS, and the OPENSEARCH_* variables
+ * GEOSHARD_BOUNDARIES, GEOSHARD_CONFIG (the index config, geoshard.config.json: the index's
+ * location, name, join and facet fields; default the bundled sample's), GEOSHARD_SEARCH_TIMEOUT_MS,
+ * and the OPENSEARCH_* variables
  * of src/server/opensearch.ts. Prints "listening on http://HOST:PORT" when ready.
  */
 import { createServer } from 'node:http';
@@ -26,7 +28,7 @@ const server = createServer((req, res) => void api.handle(req, res));
 server.listen(port, host, () => {
   const addr = server.address();
   const p = typeof addr === 'object' && addr ? addr.port : port;
-  console.log(`[geoshard] live API listening on http://${host}:${p} (OpenSearch ${api.client.url})`);
+  console.log(`[geoshard] live API listening on http://${host}:${p} (OpenSearch ${api.client.url}${api.config ? `, index ${api.config.index}` : ''})`);
 });
 const stop = () => server.close(() => process.exit(0));
 process.on('SIGINT', stop);

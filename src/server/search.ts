@@ -9,15 +9,108 @@
 import { EARTH_RADIUS_KM, type Router, type ShardRef, type ReadExclusion } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT } from './indexSpec.ts';
-import { VOCABULARY, sideStatus, type SearchParams, type SearchSide, type Facets, type SearchStatus, type ShardsSection, type AskedShard, type DishHit, type ShardTiming } from './wire.ts';
+import { VOCABULARY, sideStatus, type SearchParams, type SearchSide, type Facets, type SearchStatus, type ShardsSection, type AskedShard, type DishHit, type ShardTiming, type DocHit, type FacetMap } from './wire.ts';
+import { SAMPLE_CONFIG, type IndexConfig } from '../opensearch/indexConfig.ts';
+import { pointOf } from '../opensearch/documents.ts';
 
-export type { SearchStatus, ShardsSection, AskedShard, DishHit };
+export type { SearchStatus, ShardsSection, AskedShard, DishHit, DocHit, FacetMap };
 
 /** Default deadline OpenSearch gets for one search (ms); shards still running then return what they have. */
 export const DEFAULT_SEARCH_TIMEOUT_MS = 5000;
 
-/** One executed search, as the API reports it (the wire's SearchSide). */
+/** One executed search of the sample, as the API reports it (the wire's SearchSide). */
 export type SearchPart = SearchSide;
+/** One executed search of any index: the sample's dishes, or an index's documents by its config. */
+export type AnySearchPart = SearchPart | SearchSide<DocHit, FacetMap>;
+
+/**
+ * isSampleShape says the config describes the bundled sample's documents (restaurants located
+ * by `location`, their dishes joined to them with `restaurant_location`): those are searched by
+ * the dish search below (buildSearchBody); any other config by its own fields (buildDocSearchBody).
+ */
+export function isSampleShape(config: IndexConfig): boolean {
+  return config.location === SAMPLE_CONFIG.location && JSON.stringify(config.join) === JSON.stringify(SAMPLE_CONFIG.join);
+}
+
+/** Values per facet an index's search reports (the most frequent first); its shards count up to DOC_FACET_SHARD_SIZE each. */
+export const DOC_FACET_SIZE = 50;
+const DOC_FACET_SHARD_SIZE = 1000;
+
+/**
+ * buildDocSearchBody returns the `_search` body of an index described by `config` (not the
+ * sample): every document whose `config.location` (or, with a join, whose
+ * `config.join.childLocation`) lies in the circle, matching `p.text` on `config.name` when
+ * given; scored by the text, then nearest first, ties by _id, so the order is total and the
+ * same on any set of shards; terms aggregations on the config's facets. The sample's filters
+ * (diet, allergen, cuisine) are the caller's to refuse. Throws Error when `exclusions` is not
+ * empty: reading an index mid-migration needs the sample's `cell` field.
+ */
+export function buildDocSearchBody(config: IndexConfig, p: SearchParams, timeoutMs = DEFAULT_SEARCH_TIMEOUT_MS, exclusions: readonly ReadExclusion[] = []): Record<string, unknown> {
+  if (exclusions.length > 0) throw new Error(`index "${config.index}" is mid-migration: searching its moving ranges needs the sample's cell field, which its config does not have`);
+  const filter: unknown[] = [];
+  if (p.circle) {
+    const at = { lat: p.circle.lat, lon: p.circle.lng };
+    const distance = `${p.circle.radius.km * 1000}m`;
+    const geo = (field: string) => ({ geo_distance: { distance, [field]: at } });
+    filter.push(config.join ? { bool: { should: [geo(config.location), geo(config.join.childLocation)], minimum_should_match: 1 } } : geo(config.location));
+  }
+  const must = p.text && config.name ? [{ match: { [config.name]: { query: p.text, operator: 'and' } } }] : [];
+  const sort: unknown[] = [];
+  if (must.length > 0) sort.push({ _score: 'desc' });
+  if (p.circle) sort.push({ _geo_distance: { [config.location]: { lat: p.circle.lat, lon: p.circle.lng }, order: 'asc', unit: 'km' } });
+  sort.push({ _id: 'asc' });
+  const body: Record<string, unknown> = {
+    size: p.size,
+    timeout: `${timeoutMs}ms`,
+    track_total_hits: true,
+    _source: [...new Set([...(config.name ? [config.name] : []), config.location, ...(config.join ? [config.join.childLocation] : []), ...config.facets])],
+    query: { bool: { filter, ...(must.length > 0 ? { must } : {}) } },
+    sort,
+    aggs: Object.fromEntries(config.facets.map((f) => [f, { terms: { field: f, size: DOC_FACET_SIZE, shard_size: DOC_FACET_SHARD_SIZE } }])),
+  };
+  return p.profile ? { ...body, profile: true } : body;
+}
+
+/** valueAt reads a dotted field path from a document's source (an object path, or a key with dots in it). */
+function valueAt(source: Record<string, unknown>, path: string): unknown {
+  if (path in source) return source[path];
+  let cur: unknown = source;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/** docHitOf turns a raw hit of an index of `config` into the wire's DocHit. */
+function docHitOf(h: RawHit, config: IndexConfig, p: SearchParams): DocHit {
+  const s = h._source ?? {};
+  const name = config.name ? valueAt(s, config.name) : undefined;
+  const at = pointOf(valueAt(s, config.location)) ?? (config.join ? pointOf(valueAt(s, config.join.childLocation)) : null);
+  const fields: Record<string, unknown> = {};
+  for (const f of config.facets) {
+    const v = valueAt(s, f);
+    if (v !== undefined) fields[f] = v;
+  }
+  return {
+    id: h._id,
+    name: name === undefined || name === null ? h._id : String(name),
+    routing: h._routing ?? null,
+    lat: at?.lat ?? null,
+    lng: at?.lng ?? null,
+    distanceKm: p.circle && at ? haversineKm(p.circle.lat, p.circle.lng, at.lat, at.lng) : null,
+    fields,
+  };
+}
+
+/** docFacetsOf returns each config facet's buckets, count descending, then value ascending (a total order). */
+export function docFacetsOf(aggs: RawResponse['aggregations'], config: IndexConfig): FacetMap {
+  const out: FacetMap = {};
+  for (const f of config.facets) {
+    out[f] = (aggs?.[f]?.buckets ?? []).map((b) => ({ value: String(b.key), count: b.doc_count })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  }
+  return out;
+}
 
 /** Facet aggregation names → dish fields and vocabularies. */
 const FACETS = [
@@ -73,6 +166,8 @@ function searchBody(p: SearchParams, timeoutMs: number, exclusions: readonly Rea
   // has_parent would keep (a dish's copy is its restaurant's location), but from the points index,
   // so a shard walks only the circle's dishes instead of all of its own.
   if (located && p.circle) filter.push({ geo_distance: { distance: `${p.circle.radius.km * 1000}m`, restaurant_location: { lat: p.circle.lat, lon: p.circle.lng } } });
+  // The text query (q) on the dish's name: a filter, so the order stays the distance's.
+  if (p.text) filter.push({ match: { name: { query: p.text, operator: 'and' } } });
   for (const d of p.diets) filter.push({ term: { diets: d } });
   if (p.cuisines.length > 0) filter.push({ terms: { cuisine: p.cuisines } });
   const mustNot = p.allergens.length > 0 ? [{ terms: { allergens: p.allergens } }] : [];
@@ -279,18 +374,23 @@ export interface RunOptions {
   query?: Record<string, string>;
   /** The index's dishes carry `restaurant_location` (documents of shape 2): filter them by it too (buildSearchBody). */
   located?: boolean;
+  /** The index's config (default: the sample's): another shape is searched by its own fields (buildDocSearchBody). */
+  config?: IndexConfig;
 }
 
 /**
  * runSearch runs one search as planned. Rejects with OpenSearchError when the
  * request fails (node down, deadline passed, OpenSearch refused the query).
  */
-export async function runSearch(client: OpenSearchClient, router: Router, p: SearchParams, plan: Plan, opts: RunOptions = {}): Promise<SearchPart> {
+export async function runSearch(client: OpenSearchClient, router: Router, p: SearchParams, plan: Plan, opts?: RunOptions & { config?: undefined }): Promise<SearchPart>;
+export async function runSearch(client: OpenSearchClient, router: Router, p: SearchParams, plan: Plan, opts: RunOptions): Promise<AnySearchPart>;
+export async function runSearch(client: OpenSearchClient, router: Router, p: SearchParams, plan: Plan, opts: RunOptions = {}): Promise<AnySearchPart> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
   const t0 = performance.now();
+  const docs = opts.config && !isSampleShape(opts.config) ? opts.config : null;
   const { body } = await client.request<RawResponse>('POST', `/${encodeURIComponent(router.file.index)}/_search`, {
     query: { routing: plan.routing ?? undefined, allow_partial_search_results: 'true', ...opts.query },
-    body: buildSearchBody(p, timeoutMs, plan.exclusions, opts.located ?? false),
+    body: docs ? buildDocSearchBody(docs, p, timeoutMs, plan.exclusions) : buildSearchBody(p, timeoutMs, plan.exclusions, opts.located ?? false),
     timeoutMs: timeoutMs + 5000,
   });
   const wallMs = performance.now() - t0;
@@ -301,6 +401,9 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
   const { shardsAsked, reason } = shardAnswers(plan.shards, body, missing);
   const total = typeof body.hits.total === 'number' ? body.hits.total : body.hits.total.value;
   const nameOf = new Map(router.shards.map((x) => [x.shard, x.name]));
+  const found = docs
+    ? { hits: body.hits.hits.map((h) => docHitOf(h, docs, p)), facets: docFacetsOf(body.aggregations, docs) }
+    : { hits: await hitsOf(client, router.file.index, body.hits.hits, p), facets: facetsOf(body.aggregations) };
   return {
     status: sideStatus({ timedOut: body.timed_out, shards: body._shards, shardsAsked }),
     scope: plan.scope,
@@ -311,8 +414,7 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
     wallMs,
     timedOut: body.timed_out,
     total,
-    hits: await hitsOf(client, router.file.index, body.hits.hits, p),
-    facets: facetsOf(body.aggregations),
+    ...found,
     shards: body._shards,
     ...(p.profile ? { shardTimes: shardTimesOf(body.profile, (n) => nameOf.get(n) ?? '') } : {}),
   };
@@ -357,7 +459,9 @@ async function shardsWithoutStartedCopy(client: OpenSearchClient, index: string)
  * total, the same hit ids in the same order, and the same facet counts.
  * `differences` names each difference (empty when identical).
  */
-export function compareParts(a: Pick<SearchPart, 'total' | 'hits' | 'facets'>, b: Pick<SearchPart, 'total' | 'hits' | 'facets'>): { identical: boolean; differences: string[] } {
+export function compareParts(a: Pick<AnySearchPart, 'total' | 'hits' | 'facets'>, b: Pick<AnySearchPart, 'total' | 'hits' | 'facets'>): { identical: boolean; differences: string[] } {
+  const fa = a.facets as unknown as Record<string, unknown>;
+  const fb = b.facets as unknown as Record<string, unknown>;
   const differences: string[] = [];
   if (a.total !== b.total) differences.push(`total: routed ${a.total}, all shards ${b.total}`);
   const ia = a.hits.map((h) => h.id);
@@ -365,10 +469,9 @@ export function compareParts(a: Pick<SearchPart, 'total' | 'hits' | 'facets'>, b
   if (ia.length !== ib.length) differences.push(`hits: routed returned ${ia.length}, all shards ${ib.length}`);
   const k = ia.findIndex((id, i) => id !== ib[i]);
   if (k >= 0 && k < Math.min(ia.length, ib.length)) differences.push(`hits: first difference at position ${k}: routed ${ia[k]}, all shards ${ib[k]}`);
-  for (const key of ['diets', 'allergens', 'cuisines'] as const) {
-    const fa = JSON.stringify(a.facets[key]);
-    const fb = JSON.stringify(b.facets[key]);
-    if (fa !== fb) differences.push(`facets.${key} differ`);
+  // Every facet either side has (the sample's: diets, allergens, cuisines; an index's: its config's), in a fixed order.
+  for (const key of [...new Set([...Object.keys(fa), ...Object.keys(fb)])]) {
+    if (JSON.stringify(fa[key]) !== JSON.stringify(fb[key])) differences.push(`facets.${key} differ`);
   }
   return { identical: differences.length === 0, differences };
 }

@@ -121,10 +121,23 @@ describe('parseSearchParams', () => {
   });
 
   it('refuses parameters outside the query shape, naming them', () => {
-    for (const k of ['q', 'routing', 'index', 'body', 'preference']) {
+    for (const k of ['routing', 'index', 'body', 'preference']) {
       const e = fails(`${k}=x`);
       expect(e.param).toBe(k);
-      expect(e.message).toContain('expected only lat, lng, radius, diet, allergen, cuisine, size, compare, profile');
+      expect(e.message).toContain('expected only lat, lng, radius, diet, allergen, cuisine, size, compare, profile, q');
+    }
+  });
+
+  it('takes a text query q (trimmed), refusing an empty or over-long one, and echoes it only when given', () => {
+    const p = parseSearchParams(new URLSearchParams('q=%20Saint%20Louis%20'));
+    expect(p.text).toBe('Saint Louis');
+    expect(describeQuery(p).text).toBe('Saint Louis');
+    expect(parseSearchParams(new URLSearchParams('size=1')).text).toBeUndefined();
+    expect('text' in describeQuery(parseSearchParams(new URLSearchParams('size=1')))).toBe(false);
+    for (const bad of ['q=', 'q=%20%20', `q=${'x'.repeat(201)}`]) {
+      const e = fails(bad);
+      expect(e.param).toBe('q');
+      expect(e.message).toContain('expected a text of 1 to 200 characters');
     }
   });
 

@@ -38,7 +38,10 @@ export const DEFAULT_SIZE = 20;
 export const MIN_RADIUS_KM = 0.01;
 
 /** The parameters the search accepts; anything else is a 400. */
-export const SEARCH_PARAMS = ['lat', 'lng', 'radius', 'diet', 'allergen', 'cuisine', 'size', 'compare', 'profile'] as const;
+export const SEARCH_PARAMS = ['lat', 'lng', 'radius', 'diet', 'allergen', 'cuisine', 'size', 'compare', 'profile', 'q'] as const;
+
+/** The longest text query (`q`, characters after trimming). */
+export const MAX_TEXT_CHARS = 200;
 
 /** The three filters; values come from the vocabulary. */
 export type FilterKind = 'diet' | 'allergen' | 'cuisine';
@@ -68,6 +71,8 @@ export interface SearchParams {
   compare: boolean;
   /** Profile the search (OpenSearch's profile API) and report each asked shard's time. */
   profile: boolean;
+  /** A text query on the config's name field (`q`, trimmed, 1 to MAX_TEXT_CHARS characters); absent or null: none. */
+  text?: string | null;
 }
 
 /** ParamError is a 400: `param` is the query parameter at fault. */
@@ -193,7 +198,10 @@ export function parseSearchParams(q: URLSearchParams): SearchParams {
   }
   const compare = flag(q, 'compare');
   const profile = flag(q, 'profile');
-  return { circle, diets: list(q, 'diet'), allergens: list(q, 'allergen'), cuisines: list(q, 'cuisine'), size, compare, profile };
+  const textRaw = single(q, 'q');
+  const text = textRaw?.trim();
+  if (text !== undefined && (text === '' || text.length > MAX_TEXT_CHARS)) throw new ParamError('q', `q ${show(textRaw ?? '')} is invalid: expected a text of 1 to ${MAX_TEXT_CHARS} characters (matched against the index's name field), or no q`);
+  return { circle, diets: list(q, 'diet'), allergens: list(q, 'allergen'), cuisines: list(q, 'cuisine'), size, compare, profile, ...(text !== undefined ? { text } : {}) };
 }
 
 /** The search the explorer asks for, before it is written as a query string. */
@@ -245,6 +253,8 @@ export interface QueryEcho {
   size: number;
   compare: boolean;
   profile: boolean;
+  /** The text query (q), when one was given. */
+  text?: string;
 }
 
 /** describeQuery echoes a validated search for the response (units stated). */
@@ -261,6 +271,7 @@ export function describeQuery(p: SearchParams): QueryEcho {
     size: p.size,
     compare: p.compare,
     profile: p.profile,
+    ...(p.text ? { text: p.text } : {}),
   };
 }
 
@@ -353,8 +364,34 @@ export interface Facets {
   cuisines: FacetCount[];
 }
 
-/** One executed search (routed, or on all shards), as the answer reports it. */
-export interface SearchSide {
+/**
+ * A hit of an index that is not the sample (its config's fields): any document in the circle,
+ * nearest first (or by text score with q).
+ */
+export interface DocHit {
+  /** The document's _id. */
+  id: string;
+  /** The config's name field, or the _id when the config names none (or the document has no name). */
+  name: string;
+  /** The routing value it was written with (null: none, the engine hashed its id). */
+  routing: string | null;
+  /** Its location (the config's location field; a join child: its childLocation), degrees; null when it has none. */
+  lat: number | null;
+  lng: number | null;
+  /** Great-circle distance (km) from the search centre; null without a location. */
+  distanceKm: number | null;
+  /** The config's facet fields as the document holds them (absent ones left out). */
+  fields: Record<string, unknown>;
+}
+
+/** Facet counts of an index that is not the sample: per config facet field, its values, count descending then value. */
+export type FacetMap = Record<string, FacetCount[]>;
+
+/**
+ * One executed search (routed, or on all shards), as the answer reports it: the sample's dishes
+ * and facets by default, DocHit and FacetMap for an index of another config.
+ */
+export interface SearchSide<H = DishHit, F = Facets> {
   status: SearchStatus;
   /** routed: only the shards the circle touches; all-shards: no routing (every shard). */
   scope: 'routed' | 'all-shards';
@@ -368,10 +405,10 @@ export interface SearchSide {
   /** Wall time of the request as the API server saw it (ms). */
   wallMs: number;
   timedOut: boolean;
-  /** Exact number of matching dishes. */
+  /** Exact number of matching dishes (or documents). */
   total: number;
-  hits: DishHit[];
-  facets: Facets;
+  hits: H[];
+  facets: F;
   shards: ShardsSection;
   /** Each answering shard's time, by shard number (profile=1 only; absent otherwise). */
   shardTimes?: ShardTiming[];
@@ -587,6 +624,12 @@ export interface StatusAnswer {
   vocabulary: { diets: readonly string[]; allergens: readonly string[]; cuisines: readonly string[] };
   /** Whether the write endpoints answer (GEOSHARD_WRITES=1 on the server); absent from older servers. */
   writes?: { enabled: boolean };
+  /**
+   * The index config searches use (GEOSHARD_CONFIG), when it is not the sample's: its location,
+   * name, join and facets (then docs.restaurants and docs.dishes are 0 and docs.total counts
+   * every document). Absent for the sample.
+   */
+  config?: { index: string; location: string; name: string | null; join: unknown; facets: string[] };
 }
 
 /**
