@@ -55,18 +55,21 @@ function expected(lat: number, lng: number, radius: string) {
   return { cells: r.ordinals.length, shardCount: formatShardCount(r.shards.length, router.numberOfShards), routing: r.routing, shards: r.shards };
 }
 
-/** Searches of the places file: world cities, and one on the boundary between the first two shards (centre of boundaries[0]'s cell). */
-function searches(): { name: string; lat: number; lng: number; radius: string }[] {
+/** World cities (static), and a search on the boundary between the first two shards (the centre of boundaries[0]'s cell, known once the file is balanced). */
+const CITIES = [
+  { name: 'Paris', lat: 48.8566, lng: 2.3522, radius: '30mi' },
+  { name: 'Lagos', lat: 6.4541, lng: 3.3947, radius: '40km' },
+  { name: 'Tokyo', lat: 35.6895, lng: 139.6917, radius: '25mi' },
+];
+const EDGE = 'the first boundary';
+function search(name: string): { name: string; lat: number; lng: number; radius: string } {
+  if (name !== EDGE) return CITIES.find((c) => c.name === name)!;
   const edge = cellCenter(parseToken(file.boundaries[0]));
-  return [
-    { name: 'Paris', lat: 48.8566, lng: 2.3522, radius: '30mi' },
-    { name: 'Lagos', lat: 6.4541, lng: 3.3947, radius: '40km' },
-    { name: 'Tokyo', lat: 35.6895, lng: 139.6917, radius: '25mi' },
-    { name: `the first boundary (${file.boundaries[0]})`, lat: Number(edge.lat.toFixed(4)), lng: Number(edge.lng.toFixed(4)), radius: '60km' },
-  ];
+  return { name: `${EDGE} (${file.boundaries[0]})`, lat: Number(edge.lat.toFixed(4)), lng: Number(edge.lng.toFixed(4)), radius: '60km' };
 }
 
 test('the cells file counts every document of the index once, and the explorer opens the files explore serves, naming the index', async ({ page }) => {
+  test.setTimeout(180_000);
   // The CLI's cells file against OpenSearch's own count of the source index.
   expect(docs).toBe(await count(client, SOURCE_INDEX));
   expect(await count(client, GEO_INDEX)).toBe(docs);
@@ -86,47 +89,53 @@ test('the cells file counts every document of the index once, and the explorer o
   expect(errors).toEqual([]);
 });
 
-test('a search link shows the cells, the shard count and the routing string the core computes for this boundary file', async ({ page }) => {
-  const multi = searches().filter((s) => expected(s.lat, s.lng, s.radius).shards.length > 1);
-  expect(multi.length, 'at least one search asks more than one shard').toBeGreaterThan(0);
-  for (const s of searches()) {
+for (const name of [...CITIES.map((c) => c.name), EDGE]) {
+  test(`a search link at ${name} shows the cells, the shard count and the routing string the core computes for this boundary file`, async ({ page }) => {
+    test.setTimeout(180_000);
+    const s = search(name);
     const want = expected(s.lat, s.lng, s.radius);
+    if (name === EDGE) expect(want.shards.length, 'a search across the first boundary asks two shards or more').toBeGreaterThan(1);
     const errors = await open(page, `?lat=${s.lat}&lng=${s.lng}&radius=${s.radius}`);
-    await expect(page.getByTestId('cell-count'), s.name).toHaveText(String(want.cells));
-    await expect(page.getByTestId('shard-count'), s.name).toHaveText(want.shardCount);
-    await expect(page.getByTestId('routing'), s.name).toHaveText(want.routing);
+    await expect(page.getByTestId('cell-count')).toHaveText(String(want.cells));
+    await expect(page.getByTestId('shard-count')).toHaveText(want.shardCount);
+    await expect(page.getByTestId('routing')).toHaveText(want.routing);
     const asked = new Set(want.routing.split(','));
     const bar = await page.getByTestId('shard-bar').locator(':scope > *').evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset.shard, (e as HTMLElement).dataset.asked]));
-    expect(bar, s.name).toEqual(router.shards.map((x) => [x.name, String(asked.has(x.name))]));
-    expect(errors, s.name).toEqual([]);
-  }
-});
+    expect(bar).toEqual(router.shards.map((x) => [x.name, String(asked.has(x.name))]));
+    expect(errors).toEqual([]);
+  });
+}
 
-test('live: the routed search asks the core’s shards, all shards give the identical answer, and the total is OpenSearch’s own count', async ({ page }) => {
-  for (const s of searches()) {
+for (const name of ['Paris', EDGE]) {
+  test(`live at ${name}: the routed search asks the core’s shards, all shards give the identical answer, and the total is OpenSearch’s own count`, async ({ page }) => {
+    test.setTimeout(180_000);
+    const s = search(name);
     const want = expected(s.lat, s.lng, s.radius);
     await open(page, `?lat=${s.lat}&lng=${s.lng}&radius=${s.radius}`);
     await liveOn(page);
-    await expect(page.getByTestId('live-status'), s.name).toHaveAttribute('data-state', 'up');
-    await expect(page.getByTestId('live-status'), s.name).toContainText(file.hash.slice(0, 12));
-    await expect(page.getByTestId('live-badge'), s.name).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
-    await expect(page.getByTestId('live-routed-routing'), s.name).toHaveText(want.routing);
-    await expect(page.getByTestId('live-routed-shards'), s.name).toHaveText(want.shardCount);
-    await expect(page.getByTestId('live-unrouted-shards'), s.name).toHaveText(formatShardCount(router.numberOfShards, router.numberOfShards));
-    await expect(page.getByTestId('live-identical'), s.name).toHaveAttribute('data-identical', 'true');
+    await expect(page.getByTestId('live-status')).toHaveAttribute('data-state', 'up');
+    await expect(page.getByTestId('live-status')).toContainText(file.hash.slice(0, 12));
+    await expect(page.getByTestId('live-badge')).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+    await expect(page.getByTestId('live-routed-routing')).toHaveText(want.routing);
+    await expect(page.getByTestId('live-routed-shards')).toHaveText(want.shardCount);
+    await expect(page.getByTestId('live-unrouted-shards')).toHaveText(formatShardCount(router.numberOfShards, router.numberOfShards));
+    await expect(page.getByTestId('live-routing-match')).toHaveAttribute('data-match', 'true');
+    await expect(page.getByTestId('live-identical')).toHaveAttribute('data-identical', 'true');
     const total = await count(client, GEO_INDEX, { geo_distance: { distance: `${parseRadius(s.radius).km * 1000}m`, [FIELD]: { lat: s.lat, lon: s.lng } } });
-    expect(total, `${s.name}: places in the circle`).toBeGreaterThan(0);
+    expect(total, 'places in the circle').toBeGreaterThan(0);
     const shown = async (id: string) => Number((await page.getByTestId(id).textContent())!.replace(/,/g, ''));
-    expect(await shown('live-routed-total'), s.name).toBe(total);
-    expect(await shown('live-unrouted-total'), s.name).toBe(total);
-  }
-});
+    expect(await shown('live-routed-total')).toBe(total);
+    expect(await shown('live-unrouted-total')).toBe(total);
+  });
+}
 
 test('an index not written with its boundary file (the flat source) opens from the files, and its live searches are refused saying to run geoshard reindex', async ({ page }) => {
+  test.setTimeout(300_000);
   const flat = await startExplore(client, ['--boundaries', SOURCE_BOUNDARIES, '--cells', CELLS, '--field', FIELD], PORT + 1);
   try {
+    // Said before the URL is printed.
     expect(flat.err()).toMatch(/live searches will be refused: .*geoshard reindex/);
-    const s = searches()[0];
+    const s = search('Paris');
     const want = new Router(sourceFile).cover(s.lat, s.lng, parseRadius(s.radius).km);
     await open(page, `?lat=${s.lat}&lng=${s.lng}&radius=${s.radius}`, flat.url);
     await expect(page.getByTestId('file-info')).toContainText(`index ${SOURCE_INDEX}`);

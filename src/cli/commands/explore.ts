@@ -196,6 +196,7 @@ export async function runExplore(argv: string[], io: Io, deps: ExploreDeps = def
   const cells = readCells(cellsPath);
   const config = resolveConfig(file, boundariesPath, values);
   const report = opensearch === undefined ? null : await deps.checkCluster(config, file, opensearch);
+  if (report?.refusal) io.err(`geoshard explore: warning: the explorer shows the files, but live searches will be refused: ${report.refusal}\n`);
 
   const apiEnv: Record<string, string> = { GEOSHARD_BOUNDARIES: resolve(boundariesPath), ...(opensearch !== undefined ? { OPENSEARCH_URL: opensearch } : {}) };
   // The API reads the index description from a file (GEOSHARD_CONFIG): the --config file itself when no flag changes it, else the resolved one.
@@ -224,7 +225,6 @@ export async function runExplore(argv: string[], io: Io, deps: ExploreDeps = def
         : `live mode: no OpenSearch URL given (OPENSEARCH_URL or --opensearch): the explorer shows the files; its Live panel asks the default local node\n`) +
       `${server.url}\n(Ctrl-C to stop)\n`,
   );
-  if (report?.refusal) io.err(`geoshard explore: warning: the explorer shows the files, but live searches will be refused: ${report.refusal}\n`);
   if (values.open) deps.open(server.url);
   try {
     await deps.untilStopped();
