@@ -126,6 +126,13 @@ for (const name of ['Paris', EDGE]) {
     const shown = async (id: string) => Number((await page.getByTestId(id).textContent())!.replace(/,/g, ''));
     expect(await shown('live-routed-total')).toBe(total);
     expect(await shown('live-unrouted-total')).toBe(total);
+    // The panel lists documents (not the sample's dishes), each on a shard the routed search asked.
+    await expect(page.getByTestId('live-identical')).toContainText(`same ${total.toLocaleString('en-US')} documents`);
+    await expect(page.getByTestId('live-hits')).toHaveAttribute('data-count', String(Math.min(20, total)));
+    const routings = await page.getByTestId('live-hit').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.routing));
+    const asked = new Set(want.shards.map((x) => x.name));
+    expect(routings.every((r) => asked.has(r!)), `every document found lives on a routed shard: ${routings.join(',')}`).toBe(true);
+    await expect(page.getByTestId('live-facets')).toHaveCount(0);
   });
 }
 
