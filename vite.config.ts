@@ -132,8 +132,33 @@ function s2jsNamespaces(): Plugin {
   };
 }
 
+/**
+ * Asks the browser for the bundled boundary file while it fetches the scripts: index.html
+ * gains `<link rel="preload" as="fetch" crossorigin>` for it (the build's hashed name), so the
+ * boot's fetch (shell/loadData.ts, a plain same-origin fetch, which the preload matches) takes
+ * it from the cache instead of starting after the scripts have run. The globe's first frame
+ * waits for this file. A link with `?boundaries=` fetches its own file; the preload (2 KB) is
+ * then unused.
+ */
+function preloadBoundaries(): Plugin {
+  let base = '/';
+  return {
+    name: 'geoshard-preload-boundaries',
+    apply: 'build',
+    configResolved: (config) => void (base = config.base),
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const asset = Object.values(ctx.bundle ?? {}).find((f) => f.type === 'asset' && f.originalFileNames.some((n) => /(^|\/)data\/boundaries\.json$/.test(n)));
+        if (!asset) return html;
+        return [{ tag: 'link', attrs: { rel: 'preload', href: `${base}${asset.fileName}`, as: 'fetch', crossorigin: '' }, injectTo: 'head-prepend' }];
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), liveApi(), s2jsNamespaces()],
+  plugins: [react(), liveApi(), s2jsNamespaces(), preloadBoundaries()],
   server: { host: '127.0.0.1', port, strictPort: true },
   // npm start serves the build with vite preview: same origin for the page and /api, so no CORS headers at all.
   preview: { host: '127.0.0.1', port, strictPort: true, cors: false },

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:bulk -- [--restaurants R] [--dishes K] [--rounds N] [--paths seed,bulk,pipeline[,spread]] [--replicas X]`:
+ * `npm run bench:bulk -- [--restaurants R] [--dishes K] [--rounds N] [--paths seed,bulk,pipeline[,spread]] [--replicas X] [--index NAME]`:
  * how fast geoshard loads documents against the engine's own bulk rate, same documents, same run.
  *
  *   seed:     `seedIndex` (what `geoshard seed --recreate` runs): the index created, every
@@ -22,7 +22,7 @@
  *
  * The documents are R restaurants (default 20,000) with their first K dishes (default 10):
  * 219,214 documents by default. Each round loads every path into a fresh index (the bundled
- * boundaries under the name `gs-bulk-bench`, deleted first), the paths in rotating order, after
+ * boundaries under the name `gs-bulk-bench` or `--index NAME`, deleted first), the paths in rotating order, after
  * a warm-up round on a tenth of the sample; N rounds (default 2). Prints documents/s of every
  * round and the median of each path, the ratios seed / bulk and pipeline / bulk, the client's
  * and the node's CPU per 1,000 documents, and the machine's load; results also go to
@@ -43,6 +43,7 @@ import { bulkErrors, seedIndex } from '../src/server/seeder.ts';
 import { installPipeline } from '../src/server/pipeline.ts';
 import { pipelineId } from '../src/opensearch/pipeline.ts';
 import { derivedFile, ROOT } from '../src/server/testkit.ts';
+import { readNodeStats } from '../src/server/measure.ts';
 
 const argv = process.argv.slice(2);
 const num = (name: string, dflt: number, min: number) => {
@@ -61,7 +62,9 @@ const RESTAURANTS = num('restaurants', 20_000, 10);
 const DISHES = num('dishes', 10, 0);
 const ROUNDS = num('rounds', 2, 1);
 const REPLICAS = num('replicas', 0, 0);
-const INDEX = 'gs-bulk-bench';
+/** The bench's index (`--index NAME`, default gs-bulk-bench): recreated every round, deleted at the end, with its pipeline. */
+const INDEX = argv.includes('--index') ? argv[argv.indexOf('--index') + 1] : 'gs-bulk-bench';
+if (!/^[a-z0-9][a-z0-9_-]*$/.test(INDEX ?? '')) throw new Error(`--index ${JSON.stringify(INDEX)} is invalid: expected a lower-case index name such as gs-bulk-bench`);
 const BATCH = 2000;
 const CONCURRENCY = 2;
 
@@ -96,10 +99,9 @@ function interleaved<T>(xs: readonly T[], k = 64): T[] {
   return out;
 }
 
-/** The node's process CPU time so far (ms, summed over nodes). */
+/** The node's process CPU time so far (ms, summed over nodes; src/server/measure.ts readNodeStats). */
 async function nodeCpuMs(): Promise<number> {
-  const st = await client.get<{ nodes: Record<string, { process: { cpu: { total_in_millis: number } } }> }>('/_nodes/stats/process');
-  return Object.values(st.nodes).reduce((n, x) => n + x.process.cpu.total_in_millis, 0);
+  return (await readNodeStats(client)).cpuMs;
 }
 
 const clientCpuMs = () => {

@@ -7,8 +7,8 @@
  * i.e. > 50 ms) during load (until the data is in and 3 s after) and while rotating,
  * spinning, changing level and flattening. The baseline, measured in the same run and
  * browser, is a bare page that creates a WebGL2 context and draws one frame, timed from
- * navigation like the explorer. Targets (issue 12): first screen ≤ 250 KB gzip, no task over
- * 200 ms during load, ready ≤ 2× the bare page (medians of GLOBE_PERF_RUNS, default 5).
+ * navigation like the explorer. Targets (issue 24): first screen ≤ 290 KB gzip, no task over
+ * 200 ms during load, ready ≤ 3× the bare page (medians of GLOBE_PERF_RUNS, default 5).
  *
  * Run: npx tsx bench/globe.perf.ts [--skip-build] [--first-screen (load figures only)]
  * Builds into test-results/globe-dist, serves it with `vite preview`, writes test-results/globe-perf.json.
@@ -182,6 +182,8 @@ const result = {
   bundles,
   totalJsGzipKb: bundles.reduce((a, b) => a + b.gzipKb, 0),
   median: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, median(v)])),
+  readyRatioPerRun: rows.readyMs.map((ms, i) => ms / Math.max(1, rows.baselineFirstFrameMs[i])),
+  loadAverage: (await import('node:os')).loadavg(),
   max: Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, Math.max(...v)])),
   all: rows,
 };
@@ -190,11 +192,13 @@ for (const b of bundles) console.log(`  ${firstScreenFiles.includes(b.file) ? '*
 console.log(`\n${runs} runs, median (max):`);
 for (const k of Object.keys(rows)) if (rows[k].length) console.log(`  ${k.padEnd(22)} ${String(result.median[k]).padStart(6)} ${k.endsWith('Kb') ? 'KB' : 'ms'} (${result.max[k]})`);
 const ratio = result.median.readyMs / result.median.baselineFirstFrameMs;
-console.log(`  ready / bare WebGL page, both from navigation: ${ratio.toFixed(1)}x`);
-console.log(`\ntargets (issue 12, first screen):`);
-console.log(`  first screen JS ≤ 250 KB gzip: ${result.median.firstScreenJsGzipKb} KB ${result.median.firstScreenJsGzipKb <= 250 ? 'met' : 'NOT met'} (all JS in the build: ${result.totalJsGzipKb.toFixed(0)} KB; loaded by the time cells, cities and land are drawn: ${result.median.loadedJsGzipKb} KB)`);
+// Each run's explorer against the bare page loaded just before it (on a loaded machine the pair shares its moment's load).
+const runRatios = rows.readyMs.map((ms, i) => ms / Math.max(1, rows.baselineFirstFrameMs[i]));
+console.log(`  ready / bare WebGL page, both from navigation: ${ratio.toFixed(1)}x (median of each run's own ratio: ${median(runRatios).toFixed(1)}x; runs: ${runRatios.map((x) => x.toFixed(1)).join(', ')})`);
+console.log(`\ntargets (issue 24, first screen):`);
+console.log(`  first screen JS ≤ 290 KB gzip: ${result.median.firstScreenJsGzipKb} KB ${result.median.firstScreenJsGzipKb <= 290 ? 'met' : 'NOT met'} (all JS in the build: ${result.totalJsGzipKb.toFixed(0)} KB; loaded by the time cells, cities and land are drawn: ${result.median.loadedJsGzipKb} KB)`);
 console.log(`  no task > 200 ms during load: median run ${result.median.loadLongestMs} ms ${result.median.loadLongestMs <= 200 ? 'met' : 'NOT met'}, worst run ${result.max.loadLongestMs} ms (the bare WebGL page's longest task: ${result.median.baselineLongestMs} ms)`);
-console.log(`  ready ≤ 2× the bare WebGL page: ${ratio.toFixed(1)}x ${ratio <= 2 ? 'met' : 'NOT met'}`);
+console.log(`  ready ≤ 3× the bare WebGL page: ${ratio.toFixed(1)}x ${ratio <= 3 ? 'met' : 'NOT met'}`);
 if (firstScreenOnly) {
   mkdirSync(join(root, 'test-results'), { recursive: true });
   writeFileSync(join(root, 'test-results', 'globe-perf.json'), JSON.stringify(result, null, 2) + '\n');

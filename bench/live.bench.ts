@@ -61,6 +61,8 @@ import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../sr
 import { runSearch, planRouted, planAll, compareParts, buildSearchBody, type Plan } from '../src/server/search.ts';
 import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
 import { ROOT, derivedFile } from '../src/server/testkit.ts';
+import { readingAfter, cpuBetween, type TimedReading } from '../src/server/measure.ts';
+import { percentile } from '../src/server/measureStats.ts';
 import type { BoundaryFile } from '../src/core/index.ts';
 
 const argv = process.argv.slice(2);
@@ -123,10 +125,8 @@ interface Job {
   all: Plan;
 }
 
-function pct(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
+/** The nearest-rank percentile of ascending samples (src/server/measureStats.ts), NaN when there are none. */
+const pct = (sorted: number[], p: number): number => (sorted.length === 0 ? NaN : percentile(sorted, p));
 const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -146,12 +146,6 @@ interface Row {
   throughput: { routedPerS: number; allPerS: number; ratio: number; routedP50: number; routedP99: number; allP50: number; allP99: number };
   /** OpenSearch's own CPU time per search during the throughput blocks (ms; every node's process, `_nodes/stats/process`), and all / routed. */
   cpu: { routedMs: number; allMs: number; ratio: number };
-}
-
-/** cpuMs returns the CPU time (ms) OpenSearch's processes have used so far, summed over the cluster's nodes. */
-async function cpuMs(): Promise<number> {
-  const r = await target.client.get<{ nodes: Record<string, { process?: { cpu?: { total_in_millis?: number } } }> }>('/_nodes/stats/process');
-  return Object.values(r.nodes).reduce((sum, n) => sum + (n.process?.cpu?.total_in_millis ?? 0), 0);
 }
 
 function jobsFor(radiusMi: number): Job[] {
@@ -190,10 +184,12 @@ async function benchRadius(radiusMi: number): Promise<Row> {
   // 2. Throughput: CONCURRENCY in flight, alternating blocks.
   const tp = { routed: { n: 0, ms: 0, cpu: 0, lat: [] as number[] }, all: { n: 0, ms: 0, cpu: 0, lat: [] as number[] } };
   let next = 0;
+  let mark: TimedReading | null = null;
   for (let b = 0; b < 2 * BLOCKS; b++) {
     const which = b % 2 === 0 ? 'routed' : 'all';
     const acc = tp[which];
-    const cpu0 = await cpuMs();
+    // A reading the node computed after the previous block ended (its process stats are cached for 1 s).
+    const cpu0 = (mark = await readingAfter(target.client, mark));
     const t0 = performance.now();
     const end = t0 + BLOCK_MS;
     await Promise.all(
@@ -207,7 +203,8 @@ async function benchRadius(radiusMi: number): Promise<Row> {
       }),
     );
     acc.ms += performance.now() - t0;
-    acc.cpu += (await cpuMs()) - cpu0;
+    mark = await readingAfter(target.client, mark);
+    acc.cpu += cpuBetween(cpu0.reading, mark.reading);
   }
   const r = sortNum(lat.routed);
   const a = sortNum(lat.all);

@@ -16,17 +16,15 @@ import type { AppState } from './shell/types';
 import type { Layer } from './shell/url';
 import type { StripId } from './shell/shellSlice';
 import { onDemand, whileCandidate, whileWriteMode, afterFirstFrame } from './shell/lazy';
-import { RadiusPanel } from './search/RadiusPanel';
 import { SearchVeil } from './search/SearchVeil';
 import { CoveringCells } from './search/CoveringCells';
 import { SearchCircle } from './search/SearchCircle';
 import { SearchPicker } from './search/SearchPicker';
+import { PastedCell } from './search/PastedCell';
 import { FanoutMap } from './fanout/FanoutMap';
-import { RequestsLayer } from './requests/RequestsLayer';
-import { RequestsLegend } from './requests/RequestsLegend';
-import { ColourBy } from './nodes/ColourBy';
 import { IndexBar } from './shards/IndexBar';
 import { Ribbon } from './shards/Ribbon';
+import { RequestsLayer } from './requests/RequestsLayer';
 
 export interface PanelDef {
   /** Stable id, also the tab's test id (`tab-<id>`). */
@@ -70,14 +68,17 @@ export interface FeatureViews {
 export const FEATURE_VIEWS: readonly FeatureViews[] = [
   {
     id: 'search',
-    panels: [{ id: 'radius', title: 'Radius search', Component: RadiusPanel }],
+    // The tab's content loads once the globe has drawn its first frame (the globe is the first screen).
+    panels: [{ id: 'radius', title: 'Radius search', Component: afterFirstFrame(onDemand(() => import('./search/RadiusPanel').then((m) => m.RadiusPanel))) }],
     // The veil that dims what the search does not ask, then (after the fan-out map) the
-    // covering's cells, the circle with its centre pin, and click-to-pick.
+    // covering's cells, the circle with its centre pin, click-to-pick and a pasted cell.
     scene: [
       { at: 20, Component: SearchVeil },
       { at: 22, Component: CoveringCells },
       { at: 23, Component: SearchCircle },
       { at: 24, Component: SearchPicker },
+      // The S2 cell pasted into the search box, outlined over everything of the search.
+      { at: 25, Component: PastedCell },
     ],
   },
   // The fan-out map, drawn over the search's veil and under its covering.
@@ -86,7 +87,8 @@ export const FEATURE_VIEWS: readonly FeatureViews[] = [
   {
     id: 'nodes',
     panels: [{ id: 'nodes', title: 'Nodes', Component: onDemand(() => import('./nodes/NodesPanel').then((m) => m.NodesPanel)) }],
-    globeControls: [ColourBy],
+    // The "colour regions by" switch, loaded after the first frame.
+    globeControls: [afterFirstFrame(onDemand(() => import('./nodes/ColourBy').then((m) => m.ColourBy), null))],
   },
   {
     id: 'review',
@@ -102,6 +104,10 @@ export const FEATURE_VIEWS: readonly FeatureViews[] = [
   {
     id: 'shards',
     panels: [{ id: 'shards', title: 'Shards', Component: onDemand(() => import('./shards/ShardsPanel').then((m) => m.ShardsPanel)) }],
+    // The strips are on the first screen: they set the globe's height (a strip that came later
+    // would resize the canvas after its first frame), and the ribbon's 2D canvas needs a command
+    // buffer of the GPU process, which, asked for once the globe's frames fill that process
+    // (software WebGL), held the main thread for 0.8-2.5 s.
     strips: [
       { at: 10, id: 'index', title: 'Index shards', Component: IndexBar },
       { at: 20, id: 'ribbon', title: 'Hilbert ribbon', Component: Ribbon },
@@ -110,7 +116,8 @@ export const FEATURE_VIEWS: readonly FeatureViews[] = [
   {
     id: 'requests',
     scene: [{ at: 10, Component: RequestsLayer }],
-    layerLegends: [{ layer: 'requests', Component: RequestsLegend }],
+    // The legend, loaded when the requests layer is first switched on.
+    layerLegends: [{ layer: 'requests', Component: onDemand(() => import('./requests/RequestsLegend').then((m) => m.RequestsLegend), null) }],
   },
   // Write mode's click-to-place and pins, loaded while the Write switch is on.
   { id: 'write', scene: [{ at: 40, Component: whileWriteMode(onDemand(() => import('./write/WriteLayers').then((m) => m.WriteLayers), null)) }] },

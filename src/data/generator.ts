@@ -22,6 +22,7 @@ import { cellFromOrdinal, cellToken, ordinalAt } from '../core/cells.ts';
 import { gaussianAround, spreadKm } from '../core/sampling.ts';
 import type { City, UsPlace } from '../core/place.ts';
 import { hash3, hash4, hashString, Rng } from './prng.ts';
+import { ALLERGENS, DIETS, CUISINES, type Allergen, type Diet } from './vocabulary.ts';
 
 /** The seed every draw of the dataset derives from. Changing it changes everything. */
 export const SEED = hashString('geoshard/restaurants/v1');
@@ -229,18 +230,11 @@ export function sampleRestaurants(ds: Dataset, n: number): Restaurant[] {
 // ---------------------------------------------------------------------------
 // Lexicon: allergens, diets, ingredients, cuisines.
 
-/** The 14 EU allergen groups (Regulation (EU) No 1169/2011, Annex II), in output order. */
-export const ALLERGENS = [
-  'gluten', 'milk', 'eggs', 'nuts', 'peanuts', 'soy', 'fish',
-  'crustaceans', 'molluscs', 'celery', 'mustard', 'sesame', 'sulphites', 'lupin',
-] as const;
-export type Allergen = (typeof ALLERGENS)[number];
+// The allergens, diets and cuisine keys (vocabulary.ts, shared with the wire module).
+export { ALLERGENS, DIETS, CUISINES, type Allergen, type Diet };
 /** One-letter codes of ALLERGENS used in the ingredient table, same order. */
 const ALLERGEN_CODES = 'GMENPSFCLYUZWK';
 
-/** Diet labels, in output order. */
-export const DIETS = ['vegetarian', 'vegan', 'gluten-free', 'dairy-free', 'keto', 'halal', 'kosher'] as const;
-export type Diet = (typeof DIETS)[number];
 
 /**
  * Ingredients by tag string: upper-case letters are allergens (ALLERGEN_CODES),
@@ -408,8 +402,10 @@ const CUISINES_BY_INDEX: Cuisine[] = CUISINE_TABLE.map(([key, weight, halal, kos
 const CUISINE_WEIGHTS = CUISINES_BY_INDEX.map((c) => c.weight);
 const CUISINE_BY_KEY = new Map(CUISINES_BY_INDEX.map((c) => [c.key, c]));
 
-/** The cuisine keys (20), e.g. "italian", "middle-eastern". */
-export const CUISINES: readonly string[] = CUISINES_BY_INDEX.map((c) => c.key);
+// The table and the vocabulary's cuisine keys must be the same list, in the same order.
+if (CUISINES_BY_INDEX.map((c) => c.key).join() !== CUISINES.join()) {
+  throw new Error(`generator.ts: the cuisine table's keys (${CUISINES_BY_INDEX.map((c) => c.key).join(', ')}) differ from CUISINES in vocabulary.ts (${CUISINES.join(', ')})`);
+}
 
 // ---------------------------------------------------------------------------
 // Restaurants and dishes, drawn lazily.

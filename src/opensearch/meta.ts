@@ -64,6 +64,13 @@ export interface IndexMeta {
   file?: BoundaryFile;
   /** A migration in progress (`geoshard migrate`): see core/migrationState.ts; absent when settled. */
   migration?: unknown;
+  /**
+   * The fields the routing pipeline reads (src/opensearch/pipeline.ts PipelineFields) when they
+   * are not the restaurant sample's: written by `geoshard reindex` for an index of another shape.
+   */
+  fields?: { location: string; childLocation: string | null; stamp: boolean };
+  /** A reindex into this index in progress or kept for rollback (`geoshard reindex`): see src/server/reindex.ts. */
+  reindex?: unknown;
 }
 
 /** The sample `geoshard seed` loaded: enough to predict the per-shard counts. */

@@ -7,8 +7,10 @@
  * One `script` processor in Painless (no plugin: it runs on a managed
  * service). For every document it
  *   1. reads the point: `location` (a restaurant) or `restaurant_location`
- *      (a dish), as a geo_point object {lat, lon}, a "lat,lon" string or a
- *      [lon, lat] array, in degrees;
+ *      (a dish) for the sample, or the fields its params name (PipelineFields:
+ *      any dotted geo_point path, a join's child location or none), as a
+ *      geo_point object {lat, lon}, a "lat,lon" string or a [lon, lat]
+ *      array, in degrees;
  *   2. computes its level-10 S2 cell exactly as s2js does (LatLng from
  *      degrees → Point → face, u, v → s, t → i, j → Hilbert position → the
  *      level-10 parent), in the same order of operations, with StrictMath
@@ -22,7 +24,8 @@
  *        the document naming the routing given, the cell and the owner(s)
  *        expected (a writer with a stale boundary file);
  *   4. for a restaurant sets `cell` (the level-10 token) and `shard` (the
- *      routing used), as src/server/sample.ts restaurantDoc writes them.
+ *      routing used), as src/server/sample.ts restaurantDoc writes them
+ *      (only when params.stamp: other indexes have no such fields).
  * A document with neither field fails with a message naming both.
  *
  * Ingest pipelines do not run on deletes or partial updates (`_update` with
@@ -66,8 +69,23 @@ export interface PipelineIdentity {
   table: string;
 }
 
-/** The params the script reads (the whole routing table plus the identity). */
-export interface PipelineParams extends RoutingTable {
+/**
+ * The fields the script reads and writes: the geo_point `location` that
+ * locates a document (a dotted path), the field holding a child's copy of its
+ * parent's location (null: no join), and `stamp`: whether a parent gets
+ * `cell` and `shard` set (the restaurant sample's documents carry them).
+ */
+export interface PipelineFields {
+  location: string;
+  childLocation: string | null;
+  stamp: boolean;
+}
+
+/** The bundled sample's fields: restaurants at `location`, dishes at `restaurant_location`, restaurants stamped with cell and shard. */
+export const SAMPLE_FIELDS: Readonly<PipelineFields> = Object.freeze({ location: 'location', childLocation: 'restaurant_location', stamp: true });
+
+/** The params the script reads (the whole routing table, the fields and the identity). */
+export interface PipelineParams extends RoutingTable, PipelineFields {
   /** The pipeline's id, for messages. */
   pipeline: string;
   identity: PipelineIdentity;
@@ -141,12 +159,21 @@ double num(def v, String what) {
   if (v instanceof String) return Double.parseDouble(((String) v).trim());
   throw new IllegalArgumentException(what + ' is not a number of degrees: ' + v);
 }
-def loc = ctx.location;
+def at(Map doc, String path) {
+  def v = doc;
+  for (String part : path.splitOnToken('.')) {
+    if (!(v instanceof Map)) return null;
+    v = ((Map) v).get(part);
+  }
+  return v;
+}
+String field = params.location;
+def loc = at(ctx, field);
 boolean dish = false;
-String field = 'location';
-if (loc == null) { loc = ctx.restaurant_location; dish = true; field = 'restaurant_location'; }
+if (loc == null && params.childLocation != null) { field = params.childLocation; loc = at(ctx, field); dish = true; }
 if (loc == null) {
-  throw new IllegalArgumentException(params.pipeline + ': the document has neither location (a restaurant) nor restaurant_location (a dish): no point to route it by');
+  String what = params.childLocation == null ? 'no ' + params.location : 'neither ' + params.location + (params.stamp ? ' (a restaurant)' : ' (a parent)') + ' nor ' + params.childLocation + (params.stamp ? ' (a dish)' : ' (a child)');
+  throw new IllegalArgumentException(params.pipeline + ': the document has ' + what + ': no point to route it by');
 }
 double lat;
 double lng;
@@ -233,7 +260,7 @@ if (given == null) {
   throw new IllegalArgumentException(params.pipeline + ': routing "' + given + '" is not an owner of cell ' + token + ' (' + field + ' ' + lat + ', ' + lng + '): expected ' + expected +
     ' (boundary file ' + params.identity.hash + ', epoch ' + params.identity.epoch + '). The writer routes with another boundary file: update it, or send no routing and let the pipeline route');
 }
-if (!dish) {
+if (!dish && params.stamp) {
   ctx.cell = token;
   ctx.shard = ctx._routing;
 }
@@ -247,16 +274,16 @@ if (!dish) {
  * field itself is routed with it (its epoch becomes the identity's).
  * `index` names the index the pipeline is for (default: the file's own).
  */
-export function routingPipeline(base: BoundaryFile, state?: MigrationState | null, index = base.index): IngestPipeline {
+export function routingPipeline(base: BoundaryFile, state?: MigrationState | null, index = base.index, fields: PipelineFields = SAMPLE_FIELDS): IngestPipeline {
   const router = new Router(routedFileOf(base, state));
   const table = routingTable(router);
   const identity: PipelineIdentity = { hash: base.hash, epoch: state?.epoch ?? base.migration?.epoch ?? 0, table: tableDigest(table) };
   const id = pipelineId(index);
   return {
     description:
-      `geoshard routing for index "${index}": sets _routing (and a restaurant's cell and shard) from the level-${LEVEL} S2 cell of location or restaurant_location; ` +
+      `geoshard routing for index "${index}": sets _routing${fields.stamp ? " (and a parent's cell and shard)" : ''} from the level-${LEVEL} S2 cell of ${fields.location}${fields.childLocation ? ` or ${fields.childLocation}` : ''}; ` +
       `boundary file ${identity.hash} (version ${base.version}), migration epoch ${identity.epoch}, table ${identity.table}. Made by "geoshard pipeline"; do not edit by hand.`,
-    processors: [{ script: { lang: 'painless', tag: SCRIPT_TAG, source: ROUTING_SCRIPT, params: { pipeline: id, ...table, identity } } }],
+    processors: [{ script: { lang: 'painless', tag: SCRIPT_TAG, source: ROUTING_SCRIPT, params: { pipeline: id, location: fields.location, childLocation: fields.childLocation, stamp: fields.stamp, ...table, identity } } }],
   };
 }
 

@@ -10,6 +10,8 @@
  * (buildDocSearchBody: geo_distance on its location, q on its name field, its facets; the join
  * only when the config names one).
  *   GET /api/status
+ *   POST /api/measure  { lat, lng, radius, diet?, allergen?, cuisine?, size?, runs?, concurrency? }  (measure.ts)
+ *   GET /api/documents/:id   (where a document is, against where the boundary file puts it)
  *   PUT    /api/restaurants/:id                 { name, lat, lng, cuisines?, price_level? }
  *   PUT    /api/restaurants/:id/dishes/:dishId  { name, cuisine?, price_cents?, calories?, diets?, allergens? }
  *   DELETE /api/restaurants/:id                 (the restaurant with all its dishes)
@@ -37,11 +39,13 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router, parseBoundaryFile, MAX_RADIUS_KM, type BoundaryFile } from '../core/index.ts';
+import { documentAnswer } from './documents.ts';
 import { OpenSearchClient, OpenSearchError, configFromEnv } from './opensearch.ts';
 import { DriftGuard, driftState, type DriftState } from './drift.ts';
 import { getIndexMeta } from './seeder.ts';
 import { DOC_SHAPE, docShapeOf, JOIN_FIELD, PARENT, CHILD, type IndexMeta } from './indexSpec.ts';
-import { parseSearchParams, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, routingKeyOf, type StatusAnswer } from './wire.ts';
+import { parseSearchParams, parseMeasureRequest, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, routingKeyOf, type StatusAnswer, type MeasureAnswer } from './wire.ts';
+import { measurePlans, readProcessors } from './measure.ts';
 import { runSearch, planRouted, planAll, compareParts, isSampleShape, DEFAULT_SEARCH_TIMEOUT_MS, type AnySearchPart, type RunOptions } from './search.ts';
 import { SAMPLE_CONFIG, parseIndexConfig, type IndexConfig } from '../opensearch/indexConfig.ts';
 import { readLayout, isHealthy, withLeftNodes, placementOf, placementSentence, type Layout } from './placement.ts';
@@ -139,6 +143,8 @@ export class LiveApi {
   private indexer: GeoIndexer | null = null;
   /** The routing pipeline installed on the index, compared with its _meta on every search. */
   private readonly pipelines: PipelineGuard;
+  /** A measurement is running (POST /api/measure answers 429 meanwhile). */
+  private measuring = false;
 
   constructor(private readonly opts: ApiOptions = {}) {
     this.client = opts.client ?? new OpenSearchClient(configFromEnv());
@@ -407,6 +413,88 @@ export class LiveApi {
     return { httpStatus: 200, body };
   }
 
+  /**
+   * measure answers POST /api/measure (body: wire.ts MeasureRequest, parsed
+   * JSON): the search run `runs` times per plan, routed and on all shards
+   * (measure.ts measurePlans), after the same checks as a search (drift, the
+   * engine's routing, a migration's read state). One measurement at a time:
+   * another while one runs is a 429, so two never share the nodes and halve
+   * each other's figures. 400 names the field at fault (parseMeasureRequest).
+   */
+  async measure(body: unknown): Promise<ApiResult> {
+    let m;
+    try {
+      m = parseMeasureRequest(body);
+    } catch (e) {
+      if (e instanceof ParamError) return { httpStatus: 400, body: { status: 'invalid', error: { param: e.param, message: e.message } } };
+      throw e;
+    }
+    if (this.measuring) return { httpStatus: 429, body: { status: 'busy', error: { message: 'a measurement is already running on this server: wait for it (one at a time, so two never share the nodes and halve each other\'s figures)' } }, headers: { 'retry-after': '5' } };
+    const l = this.routing();
+    if ('error' in l) return { httpStatus: 500, body: { status: 'error', error: { message: redactPath(l.error, l.path) } } };
+    const file = l.router.file;
+    const head = { query: describeQuery(m.search), index: file.index, boundary: { hash: file.hash, version: file.version, numberOfShards: file.numberOfShards } };
+    this.measuring = true;
+    try {
+      const d = await l.guard.check();
+      if (d.status !== 'ok') return driftResult(head, d);
+      const { router } = this.migrations.routerFor(l.router, d.meta);
+      const check = await this.routingCheck(router, d.indexHash).catch(() => null);
+      if (check && check.status !== 'ok') return driftRefusal(head, d, 'routing-mismatch', { routing: { fingerprint: check.fingerprint, misroutes: check.misroutes } }, check.message);
+      const at = new Date().toISOString();
+      const t0 = performance.now();
+      const processors = await readProcessors(this.client).catch(() => null);
+      const routed = planRouted(router, m.search);
+      const f = await measurePlans(this.client, router, m.search, { routed, all: planAll(router) }, { runs: m.runs, concurrency: m.concurrency, located: docShapeOf(d.meta?.sample) >= DOC_SHAPE, timeoutMs: this.searchTimeoutMs });
+      const answer: MeasureAnswer = {
+        status: f.partialRuns > 0 ? 'partial' : 'complete',
+        ...head,
+        runs: m.runs,
+        concurrency: m.concurrency,
+        warmup: { runs: f.warmupRuns, note: `The first ${f.warmupRuns} of the ${m.runs} one-at-a-time runs of each plan were warm-up (cold caches and code paths) and are discarded: p50 and p99 are of the other ${m.runs - f.warmupRuns}.` },
+        routing: routed.routing ?? '',
+        routed: f.routed,
+        all: f.all,
+        gain: f.gain,
+        identical: f.identical,
+        differences: f.differences,
+        partialRuns: f.partialRuns,
+        load: { ...f.load, processors },
+        method: `${m.runs} searches per plan one at a time, alternating routed and all shards; then ${m.runs} per plan with ${m.concurrency} in flight, in blocks routed / all / all / routed, for searches per second and OpenSearch CPU per search (_nodes/stats process CPU, every node, before and after each block). Request cache off. Gains: all ÷ routed for times and CPU, routed ÷ all for searches per second.`,
+        ms: performance.now() - t0,
+        at,
+      };
+      return { httpStatus: 200, body: answer as unknown as Record<string, unknown> };
+    } catch (e) {
+      return errorResult(head, e, this.client.url);
+    } finally {
+      this.measuring = false;
+    }
+  }
+
+  /** document answers GET /api/documents/:id (the id still percent-encoded): see documents.ts. Refused like a search when the index drifted. */
+  async document(rawId: string): Promise<ApiResult> {
+    let id: string;
+    try {
+      id = parseWriteId('id', safeDecode(rawId));
+    } catch (e) {
+      if (e instanceof ParamError) return { httpStatus: 400, body: { status: 'invalid', error: { param: e.param, message: e.message } } };
+      throw e;
+    }
+    const l = this.routing();
+    if ('error' in l) return { httpStatus: 500, body: { status: 'error', error: { message: redactPath(l.error, l.path) } } };
+    const head = { index: l.router.file.index, boundary: { hash: l.router.file.hash, version: l.router.file.version, numberOfShards: l.router.file.numberOfShards } };
+    try {
+      const d = await l.guard.check();
+      if (d.status !== 'ok') return driftResult(head, d);
+      const answer = await documentAnswer(this.client, l.router, id);
+      if (!answer) return { httpStatus: 404, body: { status: 'not-found', ...head, error: { param: 'id', message: `no document with id ${JSON.stringify(id)} in index ${l.router.file.index} (searched on every shard)` } } };
+      return { httpStatus: 200, body: { ...head, ...answer } };
+    } catch (e) {
+      return errorResult(head, e, this.client.url);
+    }
+  }
+
   /** status answers GET /api/status: connection, cluster version, index, drift, document counts. */
   async status(): Promise<ApiResult<StatusAnswer>> {
     const l = this.routing();
@@ -616,6 +704,22 @@ export class LiveApi {
     return this.seenNodes.get(id) ?? id;
   }
 
+  /** measureRequest reads POST /api/measure: the method, the Origin (the page's own, as for writes), the JSON body. */
+  private async measureRequest(req: IncomingMessage): Promise<ApiResult> {
+    if (req.method !== 'POST') return { httpStatus: 405, body: { status: 'error', error: { message: `${req.method} is not allowed on /api/measure: expected POST with a JSON body such as {"lat":37.7749,"lng":-122.4194,"radius":"15mi"}` } }, headers: { allow: 'POST' } };
+    const origin = req.headers.origin;
+    if (typeof origin === 'string' && origin !== `http://${req.headers.host ?? ''}`) return { httpStatus: 403, body: { status: 'forbidden', error: { message: `Origin ${JSON.stringify(origin)} is not this page's own (http://${req.headers.host ?? '?'}): measurements are refused from other sites` } } };
+    const text = await readBody(req, MAX_MEASURE_BODY_BYTES);
+    if (text === null) return { httpStatus: 400, body: { status: 'invalid', error: { param: 'body', message: `the body is larger than ${MAX_MEASURE_BODY_BYTES} bytes: send one JSON object` } } };
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (e) {
+      return { httpStatus: 400, body: { status: 'invalid', error: { param: 'body', message: `the body is not JSON (${(e as Error).message}): send one JSON object such as {"lat":37.7749,"lng":-122.4194,"radius":"15mi"}` } } };
+    }
+    return this.measure(body);
+  }
+
   /**
    * handle answers one HTTP request under /api/ (connect-style: call `next`
    * for anything else when given): GET and HEAD on the two read endpoints,
@@ -633,16 +737,28 @@ export class LiveApi {
         const body = req.method === 'PUT' || req.method === 'POST' || req.method === 'DELETE' ? await readBody(req, MAX_WRITE_BODY_BYTES) : '';
         const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
         result = await this.write({ method: req.method ?? 'GET', path: url.pathname, peer: req.socket.remoteAddress, origin: header('origin'), host: header('host'), body });
+      } else if (url.pathname === '/api/measure') {
+        result = await this.measureRequest(req);
       } else if (req.method !== 'GET' && req.method !== 'HEAD') {
         result = { httpStatus: 405, body: { status: 'error', error: { message: `${req.method} is not allowed: the live API only answers GET here (writes: PUT and DELETE on /api/restaurants/:id)` } }, headers: { allow: 'GET, HEAD' } };
       } else if (url.pathname === '/api/search') result = await this.search(url.searchParams);
       else if (url.pathname === '/api/status') result = await this.status();
-      else result = { httpStatus: 404, body: { status: 'error', error: { message: `${url.pathname} is not an API endpoint: expected /api/search or /api/status` } } };
+      else if (url.pathname.startsWith('/api/documents/')) result = await this.document(url.pathname.slice('/api/documents/'.length));
+      else result = { httpStatus: 404, body: { status: 'error', error: { message: `${url.pathname} is not an API endpoint: expected /api/search, /api/status, /api/documents/:id or POST /api/measure` } } };
     } catch (e) {
       result = { httpStatus: 500, body: { status: 'error', error: { message: `internal error: ${(e as Error).message}` } } };
     }
     send(res, result.httpStatus, result.body, req.method === 'HEAD', result.headers);
   };
+}
+
+/** safeDecode percent-decodes a path part, or returns it as it is when it is not valid percent-encoding (the id check then names it). */
+function safeDecode(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
 
 /** isLoopback says whether a peer address is on loopback: 127.0.0.0/8, ::1, or IPv4-mapped 127.x. */
@@ -685,6 +801,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
     req.on('error', reject);
   });
 }
+
+/** Largest POST /api/measure body (bytes). */
+const MAX_MEASURE_BODY_BYTES = 4096;
 
 /** How many times a search runs at most when the migration epoch keeps moving under it. */
 const MAX_EPOCH_ATTEMPTS = 3;

@@ -35,7 +35,6 @@
  * The block covers only reads and two `_meta` writes (mapping updates are not
  * document writes, so they pass the block); its length is measured per try.
  */
-import { createHash } from 'node:crypto';
 import type { MoveState } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT } from './indexSpec.ts';
@@ -56,79 +55,10 @@ export function rangeDishes(m: RangeOf, routing: string): Record<string, unknown
   return { bool: { filter: [{ term: { [JOIN_FIELD]: CHILD } }, { term: { _routing: routing } }, { has_parent: { parent_type: PARENT, query: cellRange(m) } }] } };
 }
 
-/** What one owner holds of a document: its kind and content hash. */
-export interface DocDigest {
-  kind: 'restaurant' | 'dish';
-  hash: string;
-}
-
-/** One owner's copy of a range: id → digest. */
-export type RangeDigest = Map<string, DocDigest>;
-
-/** The differences between the old and the new owner's copies of a range. */
-export interface RangeDiff {
-  /** On the old owner, not on the new one: to copy. */
-  missing: string[];
-  /** On both, with another content: to copy again. */
-  changed: string[];
-  /** On the new owner only (deleted on the old one, or resurrected by the copy): to delete from the new owner. */
-  extra: string[];
-}
-
-/** isClean says whether a diff found no difference. */
-export const isClean = (d: RangeDiff) => d.missing.length + d.changed.length + d.extra.length === 0;
-
-/**
- * canonicalJson serialises a JSON value with object keys sorted at every
- * level, so two copies of one document hash alike whatever order their
- * fields were written in (the pipeline adds `cell` and `shard` after the rest).
- */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v as object)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
-/** kindOf returns whether a source is a restaurant (the join's parent) or a dish. */
-export function kindOf(source: Record<string, unknown>): 'restaurant' | 'dish' {
-  const j = source[JOIN_FIELD];
-  return j === PARENT || (j as { name?: string } | undefined)?.name === PARENT ? 'restaurant' : 'dish';
-}
-
-/**
- * digestOf hashes what must be equal on both owners: the source without the
- * restaurant's `shard` field (each owner's copy names its own routing there).
- */
-export function digestOf(source: Record<string, unknown>): DocDigest {
-  const kind = kindOf(source);
-  const { shard: _s, ...rest } = source;
-  return { kind, hash: createHash('sha1').update(canonicalJson(kind === 'restaurant' ? rest : source)).digest('hex') };
-}
-
-/**
- * diffDigests compares two owners' copies: `only` (when given) limits the
- * content comparison to those ids (the rest are known equal); presence is
- * always compared over every id. Sorted ids, so a report is stable.
- */
-export function diffDigests(from: ReadonlyMap<string, DocDigest | null>, to: ReadonlyMap<string, DocDigest | null>, only?: ReadonlySet<string>): RangeDiff {
-  const missing: string[] = [];
-  const changed: string[] = [];
-  const extra: string[] = [];
-  for (const [id, d] of from) {
-    if (!to.has(id)) missing.push(id);
-    else if (!only || only.has(id)) {
-      const e = to.get(id);
-      if (d && e && d.hash !== e.hash) changed.push(id);
-    }
-  }
-  for (const id of to.keys()) if (!from.has(id)) extra.push(id);
-  return { missing: missing.sort(), changed: changed.sort(), extra: extra.sort() };
-}
+// The per-document comparison (digests, diffs, fixes, the exact check) is shared with `geoshard
+// reindex`: docDiff.ts. A range on one owner is a DocSide (rangeSide below).
+export { canonicalJson, kindOf, digestOf, diffDigests, isClean, idsOf, type DocDigest, type RangeDigest, type RangeDiff, type FixCounts } from './docDiff.ts';
+import { describeDiff as describeDocDiff, compareSides, digestOf, fixDiff, kindOf, type DocSide, type FixCounts, type RangeDiff, type RangeDigest } from './docDiff.ts';
 
 interface Hit {
   _id: string;
@@ -218,12 +148,6 @@ export interface Checkpoint {
   to: number;
 }
 
-/** What a fix wrote. */
-export interface FixCounts {
-  copied: number;
-  deleted: number;
-}
-
 /**
  * applyDiff makes the new owner's copy equal the old owner's for the ids a
  * diff names: documents missing or changed are written again from the old
@@ -234,24 +158,40 @@ export interface FixCounts {
  * one. Throws an Error listing failed items.
  */
 export async function applyDiff(client: OpenSearchClient, index: string, from: string, to: string, d: RangeDiff): Promise<FixCounts> {
-  const recopy = [...d.missing, ...d.changed];
-  const sources = await sourcesOf(client, index, from, recopy);
-  const dels = [...d.extra, ...recopy.filter((id) => !sources.has(id))];
-  // Parents first: a dish lands next to its restaurant.
-  const docs = [...sources].sort(([, a], [, b]) => (kindOf(a) === kindOf(b) ? 0 : kindOf(a) === 'restaurant' ? -1 : 1));
-  let body = '';
-  for (const [id, s] of docs) body += JSON.stringify({ index: { _index: index, _id: id, routing: to } }) + '\n' + JSON.stringify(kindOf(s) === 'restaurant' ? { ...s, shard: to } : s) + '\n';
-  for (const id of dels) body += JSON.stringify({ delete: { _index: index, _id: id, routing: to } }) + '\n';
-  if (body === '') return { copied: 0, deleted: 0 };
-  const res = await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { query: { pipeline: '_none' }, body, timeoutMs: 120_000 });
-  const errs = bulkErrors(res.body).filter((e) => e.status !== 404);
-  if (errs.length > 0) throw new Error(`fixing the new owner "${to}" failed for ${errs.length} documents: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
-  return { copied: docs.length, deleted: dels.length };
+  // (Only sources are read from the old owner and only writes go to the new one: the range does not matter here.)
+  const any = { start: '', end: null };
+  return fixDiff(rangeSide(client, index, any, from, -1), rangeSide(client, index, any, to, -1), d);
 }
 
-/** setWriteBlock sets or lifts the index's write block (`index.blocks.write`). */
+/**
+ * rangeSide is one owner's copy of a range as a DocSide: its shard `shard`
+ * (checkpoints), its documents routed with `routing`. Writes bypass the
+ * routing pipeline (`pipeline=_none`): they are copies, routed by the owner's
+ * name, with the restaurant's `shard` set to it.
+ */
+export function rangeSide(client: OpenSearchClient, index: string, m: RangeOf, routing: string, shard: number): DocSide<number> {
+  return {
+    label: `owner "${routing}"`,
+    refresh: async () => void (await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 })),
+    checkpoint: () => maxSeqNo(client, index, shard),
+    ids: () => idsOfRange(client, index, m, routing),
+    count: async () => (await idsOfRange(client, index, m, routing)).ids.size,
+    changedSince: (seqNo) => changedSince(client, index, m, routing, seqNo),
+    sources: (ids) => sourcesOf(client, index, routing, ids),
+    async write(docs, dels) {
+      let body = '';
+      for (const [id, s] of docs) body += JSON.stringify({ index: { _index: index, _id: id, routing } }) + '\n' + JSON.stringify(kindOf(s) === 'restaurant' ? { ...s, shard: routing } : s) + '\n';
+      for (const id of dels) body += JSON.stringify({ delete: { _index: index, _id: id, routing } }) + '\n';
+      const res = await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { query: { pipeline: '_none' }, body, timeoutMs: 120_000 });
+      const errs = bulkErrors(res.body).filter((e) => e.status !== 404);
+      if (errs.length > 0) throw new Error(`fixing the new owner "${routing}" failed for ${errs.length} documents: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
+    },
+  };
+}
+
+/** setWriteBlock sets or lifts the index's write block (`index.blocks.write`): a settings change, sent with the admin deadlines (OpenSearchClient.admin). */
 export async function setWriteBlock(client: OpenSearchClient, index: string, on: boolean): Promise<void> {
-  await client.request('PUT', `/${encodeURIComponent(index)}/_settings`, { body: { index: { 'blocks.write': on ? true : null } } });
+  await client.admin('PUT', `/${encodeURIComponent(index)}/_settings`, { body: { index: { 'blocks.write': on ? true : null } } });
 }
 
 /** writeBlocked says whether the index has a write block. */
@@ -284,25 +224,9 @@ export interface BlockedCheck {
  * the reads missed is after it and the next pass re-checks it.
  */
 export async function checkRange(client: OpenSearchClient, index: string, m: RangeOf & { from: string; to: string }, shards: { from: number; to: number }, since: Checkpoint, recheck: ReadonlySet<string>, blocked: boolean): Promise<BlockedCheck> {
-  const checkpointNow = async (): Promise<Checkpoint> => ({ from: await maxSeqNo(client, index, shards.from), to: await maxSeqNo(client, index, shards.to) });
-  const before = blocked ? null : await checkpointNow();
-  await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
-  const [{ ids: idsFrom, counts: cFrom }, { ids: idsTo, counts: cTo }, chFrom, chTo, at] = await Promise.all([
-    idsOfRange(client, index, m, m.from),
-    idsOfRange(client, index, m, m.to),
-    changedSince(client, index, m, m.from, since.from),
-    changedSince(client, index, m, m.to, since.to),
-    before ?? checkpointNow(),
-  ]);
-  const look = new Set([...chFrom, ...chTo, ...recheck].filter((id) => idsFrom.has(id) && idsTo.has(id)));
-  const ids = [...look];
-  const [srcFrom, srcTo] = await Promise.all([sourcesOf(client, index, m.from, ids), sourcesOf(client, index, m.to, ids)]);
-  const digFrom = new Map<string, DocDigest | null>(idsFrom);
-  const digTo = new Map<string, DocDigest | null>(idsTo);
-  for (const [id, s] of srcFrom) digFrom.set(id, digestOf(s));
-  for (const [id, s] of srcTo) digTo.set(id, digestOf(s));
-  const diff = diffDigests(digFrom, digTo, look);
-  return { diff, counts: { from: cFrom, to: cTo }, checkpoint: at, compared: ids.length };
+  const c = await compareSides(rangeSide(client, index, m, m.from, shards.from), rangeSide(client, index, m, m.to, shards.to), since, recheck, { blocked });
+  const kinds = (x: Record<string, number>) => ({ restaurants: x.restaurants, dishes: x.dishes });
+  return { diff: c.diff, counts: { from: kinds(c.counts.from), to: kinds(c.counts.to) }, checkpoint: c.checkpoint, compared: c.compared };
 }
 
 /**
@@ -323,12 +247,5 @@ export async function deletedOnOldSince(client: OpenSearchClient, index: string,
   return [...onNew].filter((id) => !onOld.has(id)).sort();
 }
 
-/** The ids a diff names (to re-check after fixing them). */
-export const idsOf = (d: RangeDiff) => new Set([...d.missing, ...d.changed, ...d.extra]);
-
-/** describeDiff says what a diff found, for progress lines and errors. */
-export function describeDiff(d: RangeDiff): string {
-  if (isClean(d)) return 'no difference';
-  const part = (n: string[], what: string) => (n.length ? `${n.length} ${what} (${n.slice(0, 3).join(', ')}${n.length > 3 ? ', …' : ''})` : '');
-  return [part(d.missing, 'missing on the new owner'), part(d.changed, 'different'), part(d.extra, 'only on the new owner')].filter(Boolean).join(', ');
-}
+/** describeDiff says what a diff of two owners found, for progress lines and errors. */
+export const describeDiff = (d: RangeDiff) => describeDocDiff(d);

@@ -46,8 +46,10 @@ export async function engineOf(client: OpenSearchClient): Promise<{ engine: stri
   return { engine: root.version.distribution ?? 'elasticsearch', version, major: Number(version.split('.')[0]) };
 }
 
-/** routingNumShardsOf reads an index's routing_num_shards from the cluster state's metadata. */
+/** routingNumShardsOf reads an index's (or an alias's one index's) routing_num_shards from the cluster state's metadata. */
 export async function routingNumShardsOf(client: OpenSearchClient, index: string): Promise<number> {
+  // An alias (the name clients use after "geoshard reindex") resolves here too: the cluster state's index expression
+  // resolves it, and the answer is keyed by its one concrete index (checked on a 2.19 node).
   const body = await client.get<{ metadata?: { indices?: Record<string, { routing_num_shards?: number }> } }>(`/_cluster/state/metadata/${encodeURIComponent(index)}`, {
     query: { filter_path: 'metadata.indices.*.routing_num_shards' },
     timeoutMs: 5000,

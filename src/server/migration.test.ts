@@ -5,7 +5,9 @@ import { driftState } from './drift.ts';
 import { indexMeta } from './indexSpec.ts';
 import { buildSearchBody } from './search.ts';
 import { parseSearchParams } from './wire.ts';
-import { MigrationRouting, isStale, migrationStatusOf, withState, type LockHolder } from './migration.ts';
+import { MigrationRouting, isStale, migrationStatusOf, withState, writeMeta, acquireLock, LOCK_INDEX, type LockHolder } from './migration.ts';
+import { setWriteBlock } from './cutover.ts';
+import { OpenSearchClient, ADMIN_TIMEOUT_MS, ADMIN_ENGINE_TIMEOUTS, type RequestOptions } from './opensearch.ts';
 import { Router } from '../core/index.ts';
 
 const tok = (o: number) => cellToken(cellFromOrdinal(o));
@@ -80,5 +82,31 @@ describe('the migration lock', () => {
   it('is stale on another host when its heartbeat is older than the limit', () => {
     expect(isStale(holder({ host: 'there' }), 1_000_000 + 30_001, 30_000, 'here', () => true)).toBe(true);
     expect(isStale(holder({ host: 'there' }), 1_000_000 + 29_999, 30_000, 'here', () => false)).toBe(false);
+  });
+});
+
+describe('admin deadlines of the migration\'s cluster-state changes', () => {
+  /** A client that records what it is asked and answers every request 200 {} without a network. */
+  class RecordingClient extends OpenSearchClient {
+    readonly calls: { method: string; path: string; timeoutMs: number | undefined; query: RequestOptions['query'] }[] = [];
+    override async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<{ status: number; body: T }> {
+      this.calls.push({ method, path, timeoutMs: opts.timeoutMs, query: opts.query });
+      // The lock document: a fresh create (201, seq numbers); anything else: an empty 200.
+      return { status: path.includes('/_create/') ? 201 : 200, body: { _seq_no: 0, _primary_term: 1 } as T };
+    }
+  }
+  it('writes _meta, creates the lock index and sets the write block with ADMIN_TIMEOUT_MS and the engine waits, not the 10 s search deadline', async () => {
+    const c = new RecordingClient({ url: 'http://127.0.0.1:1', timeoutMs: 10_000 });
+    await writeMeta(c, 'geoshard-unit', meta);
+    const lock = await acquireLock(c, 'geoshard-unit', 60_000);
+    await lock.release();
+    await setWriteBlock(c, 'geoshard-unit', true);
+    const changes = c.calls.filter((x) => x.path.endsWith('/_mapping') || x.path.endsWith('/_settings') || (x.method === 'PUT' && x.path.split('/').length === 2));
+    expect(changes.map((x) => `${x.method} ${x.path}`)).toEqual(['PUT /geoshard-unit/_mapping', `PUT /${LOCK_INDEX}`, 'PUT /geoshard-unit/_settings']);
+    for (const x of changes) {
+      expect(x.timeoutMs).toBe(ADMIN_TIMEOUT_MS);
+      expect(x.query).toMatchObject(ADMIN_ENGINE_TIMEOUTS);
+    }
+    await c.close();
   });
 });

@@ -64,9 +64,9 @@ export async function readMigration(client: OpenSearchClient, index: string): Pr
   return migrationOfMeta(meta);
 }
 
-/** writeMeta replaces the index's `_meta` (mapping updates replace `_meta` whole). */
+/** writeMeta replaces the index's `_meta` (mapping updates replace `_meta` whole): a change of the cluster state, so with the admin deadlines (OpenSearchClient.admin). */
 export async function writeMeta(client: OpenSearchClient, index: string, meta: IndexMeta): Promise<void> {
-  await client.request('PUT', `/${encodeURIComponent(index)}/_mapping`, { body: { _meta: meta } });
+  await client.admin('PUT', `/${encodeURIComponent(index)}/_mapping`, { body: { _meta: meta } });
 }
 
 /** withState returns `_meta` with the migration state set (or removed when null). */
@@ -188,9 +188,13 @@ function pidAlive(pid: number): boolean {
  * (of two processes taking over, one wins). Refuses with MigrationError
  * naming the holder otherwise. While held, the heartbeat is renewed every
  * staleMs / 3 with compare-and-set; a failed renewal marks the lock lost.
+ * `lockIndex` holds the lock documents (default LOCK_INDEX); `what` names the
+ * work in messages (`geoshard reindex` takes the lock of its source: "reindex").
  */
-export async function acquireLock(client: OpenSearchClient, index: string, staleMs: number): Promise<Lock> {
-  await client.request('PUT', `/${LOCK_INDEX}`, {
+export async function acquireLock(client: OpenSearchClient, index: string, staleMs: number, lockIndex = LOCK_INDEX, what = 'migration'): Promise<Lock> {
+  const LOCK_INDEX = lockIndex;
+  // Creating the lock index is a change of the cluster state: admin deadlines, so a busy cluster slows the migration instead of failing it.
+  await client.admin('PUT', `/${LOCK_INDEX}`, {
     body: { settings: { index: { number_of_shards: 1, auto_expand_replicas: '0-1' } }, mappings: { dynamic: false } },
     okStatuses: [400],
   });
@@ -203,16 +207,16 @@ export async function acquireLock(client: OpenSearchClient, index: string, stale
   const created = await client.request<Written>('PUT', `/${LOCK_INDEX}/_create/${encodeURIComponent(index)}`, { query: { refresh: 'true' }, body: holder, okStatuses: [409] });
   if (created.status === 409) {
     const cur = await client.request<Written & { found: boolean; _source: LockHolder }>('GET', doc, { okStatuses: [404] });
-    if (!cur.body.found) throw new MigrationError(`the migration lock of "${index}" was released while this process tried to take it: run the command again`);
+    if (!cur.body.found) throw new MigrationError(`the ${what} lock of "${index}" was released while this process tried to take it: run the command again`);
     const h = cur.body._source;
     if (!isStale(h, now, staleMs)) {
       throw new MigrationError(
-        `a migration of "${index}" is already running: process ${h.pid} on ${h.host}, started ${h.startedAt}, last heartbeat ${Math.round((now - h.heartbeatAt) / 1000)} s ago. ` +
-          `Two migrations at once are refused. If that process is gone, its lock is taken over once it is found dead (same host) or its heartbeat is older than ${staleMs / 1000} s.`,
+        `a ${what} of "${index}" is already running: process ${h.pid} on ${h.host}, started ${h.startedAt}, last heartbeat ${Math.round((now - h.heartbeatAt) / 1000)} s ago. ` +
+          `Two at once are refused. If that process is gone, its lock is taken over once it is found dead (same host) or its heartbeat is older than ${staleMs / 1000} s.`,
       );
     }
     const took = await client.request<Written>('PUT', doc, { query: { if_seq_no: cur.body._seq_no, if_primary_term: cur.body._primary_term, refresh: 'true' }, body: holder, okStatuses: [409] });
-    if (took.status === 409) throw new MigrationError(`another process took over the stale migration lock of "${index}" first: a migration is running`);
+    if (took.status === 409) throw new MigrationError(`another process took over the stale migration lock of "${index}" first: a ${what} is running`);
     tookOver = `took over the lock of process ${h.pid} on ${h.host} (${h.host === holder.host ? 'no longer running' : `no heartbeat for ${Math.round((now - h.heartbeatAt) / 1000)} s`})`;
     seq = { if_seq_no: took.body._seq_no, if_primary_term: took.body._primary_term };
   } else {
@@ -324,9 +328,9 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
   let pipelineTable: string | null = null;
   let pipelineNote = false;
   const followPipeline = async (file: BoundaryFile, s: MigrationState | null) => {
-    const table = routingPipeline(file, s, index).processors[0].script.params.identity.table;
+    const table = routingPipeline(file, s, index, meta.fields).processors[0].script.params.identity.table;
     if (table === pipelineTable) return;
-    const r = await tryInstallPipeline(client, index, file, s);
+    const r = await tryInstallPipeline(client, index, file, s, undefined, meta.fields);
     if ('error' in r) {
       if (!pipelineNote) o.progress(`no routing pipeline on "${index}" (writes sent without routing are refused by the index): ${r.error}`);
       pipelineNote = true;

@@ -11,7 +11,7 @@
  * the migration's copy, which route explicitly) may send `pipeline=_none`.
  */
 import type { BoundaryFile, MigrationState } from '../core/index.ts';
-import { routingPipeline, pipelineId, identityOf, expectedIdentity, comparePipeline, type PipelineIdentity, type IngestPipeline } from '../opensearch/pipeline.ts';
+import { routingPipeline, pipelineId, identityOf, expectedIdentity, comparePipeline, type PipelineIdentity, type IngestPipeline, type PipelineFields } from '../opensearch/pipeline.ts';
 import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
 import type { IndexMeta } from './indexSpec.ts';
 import { readMigration, migrationOfMeta } from './migration.ts';
@@ -39,9 +39,9 @@ const enc = encodeURIComponent;
  * cluster has no `script` processor (2.x without the ingest-common and
  * lang-painless modules), OpenSearchError otherwise.
  */
-export async function installPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>): Promise<{ id: string; identity: PipelineIdentity }> {
+export async function installPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>, fields?: PipelineFields): Promise<{ id: string; identity: PipelineIdentity }> {
   const id = pipelineId(index);
-  const body = routingPipeline(base, state, index);
+  const body = routingPipeline(base, state, index, fields);
   try {
     await client.admin('PUT', `/_ingest/pipeline/${enc(id)}`, { body });
   } catch (e) {
@@ -69,9 +69,9 @@ export async function installPipeline(client: OpenSearchClient, index: string, b
  * command's own work still completes and it can say why there is no
  * pipeline. Other failures (OpenSearchError) are thrown.
  */
-export async function tryInstallPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>): Promise<{ id: string; identity: PipelineIdentity } | { error: string }> {
+export async function tryInstallPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>, fields?: PipelineFields): Promise<{ id: string; identity: PipelineIdentity } | { error: string }> {
   try {
-    return await installPipeline(client, index, base, state, alsoSettings);
+    return await installPipeline(client, index, base, state, alsoSettings, fields);
   } catch (e) {
     if (e instanceof PipelineError) return { error: e.message };
     throw e;
@@ -88,16 +88,21 @@ export async function installPipelineFromMeta(client: OpenSearchClient, index: s
   const m = await readMigration(client, index);
   if (m === undefined) throw new PipelineError(`index "${index}" does not exist on ${client.url}: seed it first ("geoshard seed")`);
   if (!m.base) throw new PipelineError(`index "${index}" _meta does not hold its boundary file (seeded by an older geoshard): seed it again ("geoshard seed --recreate")`);
-  return installPipeline(client, index, m.base, m.state);
+  return installPipeline(client, index, m.base, m.state, undefined, m.meta.fields);
 }
 
 /** defaultPipelineOf returns the index's `index.default_pipeline` (null when unset), undefined when the index does not exist. */
 async function defaultPipelineOf(client: OpenSearchClient, index: string, timeoutMs?: number): Promise<string | null | undefined> {
+  return (await settingsOf(client, index, timeoutMs))?.defaultPipeline;
+}
+
+/** settingsOf returns the concrete index `index` names (itself, or an alias's one index) and its `index.default_pipeline`; undefined when there is no such index. */
+async function settingsOf(client: OpenSearchClient, index: string, timeoutMs?: number): Promise<{ concrete: string; defaultPipeline: string | null } | undefined> {
   const res = await client.request<Record<string, { settings?: { index?: { default_pipeline?: string } } }>>('GET', `/${enc(index)}/_settings/index.default_pipeline`, { okStatuses: [404], timeoutMs });
   if (res.status === 404) return undefined;
   // Keyed by the concrete index name (an alias resolves to it): take the only entry.
-  const entries = Object.values(res.body ?? {});
-  return entries.length === 1 ? (entries[0]?.settings?.index?.default_pipeline ?? null) : null;
+  const entries = Object.entries(res.body ?? {});
+  return entries.length === 1 ? { concrete: entries[0][0], defaultPipeline: entries[0][1]?.settings?.index?.default_pipeline ?? null } : { concrete: index, defaultPipeline: null };
 }
 
 /** What is installed on an index. */
@@ -114,16 +119,20 @@ export interface InstalledPipeline {
 
 /**
  * readPipeline reads the index's default pipeline and the pipeline
- * `geoshard-<index>` (two requests in parallel). Undefined when the index
- * does not exist.
+ * `geoshard-<index>` (two requests in parallel; for an alias, the pipeline of
+ * the one index it names, a third request). Undefined when the index does
+ * not exist.
  */
 export async function readPipeline(client: OpenSearchClient, index: string, timeoutMs?: number): Promise<InstalledPipeline | undefined> {
-  const id = pipelineId(index);
-  const [defaultPipeline, pipeline] = await Promise.all([
-    defaultPipelineOf(client, index, timeoutMs),
-    client.request<Record<string, unknown>>('GET', `/_ingest/pipeline/${enc(id)}`, { okStatuses: [404], timeoutMs }),
-  ]);
-  if (defaultPipeline === undefined) return undefined;
+  let id = pipelineId(index);
+  let [settings, pipeline] = await Promise.all([settingsOf(client, index, timeoutMs), client.request<Record<string, unknown>>('GET', `/_ingest/pipeline/${enc(id)}`, { okStatuses: [404], timeoutMs })]);
+  if (settings === undefined) return undefined;
+  if (settings.concrete !== index) {
+    // An alias (the name clients use after "geoshard reindex"): the pipeline is its index's.
+    id = pipelineId(settings.concrete);
+    pipeline = await client.request<Record<string, unknown>>('GET', `/_ingest/pipeline/${enc(id)}`, { okStatuses: [404], timeoutMs });
+  }
+  const defaultPipeline = settings.defaultPipeline;
   const body = pipeline.status === 404 ? undefined : pipeline.body?.[id];
   return { id, defaultPipeline, identity: body === undefined ? null : identityOf(body), exists: body !== undefined };
 }

@@ -17,7 +17,11 @@
  */
 import { loadGazetteer } from '../data/places.ts';
 import { ADMIN_TIMEOUT_MS, type OpenSearchClient } from './opensearch.ts';
+import type { BoundaryFile } from '../core/index.ts';
 import type { IndexConfig } from '../opensearch/indexConfig.ts';
+import { GeoIndexer } from '../opensearch/indexer.ts';
+import { indexMeta, indexSettings } from './indexSpec.ts';
+import { fingerprintOf } from './fingerprint.ts';
 import { getIndexMeta, LOAD_SETTINGS, plainBulk, RESTORED_SETTINGS, SeedError, type PlainDoc } from './seeder.ts';
 
 /** The index `geoshard seed --sample places` writes by default. */
@@ -143,4 +147,48 @@ export async function seedPlaces(opts: SeedPlacesOptions): Promise<SeedPlacesRes
   }
   const settings = await client.get<Record<string, { settings: { index: { number_of_shards: string } } }>>(`${path}/_settings/index.number_of_shards`);
   return { index, created, docs: written, indexDocs: count, shards: Number(Object.values(settings)[0].settings.index.number_of_shards), ms: performance.now() - t0 };
+}
+
+/** What loadPlacesGeo did. */
+export interface PlacesGeoResult {
+  index: string;
+  docs: number;
+  indexDocs: number;
+  ms: number;
+}
+
+/**
+ * loadPlacesGeo makes a geosharded copy of the places sample, the way `geoshard reindex` leaves
+ * one: a new index `file.index` (deleted first if it exists) with the file's shard count, the
+ * places mapping with routing required and geoshard's `_meta` (the file, no sample), every
+ * gazetteer place written through the package's writer (GeoIndexer.bulk: routed by the shard
+ * name of its level-10 cell, from that `_meta`), then refreshed. No ingest pipeline. For the
+ * live tests of a non-sample index; throws SeedError when a document is refused.
+ */
+export async function loadPlacesGeo(client: OpenSearchClient, file: BoundaryFile, onProgress?: (done: number, total: number) => void): Promise<PlacesGeoResult> {
+  const t0 = performance.now();
+  const index = file.index;
+  const path = `/${encodeURIComponent(index)}`;
+  await client.admin('DELETE', path, { okStatuses: [404] });
+  await client.admin('PUT', path, {
+    body: { settings: { index: { ...indexSettings(file), ...LOAD_SETTINGS } }, mappings: { ...PLACES_MAPPINGS, _routing: { required: true }, _meta: indexMeta(file) } },
+  });
+  try {
+    await client.admin('PUT', `${path}/_mapping`, { body: { _meta: indexMeta(file, undefined, await fingerprintOf(client, index)) } });
+    const docs = placeDocs();
+    const geo = docs.map((d) => {
+      const g = d.source.geo as { lat: number; lon: number };
+      return { id: d.id, lat: g.lat, lng: g.lon, source: d.source };
+    });
+    const report = await new GeoIndexer(client.os, index, { metaTtlMs: 5000 }).bulk(geo, { keep: 'failures', stopOnError: true, onProgress: (done) => onProgress?.(done, docs.length) });
+    if (report.failed > 0) {
+      const e = report.results[0];
+      throw new SeedError(`${report.failed} of ${report.docs} places were not written into "${index}", e.g. ${e.id}: ${e.items.map((i) => `${i.status} ${i.error?.type ?? ''} ${i.error?.reason ?? ''}`).join('; ')}`);
+    }
+    await client.request('POST', `${path}/_refresh`, { timeoutMs: 120_000 });
+    const count = (await client.get<{ count: number }>(`${path}/_count`)).count;
+    return { index, docs: report.written, indexDocs: count, ms: performance.now() - t0 };
+  } finally {
+    await client.admin('PUT', `${path}/_settings`, { body: { index: RESTORED_SETTINGS } }).catch(() => undefined);
+  }
 }

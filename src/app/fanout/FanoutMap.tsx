@@ -18,7 +18,7 @@ import { FANOUT_COLORS } from './fanoutColors';
 import type { FanoutState } from './fanoutSlice';
 import { appStore } from '../shell/store';
 import { fanoutQuads, type BucketQuads } from './fanoutGeometry';
-import { FILL_VERTS } from '../search/coveringGeometry';
+import { FILL_VERTS } from '../globe/coveringGeometry';
 
 function geometryOf(q: BucketQuads): THREE.BufferGeometry {
   return lineGeometry(q.buffers, { vertices: q.quads * FILL_VERTS });

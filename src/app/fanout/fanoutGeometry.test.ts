@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { fanoutQuads, bucketOf, MAX_RUN_DEG } from './fanoutGeometry';
-import { FILL_VERTS } from '../search/coveringGeometry';
+import { FILL_VERTS } from '../globe/coveringGeometry';
 
 const DEG = 180 / Math.PI;
 

@@ -2,11 +2,11 @@
  * The fan-out map as geometry: each grid pixel asking 2, 3 or 4+ shards
  * becomes a quad (runs of equal pixels along a row merged, up to MAX_RUN_DEG
  * wide so chords stay on the sphere), in the same vertex layout as the
- * covering's cells (coveringGeometry.ts), one buffer set per bucket. Pixels
+ * covering's cells (globe/coveringGeometry.ts), one buffer set per bucket. Pixels
  * asking one shard are not drawn: the shards show through.
  */
 import { gridWidthDeg, type FanoutGrid, type FanoutBbox } from '../../core/fanoutGrid.ts';
-import { cellBuffers, writeCells, FILL_VERTS, type CellBuffers } from '../search/coveringGeometry';
+import { cellBuffers, writeCells, FILL_VERTS, type CellBuffers } from '../globe/coveringGeometry';
 
 const RAD = Math.PI / 180;
 

@@ -4,7 +4,7 @@
  * labels are drawn on. Renders the scene once the boundary file is loaded, with the layers it is
  * given (the features', shell/panels.ts SCENE_LAYERS) after its own, in order.
  */
-import { parseUrl } from '../shell/url';
+import { debugOrdinal } from '../shell/url';
 import { useMemo, useRef, type ComponentType } from 'react';
 import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
@@ -21,7 +21,7 @@ import { createUniforms, UniformsContext } from './uniforms';
  * it back); multisampling would blend the ordinals of neighbouring cells at triangle edges, so
  * that mode draws without it.
  */
-const DEBUG_ORDINAL = parseUrl(location.search).debugOrdinal;
+const DEBUG_ORDINAL = debugOrdinal(location.search);
 
 /** The scene's WebGL context attributes. */
 const GL = { antialias: !DEBUG_ORDINAL, preserveDrawingBuffer: true, alpha: true, powerPreference: 'high-performance' } as const;

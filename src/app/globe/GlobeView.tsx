@@ -10,6 +10,7 @@ import { LayerToggles, type LayerLegend } from './LayerToggles';
 import { FlattenControl } from './FlattenControl';
 import { ZoomControls } from './ZoomControls';
 import { HoverReadout } from './HoverReadout';
+import { ControlsFold } from './ControlsFold';
 
 export interface GlobeViewProps {
   /** Scene layers, in drawing order, mounted in the canvas after the kit's own. */
@@ -25,16 +26,21 @@ export interface GlobeViewProps {
 export function GlobeView({ scene, overlays, controls, legends }: GlobeViewProps) {
   return (
     <section className="globe-view" aria-label="Shard globe">
+      {/* The outline's level under the page's h1: the boxes' h3 headings follow it (axe heading-order). */}
+      <h2 className="visually-hidden">Shard globe</h2>
       <GlobeCanvas layers={scene} />
       {overlays.map((Overlay, i) => (
         <Overlay key={i} />
       ))}
       <div className="overlay top-left">
-        <LevelControl />
-        <LayerToggles legends={legends} />
-        {controls.map((Control, i) => (
-          <Control key={i} />
-        ))}
+        {/* One button on a phone (ControlsFold), the boxes themselves on a wider screen. */}
+        <ControlsFold>
+          <LevelControl />
+          <LayerToggles legends={legends} />
+          {controls.map((Control, i) => (
+            <Control key={i} />
+          ))}
+        </ControlsFold>
       </div>
       <div className="overlay top-right">
         <FlattenControl />

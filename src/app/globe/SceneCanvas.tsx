@@ -43,8 +43,6 @@ async function warmUp(state: RootState, still: () => boolean): Promise<void> {
   }
 }
 
-/** afterPaint resolves in the task after the next frame is painted. */
-const afterPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 export interface SceneCanvasProps extends Omit<RenderProps<HTMLCanvasElement>, 'size' | 'events'> {
   children: ReactNode;
@@ -78,6 +76,8 @@ export function SceneCanvas({ children, ...config }: SceneCanvasProps) {
   // The first time, in tasks of their own, so that no one task holds the main thread for long:
   // the page's own commit (this effect); creating the WebGL context (the renderer: synchronous,
   // a few hundred ms with software WebGL); building the scene; then warmUp, before any frame.
+  // The context is asked for in the next task, not after the page's next paint: on a loaded
+  // machine a paint with software raster took 0.05-1 s, all of it before the first frame.
   const starting = useRef(false);
   const start = (el: HTMLCanvasElement) => {
     starting.current = true;
@@ -86,7 +86,7 @@ export function SceneCanvas({ children, ...config }: SceneCanvasProps) {
       const div = container.current!.getBoundingClientRect();
       return r.configure({ ...latest.current.config, frameloop: 'never', size: { width: div.width, height: div.height, top: div.top, left: div.left } }).catch(setError);
     };
-    void afterPaint()
+    void nextTask()
       .then(() => {
         if (!still()) return;
         root.current = createRoot(el);

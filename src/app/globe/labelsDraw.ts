@@ -7,6 +7,7 @@
  * It is stable while the view moves: a label shown in the last frame keeps its side and goes
  * first while it still fits (hysteresis), then the other cities by population.
  */
+import { context2d } from '../shell/canvas2d';
 
 /** A box [x0, y0, x1, y1] (x0 < x1, y0 < y1), CSS pixels. */
 export type Box = [number, number, number, number];
@@ -120,7 +121,7 @@ export function drawPoints(canvas: OffscreenCanvas | HTMLCanvasElement, state: L
     canvas.width = w;
     canvas.height = h;
   }
-  const ctx = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null;
+  const ctx: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null = context2d(canvas);
   if (!ctx) return { dots: [], labels: [] };
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, width, height);

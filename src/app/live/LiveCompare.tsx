@@ -124,7 +124,11 @@ export function LiveCompare({ result }: { result: LiveResult }) {
   const n = result.boundary.numberOfShards;
   const u = result.unrouted;
   return (
-    <section className="live-compare">
+    <section className="live-compare" aria-labelledby="live-compare-heading">
+      {/* The sides' h4 headings sit under this one (axe heading-order; on a phone no h3 precedes them). */}
+      <h3 className="visually-hidden" id="live-compare-heading">
+        Routed and all-shards searches
+      </h3>
       <div className="live-sides">
         <Side side={result.routed} title={result.routed.scope === 'routed' ? 'Routed' : 'Routed (no location: all)'} prefix="live-routed" n={n} />
         {u && <Side side={u} title="All shards" prefix="live-unrouted" n={n} />}

@@ -6,26 +6,27 @@
  * boundary drift and partial results each say so, and the rest of the
  * explorer keeps working. The verdict (badge, identical ✓/✗) leads the results
  * and stays in view; then what a lost node cost the answer (PlacementNote),
- * both sides, each shard's time (LiveTimings), facets, dishes, and last the
- * node's status. With the live API taking writes (GEOSHARD_WRITES=1), the
+ * both sides, the Measure action (LiveMeasure: the search many times per plan,
+ * p50/p99, CPU per search, searches per second), each shard's time
+ * (LiveTimings), facets, dishes, and last the node's status. With the live API taking writes (GEOSHARD_WRITES=1), the
  * Write section (write/WriteMode.tsx) comes first, under the Live switch.
  *
  * The requests are made by live/liveRunner.ts while this panel is open and the
  * switch is on. Test hooks: live-toggle (role switch, aria-checked),
  * live-status (LiveStatus.tsx), live-badge (data-status complete | partial |
  * unavailable | drift | invalid | error | pending | none), live-search,
- * live-failure, live-verdict, and those of LiveCompare, LiveTimings,
+ * live-failure, live-verdict, and those of LiveCompare, LiveMeasure, LiveTimings,
  * PlacementNote, LiveFacets and LiveHits.
  */
 import { useEffect, useRef } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { startLiveRunner } from './liveRunner';
 import { centreLabel } from '../search/searchGeometry';
 import type { LiveFailure } from './liveApi';
 import { LiveStatus } from './LiveStatus';
 import { LiveCompare, LiveIdentical } from './LiveCompare';
 import { LiveTimings } from './LiveTimings';
+import { LiveMeasure } from './LiveMeasure';
 import { PlacementNote } from '../nodes/PlacementNote';
 import { LiveFacets } from './LiveFacets';
 import { LiveHits } from './LiveHits';
@@ -138,6 +139,7 @@ function LiveResults() {
         <>
           {result.note && <p className="small dim">{result.note}.</p>}
           <LiveCompare result={result} />
+          <LiveMeasure />
           <LiveTimings result={result} />
           <LiveFacets facets={result.routed.facets} />
           <LiveHits side={result.routed} />
@@ -149,7 +151,6 @@ function LiveResults() {
 }
 
 export function LivePanel() {
-  useEffect(() => startLiveRunner(appStore), []);
   const on = useApp((s) => s.liveOn);
   return (
     <div className="live-panel">

@@ -3,7 +3,7 @@
  * profile API: query, rewrite, aggregation and fetch time on the shard, no
  * network or merge), as chips in the shard's colour, and a rolling p50 / p99
  * per shard over the recent searches (both sides of each answer; nearest-rank,
- * latencyStats.ts), slowest p99 first.
+ * shell/latencyStats.ts), slowest p99 first.
  *
  * Test hooks: live-timings; live-timing-chip-<name> (data-ms, data-node);
  * live-latency-<name> (data-n, data-p50, data-p99).
@@ -12,7 +12,7 @@ import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { toHex } from '../shell/palette';
 import { formatMs } from '../shell/format';
-import { shardLatencies, LATENCY_WINDOW } from './latencyStats';
+import { shardLatencies, LATENCY_WINDOW } from '../shell/latencyStats';
 import type { LiveResult } from './liveApi';
 
 export function LiveTimings({ result }: { result: LiveResult }) {

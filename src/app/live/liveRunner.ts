@@ -12,12 +12,16 @@
  * - When the status turns healthy again after a failed search, the search is
  *   asked again.
  *
- * Turning Live off aborts everything and clears both answers.
+ * - POST /api/measure for the current search when measureLive bumps
+ *   liveMeasureNonce (the panel's Measure button): one at a time; its answer is
+ *   kept, with the search URL it measured, until the next measurement.
+ *
+ * Turning Live off aborts everything and clears the answers.
  */
 import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
 import type { AppStore } from '../shell/types';
-import { fetchSearch, fetchStatus, liveSearchUrl, LIVE_SIZE, type LiveFailureKind, type LiveQuery } from './liveApi';
+import { fetchMeasure, fetchSearch, fetchStatus, liveMeasureBody, liveSearchUrl, LIVE_SIZE, type LiveFailureKind, type LiveQuery } from './liveApi';
 
 export interface LiveRunnerOptions {
   /** The fetch to use (tests pass a fake). */
@@ -49,6 +53,8 @@ export function startLiveRunner(store: AppStore, opts: LiveRunnerOptions = {}): 
   /** The search URL last acted on; undefined before the first (and after a stop). */
   let lastKey: string | null | undefined;
   let lastNonce = -1;
+  let lastMeasureNonce = -1;
+  let measureCtl: AbortController | null = null;
   let debounce: ReturnType<typeof setTimeout> | null = null;
   let poll: ReturnType<typeof setInterval> | null = null;
   let searchCtl: AbortController | null = null;
@@ -102,6 +108,31 @@ export function startLiveRunner(store: AppStore, opts: LiveRunnerOptions = {}): 
     );
   };
 
+  const measure = (s: AppState) => {
+    const q = liveQueryOf(s);
+    const url = liveSearchUrl(q);
+    // Measured without the profiler: profiling slows the search it would measure.
+    const body = liveMeasureBody({ ...q, profile: false });
+    if (!body || url === null) {
+      s.setLiveMeasure({ phase: 'failed', url, result: null, failure: { kind: 'invalid', httpStatus: null, param: 'lat', message: 'Measure needs a circle: pick a centre in the Radius search tab. Without one both plans ask every shard, so there is nothing to compare.' } });
+      return;
+    }
+    measureCtl?.abort();
+    const ctl = new AbortController();
+    measureCtl = ctl;
+    s.setLiveMeasure({ phase: 'running', url, result: null, failure: null });
+    fetchMeasure(body, ctl.signal, fetchImpl).then(
+      (parsed) => {
+        if (measureCtl !== ctl || !active) return;
+        measureCtl = null;
+        get().setLiveMeasure(parsed.ok ? { phase: 'done', url, result: parsed.value, failure: null } : { phase: 'failed', url, result: null, failure: parsed.failure });
+      },
+      (e) => {
+        if (!isAbort(e)) console.warn(`geoshard: live measure: ${(e as Error).message}`);
+      },
+    );
+  };
+
   const stop = () => {
     active = false;
     lastKey = undefined;
@@ -110,7 +141,8 @@ export function startLiveRunner(store: AppStore, opts: LiveRunnerOptions = {}): 
     debounce = poll = null;
     searchCtl?.abort();
     statusCtl?.abort();
-    searchCtl = statusCtl = null;
+    measureCtl?.abort();
+    searchCtl = statusCtl = measureCtl = null;
   };
 
   const update = (s: AppState) => {
@@ -121,8 +153,13 @@ export function startLiveRunner(store: AppStore, opts: LiveRunnerOptions = {}): 
     if (!active) {
       active = true;
       lastNonce = s.liveNonce;
+      lastMeasureNonce = s.liveMeasureNonce;
       requestStatus();
       poll = setInterval(requestStatus, statusEveryMs);
+    }
+    if (s.liveMeasureNonce !== lastMeasureNonce) {
+      lastMeasureNonce = s.liveMeasureNonce;
+      measure(s);
     }
     const retry = s.liveNonce !== lastNonce;
     if (retry) {
@@ -153,7 +190,7 @@ export function startLiveRunner(store: AppStore, opts: LiveRunnerOptions = {}): 
   };
 
   update(get());
-  const unsubscribe = store.subscribe((s) => [s.liveOn, s.liveNonce, liveSearchUrl(liveQueryOf(s))], () => update(get()), { equalityFn: shallow });
+  const unsubscribe = store.subscribe((s) => [s.liveOn, s.liveNonce, s.liveMeasureNonce, liveSearchUrl(liveQueryOf(s))], () => update(get()), { equalityFn: shallow });
   return () => {
     unsubscribe();
     stop();

@@ -7,8 +7,9 @@
  * `liveStatus` and `liveSearch` here; the panel (live/LivePanel.tsx) reads them.
  */
 import type { SliceCreator } from '../shell/types';
-import { NO_FILTERS, type LiveFilterKind, type LiveFilters, type LiveFailure, type LiveResult, type LiveStatus } from './liveApi';
-import { recordTimings, type LatencyHistory } from './latencyStats';
+import type { LiveFailure, LiveResult, LiveStatus, MeasureAnswer } from './liveApi';
+import { NO_FILTERS, type LiveFilterKind, type LiveFilters } from './liveFilters';
+import { recordTimings, type LatencyHistory } from '../shell/latencyStats';
 
 /** The latest /api/status answer. */
 export interface LiveStatusState {
@@ -29,6 +30,16 @@ export interface LiveSearchState {
   /** The URL `result` / `failure` answer (may trail `url` while pending: the panel dims it). */
   answeredUrl: string | null;
   result: LiveResult | null;
+  failure: LiveFailure | null;
+}
+
+/** The Measure action's state: the current search run many times per plan (POST /api/measure). */
+export interface LiveMeasureState {
+  /** idle: never asked (or Live off); running: on its way; done / failed: answered. */
+  phase: 'idle' | 'running' | 'done' | 'failed';
+  /** The search URL (liveSearchUrl) measured; the panel marks an answer for another search as stale. */
+  url: string | null;
+  result: MeasureAnswer | null;
   failure: LiveFailure | null;
 }
 
@@ -54,6 +65,13 @@ export interface LiveSlice {
   setLiveStatus: (s: LiveStatusState) => void;
   /** Written by live/liveRunner.ts only. */
   setLiveSearch: (s: LiveSearchState) => void;
+  liveMeasure: LiveMeasureState;
+  /** Bumped by measureLive: the runner measures the current search. */
+  liveMeasureNonce: number;
+  /** Asks a measurement of the current search (ignored while one runs). */
+  measureLive: () => void;
+  /** Written by live/liveRunner.ts only. */
+  setLiveMeasure: (m: LiveMeasureState) => void;
 }
 
 declare module '../shell/types' {
@@ -61,6 +79,7 @@ declare module '../shell/types' {
 }
 
 export const IDLE_STATUS: LiveStatusState = Object.freeze({ phase: 'idle', status: null, failure: null, at: 0 }) as LiveStatusState;
+export const IDLE_MEASURE: LiveMeasureState = Object.freeze({ phase: 'idle', url: null, result: null, failure: null }) as LiveMeasureState;
 export const IDLE_SEARCH: LiveSearchState = Object.freeze({ url: null, pending: false, answeredUrl: null, result: null, failure: null }) as LiveSearchState;
 
 export const createLiveSlice: SliceCreator<LiveSlice> = (set, get) => ({
@@ -70,10 +89,16 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get) => ({
   liveSearch: IDLE_SEARCH,
   liveNonce: 0,
   liveLatency: {},
+  liveMeasure: IDLE_MEASURE,
+  liveMeasureNonce: 0,
   setLiveOn: (on) => {
     if (get().liveOn === on) return;
-    set(on ? { liveOn: true } : { liveOn: false, liveStatus: IDLE_STATUS, liveSearch: IDLE_SEARCH, liveLatency: {} });
+    set(on ? { liveOn: true } : { liveOn: false, liveStatus: IDLE_STATUS, liveSearch: IDLE_SEARCH, liveLatency: {}, liveMeasure: IDLE_MEASURE });
   },
+  measureLive: () => {
+    if (get().liveMeasure.phase !== 'running') set({ liveMeasureNonce: get().liveMeasureNonce + 1 });
+  },
+  setLiveMeasure: (liveMeasure) => set({ liveMeasure }),
   recordLiveTimings: (result) => {
     const times = [...(result.routed.shardTimes ?? []), ...(result.unrouted?.shardTimes ?? [])];
     if (times.length > 0) set({ liveLatency: recordTimings(get().liveLatency, times) });

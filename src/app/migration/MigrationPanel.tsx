@@ -10,13 +10,10 @@
  * migration-epoch, migration-range (data-step, one per range), migration-copied,
  * migration-verified.
  */
-import { useEffect } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { shardColor, toHex } from '../shell/palette';
-import { startMigrationPoller } from './migrationPoller';
 import { STEP_TEXT, cutoverText, isMoving, type MigrationStatus } from './migrationApi';
-import { IDLE_WATCH } from './migrationSlice';
 import '../ui/migration.css';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -60,13 +57,6 @@ function RangeRow({ m, k, total }: { m: MigrationStatus['moves'][number]; k: num
 export function MigrationPanel() {
   const watch = useApp((s) => s.migrationWatch);
   const data = useApp(readyData);
-  useEffect(() => {
-    const stop = startMigrationPoller({ write: (w) => appStore.getState().setMigrationWatch(w) });
-    return () => {
-      stop();
-      appStore.getState().setMigrationWatch(IDLE_WATCH);
-    };
-  }, []);
   const r = watch.reading;
   if (watch.phase !== 'ready' || !r) {
     return (

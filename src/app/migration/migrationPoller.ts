@@ -6,7 +6,8 @@
  */
 import { requestJson } from '../live/liveApi';
 import { readMigration } from './migrationApi';
-import type { MigrationWatch } from './migrationSlice';
+import { IDLE_WATCH, type MigrationWatch } from './migrationSlice';
+import type { AppStore } from '../shell/types';
 
 /** Options of startMigrationPoller. */
 export interface PollerOptions {
@@ -41,5 +42,17 @@ export function startMigrationPoller(o: PollerOptions): () => void {
     stopped = true;
     ctl.abort();
     if (timer) clearTimeout(timer);
+  };
+}
+
+/**
+ * startMigrationWatch is the Migration tab's driver (src/app/features.ts starts it while the tab
+ * is open): polls into the store's migrationWatch and, when stopped, puts it back to idle.
+ */
+export function startMigrationWatch(store: AppStore): () => void {
+  const stop = startMigrationPoller({ write: (w) => store.getState().setMigrationWatch(w) });
+  return () => {
+    stop();
+    store.getState().setMigrationWatch(IDLE_WATCH);
   };
 }

@@ -10,7 +10,7 @@
  */
 import { appStore, useApp } from '../shell/store';
 import { COLOUR_BY, type ColourBy as Mode } from '../globe/regionPaint';
-import { shardLatencies } from '../live/latencyStats';
+import { shardLatencies } from '../shell/latencyStats';
 import { formatMs } from '../shell/format';
 import { clusterLayout, missingShards } from './nodesSlice';
 import { COPY_COLOURS, LATENCY_STOPS, NO_DATA, NO_NODE, latencyDomain, nodeColour } from './regionColours';

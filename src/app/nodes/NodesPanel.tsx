@@ -1,7 +1,7 @@
 /**
- * NodesPanel: which machine holds which shard. While shown, it polls
- * /api/status (nodes/nodesPoller.ts) and colours the globe's regions by the
- * node holding their primary (given back to the shard colours when the panel
+ * NodesPanel: which machine holds which shard. While it is shown, the shell
+ * polls /api/status (nodes/nodesPoller.ts startNodesView, a driver in
+ * src/app/features.ts) and colours the globe's regions by the node holding their primary (given back to the shard colours when the panel
  * closes, unless another mode was chosen meanwhile); beside it the shard ×
  * node grid, and what the current live answer lost to a node that left (or
  * which shards a replica served).
@@ -10,31 +10,14 @@
  * now, data-left: nodes that left); nodes-status (data-state loading | up |
  * failed | down); those of NodesGrid and PlacementNote.
  */
-import { useEffect } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { startNodesPoller } from './nodesPoller';
 import { shardNodeGrid } from './grid';
 import { NodesGrid } from './NodesGrid';
 import { PlacementNote } from './PlacementNote';
 import '../ui/nodes.css';
 
-/** While the panel is shown: poll, and colour regions by node (given back on close if still so). */
-function useNodesView() {
-  useEffect(() => {
-    const stop = startNodesPoller(appStore);
-    const s = appStore.getState();
-    const set = s.colourBy === 'shard';
-    if (set) s.setColourBy('node');
-    return () => {
-      stop();
-      if (set && appStore.getState().colourBy === 'node') appStore.getState().setColourBy('shard');
-    };
-  }, []);
-}
-
 export function NodesPanel() {
-  useNodesView();
   const st = useApp((s) => s.nodesStatus);
   const data = useApp(readyData);
   const status = st.status;

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { shardNodeGrid, shortNodeNames } from './grid';
-import type { ClusterNode, ShardCopy } from '../live/liveApi';
+import type { ClusterNode, ShardCopy } from '../../server/wire';
 
 const node = (name: string, up = true): ClusterNode => ({ id: `id-${name}`, name, roles: up ? ['data'] : [], up });
 const copy = (shard: number, primary: boolean, state: ShardCopy['state'], on: string | null): ShardCopy => ({

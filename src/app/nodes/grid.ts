@@ -5,7 +5,7 @@
  * no node. A cell lists the copies of that shard on that node: P (primary)
  * or R (replica) with its state.
  */
-import type { ClusterNode, ShardCopy } from '../live/liveApi';
+import type { ClusterNode, ShardCopy } from '../../server/wire';
 import type { ShardState } from '../../server/wire';
 
 /** One copy in a cell. */

@@ -57,3 +57,18 @@ export function startNodesPoller(store: AppStore, opts: NodesPollerOptions = {})
     timer = ctl = null;
   };
 }
+
+/**
+ * startNodesView is the Nodes tab's driver (src/app/features.ts starts it while the tab is
+ * open): polls, and colours regions by node, given back to shard colours on close if still so.
+ */
+export function startNodesView(store: AppStore): () => void {
+  const stop = startNodesPoller(store);
+  const s = store.getState();
+  const set = s.colourBy === 'shard';
+  if (set) s.setColourBy('node');
+  return () => {
+    stop();
+    if (set && store.getState().colourBy === 'node') store.getState().setColourBy('shard');
+  };
+}

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { paintRegions, latencyColour, nodeColour, copyHealth, NODE_PALETTE, COPY_COLOURS, NO_NODE, NO_DATA, LATENCY_STOPS, type PaintInput } from './regionColours';
 import { fromHex, shardPalette } from '../shell/palette';
 import { regionTexels } from '../globe/regionPaint';
-import type { ShardCopy } from '../live/liveApi';
+import type { ShardCopy } from '../../server/wire';
 
 const SHARDS = [
   { name: 'alpha', shard: 2 },

@@ -18,8 +18,8 @@
 import type { RGB } from '../shell/palette';
 import { fromHex, toHex } from '../shell/palette';
 import type { ColourBy, RegionPaint } from '../globe/regionPaint';
-import type { ClusterNode, ShardCopy } from '../live/liveApi';
-import type { ShardLatency } from '../live/latencyStats';
+import type { ClusterNode, ShardCopy } from '../../server/wire';
+import type { ShardLatency } from '../shell/latencyStats';
 
 /** Node colours (Tableau 10 without its grey): categorical, apart from one another. Colour i + 9 repeats colour i. */
 export const NODE_PALETTE: readonly string[] = Object.freeze(['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f']);

@@ -7,7 +7,7 @@
 import { shallow } from 'zustand/shallow';
 import type { AppStore } from '../shell/types';
 import type { AppState } from '../shell/store';
-import { shardLatencies } from '../live/latencyStats';
+import { shardLatencies } from '../shell/latencyStats';
 import { paintRegions, type PaintInput } from './regionColours';
 import { clusterLayout, missingShards } from './nodesSlice';
 

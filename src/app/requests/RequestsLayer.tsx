@@ -19,7 +19,7 @@ import type { AppState } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
 import { lineGeometry, lineMaterial, withFixedBounds } from '../globe/lineMaterial';
 import { useUniforms } from '../globe/uniforms';
-import { cellBuffers, writeCells, FILL_VERTS, OUTLINE_VERTS } from '../search/coveringGeometry';
+import { cellBuffers, writeCells, FILL_VERTS, OUTLINE_VERTS } from '../globe/coveringGeometry';
 import { bucketCells, hotCells, HOT_RGB, type BucketCells } from './requests';
 import { shallow } from 'zustand/shallow';
 

@@ -170,7 +170,9 @@ export function ReviewEvenness() {
       <table className="review-table review-metrics">
         <thead>
           <tr>
-            <th />
+            <th>
+              <span className="visually-hidden">measure</span>
+            </th>
             <th className="num">current</th>
             <th className="num">candidate</th>
           </tr>

@@ -23,10 +23,10 @@ import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { startReview } from './reviewDriver';
 import { candidateColors, moveAt, snapBoundary, lowerBound } from './review';
 import { ribbonBins } from '../globe/typedArrays';
 import { toHex, type RGB } from '../shell/palette';
+import { context2d } from '../shell/canvas2d';
 import { formatInt } from '../shell/format';
 import { nudgeKeys } from './ReviewEditor';
 import { cellToken, cellFromOrdinal, CELL_COUNT } from '../../core/index';
@@ -124,8 +124,11 @@ function draw(canvas: HTMLCanvasElement, s: AppState, from: number, to: number) 
   const dpr = window.devicePixelRatio || 1;
   if (canvas.width !== Math.round(w * dpr)) canvas.width = Math.round(w * dpr);
   if (canvas.height !== Math.round(HEIGHT * dpr)) canvas.height = Math.round(HEIGHT * dpr);
-  const ctx = canvas.getContext('2d');
-  if (!ctx || w === 0 || !data || !c) return;
+  // No context until there is something to draw: the strip is mounted (hidden) from the first
+  // frame on, and making a canvas's context then waits behind the globe's frames (canvas2d.ts).
+  if (w === 0 || !data || !c) return;
+  const ctx = context2d(canvas);
+  if (!ctx) return;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, w, HEIGHT);
   const span = to - from;
@@ -463,7 +466,6 @@ function Strip() {
 }
 
 export function ReviewRibbon() {
-  useEffect(() => startReview(appStore), []);
   const has = useApp((s) => s.candidate !== null && readyData(s) !== null);
   if (!has) return null;
   return (

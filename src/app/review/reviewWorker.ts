@@ -32,7 +32,7 @@ import { loadDiff, type LoadDiff } from '../../core/loadDiff';
 import { wrap, transfer, type Remote } from 'comlink';
 import { errorMessage, type WorkerEndpoint } from '../shell/worker';
 import { cellsFromColumns } from './review';
-import { cellCorners } from '../search/coveringGeometry';
+import { cellCorners } from '../globe/coveringGeometry';
 import type { WorkloadAnswer, HotspotsAnswer } from '../requests/requests';
 
 /** Search centres of the review's fan-out workload. */

@@ -13,7 +13,7 @@ import { appStore } from '../shell/store';
 import type { SearchCovering } from './searchSlice';
 import { lineGeometry, lineMaterial, withFixedBounds } from '../globe/lineMaterial';
 import { useUniforms } from '../globe/uniforms';
-import { cellBuffers, writeCells, capacityFor, FILL_VERTS, OUTLINE_VERTS, type CellBuffers } from './coveringGeometry';
+import { cellBuffers, writeCells, capacityFor, FILL_VERTS, OUTLINE_VERTS, type CellBuffers } from '../globe/coveringGeometry';
 
 /** Heights above the surface (unit-sphere radii): fills just above it, outlines above the fills. */
 const FILL_LIFT = 0.0004;

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { wantedCircle, formatUrlState } from './search';
-import { parseUrlSearch } from '../shell/url';
+import { wantedCircle } from './search';
+import { formatUrlState, parseUrlSearch } from '../shell/link';
 import { parseUrlView } from '../shell/url';
 import { createAppStore } from '../shell/store';
 import { KM_PER_MILE } from '../../core/index';

@@ -1,11 +1,11 @@
 /**
  * The radius explorer's running parts on the main thread:
  *
- * - startSearch: applies the search of the link the page opened with, keeps
- *   the covering of the current circle computed (in the covering worker, at
- *   most one request per animation frame; see covering.ts) and written to the
- *   store, keeps the search in the address bar (a history entry per search
- *   change, so back/forward step through searches) and applies back/forward.
+ * - startSearch: keeps the covering of the current circle computed (in the
+ *   covering worker, at most one request per animation frame; see
+ *   covering.ts) and written to the store. The search's parameters of the
+ *   link are in searchUrl.ts; the shell applies them at boot and keeps them
+ *   in the address bar (shell/address.ts, a history entry per search step).
  * - chooseCentre / refitRadius: the camera's answer to a new search (glide
  *   to the centre and zoom so the circle fills the view).
  *
@@ -15,9 +15,7 @@ import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
 import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
-import { urlViewOf } from '../globe/viewSlice';
 import { createCoveringClient, routeOfAnswer, type CircleWish, type CoveringClient } from './covering';
-import { applyLink, formatUrl, type UrlSearch } from '../shell/url';
 import { fitZoom } from './searchGeometry';
 import type { BoundaryFile } from '../../core/index';
 
@@ -25,16 +23,6 @@ import type { BoundaryFile } from '../../core/index';
 export function wantedCircle(s: AppState): CircleWish | null {
   if (!s.searchCentre || s.noLocation) return null;
   return { lat: s.searchCentre.lat, lng: s.searchCentre.lng, radiusKm: s.searchRadius.km };
-}
-
-/** searchOf returns the search part of the state as the URL holds it. */
-export function searchOf(s: AppState): UrlSearch {
-  return { centre: s.searchCentre, radius: s.searchRadius, noLocation: s.noLocation, fanout: s.fanout };
-}
-
-/** formatUrlState writes the whole state (view and search) as a query string, keeping other parameters of base. */
-export function formatUrlState(s: AppState, base: string): string {
-  return formatUrl(urlViewOf(s), searchOf(s), base);
 }
 
 /**
@@ -108,6 +96,18 @@ export function chooseCentre(store: AppStore, lat: number, lng: number, label: s
 }
 
 /**
+ * flyToFit glides the camera to (lat, lng) and zooms so a disc of radiusKm around it fills the
+ * view (a pasted cell: search/paste.ts); the search centre is left as it is.
+ */
+export function flyToFit(store: AppStore, lat: number, lng: number, radiusKm: number): void {
+  const s = store.getState();
+  s.setLayer('spin', false);
+  s.flyTo(lat, lng);
+  const z = fitFor(store, radiusKm);
+  if (z !== null) zoomTo(store, z);
+}
+
+/**
  * refitRadius zooms to fit the circle after the radius was set (slider
  * released, number typed, unit switched) when it no longer sits comfortably
  * in the view: larger than the view, or under a fifth of the fitted size.
@@ -125,20 +125,13 @@ export function refitRadius(store: AppStore): void {
   if (ratio > 1.35 || ratio < 0.2) zoomTo(store, z, 500);
 }
 
-/** Search changes closer together than this (ms) share one history entry (a slider drag is one step back). */
-const HISTORY_GAP_MS = 1000;
-/** The address bar is written at most this often (ms), and once more after the last change. */
-const URL_WRITE_MS = 400;
-
 /**
- * startSearch runs the radius explorer's state machinery for a store: call it
- * once, right after boot() has applied the link's view (boot starts it from
- * src/app/features.ts, and the fan-out map's driver, fanout/fanoutLayer.ts,
- * right after it). Returns a stop function.
+ * startSearch runs the radius explorer's covering for a store: call it once,
+ * after boot() has applied the link (boot starts it from src/app/features.ts,
+ * and the fan-out map's driver, fanout/fanoutLayer.ts, right after it).
+ * Returns a stop function.
  */
 export function startSearch(store: AppStore, makeWorker = () => new Worker(new URL('./covering.worker.ts', import.meta.url), { type: 'module' })): () => void {
-  applyLink(store, location.search, true);
-
   // The covering: one request per animation frame at most, to a client per boundary file.
   let client: CoveringClient | null = null;
   let clientFile: BoundaryFile | null = null;
@@ -181,51 +174,9 @@ export function startSearch(store: AppStore, makeWorker = () => new Worker(new U
   );
   if (wantedCircle(store.getState()) || readyData(store.getState())) raf = requestAnimationFrame(request);
 
-  // The address bar: replace for view changes; a new history entry for a new centre (or
-  // no-location / fan-out switch), and for a new radius unless the radius changed less than
-  // HISTORY_GAP_MS before (a slider drag is one entry).
-  const placeKey = (s: AppState) => JSON.stringify([s.searchCentre?.lat, s.searchCentre?.lng, s.noLocation, s.fanout]);
-  const radiusKey = (s: AppState) => `${s.searchRadius.value}${s.searchRadius.unit}`;
-  const keyOf = (s: AppState) => placeKey(s) + radiusKey(s);
-  let written = { place: placeKey(store.getState()), radius: radiusKey(store.getState()) };
-  let radiusChangedAt = -Infinity;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let lastWrite = 0;
-  const write = () => {
-    timer = null;
-    lastWrite = performance.now();
-    const s = store.getState();
-    const search = formatUrlState(s, location.search);
-    const now = { place: placeKey(s), radius: radiusKey(s) };
-    let push = false;
-    if (now.place !== written.place) push = true;
-    if (now.radius !== written.radius) {
-      if (lastWrite - radiusChangedAt > HISTORY_GAP_MS) push = true;
-      radiusChangedAt = lastWrite;
-    }
-    written = now;
-    if (push && search !== location.search) history.pushState(null, '', search + location.hash);
-    else if (search !== location.search) history.replaceState(history.state, '', search + location.hash);
-  };
-  const unsubUrl = store.subscribe(
-    (s) => [s.camera, s.zoom, s.level, s.layers, s.flatten, keyOf(s)],
-    () => {
-      if (timer) return;
-      timer = setTimeout(write, Math.max(0, URL_WRITE_MS - (performance.now() - lastWrite)));
-    },
-    { equalityFn: shallow },
-  );
-  const onPop = () => {
-    applyLink(store, location.search, false);
-    written = { place: placeKey(store.getState()), radius: radiusKey(store.getState()) };
-  };
-  addEventListener('popstate', onPop);
   return () => {
     unsubCovering();
-    unsubUrl();
-    removeEventListener('popstate', onPop);
     cancelAnimationFrame(raf);
-    if (timer) clearTimeout(timer);
     client?.dispose();
   };
 }

@@ -74,7 +74,7 @@ export interface SearchSlice {
   setFanout: (on: boolean) => void;
   /** Removes the search (no centre, default radius kept). */
   clearSearch: () => void;
-  /** Applies a search read from a link (see shell/url.ts) in one update. */
+  /** Applies a search read from a link (see shell/link.ts, search/searchUrl.ts) in one update. */
   applyUrlSearch: (s: { centre: SearchCentre | null; radius: Radius; noLocation: boolean; fanout: boolean }) => void;
   /** Written by search/search.ts only. */
   setCovering: (covering: SearchCovering | null) => void;
@@ -87,6 +87,15 @@ export interface SearchSlice {
   /** Mounted panels that make a click on the globe pick the search centre (the radius panel). */
   clickPickers: number;
   addClickPicker: (delta: 1 | -1) => void;
+  /** The S2 cell pasted into the search box (any level, search/paste.ts), drawn as an outline (PastedCell.tsx); null for none. */
+  pastedCell: PastedCellState | null;
+  setPastedCell: (cell: PastedCellState | null) => void;
+}
+
+/** A pasted cell: its canonical token and S2 level (0 to 30). */
+export interface PastedCellState {
+  token: string;
+  level: number;
 }
 
 declare module '../shell/types' {
@@ -147,6 +156,10 @@ export const createSearchSlice: SliceCreator<SearchSlice> = (set, get) => ({
   setZoomGlide: (zoomGlide) => set({ zoomGlide }),
   clickPickers: 0,
   addClickPicker: (delta) => set({ clickPickers: Math.max(0, get().clickPickers + delta) }),
+  pastedCell: null,
+  setPastedCell: (pastedCell) => {
+    if (get().pastedCell?.token !== pastedCell?.token) set({ pastedCell });
+  },
 });
 
 let askedMemo: { key: unknown[]; value: SearchAsked } | null = null;

@@ -11,6 +11,7 @@ import { readyData, type ReadyData, type CellsData } from '../shell/dataSlice';
 import { ribbonBins } from '../globe/typedArrays';
 import { toHex, shade } from '../shell/palette';
 import { formatInt } from '../shell/format';
+import { context2d } from '../shell/canvas2d';
 import { cellToken, cellFromOrdinal, cellCenter, CELL_COUNT } from '../../core/index';
 import { CELLS_PER_FACE } from '../../core/cells';
 
@@ -44,7 +45,7 @@ function draw(canvas: HTMLCanvasElement, from: number, to: number, data: ReadyDa
   const dpr = window.devicePixelRatio || 1;
   if (canvas.width !== Math.round(w * dpr)) canvas.width = Math.round(w * dpr);
   if (canvas.height !== Math.round(HEIGHT * dpr)) canvas.height = Math.round(HEIGHT * dpr);
-  const ctx = canvas.getContext('2d');
+  const ctx = context2d(canvas);
   if (!ctx || w === 0) return;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, w, HEIGHT);

@@ -16,7 +16,7 @@ import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
 import { appStore, useApp, type AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { toHex, srgbToOklab } from '../shell/palette';
+import { toHex, labelColor } from '../shell/palette';
 import { formatCompact } from '../shell/format';
 import { flyToShard } from './flyToShard';
 
@@ -47,7 +47,7 @@ export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) 
       }
       t.textContent = d.router.shards[i].name;
       t.style.background = toHex(d.colors[i]);
-      t.style.color = srgbToOklab(d.colors[i])[0] > 0.62 ? '#0b1220' : '#f4f7fc';
+      t.style.color = labelColor(d.colors[i]);
       t.hidden = false;
       const x = seg.offsetLeft + seg.offsetWidth / 2 - t.offsetWidth / 2;
       t.style.transform = `translateX(${Math.max(0, Math.min(el.clientWidth - t.offsetWidth, x))}px)`;
@@ -93,7 +93,7 @@ export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) 
             key={s.name}
             type="button"
             className="index-segment"
-            style={{ flexGrow: Math.max(sizes[i], 1e-9), background: toHex(data.colors[i]), color: srgbToOklab(data.colors[i])[0] > 0.62 ? '#0b1220' : '#f4f7fc' }}
+            style={{ flexGrow: Math.max(sizes[i], 1e-9), background: toHex(data.colors[i]), color: labelColor(data.colors[i]) }}
             title={`${s.name} · OpenSearch shard ${s.shard}${data.weights ? ` · ${formatCompact(data.weights[i])} ${data.weightUnit}` : ''}`}
             data-testid={`${segmentTestIdPrefix}${s.name}`}
             data-shard={s.name}
@@ -101,7 +101,7 @@ export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) 
             onMouseEnter={() => appStore.getState().setHighlight(i)}
             onFocus={() => appStore.getState().setHighlight(i)}
             onBlur={() => appStore.getState().setHighlight(-1)}
-            onClick={() => flyToShard(i)}
+            onClick={() => flyToShard(appStore, i)}
           >
             <span>{s.name}</span>
           </button>

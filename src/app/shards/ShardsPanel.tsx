@@ -37,7 +37,9 @@ export function ShardsPanel() {
       <table className="shard-table">
         <thead>
           <tr>
-            <th />
+            <th>
+              <span className="visually-hidden">colour</span>
+            </th>
             <th>name</th>
             <th title="The OpenSearch shard the name's routing hash lands on">#</th>
             <th title="The first level-10 cell of the range">starts at</th>
@@ -46,7 +48,7 @@ export function ShardsPanel() {
         </thead>
         <tbody ref={body} onMouseLeave={() => appStore.getState().setHighlight(-1)}>
           {data.router.shards.map((s, i) => (
-            <tr key={s.name} onMouseEnter={() => appStore.getState().setHighlight(i)} onClick={() => flyToShard(i)} data-testid={`shard-row-${s.name}`}>
+            <tr key={s.name} onMouseEnter={() => appStore.getState().setHighlight(i)} onClick={() => flyToShard(appStore, i)} data-testid={`shard-row-${s.name}`}>
               <td>
                 <i className="swatch" style={{ background: toHex(data.colors[i]) }} title={s.name} />
               </td>

@@ -1,10 +1,10 @@
 /** flyToShard glides the view to a shard's heaviest cell (or the middle of its range before the cells file has loaded). */
-import { appStore } from '../shell/store';
+import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
 import { cellCenter, cellFromOrdinal } from '../../core/index';
 
-export function flyToShard(index: number): void {
-  const s = appStore.getState();
+export function flyToShard(store: AppStore, index: number): void {
+  const s = store.getState();
   const data = readyData(s);
   if (!data) return;
   const lo = data.router.starts[index];

@@ -16,7 +16,7 @@ import { SCENE_LAYERS, GLOBE_OVERLAYS, GLOBE_CONTROLS, LAYER_LEGENDS, STRIP_VIEW
 import type { StripDef } from '../featureViews';
 import { UrlNotice } from './UrlNotice';
 import { Strip, loadStripPrefs } from './Strip';
-import { Tour } from '../tour/Tour';
+import { afterFirstFrame, onDemand } from './lazy';
 import { appStore, useApp } from './store';
 
 export function App() {
@@ -46,6 +46,9 @@ export function App() {
     </div>
   );
 }
+
+// The guided demo's card (`?tour=N`), loaded after the globe's first frame.
+const Tour = afterFirstFrame(onDemand(() => import('../tour/Tour').then((m) => m.Tour), null));
 
 const always = () => true;
 

@@ -1,30 +1,40 @@
 /**
- * boot starts the explorer: applies the view from the URL, loads and
- * validates the boundary file, then loads the cell weights and cities in the
- * background. It starts each feature's driver (src/app/features.ts: the
- * search keeps the URL in step with the view and the radius search, the
- * nodes and migration paint the globe); startShellState (shell/shellState.ts)
- * keeps the URL in step with the panels, and startKeeping (shell/keep.ts)
- * keeps the review's work in this browser.
+ * boot starts the explorer: applies the link (its view, then its search), loads and
+ * validates the boundary file, then loads the cell weights and cities in the background. It is
+ * the one place drivers start, each with the one store (shell/store.ts), each kept with its stop
+ * function in `running`: startAddress (shell/address.ts) keeps the view and the search in the
+ * address bar; every feature's drivers (src/app/features.ts, started by shell/drivers.ts by
+ * their `when`); startKeeping (shell/keep.ts) keeps the review's work in this browser; and
+ * startShellState (shell/shellState.ts) keeps the URL in step with the panels.
  */
 import type { AppState } from './store';
 import type { AppStore } from './types';
-import { parseUrl, candidateUrl } from './url';
+import { candidateUrl } from './url';
+import { parseUrl, applyLink } from './link';
+import { startAddress } from './address';
 import { startShellState } from './shellState';
 import { startKeeping } from './keep';
 import { FEATURES } from '../features';
+import { startDrivers, type Running } from './drivers';
 import { boundariesSource, loadBoundaries, fetchText, parseCities, DataLoadError, DATA_URLS } from './loadData';
 import { loadCells } from '../globe/geometryClient';
 import { markLoaded } from '../globe/frame';
 
+/** The drivers boot started, each with its stop function (in the order started). */
+export const running: Running[] = [];
+
 export async function boot(store: AppStore): Promise<void> {
-  // The link, read once by the one codec (shell/url.ts): its view here, its search in startSearch.
+  // The link, read once by the one codec (shell/link.ts, over each feature's parameters): its
+  // view, then its search; the address bar follows the view and the search from here on.
   const url = parseUrl(location.search);
   for (const p of url.problems) console.warn(`geoshard: ${p}`);
   store.getState().applyUrlView(url.view);
-  // Each feature's driver: the radius search from the link with its covering and the address
-  // bar (search/search.ts), the globe's "colour regions by" paint, the moving ranges' marks.
-  for (const feature of FEATURES) feature.start?.(store);
+  applyLink(store, location.search, true);
+  running.push({ name: 'startAddress', stop: startAddress(store) });
+  // Every feature's drivers, the one place they start (shell/drivers.ts): the radius search's
+  // covering, the fan-out map, the globe's paints at once; the review after the first frame;
+  // Live's runner and the Nodes and Migration polls while their tab is open.
+  running.push(...startDrivers(store, FEATURES));
   // Work that survives (shell/keep.ts), then the panel state and the link's notice (shell/shellState.ts).
   let urlCandidate: string | null = null;
   try {
@@ -33,8 +43,9 @@ export async function boot(store: AppStore): Promise<void> {
     // review/reviewDriver.ts reports a bad candidate= in the Review tab.
   }
   const kept = startKeeping(store, { reviewLocal: url.shell.reviewLocal, urlCandidate });
+  running.push({ name: 'startKeeping', stop: kept.stop });
   if (kept.problem) url.problems.push(kept.problem);
-  startShellState(store, url);
+  running.push({ name: 'startShellState', stop: startShellState(store, url) });
   try {
     const { file, router, source } = await loadBoundaries(boundariesSource(location.search));
     store.getState().setBoundaries(file, router, source);

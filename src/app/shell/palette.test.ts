@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { PALETTE, PALETTE_TESTED_SHARDS, FIRST_DISTINCT, shardPalette, shardColor, simulate, deltaE, toHex, fromHex, shade, srgbToOklab, type Vision } from './palette';
+import { PALETTE, PALETTE_TESTED_SHARDS, FIRST_DISTINCT, shardPalette, shardColor, simulate, deltaE, toHex, fromHex, shade, srgbToOklab, contrastRatio, labelColor, type Vision } from './palette';
 
 const visions: Vision[] = ['normal', 'protanopia', 'deuteranopia', 'tritanopia'];
 const palette = shardPalette(PALETTE_TESTED_SHARDS);
@@ -60,5 +60,24 @@ describe('palette: the first shards as a set', () => {
 
   it(`keeps neighbours along the curve among the first ${FIRST_DISTINCT} shards far apart (ΔE ≥ 0.14 for every kind of vision)`, () => {
     for (const v of visions) for (let i = 1; i < FIRST_DISTINCT; i++) expect(dist(i - 1, i, v), `${v}: shards ${i - 1} and ${i}`).toBeGreaterThanOrEqual(0.14);
+  });
+
+  it('computes WCAG contrast as axe-core 4.14 does (its reports on the explorer\'s shard bar, and the extremes)', () => {
+    // Golden values from axe-core's color-contrast reports on the shard bar (echo and oscar labels, #f4f7fc text),
+    // which axe gives to two decimals (its 4.32 is 4.3275 here).
+    expect(contrastRatio(fromHex('#f4f7fc'), fromHex('#8e710f'))).toBeCloseTo(4.32, 1);
+    expect(contrastRatio(fromHex('#f4f7fc'), fromHex('#0a8393'))).toBeCloseTo(4.17, 1);
+    expect(contrastRatio([0, 0, 0], [1, 1, 1])).toBeCloseTo(21, 10);
+    expect(contrastRatio(fromHex('#777777'), fromHex('#777777'))).toBe(1);
+  });
+
+  it('writes every shard\'s name in black or white at WCAG AA contrast (≥ 4.5:1) on its colour', () => {
+    for (let i = 0; i < PALETTE_TESTED_SHARDS; i++) {
+      const c = shardColor(i);
+      expect(contrastRatio(fromHex(labelColor(c)), c), `shard ${i} ${PALETTE[i]}`).toBeGreaterThanOrEqual(4.5);
+    }
+    // The two that were under 4.5 with the old light text.
+    expect(labelColor(fromHex('#8e710f'))).toBe('#ffffff');
+    expect(labelColor(fromHex('#0a8393'))).toBe('#000000');
   });
 });

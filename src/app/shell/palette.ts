@@ -56,6 +56,28 @@ export function toHex(c: RGB): string {
   return '#' + c.map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255).toString(16).padStart(2, '0')).join('');
 }
 
+/** relativeLuminance returns WCAG 2's relative luminance of an sRGB colour, in [0, 1]. */
+export function relativeLuminance(c: RGB): number {
+  const [r, g, b] = c.map(toLinear);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** contrastRatio returns WCAG 2's contrast ratio of two sRGB colours, in [1, 21] (4.5 is AA for small text). */
+export function contrastRatio(x: RGB, y: RGB): number {
+  const a = relativeLuminance(x);
+  const b = relativeLuminance(y);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+
+/**
+ * labelColor returns the colour of text written on a shard colour: black or white, whichever
+ * contrasts more. One of the two always reaches √21 ≈ 4.58:1 (WCAG AA for small text is 4.5),
+ * so every shard's name is legible on its own colour, mid-tones included.
+ */
+export function labelColor(background: RGB): '#000000' | '#ffffff' {
+  return contrastRatio(background, [0, 0, 0]) >= contrastRatio(background, [1, 1, 1]) ? '#000000' : '#ffffff';
+}
+
 /** toBytes returns an sRGB colour as 0–255 integers, as the canvas stores it. */
 export function toBytes(c: RGB): [number, number, number] {
   return c.map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255)) as [number, number, number];

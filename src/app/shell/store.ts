@@ -1,6 +1,20 @@
 /**
  * The explorer's store: one zustand vanilla store built from slices.
  *
+ * One way to reach it. The store is made once, here (`appStore`, the shell's; nothing else
+ * outside tests calls createAppStore). React code (components, hooks, and the helpers their
+ * event handlers call) reaches it through this module: useApp(selector) to read, and
+ * appStore.getState().action() or appStore.subscribe() to act and to watch per frame. Code that
+ * runs outside React (the drivers: workers, polls, the address bar) never imports it: each
+ * takes the store as its argument, handed by boot (main.tsx passes `appStore` to boot, the one
+ * place drivers start: shell/drivers.ts), so a unit test hands a driver its own
+ * createAppStore(). No component starts a driver. src/app/kit.test.ts checks all three.
+ *
+ * Why not a React context: a provided store would have to reach the ~50 components that act on
+ * the store in event handlers (appStore.getState().x()), each edited to take it from a hook;
+ * with one store per page it would change no behaviour, so the module stays the way in and the
+ * rule above keeps drivers free of it.
+ *
  * Each slice lives in its own file (state and the actions that change it),
  * declares its fields on AppState itself (see types.ts) and is listed in
  * SLICES: the host's data and view slices, each feature's (src/app/features.ts lists them), and

@@ -9,7 +9,7 @@
  * write-core (data-shard), write-ack (data-shard), write-verdict (data-agree),
  * write-owner (data-name, data-shard, data-role), write-epoch.
  */
-import type { WriteAnswer } from '../live/writeApi';
+import type { WriteAnswer } from '../../server/wire';
 import { readAck, writeVerdict, type CoreRoute } from './coreRoute';
 import { formatLatLng } from '../shell/format';
 

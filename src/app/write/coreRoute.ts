@@ -10,7 +10,7 @@
  */
 import { Router, routingPhaseOf, withMigration, type BoundaryFile, type MigrationMove, type ShardRef } from '../../core/index';
 import type { MigrationStatus } from '../../server/wire';
-import type { WriteAnswer } from '../live/writeApi';
+import type { WriteAnswer } from '../../server/wire';
 import type { AppState } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
 import { readMigration } from '../migration/migrationApi';

@@ -11,7 +11,7 @@
  */
 import type { SliceCreator } from '../shell/types';
 import type { LiveFailure } from '../live/liveApi';
-import type { WriteAnswer } from '../live/writeApi';
+import type { WriteAnswer } from '../../server/wire';
 import type { CoreRoute } from './coreRoute';
 
 /** A restaurant placed on the globe, not written yet (or being written). */

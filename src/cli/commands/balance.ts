@@ -5,6 +5,22 @@ import { parse, int, timestamp, fieldValue } from '../args.ts';
 import { loadCells, loadIndexConfig, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';
 import { weightColumn } from '../../opensearch/indexConfig.ts';
 import type { Command, Io } from '../command.ts';
+import { closeSync, openSync, readSync } from 'node:fs';
+
+/** cellsHeader returns the first line of a cells file (at most 256 bytes; '' when unreadable: loadCells reports why). */
+function cellsHeader(path: string): string {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buf = Buffer.alloc(256);
+      return buf.subarray(0, readSync(fd, buf, 0, 256, 0)).toString('utf8').split(/\r?\n/)[0];
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
+}
 
 const pct = (x: number) => `${((x - 1) * 100).toFixed(2)}%`;
 
@@ -72,7 +88,10 @@ shards.
     const createdAt = timestamp(values['created-at'], 'created-at', 'balance');
     const outPath = values.out as string | undefined;
     if (outPath !== undefined) resolveTarget(outPath, 'boundary file');
-    const cells = loadCells((values.cells as string | undefined) ?? DEFAULT_CELLS, column);
+    const cellsPath = (values.cells as string | undefined) ?? DEFAULT_CELLS;
+    const cells = loadCells(cellsPath, column);
+    // A "geoshard cells" file (token,docs) weighs documents, the sample's (token,restaurants,dishes) both kinds.
+    const docsText = /^token,docs(,|$)/.test(cellsHeader(cellsPath)) ? 'docs (every document 1)' : 'restaurants + dishes';
     let weightKind: BalanceWeight;
     try {
       weightKind = parseBalanceWeight((values.weight as string | undefined) ?? 'docs', '--weight');
@@ -82,7 +101,7 @@ shards.
     if (weightKind.kind !== 'docs' && values.workload === undefined) throw new CliError(`geoshard balance: --weight ${formatBalanceWeight(weightKind)} needs --workload FILE (the searches whose load it balances)`, 2);
     const w = values.workload === undefined ? null : loadWorkload(values.workload as string);
     const weights = weightKind.kind === 'docs' ? cellWeights(cells) : balanceWeights(cells, weightKind, cellLoads(cells, requestRates(w!.searches, w!.coverings)));
-    const weightText = weightKind.kind === 'docs' ? (column ? `the sum of ${column}` : 'restaurants + dishes') : weightKind.kind === 'requests' ? `load (searches × documents scanned) over ${values.workload}, parts per ${SHARE_SCALE.toExponential(0)}` : `${weightKind.alpha} × share of documents + ${+(1 - weightKind.alpha).toFixed(12)} × share of load over ${values.workload}, parts per ${SHARE_SCALE.toExponential(0)}`;
+    const weightText = weightKind.kind === 'docs' ? (column ? `the sum of ${column}` : docsText) : weightKind.kind === 'requests' ? `load (searches × documents scanned) over ${values.workload}, parts per ${SHARE_SCALE.toExponential(0)}` : `${weightKind.alpha} × share of documents + ${+(1 - weightKind.alpha).toFixed(12)} × share of load over ${values.workload}, parts per ${SHARE_SCALE.toExponential(0)}`;
     const progress = process.stderr.isTTY && !values.json;
     const report = runBalance(weights, {
       min,

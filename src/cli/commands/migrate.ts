@@ -7,6 +7,7 @@ import { planText } from './plan.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
 import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../server/search.ts';
 import { tryInstallPipeline } from '../../server/pipeline.ts';
+import { aliasTargets } from '../../server/reindex.ts';
 import { acquireLock, readMigration, runMigration, writeMeta, withState, MigrationError, PAUSE_POINTS, type PausePoint } from '../../server/migration.ts';
 
 /** Default wait after publishing dual-write and switched: a search deadline plus a second. */
@@ -125,7 +126,14 @@ OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), as for "geoshard see
       }
       const p = makePlan(base, candidate, loadCells((values.cells as string | undefined) ?? DEFAULT_CELLS));
       if (p.kind === 'reindex') {
-        throw new CliError(`geoshard migrate: refused: ${p.reindex}. Ranges move in place only between shards of one index; this change needs a new index. The reindex plan:\n\n${planText(p)}`);
+        // The exact command: through the alias when clients already use one, else a new alias name (see geoshard reindex --help).
+        const viaAlias = (await aliasTargets(client, index)).length === 1;
+        const dest = `${index}-v${candidate.version}`;
+        const command = `npx geoshard reindex --from ${index} --to ${dest} --boundaries ${values.to}${viaAlias ? '' : ` --alias ${index}-live`}`;
+        throw new CliError(
+          `geoshard migrate: refused: ${p.reindex}. Ranges move in place only between shards of one index; this change needs a new index: run\n\n  ${command}\n\n` +
+            `(it copies "${index}" into "${dest}" with ${candidate.numberOfShards} shards while clients write, verifies it per document and switches ${viaAlias ? `the alias "${index}"` : `a new alias "${index}-live" (clients move to it; --finalize later gives "${index}" to the new index too)`} in one _aliases call). The reindex plan:\n\n${planText(p)}`,
+        );
       }
       if (values['dry-run']) {
         io.out(planText(p));

@@ -8,7 +8,11 @@
  * is the largest). No DOM, no store: the live runner records, the panel and
  * the globe's latency colouring read.
  */
-import type { ShardTiming } from './liveApi';
+import type { ShardTiming } from '../../server/wire';
+import { percentile } from '../../server/measureStats';
+
+/** The nearest-rank percentile, shared with the server's measurements (src/server/measureStats.ts). */
+export { percentile };
 
 /** Samples kept per shard (the most recent). */
 export const LATENCY_WINDOW = 50;
@@ -25,16 +29,6 @@ export interface ShardLatency {
   p50: number;
   /** ms. */
   p99: number;
-}
-
-/**
- * percentile returns the nearest-rank p-th percentile of `sorted` (ascending,
- * non-empty); p in (0, 100]. Throws RangeError naming the value otherwise.
- */
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) throw new RangeError('percentile of no samples: record a timing first');
-  if (!(p > 0 && p <= 100)) throw new RangeError(`percentile p ${p} is outside (0, 100]`);
-  return sorted[Math.max(1, Math.ceil((p / 100) * sorted.length)) - 1];
 }
 
 /**

@@ -1,0 +1,215 @@
+/**
+ * Comparing two copies of a set of documents and making the second equal the
+ * first, per document, the way Vitess VDiff and Ghostferry do: the shared
+ * part of `geoshard migrate`'s cutover (one range, old owner → new owner of
+ * one index: cutover.ts) and `geoshard reindex` (a whole index → a new index:
+ * reindex.ts).
+ *
+ * A copy is a DocSide: what it holds can be listed (ids), read (sources by
+ * id), found by what was written after a checkpoint (`_seq_no`, per shard),
+ * refreshed and written. Then:
+ *   - diffDigests compares two copies' ids and content hashes (digestOf);
+ *   - fixDiff makes the second copy equal the first for the ids a diff names;
+ *   - compareSides is one catch-up pass or, under a write block on the first
+ *     copy, the exact check: presence over every id (or, when asked and the
+ *     counts agree, the count: see compareSides), content over what was
+ *     written since the last checkpoint and what the last pass fixed.
+ */
+import { createHash } from 'node:crypto';
+import { JOIN_FIELD, PARENT } from './indexSpec.ts';
+
+/** What one copy holds of a document: its kind and content hash. */
+export interface DocDigest {
+  kind: 'restaurant' | 'dish';
+  hash: string;
+}
+
+/** One copy's documents: id → digest (null: present, content not read). */
+export type RangeDigest = Map<string, DocDigest>;
+
+/** The differences between the first (source) and the second (target) copy. */
+export interface RangeDiff {
+  /** In the source, not in the target: to copy. */
+  missing: string[];
+  /** In both, with another content: to copy again. */
+  changed: string[];
+  /** In the target only (deleted from the source, or resurrected by the copy): to delete from the target. */
+  extra: string[];
+}
+
+/** isClean says whether a diff found no difference. */
+export const isClean = (d: RangeDiff) => d.missing.length + d.changed.length + d.extra.length === 0;
+
+/** The ids a diff names (to re-check after fixing them). */
+export const idsOf = (d: RangeDiff) => new Set([...d.missing, ...d.changed, ...d.extra]);
+
+/** describeDiff says what a diff found, for progress lines and errors. */
+export function describeDiff(d: RangeDiff, target = 'the new owner'): string {
+  if (isClean(d)) return 'no difference';
+  const part = (n: string[], what: string) => (n.length ? `${n.length} ${what} (${n.slice(0, 3).join(', ')}${n.length > 3 ? ', …' : ''})` : '');
+  return [part(d.missing, `missing on ${target}`), part(d.changed, 'different'), part(d.extra, `only on ${target}`)].filter(Boolean).join(', ');
+}
+
+/**
+ * canonicalJson serialises a JSON value with object keys sorted at every
+ * level, so two copies of one document hash alike whatever order their
+ * fields were written in (the pipeline adds `cell` and `shard` after the rest).
+ */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** kindOf returns whether a source is a restaurant (the sample join's parent) or anything else ("dish": a child, or a document of an index without the sample's join). */
+export function kindOf(source: Record<string, unknown>): 'restaurant' | 'dish' {
+  const j = source[JOIN_FIELD];
+  return j === PARENT || (j as { name?: string } | undefined)?.name === PARENT ? 'restaurant' : 'dish';
+}
+
+/**
+ * digestOf hashes what must be equal on both copies: the source without the
+ * restaurant's `shard` field (each copy names its own routing there; other
+ * documents are hashed whole).
+ */
+export function digestOf(source: Record<string, unknown>): DocDigest {
+  const kind = kindOf(source);
+  const { shard: _s, ...rest } = source;
+  return { kind, hash: createHash('sha1').update(canonicalJson(kind === 'restaurant' ? rest : source)).digest('hex') };
+}
+
+/**
+ * diffDigests compares two copies: `only` (when given) limits the content
+ * comparison to those ids (the rest are known equal); presence is always
+ * compared over every id. Sorted ids, so a report is stable.
+ */
+export function diffDigests(from: ReadonlyMap<string, DocDigest | null>, to: ReadonlyMap<string, DocDigest | null>, only?: ReadonlySet<string>): RangeDiff {
+  const missing: string[] = [];
+  const changed: string[] = [];
+  const extra: string[] = [];
+  for (const [id, d] of from) {
+    if (!to.has(id)) missing.push(id);
+    else if (!only || only.has(id)) {
+      const e = to.get(id);
+      if (d && e && d.hash !== e.hash) changed.push(id);
+    }
+  }
+  for (const id of to.keys()) if (!from.has(id)) extra.push(id);
+  return { missing: missing.sort(), changed: changed.sort(), extra: extra.sort() };
+}
+
+/**
+ * One copy of a set of documents. `C` is its checkpoint: what every later
+ * write exceeds (an owner shard's `max_seq_no`, or one per shard of an index).
+ */
+export interface DocSide<C> {
+  /** For messages: "owner alpha", "index places". */
+  readonly label: string;
+  /** Makes every acknowledged write visible to the reads below. */
+  refresh(): Promise<void>;
+  /** The checkpoint now: every write after it has a higher sequence number. */
+  checkpoint(): Promise<C>;
+  /** Every id, and counts by whatever the side counts (kinds, or `docs`). */
+  ids(): Promise<{ ids: Map<string, null>; counts: Record<string, number> }>;
+  /** The number of documents (after a refresh). */
+  count(): Promise<number>;
+  /** The ids written after `since` (exclusive). */
+  changedSince(since: C): Promise<Set<string>>;
+  /** Sources by id; an id not held is absent from the map. */
+  sources(ids: readonly string[]): Promise<Map<string, Record<string, unknown>>>;
+  /** Writes whole documents (index: they replace) and deletes ids (an id not held is no error); throws naming failed items. */
+  write(docs: readonly (readonly [string, Record<string, unknown>])[], deletes: readonly string[]): Promise<void>;
+}
+
+/** What a fix wrote. */
+export interface FixCounts {
+  copied: number;
+  deleted: number;
+}
+
+/**
+ * fixDiff makes `to` equal `from` for the ids a diff names: what is missing
+ * or changed is written again from `from`'s current source, extras deleted;
+ * an id that vanished from `from` since the diff is deleted from `to`.
+ * Parents before children in the write (a child lands next to its parent).
+ */
+export async function fixDiff<A, B>(from: DocSide<A>, to: DocSide<B>, d: RangeDiff): Promise<FixCounts> {
+  const recopy = [...d.missing, ...d.changed];
+  const sources = await from.sources(recopy);
+  const dels = [...d.extra, ...recopy.filter((id) => !sources.has(id))];
+  const docs = [...sources].sort(([, a], [, b]) => (kindOf(a) === kindOf(b) ? 0 : kindOf(a) === 'restaurant' ? -1 : 1));
+  if (docs.length + dels.length === 0) return { copied: 0, deleted: 0 };
+  await to.write(docs, dels);
+  return { copied: docs.length, deleted: dels.length };
+}
+
+/** The comparison of one pass (or the exact check under the write block). */
+export interface SideCheck<A, B> {
+  diff: RangeDiff;
+  /** Both copies' counts at the reads (`docs` only when presence was checked by count). */
+  counts: { from: Record<string, number>; to: Record<string, number> };
+  /** The checkpoint at the reads: every write after it has a higher sequence number. */
+  checkpoint: { from: A; to: B };
+  /** Documents whose content was compared. */
+  compared: number;
+  /** How presence was checked: every id, or the counts (see compareSides). */
+  presence: 'ids' | 'count';
+}
+
+/** Options of compareSides. */
+export interface CompareOptions {
+  /** The caller holds a write block on `from` (and nothing else writes `to`): the comparison is exact. */
+  blocked: boolean;
+  /**
+   * Check presence by count when it can: only sound when the last pass
+   * compared every id with a checkpoint taken before its reads, and only this
+   * process writes `to`. Then every document of `from` not written since is in
+   * `to`, so once the documents written since agree, equal counts mean equal
+   * ids; unequal counts fall back to every id.
+   */
+  presenceByCount?: boolean;
+}
+
+/**
+ * compareSides compares two copies: presence over every id, content over the
+ * documents written after `since` on either side and those in `recheck`
+ * (fixed by the last pass; every other document was found equal before and
+ * has not been written since). Refreshes both first.
+ *
+ * Under a write block the checkpoint is read with it; otherwise (a catch-up
+ * pass while writers run) it is taken before the refresh and the reads, so a
+ * write the reads missed is after it and the next pass re-checks it.
+ */
+export async function compareSides<A, B>(from: DocSide<A>, to: DocSide<B>, since: { from: A; to: B }, recheck: ReadonlySet<string>, o: CompareOptions): Promise<SideCheck<A, B>> {
+  const checkpointNow = async () => {
+    const [a, b] = await Promise.all([from.checkpoint(), to.checkpoint()]);
+    return { from: a, to: b };
+  };
+  const before = o.blocked ? null : await checkpointNow();
+  await Promise.all([from.refresh(), to.refresh()]);
+  const [chFrom, chTo, at] = await Promise.all([from.changedSince(since.from), to.changedSince(since.to), before ?? checkpointNow()]);
+  const look = new Set([...chFrom, ...chTo, ...recheck]);
+  if (o.presenceByCount) {
+    const ids = [...look];
+    const [nFrom, nTo, srcFrom, srcTo] = await Promise.all([from.count(), to.count(), from.sources(ids), to.sources(ids)]);
+    const digFrom = new Map<string, DocDigest | null>([...srcFrom].map(([id, s]) => [id, digestOf(s)]));
+    const digTo = new Map<string, DocDigest | null>([...srcTo].map(([id, s]) => [id, digestOf(s)]));
+    const diff = diffDigests(digFrom, digTo);
+    if (!isClean(diff) || nFrom === nTo) return { diff, counts: { from: { docs: nFrom }, to: { docs: nTo } }, checkpoint: at, compared: ids.length, presence: 'count' };
+    // Counts differ with every written document equal: a delete the last pass did not see. Every id, then.
+  }
+  const [{ ids: idsFrom, counts: cFrom }, { ids: idsTo, counts: cTo }] = await Promise.all([from.ids(), to.ids()]);
+  const both = [...look].filter((id) => idsFrom.has(id) && idsTo.has(id));
+  const [srcFrom, srcTo] = await Promise.all([from.sources(both), to.sources(both)]);
+  const digFrom = new Map<string, DocDigest | null>(idsFrom);
+  const digTo = new Map<string, DocDigest | null>(idsTo);
+  for (const [id, s] of srcFrom) digFrom.set(id, digestOf(s));
+  for (const [id, s] of srcTo) digTo.set(id, digestOf(s));
+  const diff = diffDigests(digFrom, digTo, new Set(both));
+  return { diff, counts: { from: cFrom, to: cTo }, checkpoint: at, compared: both.length, presence: 'ids' };
+}
