@@ -310,7 +310,7 @@ describe('geoshard reindex on a real node', () => {
     const windowMs = Number(/blocked (\d+) ms before the alias moved/.exec(text)?.[1]);
     const rate = Number(/at ([\d,]+) documents\/s/.exec(text)?.[1].replace(/,/g, ''));
     console.log(`reindex (a): ${seconds.toFixed(1)} s, copy ${rate} documents/s, switch window ${windowMs} ms; writer ${JSON.stringify(writer.stats)}\n${text.split('\n').filter((l) => /switch|catch-up|verify:|copy \d/.test(l)).join('\n')}`);
-    expect(text).toMatch(/verify: 135,2\d\d documents on "ri-places-src"/);
+    expect(text).toMatch(/verify: 135,\d{3} documents on "ri-places-src"/);
     expect(writer.stats.creates + writer.stats.updates + writer.stats.deletes).toBeGreaterThan(20);
 
     expect(await aliasOf(ALIAS)).toEqual([DEST]);
