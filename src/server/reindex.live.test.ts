@@ -347,6 +347,19 @@ describe('geoshard reindex on a real node', () => {
     expect([...byShard.values()].reduce((s, d) => s + d.length, 0)).toBe(count);
     expect(misplacedIn(byShard, router, (s) => s.geo as { lat: number; lon: number })).toEqual([]);
     for (const [k, docs] of byShard) for (const d of docs.slice(0, 50)) expect(d.routing).toBe(nameOf(router, k));
+    // The command's audit of the flat index by its field agrees: clean.
+    const audit = await cli('audit', '--index', DEST, '--field', 'geo');
+    expect(audit.code, audit.out + audit.err).toBe(0);
+    expect(audit.out).toContain('(flat, located by geo)');
+    expect(audit.out).toContain('every document is on a right shard');
+    // And it is not blind: a place written past the pipeline onto a shard that does not own its cell is named.
+    const paris = router.readShard(48.8566, 2.3522);
+    const wrong = router.shards.find((x) => x.shard !== paris.shard)!;
+    await client.request('PUT', `/${DEST}/_doc/misplaced-paris`, { query: { routing: wrong.name, pipeline: '_none', refresh: 'true' }, body: placeSource('misplaced-paris', 'Paris', 'FR', 1, 48.8566, 2.3522) });
+    const bad = await cli('audit', '--index', DEST, '--field', 'geo');
+    await client.request('DELETE', `/${DEST}/_doc/misplaced-paris`, { query: { routing: wrong.name, refresh: 'true' } });
+    expect(bad.code, bad.out + bad.err).toBe(1);
+    expect(bad.err).toMatch(new RegExp(`document misplaced-paris: wrong-shard on shard ${wrong.shard}, expected shard ${paris.shard}`));
     // The 20 circles, routed through the alias, give the ids the source gave before (the writer's ids aside).
     const after = await circleIds(ALIAS, circles, router);
     const untouched = (xs: string[]) => xs.filter((id) => !writer.truth.has(id));
