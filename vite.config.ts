@@ -135,7 +135,7 @@ function s2jsNamespaces(): Plugin {
 /**
  * Asks the browser for the bundled boundary file while it fetches the scripts: index.html
  * gains `<link rel="preload" as="fetch" crossorigin>` for it (the build's hashed name), so the
- * boot's fetch (shell/loadData.ts, a plain same-origin fetch, which the preload matches) takes
+ * boot's fetch (src/app/shell/loadData.ts, a plain same-origin fetch, which the preload matches) takes
  * it from the cache instead of starting after the scripts have run. The globe's first frame
  * waits for this file. A link with `?boundaries=` fetches its own file; the preload (2 KB) is
  * then unused.

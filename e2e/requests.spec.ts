@@ -131,6 +131,9 @@ test.describe('on a phone (390×844)', () => {
   test('the Requests layer toggles on and its legend, cells and hot ranges show', async ({ page }) => {
     test.slow();
     await open(page, '?lat=39&lng=-96&zoom=1&level=4&layers=shards');
+    // On a phone the layer boxes fold behind one button (src/app/globe/ControlsFold.tsx): open it to pick the layer;
+    // the layer's legend is shown with them.
+    await page.getByTestId('globe-controls-toggle').click();
     await page.getByTestId('layer-requests').click();
     await drawn(page, 'data/workload.csv');
     await expect(page.getByTestId('requests-legend')).toBeInViewport();

@@ -80,8 +80,15 @@ describe('--config on every command that touches an index', () => {
     expect(f.err).toMatch(new RegExp(`^geoshard ${cmd}: --field "geo\\.\\.point" is not a field path`));
   });
 
+  it('audit refuses a joined config of another shape than the sample (a flat one is audited by its field), naming the keys and the valid values', async () => {
+    const other = file('joined-audit.json', JSON.stringify({ index: 'dishes', location: 'location', join: { field: 'rel', parent: 'shop', child: 'item', childLocation: 'shop_location' } }));
+    const r = await run('audit', '--config', other);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('geoshard audit: the index config key is invalid for this command');
+    expect(r.err).toContain('join { field "rel", parent "shop", child "item", childLocation "shop_location" } is not valid here');
+  });
+
   it.each([
-    ['audit', []],
     ['migrate', ['--to', join(ROOT, 'data', 'boundaries.json')]],
   ] as [string, string[]][])('%s refuses a config of another document shape than the sample it reads, naming the keys and the valid values', async (cmd, extra) => {
     const flat = file(`flat-${cmd}.json`, JSON.stringify({ index: 'dishes', location: 'geo' }));

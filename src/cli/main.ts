@@ -39,6 +39,7 @@ export const COMMAND_LOADERS: Map<string, () => Promise<Command>> = new Map([
   ['check', async () => (await import('./commands/check.ts')).check],
   ['cache', async () => (await import('./commands/cache.ts')).cache],
   ['review', async () => (await import('./commands/review.ts')).review],
+  ['explore', async () => (await import('./commands/explore.ts')).explore],
 ]);
 
 /** loadCommands loads every command (for the help text and tests), in help order. */

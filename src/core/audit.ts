@@ -33,11 +33,15 @@ export type AuditProblemKind =
 /** The kinds, in the order a report lists them. */
 export const AUDIT_PROBLEM_KINDS: readonly AuditProblemKind[] = ['wrong-shard', 'dish-apart', 'wrong-cell', 'wrong-shard-field', 'wrong-routing'];
 
+/** What kind of document a problem is about. */
+export type AuditDocType = 'restaurant' | 'dish' | 'document';
+
 /** One problem of one document. */
 export interface AuditProblem {
   /** The document's `_id`. */
   id: string;
-  type: 'restaurant' | 'dish';
+  /** restaurant or dish in the sample's shape; document in a flat index (no join). */
+  type: AuditDocType;
   problem: AuditProblemKind;
   /** The OpenSearch shard number the document was found on. */
   shard: number;
@@ -182,7 +186,7 @@ const describeOwners = (at: Located) => at.owners.map((s) => `"${s.name}" (shard
 const show = (v: unknown) => (v === undefined ? 'missing' : JSON.stringify(v));
 
 /** Problems of the placement of a document at `at` found on `shard` with `routing`. */
-function placement(router: Router, id: string, type: 'restaurant' | 'dish', field: string, at: Located | null, shard: number, routing: string | null | undefined, out: AuditProblem[]): void {
+function placement(router: Router, id: string, type: AuditDocType, field: string, at: Located | null, shard: number, routing: string | null | undefined, out: AuditProblem[]): void {
   if (!at) {
     out.push({ id, type, problem: 'wrong-shard', shard, expected: [], why: `it has no valid ${field}: no shard owns it` });
   } else {
@@ -200,10 +204,32 @@ function placement(router: Router, id: string, type: 'restaurant' | 'dish', fiel
  * routing is the name of that shard (the value every owner's copy is
  * written with, and what routed searches and migrations filter on).
  */
-export function checkRouting(router: Router, id: string, type: 'restaurant' | 'dish', shard: number, routing: string | null): AuditProblem[] {
+export function checkRouting(router: Router, id: string, type: AuditDocType, shard: number, routing: string | null): AuditProblem[] {
   const name = router.shards.find((s) => s.shard === shard)?.name;
   if (routing === name) return [];
   return [{ id, type, problem: 'wrong-routing', shard, expected: [shard], why: `its _routing is ${show(routing ?? undefined)}, not "${name}", the name of shard ${shard} it sits on` }];
+}
+
+/** A document of a flat index (no join) as the reader found it. */
+export interface FoundDocument {
+  /** Its `_id`. */
+  id: string;
+  /** OpenSearch shard number it was read from. */
+  shard: number;
+  /** Its `_routing`, when the reader fetched it (undefined: not checked). */
+  routing?: string | null;
+}
+
+/**
+ * checkDocument returns the problems of one document of a flat index (no
+ * join) found on a shard, given its location's cell and owners (`at`, null
+ * when it has no valid location in `field`): wrong-shard and, when its
+ * `_routing` is given, wrong-routing. Empty when it is right.
+ */
+export function checkDocument(router: Router, d: FoundDocument, at: Located | null, field: string): AuditProblem[] {
+  const out: AuditProblem[] = [];
+  placement(router, d.id, 'document', field, at, d.shard, d.routing, out);
+  return out;
 }
 
 /**

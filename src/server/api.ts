@@ -488,7 +488,7 @@ export class LiveApi {
     try {
       const d = await l.guard.check();
       if (d.status !== 'ok') return driftResult(head, d);
-      const answer = await documentAnswer(this.client, l.router, id);
+      const answer = await documentAnswer(this.client, l.router, id, l.config);
       if (!answer) return { httpStatus: 404, body: { status: 'not-found', ...head, error: { param: 'id', message: `no document with id ${JSON.stringify(id)} in index ${l.router.file.index} (searched on every shard)` } } };
       return { httpStatus: 200, body: { ...head, ...answer } };
     } catch (e) {

@@ -20,6 +20,7 @@ import {
   Locator,
   addProblems,
   checkDish,
+  checkDocument,
   checkRestaurant,
   checkRouting,
   latLngOf,
@@ -71,6 +72,13 @@ export interface AuditOptions {
   fallbackFile?: BoundaryFile;
   /** Point-in-time keep-alive between pages; default "5m". */
   keepAlive?: string;
+  /**
+   * A flat index (no join, e.g. one `geoshard reindex` adopted): every document is checked by
+   * this geo_point field (its shard an owner of the field's cell, its `_routing` that shard's
+   * name). Absent: the sample's shape (restaurants by `location`, dishes by `restaurant_location`
+   * beside their join parent).
+   */
+  flat?: { location: string };
 }
 
 /** What one shard held. */
@@ -79,7 +87,7 @@ export interface ShardAudit {
   /** The boundary file's name of the shard. */
   name: string;
   restaurants: number;
-  /** Every other document (dishes, and documents with no join relation). */
+  /** Every other document (dishes, documents with no join relation, and every document of a flat index). */
   dishes: number;
 }
 
@@ -111,6 +119,18 @@ interface Hit {
 }
 
 const first = (h: Hit, f: string): unknown => h.fields?.[f]?.[0];
+
+/** getPath reads a dotted field path (`geo.point`) from a `_source`: the whole key first, then by parts. */
+function getPath(source: Record<string, unknown> | undefined, path: string): unknown {
+  if (!source) return undefined;
+  if (path in source) return source[path];
+  let v: unknown = source;
+  for (const part of path.split('.')) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
 
 /**
  * auditIndex reads every shard of `index` and checks every document against
@@ -199,15 +219,17 @@ export async function auditIndex(client: OpenSearchClient, index: string, opts: 
   };
 
   /** Reads the exact points of documents whose doc value straddles a cell edge, from `_source`. */
-  const exactPoints = async (pit: { id: string }, ids: string[], field: string): Promise<Map<string, unknown>> => {
+  const exactPoints = async (pit: { id: string }, ids: string[], field: string, byId = false): Promise<Map<string, unknown>> => {
     const out = new Map<string, unknown>();
     for (let i = 0; i < ids.length; i += pageSize) {
       const chunk = ids.slice(i, i + pageSize);
+      // The sample's documents are named by their `id` field; a flat index's by `_id`.
+      const query = byId ? { ids: { values: chunk } } : { terms: { id: chunk } };
       const { body } = await client.request<{ hits: { hits: Hit[] } }>('POST', '/_search', {
-        body: { size: chunk.length, query: { terms: { id: chunk } }, pit: { id: pit.id, keep_alive: keepAlive }, _source: { includes: ['id', field] }, track_total_hits: false },
+        body: { size: chunk.length, query, pit: { id: pit.id, keep_alive: keepAlive }, _source: { includes: ['id', field] }, track_total_hits: false },
         timeoutMs: 120_000,
       });
-      for (const h of body.hits.hits) out.set(String(h._source?.id), h._source?.[field]);
+      for (const h of body.hits.hits) out.set(byId ? String(h._id) : String(h._source?.id), getPath(h._source, field));
     }
     sourceReads += ids.length;
     return out;
@@ -272,6 +294,41 @@ export async function auditIndex(client: OpenSearchClient, index: string, opts: 
       done += hits.length;
       report();
     };
+    const flatDocs = async (field: string, hits: Hit[]) => {
+      const unsure: string[] = [];
+      for (const h of hits) {
+        const id = String(h._id);
+        const p = latLngOf(first(h, field));
+        const at = p ? loc.quantized(p.lat, p.lng) : null;
+        if (p && !at) unsure.push(id);
+        else add(checkDocument(router, { id, shard }, at, field));
+      }
+      if (unsure.length > 0) {
+        const points = await exactPoints(pit, unsure, field, true);
+        for (const id of unsure) {
+          const p = latLngOf(points.get(id));
+          add(checkDocument(router, { id, shard }, p ? loc.exact(p.lat, p.lng) : null, field));
+        }
+      }
+      counts.dishes += hits.length;
+      done += hits.length;
+      report();
+    };
+    if (opts.flat) {
+      const field = opts.flat.location;
+      try {
+        await scan(pit, { match_all: {} }, [field], true, (hits) => flatDocs(field, hits));
+        await scan(pit, { bool: { must_not: [{ term: { _routing: name ?? '' } }] } }, [], true, async (hits) => {
+          for (const h of hits) add(checkRouting(router, String(h._id), 'document', shard, h._routing ?? null));
+        });
+      } finally {
+        await client.request('DELETE', '/_search/point_in_time', { body: { pit_id: [pit.id] }, okStatuses: [404] }).catch(() => undefined);
+      }
+      shardAudits.push(counts);
+      shardsDone++;
+      report();
+      return;
+    }
     try {
       const rFields = ['id', 'location', 'cell', 'shard'];
       const dFields = ['id', 'restaurant_location', 'restaurant_id', `${JOIN_FIELD}#${PARENT}`];

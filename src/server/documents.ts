@@ -3,16 +3,28 @@
  *
  * The id is searched on every shard (no routing: a misrouted copy must be found too), with
  * `explain` so each hit names the shard that holds it. The document's location is the one it
- * is placed by (a restaurant's `location`, a dish's copy `restaurant_location`); the core routes
- * that location to its level-10 cell and the file's shard; every copy found is compared with it.
+ * is placed by, as the index config names it (its `location`, or a child's copy of its parent's,
+ * `join.childLocation`: the sample's `location` and `restaurant_location`); the core routes that
+ * location to its level-10 cell and the file's shard; every copy found is compared with it.
  */
 import type { Router } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
-import { kindOf, pointOf, type Source } from '../opensearch/documents.ts';
+import { pointOf, type Source } from '../opensearch/documents.ts';
+import type { IndexConfig } from '../opensearch/indexConfig.ts';
 import type { DocumentAnswer, DocumentCopy } from './wire.ts';
 
-/** The fields a document may be placed by, in the order they are tried. */
-export const LOCATION_FIELDS = ['location', 'restaurant_location'] as const;
+/** locationFields returns the fields a document of the config's index may be placed by, in the order they are tried. */
+export function locationFields(config: Pick<IndexConfig, 'location' | 'join'>): string[] {
+  return [config.location, ...(config.join ? [config.join.childLocation] : [])];
+}
+
+/** valueAt reads a field path (`a.b`) of a source: a dotted key as written, else the nested objects. */
+function valueAt(source: Source, path: string): unknown {
+  if (path in source) return source[path];
+  let v: unknown = source;
+  for (const part of path.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
+  return v;
+}
 
 /** How many copies of one id are read at most (more than two means something is badly wrong; the answer lists these). */
 const MAX_COPIES = 10;
@@ -24,17 +36,21 @@ type Hit = { _id: string; _shard?: string; _routing?: string; _source?: Source }
  * it is and where the file puts it; null when no shard holds it. Rejects with the client's
  * OpenSearchError when the engine refuses, and with an Error when the document has no location.
  */
-export async function documentAnswer(client: OpenSearchClient, router: Router, id: string): Promise<Omit<DocumentAnswer, 'index'> | null> {
+export async function documentAnswer(client: OpenSearchClient, router: Router, id: string, config: Pick<IndexConfig, 'location' | 'join'>): Promise<Omit<DocumentAnswer, 'index'> | null> {
   const index = router.file.index;
+  const fields = locationFields(config);
   const res = await client.request<{ hits: { hits: Hit[] } }>('POST', `/${encodeURIComponent(index)}/_search`, {
-    body: { size: MAX_COPIES, explain: true, _source: [...LOCATION_FIELDS, 'join'], query: { ids: { values: [id] } } },
+    body: { size: MAX_COPIES, explain: true, _source: [...fields, ...(config.join ? [config.join.field] : [])], query: { ids: { values: [id] } } },
   });
   const hits = res.body.hits.hits;
   if (hits.length === 0) return null;
   const source = hits[0]._source ?? {};
-  const field = LOCATION_FIELDS.find((f) => pointOf(source[f]));
-  if (!field) throw new Error(`document ${JSON.stringify(id)} has no location: none of ${LOCATION_FIELDS.join(', ')} holds a geo_point`);
-  const location = pointOf(source[field])!;
+  const field = fields.find((f) => pointOf(valueAt(source, f)));
+  if (!field) throw new Error(`document ${JSON.stringify(id)} has no location: none of ${fields.join(', ')} holds a geo_point`);
+  const location = pointOf(valueAt(source, field))!;
+  // The join relation's name (a string, or { name, parent } for a child), when the index has a join.
+  const relation = config.join ? valueAt(source, config.join.field) : undefined;
+  const kind = typeof relation === 'string' ? relation : relation && typeof relation === 'object' && typeof (relation as { name?: unknown }).name === 'string' ? (relation as { name: string }).name : null;
   const placed = router.route(location.lat, location.lng);
   const nameOf = new Map(router.shards.map((s) => [s.shard, s.name]));
   const copies: DocumentCopy[] = hits.map((h) => {
@@ -45,7 +61,7 @@ export async function documentAnswer(client: OpenSearchClient, router: Router, i
   return {
     status: 'found',
     id,
-    kind: kindOf(source),
+    kind,
     location,
     cell: placed.token,
     file: { name: placed.name, shard: placed.shard },

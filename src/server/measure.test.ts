@@ -170,12 +170,14 @@ describe('reading the nodes\' CPU around a block of searches', () => {
     const end = await readingAfter(c, start, 10);
     expect(cpuBetween(start.reading, end.reading)).toBe(40);
     expect(end.reading.perNode.n1.atMs).toBeGreaterThanOrEqual(t0);
-    // Right after, nothing more was spent, and a block longer than the cache reads at once.
+    // A block longer than the cache: the first answer is a new computation, and it counts the block's work.
+    // (Whether readingAfter can prove it fresh at once depends on how long the previous request took to reach the
+    // node: its rule is conservative, so on a loaded machine it may wait one more refresh. Either way the figure
+    // must be the block's own: that is what is asserted, not the number of requests.)
     c.work(7);
     await new Promise((r) => setTimeout(r, 1600));
-    const asked = c.requests;
     const next = await readingAfter(c, end, 10);
-    expect(c.requests - asked).toBe(1);
+    expect(next.reading.perNode.n1.atMs).toBeGreaterThan(end.reading.perNode.n1.atMs);
     expect(cpuBetween(end.reading, next.reading)).toBe(7);
     await c.close();
   }, 20_000);

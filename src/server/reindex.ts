@@ -724,7 +724,8 @@ export async function finalizeReindex(client: OpenSearchClient, dest: string, sa
   if (!found?.state) throw new ReindexError(`index "${dest}" records no reindex to finalize`);
   const { meta, state } = found;
   if (state.phase !== 'switched') throw new ReindexError(`the reindex of "${state.from}" into "${dest}" is at ${state.phase}, not switched: --finalize deletes the source only after the switch${state.phase === 'rolled-back' ? ' (it was rolled back: delete "' + dest + '" instead)' : ' (run the reindex to its end first)'}`);
-  const exists = (await client.request('HEAD', `/${enc(state.from)}`, { okStatuses: [404] })).status !== 404;
+  // Gone, or already an alias of DEST (a killed finalize made the call and did not record it): nothing to delete.
+  const exists = (await client.request('HEAD', `/${enc(state.from)}`, { okStatuses: [404] })).status !== 404 && (await aliasTargets(client, state.from)).length === 0;
   if (exists) {
     const actions = [{ remove_index: { index: state.from } }, ...(state.renameOnFinalize ? [{ add: { index: dest, alias: state.from } }] : [])];
     await client.admin('POST', '/_aliases', { body: { actions } });

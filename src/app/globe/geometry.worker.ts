@@ -7,7 +7,7 @@
  * transferred, not copied.
  */
 import { expose, transfer } from 'comlink';
-import { parseCellsCsv } from '../../core/index';
+import { parseCellsCsv, cellWeights, CELLS_HEADER } from '../../core/index';
 import { levelCellCenters } from './levels';
 import { hilbertSegments, coastlineSegments, segmentArraysOf, type SegmentArrays, type Topology } from './typedArrays';
 import { meshSegments, awayFrom, within } from './basemap';
@@ -48,15 +48,21 @@ const geometryApi = {
     const segs = hilbertSegments(levelCellCenters(level), level);
     return transfer(segs, segmentBuffers(segs));
   },
-  /** A cells file fetched and parsed with the core's parseCellsCsv: the app's one read of it, as columns in key order. */
-  async cells(url: string): Promise<CellsData> {
-    const cells = parseCellsCsv(await (await fetchOk(url)).text(), 'data/cells.csv');
+  /**
+   * A cells file fetched and parsed with the core's parseCellsCsv (either header: a generic
+   * token,docs file reads as restaurants = docs, dishes = 0), named `name` in its errors: the
+   * app's one read of it, as columns in key order.
+   */
+  async cells(url: string, name = 'data/cells.csv'): Promise<CellsData> {
+    const text = await (await fetchOk(url)).text();
+    const cells = parseCellsCsv(text, name);
+    const unit = text.startsWith(CELLS_HEADER) ? 'restaurants + dishes' : 'documents';
     const tokens = cells.map((c) => c.token).join(',');
     const ordinals = Int32Array.from(cells, (c) => c.ordinal);
     const restaurants = Float64Array.from(cells, (c) => c.restaurants);
     const dishes = Float64Array.from(cells, (c) => c.dishes);
-    const weights = Float64Array.from(cells, (c) => c.restaurants + c.dishes);
-    return transfer({ tokens, ordinals, restaurants, dishes, weights }, [ordinals.buffer, restaurants.buffer, dishes.buffer, weights.buffer]);
+    const weights = cellWeights(cells);
+    return transfer({ tokens, ordinals, restaurants, dishes, weights, unit }, [ordinals.buffer, restaurants.buffer, dishes.buffer, weights.buffer]);
   },
   /** A world-atlas land topology fetched and decoded into coastline segments. */
   async land(url: string): Promise<SegmentArrays> {

@@ -10,6 +10,7 @@ import { afterFirstFrame } from './firstFrame';
 import type { SegmentArrays } from './typedArrays';
 import type { GeometryApi } from './geometry.worker';
 import type { CellsData } from '../shell/dataSlice';
+import { DATA_URLS, DATA_NAMES } from '../shell/loadData';
 
 interface GeometryClient {
   api: Promise<Remote<GeometryApi>>;
@@ -46,7 +47,7 @@ export function loadCells(url: string): Promise<CellsData> {
   const { api, cells } = geometry();
   let p = cells.get(url);
   if (!p) {
-    p = api.then((a) => a.cells(url) as Promise<CellsData>).catch((e: unknown) => {
+    p = api.then((a) => a.cells(url, url === DATA_URLS.cells ? DATA_NAMES.cells : url) as Promise<CellsData>).catch((e: unknown) => {
       cells.delete(url);
       throw e;
     });

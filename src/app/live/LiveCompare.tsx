@@ -17,7 +17,7 @@ import { searchAsked } from '../search/searchSlice';
 import { formatShardCount } from '../../core/searches.ts';
 import { toHex } from '../shell/palette';
 import { formatInt, formatMs } from '../shell/format';
-import type { LiveResult, LiveShard, LiveSide } from './liveApi';
+import { liveNoun, type LiveResult, type LiveShard, type LiveSide } from './liveApi';
 
 const ANSWER_TEXT: Record<LiveShard['status'], { icon: string; text: string }> = {
   ok: { icon: '✓', text: 'answered' },
@@ -54,6 +54,7 @@ function ShardChips({ side, prefix }: { side: LiveSide; prefix: string }) {
 }
 
 function Side({ side, title, prefix, n }: { side: LiveSide; title: string; prefix: string; n: number }) {
+  const noun = useApp((s) => liveNoun(s.liveStatus.status));
   const sh = side.shards;
   return (
     <div className="live-side" data-testid={prefix} data-status={side.status} data-scope={side.scope}>
@@ -71,7 +72,7 @@ function Side({ side, title, prefix, n }: { side: LiveSide; title: string; prefi
         <dd data-testid={`${prefix}-took`}>{formatMs(side.took)}</dd>
         <dt title="The request as the API server timed it">wall</dt>
         <dd data-testid={`${prefix}-wall`}>{formatMs(side.wallMs)}</dd>
-        <dt>dishes found</dt>
+        <dt>{noun} found</dt>
         <dd data-testid={`${prefix}-total`}>{formatInt(side.total)}</dd>
         <dt title="OpenSearch's _shards: successful / total, skipped, failed">_shards</dt>
         <dd className={sh.failed > 0 || sh.successful < sh.total ? 'bad' : ''}>
@@ -99,13 +100,14 @@ function RoutingMatch({ result }: { result: LiveResult }) {
 
 /** LiveIdentical: whether routed and all-shards gave the same answer (the panel's verdict, shown at its top); nothing when not compared. */
 export function LiveIdentical({ result }: { result: LiveResult }) {
+  const noun = useApp((s) => liveNoun(s.liveStatus.status));
   if (result.identical === null) return null;
   const partial = result.status === 'partial';
   return (
     <p className={`live-identical ${result.identical ? 'good' : 'bad'}`} data-testid="live-identical" data-identical={String(result.identical)}>
       {result.identical ? (
         <>
-          <b>Identical ✓</b> same {formatInt(result.routed.total)} dishes, the same top {result.routed.hits.length} in the same order, the same facet counts
+          <b>Identical ✓</b> same {formatInt(result.routed.total)} {noun}, the same top {result.routed.hits.length} in the same order, the same facet counts
           {partial && <span className="bad"> (but partial: a shard did not answer, so both may miss documents)</span>}
         </>
       ) : (

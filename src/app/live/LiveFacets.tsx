@@ -9,7 +9,7 @@
  * Test hooks: live-facets, live-facet-<kind>-<value> (aria-pressed).
  */
 import { appStore, useApp } from '../shell/store';
-import type { LiveFacet, LiveFacets as Facets, LiveFilterKind } from './liveApi';
+import { liveNoun, type LiveFacet, type LiveFacets as Facets, type LiveFilterKind } from './liveApi';
 import { formatInt } from '../shell/format';
 
 const GROUPS: { kind: LiveFilterKind; key: keyof Facets; title: string; hint: string }[] = [
@@ -21,6 +21,9 @@ const GROUPS: { kind: LiveFilterKind; key: keyof Facets; title: string; hint: st
 export function LiveFacets({ facets }: { facets: Facets | null }) {
   const filters = useApp((s) => s.liveFilters);
   const any = filters.diet.length + filters.allergen.length + filters.cuisine.length > 0;
+  // The filters are the sample's vocabulary (diets, allergens, cuisines): an index of another config has none of them.
+  const generic = useApp((s) => liveNoun(s.liveStatus.status) === 'documents');
+  if (generic) return null;
   return (
     <section className="live-facets" data-testid="live-facets">
       <h3>

@@ -3,6 +3,9 @@
  * dish, restaurant, place, distance (in the radius's unit), price, calories,
  * diets, allergens, and the shard the dish was written to (its routing value).
  *
+ * An index of another config (geoshard explore on a team's index) lists its documents instead:
+ * name (or _id), distance, the config's facet fields, and the routing value.
+ *
  * Test hooks: live-hits (data-count), each row live-hit (data-id, data-routing).
  */
 import { useApp } from '../shell/store';
@@ -10,7 +13,50 @@ import { readyData } from '../shell/dataSlice';
 import { KM_PER_MILE } from '../../core/index';
 import { toHex } from '../shell/palette';
 import { formatInt } from '../shell/format';
-import type { LiveSide } from './liveApi';
+import { liveNoun, type LiveHit, type LiveSide } from './liveApi';
+
+/** The value of a document's field for people: strings and numbers as they are, lists joined, other shapes as JSON. */
+const fieldText = (v: unknown): string => (Array.isArray(v) ? v.map(fieldText).join(', ') : typeof v === 'string' ? v : typeof v === 'number' ? formatInt(v) : JSON.stringify(v));
+
+/** RoutingChip: the shard a hit was written to (its routing value), in the shard's colour. */
+function RoutingChip({ routing, color, title }: { routing: string; color: string; title: string }) {
+  return (
+    <span className="dim shard" title={title}>
+      <i className="swatch" style={{ background: color }} />
+      {routing}
+    </span>
+  );
+}
+
+/** DocHits: the documents of an index of another config, nearest first. */
+function DocHits({ side, unit, colorOf }: { side: LiveSide; unit: 'mi' | 'km'; colorOf: (routing: string) => string }) {
+  return (
+    <section className="live-hits">
+      <h3>
+        Top documents <span className="dim">· {side.hits.length} of {formatInt(side.total)}, nearest first</span>
+      </h3>
+      <ol data-testid="live-hits" data-count={side.hits.length}>
+        {side.hits.map((h: LiveHit) => (
+          <li key={h.id} data-testid="live-hit" data-id={h.id} data-routing={h.routing ?? ''}>
+            <div className="live-hit-head">
+              <b>{h.name}</b>
+              {h.distanceKm !== null && <span className="dim">{formatDistance(h.distanceKm, unit)}</span>}
+            </div>
+            <div className="small live-tags">
+              {Object.entries(h.fields ?? {}).map(([k, v]) => (
+                <span key={k} className="dim">
+                  {k} {fieldText(v)}
+                </span>
+              ))}
+              {h.routing && <RoutingChip routing={h.routing} color={colorOf(h.routing)} title="The routing value the document was written with: its cell's shard" />}
+            </div>
+          </li>
+        ))}
+      </ol>
+      {side.hits.length === 0 && <p className="dim">No document matches this search{side.total === 0 ? '' : ' in the returned page'}.</p>}
+    </section>
+  );
+}
 
 /** formatPrice writes cents as dollars: 1450 → "$14.50". */
 export function formatPrice(cents: number): string {
@@ -28,6 +74,14 @@ export function LiveHits({ side }: { side: LiveSide }) {
   const unit = useApp((s) => s.searchRadius.unit);
   const data = useApp(readyData);
   const indexOf = new Map(data?.router.shards.map((s, i) => [s.name, i]) ?? []);
+  const generic = useApp((s) => liveNoun(s.liveStatus.status) === 'documents');
+  if (generic) {
+    const colorOf = (routing: string) => {
+      const i = indexOf.get(routing);
+      return data && i !== undefined ? toHex(data.colors[i]) : '#555';
+    };
+    return <DocHits side={side} unit={unit} colorOf={colorOf} />;
+  }
   return (
     <section className="live-hits">
       <h3>

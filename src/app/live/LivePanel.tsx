@@ -48,7 +48,7 @@ export function badgeOf(result: { status: 'complete' | 'partial' } | null, failu
 
 const BADGE_TEXT: Record<string, string> = {
   complete: 'complete · every shard asked answered',
-  partial: 'partial · some shard did not answer: results may miss dishes',
+  partial: 'partial · some shard did not answer: results may miss documents',
   unavailable: 'unavailable · no results',
   drift: 'drift · refused',
   invalid: 'invalid search',

@@ -23,6 +23,7 @@ import {
   fetchSearch,
   sideStatus,
   redactUrl,
+  liveNoun,
   NO_FILTERS,
   type LiveQuery,
   type LiveFailure,
@@ -471,5 +472,36 @@ describe('requestJson', () => {
     const p = fetchSearch('/api/search', ctl.signal, hang as typeof fetch);
     ctl.abort();
     await expect(p).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('an index of another config (geoshard explore on a team’s index)', () => {
+  it('reads its documents as hits (name, routing, distance, fields) and the status’s config, and names them documents', () => {
+    const side = {
+      scope: 'routed',
+      routing: 'echo',
+      shardsAsked: [{ index: 4, name: 'echo', shard: 4, cells: 3, status: 'ok' }],
+      took: 1,
+      wallMs: 2,
+      timedOut: false,
+      total: 1,
+      hits: [{ id: '2988507', name: 'Paris', routing: 'echo', lat: 48.85, lng: 2.35, distanceKm: 0.4, fields: { country: 'FR' } }],
+      facets: { country: [{ value: 'FR', count: 1 }] },
+      shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+    };
+    const r = readSearch(200, { status: 'complete', index: 'places', boundary: {}, query: {}, ...side });
+    if (!r.ok) throw new Error(r.failure.message);
+    expect(r.value.routed.hits).toEqual([
+      { id: '2988507', name: 'Paris', cuisine: '', diets: [], allergens: [], calories: NaN, priceCents: NaN, routing: 'echo', restaurant: null, distanceKm: 0.4, fields: { country: 'FR' } },
+    ]);
+    const body = { connection: { status: 'up', url: 'http://127.0.0.1:9200', cluster: {} }, boundary: { index: 'places', hash: 'h', version: 1, numberOfShards: 3 }, index: { name: 'places', exists: true, docs: { restaurants: 0, dishes: 0, total: 135233 } } };
+    const sample = readStatus(200, body);
+    const other = readStatus(200, { ...body, config: { index: 'places', location: 'geo', name: 'name', join: null, facets: ['country'] } });
+    if (!sample.ok || !other.ok) throw new Error('status not read');
+    expect(sample.value.config).toBeNull();
+    expect(other.value.config).toEqual({ index: 'places', location: 'geo', name: 'name', facets: ['country'] });
+    expect(liveNoun(sample.value)).toBe('dishes');
+    expect(liveNoun(other.value)).toBe('documents');
+    expect(other.value.index?.total).toBe(135233);
   });
 });

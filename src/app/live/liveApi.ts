@@ -81,8 +81,12 @@ export function liveSearchUrl(q: LiveQuery, base = '/api/search'): string | null
 /** A shard a search asked (the wire's AskedShard; reason null when ok). */
 export type LiveShard = AskedShard & { reason: string | null };
 
-/** One dish of the results. */
-export type LiveHit = DishHit;
+/**
+ * One hit of the results: a dish of the sample, or a document of another index (the wire's
+ * DocHit: its name, distance, routing and `fields`, the config's facet fields; the dish fields
+ * empty, restaurant null).
+ */
+export type LiveHit = DishHit & { fields?: Record<string, unknown> };
 export type LiveFacet = FacetCount;
 export type LiveFacets = Facets;
 
@@ -193,6 +197,10 @@ function readSide(v: Record<string, unknown>, what: string): LiveSide {
   const facets = isObj(v.facets) ? v.facets : {};
   const hits = (Array.isArray(v.hits) ? v.hits : []).filter(isObj).map((h): LiveHit => {
     const r = isObj(h.restaurant) ? h.restaurant : null;
+    if (!('restaurant' in h) && isObj(h.fields)) {
+      // A document of an index of another config (wire DocHit).
+      return { id: str(h.id), name: str(h.name), cuisine: '', diets: [], allergens: [], calories: NaN, priceCents: NaN, routing: strOrNull(h.routing), restaurant: null, distanceKm: numOrNull(h.distanceKm), fields: h.fields };
+    }
     return {
       id: str(h.id),
       name: str(h.name),
@@ -329,7 +337,12 @@ export interface LiveStatus {
   /** The server's boundary file, or why it has none. */
   boundary: { index: string; hash: string; version: number; numberOfShards: number; routing: string | null } | { error: string };
   /** The index (null when the node is down or the boundary file unusable). */
-  index: { name: string; exists: boolean; restaurants: number | null; dishes: number | null; error: string | null } | null;
+  index: { name: string; exists: boolean; restaurants: number | null; dishes: number | null; total?: number | null; error: string | null } | null;
+  /**
+   * The index config the API searches with when it is not the sample's (wire StatusAnswer.config):
+   * its documents are not dishes and the panel names them documents; null for the sample.
+   */
+  config?: { index: string; location: string; name: string | null; facets: string[] } | null;
   drift: { status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index'; indexHash: string | null; fileHash: string | null; indexVersion: number | null; fileVersion: number | null; message: string } | null;
   /** The cluster's nodes, sorted by name, those that left included (up false); null when the cluster is down or the server did not say. */
   nodes: ClusterNode[] | null;
@@ -363,8 +376,10 @@ export function readStatus(httpStatus: number, body: unknown): Parsed<LiveStatus
   if (isObj(body.index)) {
     const i = body.index;
     const docs = isObj(i.docs) ? i.docs : {};
-    index = { name: str(i.name), exists: i.exists === true, restaurants: numOrNull(docs.restaurants), dishes: numOrNull(docs.dishes), error: strOrNull(i.error) };
+    index = { name: str(i.name), exists: i.exists === true, restaurants: numOrNull(docs.restaurants), dishes: numOrNull(docs.dishes), total: numOrNull(docs.total), error: strOrNull(i.error) };
   }
+  const cfg = isObj(body.config) ? body.config : null;
+  const config: LiveStatus['config'] = cfg ? { index: str(cfg.index), location: str(cfg.location), name: strOrNull(cfg.name), facets: strs(cfg.facets) } : null;
   let drift: LiveStatus['drift'] = null;
   if (isObj(body.drift)) {
     const d = body.drift;
@@ -389,6 +404,7 @@ export function readStatus(httpStatus: number, body: unknown): Parsed<LiveStatus
       nodes,
       copies,
       writes,
+      config,
       migration: body.migration,
       connection: {
         up: c.status === 'up',
@@ -404,6 +420,11 @@ export function readStatus(httpStatus: number, body: unknown): Parsed<LiveStatus
       drift,
     },
   };
+}
+
+/** liveNoun names what the live index's searches find: "documents" for an index of another config (LiveStatus.config), else the sample's "dishes". */
+export function liveNoun(s: LiveStatus | null | undefined): 'documents' | 'dishes' {
+  return s?.config ? 'documents' : 'dishes';
 }
 
 /** A one-glance verdict on the connection: level, a headline, details, and the command that fixes it. */
@@ -454,10 +475,17 @@ export function describeStatus(s: LiveStatus, explorer: { hash: string; routing:
     };
   }
   if (d?.status === 'no-meta') {
-    return { level: 'error', state: 'no-meta', headline: `Index "${name}" has no geoshard _meta hash: nothing says which boundary file routed its documents.`, detail: d.message, command: 'npx geoshard seed --recreate' };
+    // Not geosharded (a team's plain index, hash-sharded by id): copy it into one routed by the file; the detail names the sample's own fix.
+    return { level: 'error', state: 'no-meta', headline: `Index "${name}" has no geoshard _meta hash: it is not geosharded, so nothing says which boundary file routed its documents.`, detail: d.message, command: `npx geoshard reindex --from ${name} --to ${name}-geo --boundaries FILE` };
   }
   if (s.index?.error) return { level: 'warn', state: 'index-error', headline: `${where}: index "${name}" could not be read.`, detail: s.index.error, command: null };
-  const docs = s.index && s.index.restaurants !== null ? ` · ${s.index.restaurants.toLocaleString('en-US')} restaurants + ${(s.index.dishes ?? 0).toLocaleString('en-US')} dishes` : '';
+  const docs = s.config
+    ? s.index?.total != null
+      ? ` · ${s.index.total.toLocaleString('en-US')} documents`
+      : ''
+    : s.index && s.index.restaurants !== null
+      ? ` · ${s.index.restaurants.toLocaleString('en-US')} restaurants + ${(s.index.dishes ?? 0).toLocaleString('en-US')} dishes`
+      : '';
   if (explorerHash && explorerHash !== s.boundary.hash) {
     return {
       level: 'warn',

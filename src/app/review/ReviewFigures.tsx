@@ -62,6 +62,8 @@ const MAX_ROWS = 120;
 export function ReviewMoves() {
   const d = useApp((s) => s.reviewDiff);
   const colors = useReviewColors();
+  // A token,docs cells file has no dishes: one documents column instead of restaurants and dishes.
+  const generic = useApp((s) => s.cells?.unit === 'documents');
   if (!d) return null;
   return (
     <section className="review-section" aria-label="Moves">
@@ -79,9 +81,15 @@ export function ReviewMoves() {
               <tr>
                 <th>range</th>
                 <th>from → to</th>
-                <th className="num" title="restaurants">rest.</th>
-                <th className="num">dishes</th>
-                <th className="num" title="restaurants + dishes, share of the index">% index</th>
+                {generic ? (
+                  <th className="num" title="documents">docs</th>
+                ) : (
+                  <>
+                    <th className="num" title="restaurants">rest.</th>
+                    <th className="num">dishes</th>
+                  </>
+                )}
+                <th className="num" title={`${generic ? 'documents' : 'restaurants + dishes'}, share of the index`}>% index</th>
               </tr>
             </thead>
             <tbody>
@@ -105,9 +113,11 @@ export function ReviewMoves() {
                   <td className="num" title={formatInt(m.restaurants)}>
                     {formatCompact(m.restaurants)}
                   </td>
-                  <td className="num" title={formatInt(m.dishes)}>
-                    {formatCompact(m.dishes)}
-                  </td>
+                  {!generic && (
+                    <td className="num" title={formatInt(m.dishes)}>
+                      {formatCompact(m.dishes)}
+                    </td>
+                  )}
                   <td className="num">{pct(m.share)}</td>
                 </tr>
               ))}
@@ -115,7 +125,7 @@ export function ReviewMoves() {
             {d.moves.length > MAX_ROWS && (
               <tfoot>
                 <tr>
-                  <td colSpan={5} className="dim">
+                  <td colSpan={generic ? 4 : 5} className="dim">
                     … and {d.moves.length - MAX_ROWS} more ranges (in the totals above)
                   </td>
                 </tr>

@@ -99,6 +99,7 @@ function Files() {
 function Totals() {
   const d = useApp((s) => s.reviewDiff);
   const match = useApp((s) => s.reviewMatch);
+  const generic = useApp((s) => s.cells?.unit === 'documents');
   if (!d) return null;
   return (
     <>
@@ -116,7 +117,7 @@ function Totals() {
           <b data-testid="review-moved-share">{pct(d.totals.share)}</b> of the index
         </div>
         <div className="dim small">
-          {formatInt(d.totals.restaurants)} restaurants + {formatInt(d.totals.dishes)} dishes in {d.moves.length} key range{d.moves.length === 1 ? '' : 's'} ({formatInt(d.totals.cells)} non-empty cells) · owners matched by {match === 'name' ? 'shard name (the routing value)' : 'range overlap (names aside)'}
+          {generic ? `${formatInt(d.totals.documents)} documents` : `${formatInt(d.totals.restaurants)} restaurants + ${formatInt(d.totals.dishes)} dishes`} in {d.moves.length} key range{d.moves.length === 1 ? '' : 's'} ({formatInt(d.totals.cells)} non-empty cells) · owners matched by {match === 'name' ? 'shard name (the routing value)' : 'range overlap (names aside)'}
         </div>
         {!d.sameLayout && (
           <div className="review-match small">
@@ -151,7 +152,7 @@ export function ReviewPanel() {
           {notice}
         </p>
       )}
-      {hasCandidate && !hasCells && <p className="dim">Loading the cell weights (restaurants and dishes per cell)…</p>}
+      {hasCandidate && !hasCells && <p className="dim">Loading the cell weights (documents per cell)…</p>}
       <Files />
       <Totals />
       {hasCandidate && (

@@ -15,7 +15,7 @@ export function IndexBar() {
   return (
     <section className="index-bar" aria-label="Index shards">
       <h3>
-        Index shards <span className="dim">· width ∝ {data.weights ? 'restaurants + dishes' : 'cells in range'}</span>
+        Index shards <span className="dim">· width ∝ {data.weights ? data.weightUnit : 'cells in range'}</span>
       </h3>
       <ShardBar testId="index-bar" segmentTestIdPrefix="segment-" />
     </section>

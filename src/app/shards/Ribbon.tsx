@@ -16,12 +16,12 @@ const FULL: [number, number] = [0, CELL_COUNT];
 export function Ribbon() {
   const ready = useApp((s) => readyData(s) !== null);
   const brushed = useApp((s) => s.brush !== null);
-  const hasCells = useApp((s) => s.cells !== null);
+  const unit = useApp((s) => (s.cells ? (s.cells.unit ?? 'restaurants + dishes') : null));
   if (!ready) return null;
   return (
     <section className="ribbon" aria-label="Hilbert ribbon" data-testid="ribbon">
       <h3>
-        Hilbert ribbon <span className="dim">· all 6,291,456 level-10 cells in key order · {hasCells ? 'density: restaurants + dishes per cell (log)' : 'loading cell weights…'} · drag to brush, double-click to go there</span>
+        Hilbert ribbon <span className="dim">· all 6,291,456 level-10 cells in key order · {unit ? `density: ${unit} per cell (log)` : 'loading cell weights…'} · drag to brush, double-click to go there</span>
       </h3>
       <RibbonStrip range="all" full={FULL}>
         <MovingMarks />

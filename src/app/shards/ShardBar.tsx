@@ -94,7 +94,7 @@ export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) 
             type="button"
             className="index-segment"
             style={{ flexGrow: Math.max(sizes[i], 1e-9), background: toHex(data.colors[i]), color: labelColor(data.colors[i]) }}
-            title={`${s.name} · OpenSearch shard ${s.shard}${data.weights ? ` · ${formatCompact(data.weights[i])} restaurants + dishes` : ''}`}
+            title={`${s.name} · OpenSearch shard ${s.shard}${data.weights ? ` · ${formatCompact(data.weights[i])} ${data.weightUnit}` : ''}`}
             data-testid={`${segmentTestIdPrefix}${s.name}`}
             data-shard={s.name}
             {...(asked ? { 'data-asked': 'false' } : {})}

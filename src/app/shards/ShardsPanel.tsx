@@ -43,7 +43,7 @@ export function ShardsPanel() {
             <th>name</th>
             <th title="The OpenSearch shard the name's routing hash lands on">#</th>
             <th title="The first level-10 cell of the range">starts at</th>
-            <th title="restaurants + dishes">weight</th>
+            <th title={data.weightUnit}>weight</th>
           </tr>
         </thead>
         <tbody ref={body} onMouseLeave={() => appStore.getState().setHighlight(-1)}>

@@ -18,6 +18,8 @@ export interface ReadyData {
   colors: RGB[];
   /** restaurants + dishes per shard from the file, or null if the file has no counts. */
   weights: number[] | null;
+  /** What the weights count, for labels: "documents" for a file balanced from a token,docs cells file (no dishes anywhere), else "restaurants + dishes". */
+  weightUnit: string;
 }
 
 export type DataState = { status: 'loading' } | { status: 'error'; title: string; problems: string[] } | ReadyData;
@@ -33,8 +35,10 @@ export interface CellsData {
   ordinals: Int32Array;
   restaurants: Float64Array;
   dishes: Float64Array;
-  /** restaurants + dishes per cell. */
+  /** restaurants + dishes per cell (a token,docs file: its documents). */
   weights: Float64Array;
+  /** What the weights count, for labels: "restaurants + dishes" (header token,restaurants,dishes; also when absent) or "documents" (token,docs). */
+  unit?: string;
 }
 
 export interface DataSlice {
@@ -58,7 +62,8 @@ export const createDataSlice: SliceCreator<DataSlice> = (set) => ({
   setBoundaries: (file, router, source) => {
     const counted = file.shards.every((s) => s.restaurants !== undefined || s.dishes !== undefined);
     const weights = counted ? file.shards.map((s) => (s.restaurants ?? 0) + (s.dishes ?? 0)) : null;
-    set({ data: { status: 'ready', file, router, source, colors: shardPalette(file.numberOfShards), weights } });
+    const weightUnit = file.shards.some((s) => (s.dishes ?? 0) > 0) ? 'restaurants + dishes' : 'documents';
+    set({ data: { status: 'ready', file, router, source, colors: shardPalette(file.numberOfShards), weights, weightUnit } });
   },
   setDataError: (title, problems) => set({ data: { status: 'error', title, problems } }),
   setCells: (cells) => set({ cells }),

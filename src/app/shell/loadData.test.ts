@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { boundariesSource, loadBoundaries, parseCities, DataLoadError } from './loadData';
+import { boundariesSource, loadBoundaries, parseCities, DataLoadError, servedData, DATA_NAMES } from './loadData';
 import { fileWithCuts } from '../../core/testutil';
 import { formatBoundaryFile } from '../../core/index';
 
@@ -63,5 +63,32 @@ describe('parsing the sample cities', () => {
   it('names the first bad entry', () => {
     expect(() => parseCities('[{"name":"A","lat":1,"lng":2},{"name":"B","lat":91,"lng":0}]')).toThrow(/cities\[1\]\.lat 91 is not a latitude: it must be a number in \[-90, 90\]/);
     expect(() => parseCities('{}')).toThrow(/expected a JSON array of cities/);
+  });
+});
+
+describe('the files a server names for the page (geoshard explore)', () => {
+  const docOf = (text: string | null) => ({ getElementById: (id: string) => (id === 'geoshard-served' && text !== null ? ({ textContent: text } as HTMLElement) : null) });
+
+  it('reads the boundary and cells files the page carries', () => {
+    const served = { boundaries: { url: '/explore/boundaries.json', name: 'places.json' }, cells: { url: '/explore/cells.csv', name: 'cells.csv' } };
+    expect(servedData(docOf(JSON.stringify(served)))).toEqual(served);
+    expect(servedData(docOf(JSON.stringify({ boundaries: served.boundaries })))).toEqual({ boundaries: served.boundaries, cells: null });
+  });
+
+  it('names none without a document, without the element, or with one it cannot read', () => {
+    expect(servedData(undefined)).toBeNull();
+    expect(servedData(docOf(null))).toBeNull();
+    expect(servedData(docOf('{not json'))).toBeNull();
+    expect(servedData(docOf(JSON.stringify({ cells: { url: '/c.csv', name: 'c' } })))).toBeNull();
+  });
+
+  it('takes only paths on this server, never another host', () => {
+    for (const url of ['https://evil.example/b.json', '//evil.example/b.json', 'b.json']) {
+      expect(servedData(docOf(JSON.stringify({ boundaries: { url, name: 'b' } }))), url).toBeNull();
+    }
+  });
+
+  it('outside a page that names files, the bundled data is what opens (this test has no document)', () => {
+    expect(DATA_NAMES).toEqual({ boundaries: 'data/boundaries.json', cells: 'data/cells.csv' });
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Loading the bundled data: the boundary file (validated by the core; the
- * explorer refuses to draw an invalid one and says why), and the sample
- * cities. The cells file and the land are parsed in the worker (worker.ts).
+ * Loading the data: the boundary file (validated by the core; the explorer
+ * refuses to draw an invalid one and says why), and the sample cities. The
+ * cells file and the land are parsed in the worker (worker.ts). The files
+ * are the bundled data/, or the ones `geoshard explore` serves (servedData).
  *
  * Files are found with import.meta.glob, so a missing data file is a clear
  * message in the page rather than a build error; `?boundaries=/path.json`
@@ -14,11 +15,60 @@ import { serverPath, pageOrigin } from './url';
 
 const FILES = import.meta.glob('/data/{boundaries.json,cells.csv,cities.json}', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 
-/** URLs of the bundled data files (undefined where a file is missing). */
+/** A file the server names for the page: where to fetch it, and what to call it in messages. */
+export interface ServedFile {
+  /** A path on this server, such as /explore/boundaries.json. */
+  url: string;
+  /** The file's name for people (the user's file name), such as places.boundaries.json. */
+  name: string;
+}
+
+/**
+ * What `geoshard explore` serves the page with instead of the bundled data:
+ * scripts/start.mjs writes it into the page as JSON, in
+ * `<script type="application/json" id="geoshard-served">`.
+ */
+export interface ServedData {
+  boundaries: ServedFile;
+  cells: ServedFile | null;
+}
+
+const servedFile = (v: unknown): ServedFile | null => {
+  const f = v as Partial<ServedFile> | null;
+  // Paths on this server only: a page cannot be pointed at another host by what it carries.
+  return f && typeof f.url === 'string' && /^\/(?!\/)/.test(f.url) && typeof f.name === 'string' ? { url: f.url, name: f.name } : null;
+};
+
+/**
+ * servedData reads the files the server names in the page (see ServedData),
+ * or null when it names none (`npm start`, `npm run dev`, a test without a
+ * document) or names them in a form this version does not read.
+ */
+export function servedData(doc: Pick<Document, 'getElementById'> | undefined = typeof document === 'undefined' ? undefined : document): ServedData | null {
+  const text = doc?.getElementById('geoshard-served')?.textContent;
+  if (!text) return null;
+  try {
+    const raw = JSON.parse(text) as { boundaries?: unknown; cells?: unknown };
+    const boundaries = servedFile(raw.boundaries);
+    return boundaries ? { boundaries, cells: servedFile(raw.cells) } : null;
+  } catch {
+    return null;
+  }
+}
+
+const SERVED = servedData();
+
+/** URLs of the data files: the ones the server names (servedData), else the bundled ones (undefined where a file is missing). */
 export const DATA_URLS = {
-  boundaries: FILES['/data/boundaries.json'] as string | undefined,
-  cells: FILES['/data/cells.csv'] as string | undefined,
+  boundaries: SERVED?.boundaries.url ?? (FILES['/data/boundaries.json'] as string | undefined),
+  cells: SERVED ? SERVED.cells?.url : (FILES['/data/cells.csv'] as string | undefined),
   cities: FILES['/data/cities.json'] as string | undefined,
+};
+
+/** The data files' names for people, beside DATA_URLS. */
+export const DATA_NAMES = {
+  boundaries: SERVED?.boundaries.name ?? 'data/boundaries.json',
+  cells: SERVED ? (SERVED.cells?.name ?? 'the cells file') : 'data/cells.csv',
 };
 
 /** DataLoadError: a title for the page and the list of problems, each naming the field or file. */
@@ -66,8 +116,8 @@ export function boundariesSource(search: string, bundled: string | null = DATA_U
 /** loadBoundaries fetches a boundary file and validates it with the core; throws DataLoadError listing every problem. */
 export async function loadBoundaries(url: string, fetchFn: Fetch = fetch): Promise<LoadedBoundaries> {
   const text = await fetchText(url, 'the boundary file', fetchFn);
-  // The bundled file is served under a build-hashed name; people know it as data/boundaries.json.
-  const name = url === DATA_URLS.boundaries ? 'data/boundaries.json' : url.replace(/^\/@fs/, '').replace(/\?.*$/, '');
+  // The bundled file is served under a build-hashed name; people know it as data/boundaries.json (or the served file by its own name).
+  const name = url === DATA_URLS.boundaries ? DATA_NAMES.boundaries : url.replace(/^\/@fs/, '').replace(/\?.*$/, '');
   try {
     const file = parseBoundaryFile(text, name);
     return { file, router: new Router(file, name), source: name };

@@ -37,8 +37,10 @@ shard expected, why; the first N, and how many more). Progress (documents/s, ETA
   --page-size P      documents per page (default 10000; 100..10000)
   --concurrency C    shards read at once (default 3; 1..32)
 ${INDEX_CONFIG_USAGE}
-                 The audit checks the sample's shape (location, dishes by restaurant_location and
-                 the join): the config's location and join must be the sample's.
+                 With a join, the audit checks the sample's shape (location, dishes by
+                 restaurant_location beside their join parent). A flat index (--field F, or a
+                 config with "join": null) is checked by its location field: every document on an
+                 owner of its cell, routed with that shard's name.
 
 OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), OPENSEARCH_USERNAME /
 OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
@@ -54,7 +56,10 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     // The bundled file names the default index, and serves an index seeded before _meta held its file.
     const bundled: BoundaryFile | undefined = existsSync(DEFAULT_BOUNDARIES) ? loadBoundaryFile(DEFAULT_BOUNDARIES) : undefined;
     const { config, given } = indexConfigOf(values, 'audit');
-    if (given) requireShape(config, SAMPLE_CONFIG, 'audit', 'the audit checks restaurants by location and dishes by restaurant_location beside their join parent');
+    // A flat index (no join: --field F, or a config with "join": null) is audited by its location field;
+    // a joined index must be the sample's shape (restaurants by location, dishes beside their parent).
+    const flat = given && config.join === null ? { location: config.location } : undefined;
+    if (given && !flat) requireShape(config, SAMPLE_CONFIG, 'audit', 'with a join, the audit checks restaurants by location and dishes by restaurant_location beside their join parent; a flat index (join null, or --field) is checked by its location field');
     const index = given ? config.index : bundled?.index;
     if (!index) throw new CliError('geoshard audit: --index is required (there is no data/boundaries.json to name the default)\nRun "geoshard audit --help" for usage.', 2);
     let client: OpenSearchClient;
@@ -74,7 +79,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     };
     let r;
     try {
-      r = await auditIndex(client, index, { pageSize, concurrency, limit: values.json ? 10_000 : limit, progress, fallbackFile: bundled });
+      r = await auditIndex(client, index, { pageSize, concurrency, limit: values.json ? 10_000 : limit, progress, fallbackFile: bundled, flat });
     } catch (e) {
       if (e instanceof AuditError) throw new CliError(`geoshard audit: ${e.message}`);
       if (e instanceof OpenSearchError) {
@@ -92,10 +97,10 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
       const state = r.migrationEpoch === null ? 'settled' : `migration epoch ${r.migrationEpoch}`;
       io.out(
         `audited index "${r.index}" on ${client.url} (boundary file ${r.hash.slice(0, 12)} version ${r.version}, ${state}): ` +
-          `${r.documents.total.toLocaleString('en-US')} documents (${r.documents.restaurants.toLocaleString('en-US')} restaurants, ${r.documents.dishes.toLocaleString('en-US')} dishes) ` +
+          `${r.documents.total.toLocaleString('en-US')} documents${flat ? ` (flat, located by ${flat.location})` : ` (${r.documents.restaurants.toLocaleString('en-US')} restaurants, ${r.documents.dishes.toLocaleString('en-US')} dishes)`} ` +
           `on ${r.shards.length} shards in ${(r.elapsedMs / 1000).toFixed(1)} s (${Math.round(r.docsPerSecond).toLocaleString('en-US')} documents/s)\n`,
       );
-      if (r.clean) io.out('every document is on a right shard, every dish beside its restaurant, every restaurant\'s cell and shard fields right\n');
+      if (r.clean) io.out(flat ? `every document is on a right shard (an owner of its ${flat.location}'s cell), routed with that shard's name\n` : 'every document is on a right shard, every dish beside its restaurant, every restaurant\'s cell and shard fields right\n');
     }
     if (r.clean) return 0;
     const kinds = Object.entries(t.counts)

@@ -1,9 +1,9 @@
 import { resolve, basename } from 'node:path';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { parse, num } from '../args.ts';
-import { loadBoundaryFile, CliError } from '../io.ts';
+// ROOT is io.ts's: the project root from src/cli/ and from the bundled dist/cli/ alike.
+import { loadBoundaryFile, CliError, ROOT } from '../io.ts';
 import type { Command, Io } from '../command.ts';
 
 /** A running explorer: its address and how to stop it (scripts/start.mjs startExplorer). */
@@ -22,8 +22,6 @@ export interface ReviewDeps {
   open: (url: string) => void;
 }
 
-/** The project root: src/cli/commands or dist/cli/commands, three folders down. */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 const defaultDeps: ReviewDeps = {
   start: async (opts) => {
