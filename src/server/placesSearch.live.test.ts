@@ -21,7 +21,9 @@ import { loadPlacesGeo, seedPlaces, PLACES_CONFIG } from './places.ts';
 import type { DocHit } from './wire.ts';
 
 const client = liveClient();
-const GEO_INDEX = 'places-geo';
+/** The test's own indexes (a developer's node may hold `places` and `places-geo`: the README's walk-through names). */
+const SOURCE = 'geoshard-test-places';
+const GEO_INDEX = 'geoshard-test-places-geo';
 const dir = mkdtempSync(join(tmpdir(), 'geoshard-places-search-'));
 
 type Raw = { cityId: number; name: string; country: string; loc: { coordinates: [number, number] } };
@@ -59,10 +61,10 @@ let balanceOut = '';
 
 beforeAll(async () => {
   // The plain index other helpers read: seeded (over itself, by id) only when it is not complete.
-  const count = await client.request<{ count?: number }>('GET', '/places/_count', { okStatuses: [404] });
-  if (count.body.count !== gazetteer.length) await seedPlaces({ client });
+  const count = await client.request<{ count?: number }>('GET', `/${SOURCE}/_count`, { okStatuses: [404] });
+  if (count.body.count !== gazetteer.length) await seedPlaces({ client, index: SOURCE });
   const cells = join(dir, 'places-cells.csv');
-  const c = await run('cells', '--from-index', 'places', '--config', join('data', 'places.config.json'), '--out', cells);
+  const c = await run('cells', '--from-index', SOURCE, '--config', join('data', 'places.config.json'), '--out', cells);
   expect(c.err).not.toMatch(/warning/);
   expect(c.code, c.err).toBe(0);
   const b = await run('balance', '--cells', cells, '--config', join('data', 'places.config.json'), '--index', GEO_INDEX, '--out', join(dir, 'places-geo.json'), '--created-at', '2026-12-02T00:00:00.000Z');
@@ -177,8 +179,8 @@ describe('live search on the geosharded places index', () => {
 describe('the plain places index (hash-sharded, no geoshard _meta)', () => {
   it('is refused by the drift guard, saying to run geoshard reindex, and never answered routed', async () => {
     const { hash: _h, ...rest } = file;
-    const plain = withHash({ ...rest, index: 'places' });
-    const refusing = new LiveApi({ client, file: plain, config: PLACES_CONFIG });
+    const plain = withHash({ ...rest, index: SOURCE });
+    const refusing = new LiveApi({ client, file: plain, config: { ...PLACES_CONFIG, index: SOURCE } });
     const r = await refusing.search(new URLSearchParams('lat=48.8566&lng=2.3522&radius=25km&compare=1'));
     expect(r.httpStatus).toBe(409);
     const body = r.body as { status: string; drift: { status: string }; error: { message: string }; hits?: unknown; routing?: unknown };
