@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/reindexcopy.bench.ts [--from places] [--field geo] [--rounds 2] [--old PATH]`:
+ * `npx tsx bench/reindexcopy.bench.ts [--from places] [--field geo] [--child F] [--rounds 2] [--old PATH] [--plain 0]`:
  * the copy phase of `geoshard reindex` against plain `_bulk` of the same documents, in the same
  * run, on an index the bench only reads (default `places`, 135,233 documents, flat, field geo).
  * Per round, one after the other:
@@ -12,9 +12,12 @@
  *             /work/main/src/server/reindex.ts before this change), when given, into rf-copy-old;
  *   plain     SRC's documents, read into memory first, sent with plain `_bulk` (no routing, no
  *             pipeline, 5,000 per request, 3 in flight: the copy's batch and concurrency) into
- *             rf-copy-plain (SRC's mapping, the same shard count, the same load settings).
+ *             rf-copy-plain (SRC's mapping, the same shard count, the same load settings);
+ *             `--plain 0` leaves it out (it holds every document in memory: not for 2.19 M);
+ *   engine    the engine's own `_reindex` of SRC (slices auto, `pipeline: _none`, no routing) into
+ *             rf-copy-engine, alike: the same read and write as the copy, without a client.
  *
- * The ratio copy / plain is the figure (the copy also reads SRC; plain does not). Load averages
+ * The ratios copy / plain and copy / engine are the figures (the copy also reads SRC; plain does not). Load averages
  * before and after each step are printed beside it. Needs OPENSEARCH_URL. Writes only rf-copy-*.
  */
 import os from 'node:os';
@@ -28,6 +31,8 @@ const SRC = arg('from', 'places');
 const FIELD = arg('field', 'geo');
 const ROUNDS = Number(arg('rounds', '2'));
 const OLD = arg('old', '');
+const CHILD = arg('child', '') || null;
+const PLAIN = arg('plain', '1') !== '0';
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`--rounds ${arg('rounds', '')} is invalid: expected a positive integer`);
 const client = liveClient();
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
@@ -41,7 +46,7 @@ async function copyRate(mod: typeof current, dest: string): Promise<{ rate: numb
   const lines: string[] = [];
   try {
     await mod.runReindex({
-      client, from: SRC, to: dest, alias: `${dest}-alias`, file: derivedFile(dest), location: FIELD, childLocation: null, renameOnFinalize: false,
+      client, from: SRC, to: dest, alias: `${dest}-alias`, file: derivedFile(dest), location: FIELD, childLocation: CHILD, renameOnFinalize: false,
       progress: (l) => lines.push(l),
       pause: async (p) => { if (p === 'verifying') throw new Stop(); },
     });
@@ -56,23 +61,37 @@ async function copyRate(mod: typeof current, dest: string): Promise<{ rate: numb
   return { rate, verify, lines };
 }
 
-/** Every document of SRC, read once (ids and sources). */
+/** Every document of SRC, read once (ids and sources: a scroll). */
 async function readAll(): Promise<{ id: string; source: unknown }[]> {
   const out: { id: string; source: unknown }[] = [];
-  let after: unknown[] | undefined;
-  const pit = (await client.request<{ pit_id: string }>('POST', `/${SRC}/_search/point_in_time`, { query: { keep_alive: '5m' } })).body.pit_id;
-  for (;;) {
-    const { body } = await client.request<{ hits: { hits: { _id: string; _source: unknown; sort: unknown[] }[] } }>('POST', '/_search', {
-      body: { size: 10_000, pit: { id: pit, keep_alive: '5m' }, sort: [{ _shard_doc: 'asc' }], track_total_hits: false, ...(after ? { search_after: after } : {}) },
-      timeoutMs: 120_000,
-    });
-    const hits = body.hits.hits;
-    for (const h of hits) out.push({ id: h._id, source: h._source });
-    if (hits.length < 10_000) break;
-    after = hits[hits.length - 1].sort;
+  type Page = { _scroll_id: string; hits: { hits: { _id: string; _source: unknown }[] } };
+  let page = (await client.request<Page>('POST', `/${enc(SRC)}/_search`, { query: { scroll: '2m' }, body: { size: 10_000, sort: ['_doc'] }, timeoutMs: 120_000 })).body;
+  while (page.hits.hits.length > 0) {
+    for (const h of page.hits.hits) out.push({ id: h._id, source: h._source });
+    page = (await client.request<Page>('POST', '/_search/scroll', { body: { scroll: '2m', scroll_id: page._scroll_id }, timeoutMs: 120_000 })).body;
   }
-  await client.request('DELETE', '/_search/point_in_time', { body: { pit_id: [pit] }, okStatuses: [404] });
+  await client.request('DELETE', '/_search/scroll', { body: { scroll_id: [page._scroll_id] }, okStatuses: [404] });
   return out;
+}
+
+/** engineRate copies SRC with the engine's own `_reindex` (one slice per SRC shard, no pipeline, no routing) into an index like plainRate's: the same read and write, no client. */
+async function engineRate(shards: number): Promise<number> {
+  const dest = 'rf-copy-engine';
+  await client.request('DELETE', `/${dest}`, { okStatuses: [404] });
+  const mapping = await client.get<Record<string, { mappings: Record<string, unknown> }>>(`/${SRC}/_mapping`);
+  const { _meta: _m, _routing: _r, ...mappings } = Object.values(mapping)[0].mappings;
+  await client.admin('PUT', `/${dest}`, { body: { settings: { index: { number_of_shards: shards, number_of_replicas: 0, ...LOAD_SETTINGS } }, mappings } });
+  try {
+    const t0 = performance.now();
+    const res = await client.request<{ created: number; failures: unknown[] }>('POST', '/_reindex', { query: { slices: 'auto', wait_for_completion: 'true', refresh: 'false' }, body: { source: { index: SRC, size: 5000 }, dest: { index: dest, pipeline: '_none' } }, timeoutMs: 1_800_000, okStatuses: [405] });
+    // A node without the reindex module (the dev node's distribution) answers 405: no figure.
+    if (res.status === 405) return NaN;
+    const body = res.body;
+    if (body.failures?.length) throw new Error(`_reindex: ${JSON.stringify(body.failures.slice(0, 3))}`);
+    return body.created / ((performance.now() - t0) / 1000);
+  } finally {
+    await client.request('DELETE', `/${dest}`, { okStatuses: [404] });
+  }
 }
 
 /** plainRate sends the documents with plain `_bulk` (5,000 a request, 3 in flight) into an index like DEST without routing or pipeline. */
@@ -103,7 +122,7 @@ async function plainRate(docs: { id: string; source: unknown }[], shards: number
 
 const old = OLD ? ((await import(OLD)) as typeof current) : null;
 const shards = derivedFile('rf-copy-new').numberOfShards;
-const docs = await readAll();
+const docs = PLAIN ? await readAll() : [];
 console.log(`${SRC}: ${docs.length.toLocaleString('en-US')} documents read; DEST ${shards} shards; ${os.cpus().length} cores; load ${load()} at ${new Date().toISOString()}`);
 const rows: Record<string, unknown>[] = [];
 for (let round = 1; round <= ROUNDS; round++) {
@@ -112,9 +131,12 @@ for (let round = 1; round <= ROUNDS; round++) {
   const l1 = load();
   const o = old ? await copyRate(old, 'rf-copy-old') : null;
   const l2 = load();
-  const p = await plainRate(docs, shards);
+  const p = PLAIN ? await plainRate(docs, shards) : NaN;
   const l3 = load();
-  const row = { round, copy: Math.round(c.rate), oldCopy: o ? Math.round(o.rate) : null, plain: Math.round(p), ratio: +(c.rate / p).toFixed(2), oldRatio: o ? +(o.rate / p).toFixed(2) : null, verify: c.verify, oldVerify: o?.verify ?? null, load: [l0, l1, l2, l3] };
+  const e = await engineRate(shards);
+  const l4 = load();
+  const r = (x: number, y: number) => +(x / y).toFixed(2);
+  const row = { round, copy: Math.round(c.rate), oldCopy: o ? Math.round(o.rate) : null, plain: Math.round(p), engineReindex: Math.round(e), ratioPlain: r(c.rate, p), ratioEngine: r(c.rate, e), oldRatioPlain: o ? r(o.rate, p) : null, oldRatioEngine: o ? r(o.rate, e) : null, verify: c.verify, oldVerify: o?.verify ?? null, load: [l0, l1, l2, l3, l4] };
   rows.push(row);
   console.log(JSON.stringify(row));
   if (round === 1) console.log(c.lines.filter((l) => /^verify: checked/.test(l)).slice(-3).join('\n'));
