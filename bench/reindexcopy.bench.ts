@@ -5,11 +5,11 @@
  * Per round, one after the other:
  *
  *   copy      runReindex (src/server/reindex.ts) from SRC into rf-copy-new (the bundled
- *             boundaries: 8 shards), to the end of its verify (stopped there by the verify
+ *             boundaries: 15 shards), to the end of its verify (stopped there by the verify
  *             pause point: no catch-up, no write block, no alias: SRC is never written); its
  *             documents/s is the copy's own figure (the last progress line);
  *   old copy  the same from `--old` (a reindex.ts that copies through DEST's pipeline, e.g.
- *             /work/main/src/server/reindex.ts before this change), when given, into rf-copy-old;
+ *             src/server/reindex.ts of a checkout before commit a429dae), when given, into rf-copy-old;
  *   plain     SRC's documents, read into memory first, sent with plain `_bulk` (no routing, no
  *             pipeline, 5,000 per request, 3 in flight: the copy's batch and concurrency) into
  *             rf-copy-plain (SRC's mapping, the same shard count, the same load settings);
