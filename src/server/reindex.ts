@@ -14,10 +14,14 @@
  *                pipeline, N shards from the boundary file). Every SRC
  *                shard's `max_seq_no` is recorded first (the copy
  *                checkpoint), then every document is copied from a
- *                point-in-time per SRC shard (shards in parallel), through
- *                DEST's routing pipeline (which routes it, as it will route
- *                every later write); parents before children. A finished
- *                shard is recorded; a killed copy copies the others again.
+ *                point-in-time per SRC shard (shards in parallel), routed
+ *                in the client by the rule of DEST's routing pipeline
+ *                (routeCopy: the core's Router, the stamped `cell` and
+ *                `shard`) and sent past it (`pipeline: _none`: the pipeline
+ *                costs the node 1.2-2.2x the CPU); the pipeline stays DEST's
+ *                default for every other writer. Parents before children.
+ *                A finished shard is recorded; a killed copy copies the
+ *                others again.
  *   verifying    VDiff: every document of SRC against every document of
  *                DEST, per DEST shard: ids, content hash (docDiff.ts
  *                digestOf) and the shard its location names (the core's
@@ -51,7 +55,7 @@ import { fingerprintOf, searchShardsOf } from './fingerprint.ts';
 import { installPipeline } from './pipeline.ts';
 import { writeMeta } from './migration.ts';
 import { compareSides, describeDiff, digestOf, fixDiff, idsOf, isClean, type DocDigest, type DocSide, type RangeDiff } from './docDiff.ts';
-import { pointOf } from '../opensearch/documents.ts';
+import { cellOf, pointOf } from '../opensearch/documents.ts';
 import type { PipelineFields } from '../opensearch/pipeline.ts';
 import { MigrationError } from '../opensearch/meta.ts';
 
@@ -445,18 +449,9 @@ export async function runReindex(o: ReindexOptions): Promise<ReindexResult> {
     await client.admin('PUT', `/${enc(dest)}/_settings`, { body: { index: LOAD_SETTINGS } });
     const parts: ('parents' | 'children' | 'all')[] = info.shape.join ? ['parents', 'children'] : ['all'];
     const total = (await client.request<{ count: number }>('POST', `/${enc(src)}/_count`, { body: { query: { match_all: {} } } })).body.count;
-    let done = 0;
+    const meter = progressMeter('copy', total, say);
     let paused = false;
-    const t0 = performance.now();
-    let lastLine = 0;
-    const line = (force = false) => {
-      const t = performance.now();
-      if (!force && t - lastLine < 2000) return;
-      lastLine = t;
-      const rate = done / Math.max(0.001, (t - t0) / 1000);
-      const eta = rate > 0 && total > done ? `, ETA ${Math.ceil((total - done) / rate)} s` : '';
-      say(`copy ${fmt(done)}/${fmt(total)} documents (${total ? Math.min(100, Math.round((100 * done) / total)) : 100}%), ${fmt(rate)} documents/s${eta}`);
-    };
+    let byPipeline = 0;
     for (const part of parts) {
       const todo = Array.from({ length: info.shards }, (_, k) => k).filter((k) => !state.copied.includes(`${part}:${k}`));
       let next = 0;
@@ -466,8 +461,14 @@ export async function runReindex(o: ReindexOptions): Promise<ReindexResult> {
             const k = todo[next++];
             let pending: Promise<unknown> | null = null;
             for await (const hits of shardPages(client, src, k, partQuery(info.shape, part), batch, true)) {
+              // Routed here as DEST's pipeline would route it, and sent past the pipeline (`_none`);
+              // a point only the pipeline reads goes through it (no routing: it routes or refuses).
               let body = '';
-              for (const h of hits) body += JSON.stringify({ index: { _index: dest, _id: h._id } }) + '\n' + JSON.stringify(h._source) + '\n';
+              for (const h of hits) {
+                const r = routeCopy(router, fields, h._source ?? {});
+                if (r) body += JSON.stringify({ index: { _index: dest, _id: h._id, routing: r.routing, pipeline: '_none' } }) + '\n' + JSON.stringify(r.source) + '\n';
+                else body += JSON.stringify({ index: { _index: dest, _id: h._id } }) + '\n' + JSON.stringify(h._source) + '\n', byPipeline++;
+              }
               // One bulk in flight per shard while the next page is read.
               await pending;
               pending = client
@@ -475,8 +476,7 @@ export async function runReindex(o: ReindexOptions): Promise<ReindexResult> {
                 .then((res) => {
                   const errs = bulkErrors(res.body);
                   if (errs.length > 0) throw new ReindexError(`copying into "${dest}" failed for ${errs.length} of ${hits.length} documents: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
-                  done += hits.length;
-                  line();
+                  meter.add(hits.length);
                 });
               pending.catch(() => {});
               if (!paused && o.pause) {
@@ -492,10 +492,11 @@ export async function runReindex(o: ReindexOptions): Promise<ReindexResult> {
         }),
       );
     }
-    line(true);
-    result.copied = done;
-    result.copySeconds = (performance.now() - t0) / 1000;
-    result.docsPerSecond = done / Math.max(0.001, result.copySeconds);
+    meter.line(true);
+    if (byPipeline > 0) say(`copy: ${fmt(byPipeline)} documents have a point in a form only DEST's pipeline reads (or none): sent through it`);
+    result.copied = meter.done();
+    result.copySeconds = meter.seconds();
+    result.docsPerSecond = result.copied / Math.max(0.001, result.copySeconds);
     await client.admin('PUT', `/${enc(dest)}/_settings`, { body: { index: RESTORED_SETTINGS } });
     state = { ...state, phase: 'verifying' };
     await save();
@@ -655,6 +656,9 @@ export interface ShardVerify {
 export async function verifyIndexes(client: OpenSearchClient, src: string, dest: string, info: SourceInfo, destShards: number, router: Router, fields: PipelineFields, say: (l: string) => void): Promise<{ diff: RangeDiff; checkpoint: SeqCheckpoint; source: number; dest: number; shards: ShardVerify[] }> {
   const checkpoint = { from: await seqNos(client, src), to: await seqNos(client, dest) };
   await Promise.all([client.request('POST', `/${enc(src)}/_refresh`, { timeoutMs: 120_000 }), client.request('POST', `/${enc(dest)}/_refresh`, { timeoutMs: 120_000 })]);
+  // Progress: SRC's documents read, then DEST's compared, against both counts.
+  const countOf = async (index: string) => (await client.request<{ count: number }>('POST', `/${enc(index)}/_count`, { body: { query: { match_all: {} } } })).body.count;
+  const meter = progressMeter('verify: checked', (await countOf(src)) + (await countOf(dest)), say);
   // SRC: id → digest and the DEST shard its location names.
   const want = new Map<string, { d: DocDigest; shard: number }>();
   const unlocated: string[] = [];
@@ -666,6 +670,7 @@ export async function verifyIndexes(client: OpenSearchClient, src: string, dest:
         if (!p) unlocated.push(h._id);
         want.set(h._id, { d: digestOf(s), shard: p ? router.readShard(p.lat, p.lng).shard : -1 });
       }
+      meter.add(hits.length);
     }
   });
   const srcCount = want.size;
@@ -692,9 +697,11 @@ export async function verifyIndexes(client: OpenSearchClient, src: string, dest:
         if (w.shard !== k) line.misplaced++, diff.changed.push(h._id);
         else if (w.d.hash !== digestOf(h._source ?? {}).hash) line.changed++, diff.changed.push(h._id);
       }
+      meter.add(hits.length);
     }
   });
   for (const [id, w] of want) if (!seen.has(id)) diff.missing.push(id), w.shard >= 0 && byShard.get(w.shard)!.missing++;
+  meter.line(true);
   const clean = { missing: [...new Set(diff.missing)].sort(), changed: [...new Set(diff.changed)].sort(), extra: [...new Set(diff.extra)].sort() };
   say(`verify: ${fmt(srcCount)} documents on "${src}", ${fmt(destCount)} on "${dest}", compared per document (id, content hash, shard of the location):`);
   for (const s of shards) {
@@ -704,6 +711,60 @@ export async function verifyIndexes(client: OpenSearchClient, src: string, dest:
   if (unlocated.length > 0) say(`verify: ${unlocated.length} documents of "${src}" have no point at ${fields.location}${fields.childLocation ? ` or ${fields.childLocation}` : ''} (${unlocated.slice(0, 3).join(', ')}): the pipeline refuses them`);
   say(`verify: ${describeDiff(clean, `"${dest}"`)}`);
   return { diff: clean, checkpoint, source: srcCount, dest: destCount, shards };
+}
+
+/**
+ * copyPoint reads a location as DEST's routing pipeline reads it, degrees: a
+ * { lat, lon } object of numbers, a [lon, lat] array or a "lat,lon" string
+ * (pointOf). Null for any other form (a GeoJSON Point, numbers as strings, a
+ * longitude outside [-180, 180]): the pipeline decides those itself.
+ */
+function copyPoint(v: unknown): { lat: number; lng: number } | null {
+  if (v && typeof v === 'object' && !Array.isArray(v) && (typeof (v as { lat?: unknown }).lat !== 'number' || typeof (v as { lon?: unknown }).lon !== 'number')) return null;
+  return pointOf(v);
+}
+
+/**
+ * routeCopy routes one document of the copy in the client, by the rule DEST's
+ * routing pipeline runs (src/opensearch/pipeline.ts ROUTING_SCRIPT), so the
+ * copy can skip the pipeline (`pipeline: '_none'`) and DEST holds what the
+ * pipeline would have made: the point at `fields.location`, else (a join
+ * child) at `fields.childLocation`, the copy of its parent's; the routing is
+ * the read owner of its level-10 cell (the core's Router, as the pipeline's
+ * table); a document found by `fields.location` gets `cell` (the level-10
+ * token, documents.ts cellOf) and `shard` (the routing) when `fields.stamp`.
+ * Null when the point is in a form only the pipeline reads, or absent (it
+ * refuses it, naming the fields): send that document through the pipeline.
+ * `source` is not changed (a stamped copy is a new object).
+ */
+export function routeCopy(router: Router, fields: PipelineFields, source: Record<string, unknown>): { routing: string; source: Record<string, unknown> } | null {
+  let raw = fieldAt(source, fields.location);
+  let child = false;
+  if (raw == null && fields.childLocation) (raw = fieldAt(source, fields.childLocation)), (child = true);
+  if (raw == null) return null;
+  const p = copyPoint(raw);
+  if (!p) return null;
+  const routing = router.readShard(p.lat, p.lng).name;
+  return { routing, source: !child && fields.stamp ? { ...source, cell: cellOf(p.lat, p.lng), shard: routing } : source };
+}
+
+/**
+ * progressMeter counts documents of a long step and prints, at most every 2 s
+ * (and when `line(true)`), "<label> done/total documents (%), documents/s, ETA s".
+ */
+function progressMeter(label: string, total: number, say: (l: string) => void): { add(n: number): void; line(force?: boolean): void; done(): number; seconds(): number } {
+  const t0 = performance.now();
+  let done = 0;
+  let last = 0;
+  const line = (force = false) => {
+    const t = performance.now();
+    if (!force && t - last < 2000) return;
+    last = t;
+    const rate = done / Math.max(0.001, (t - t0) / 1000);
+    const eta = rate > 0 && total > done ? `, ETA ${Math.ceil((total - done) / rate)} s` : '';
+    say(`${label} ${fmt(done)}/${fmt(total)} documents (${total ? Math.min(100, Math.round((100 * done) / total)) : 100}%), ${fmt(rate)} documents/s${eta}`);
+  };
+  return { add: (n) => ((done += n), line()), line, done: () => done, seconds: () => (performance.now() - t0) / 1000 };
 }
 
 /** fieldAt reads a dotted path from a source. */

@@ -52,8 +52,9 @@ cannot move in place), behind an alias that clients search and write through:
 
   1. creates DEST: SRC's mapping (fields kept) with _routing required, geoshard's _meta with the
      boundary file, N shards from the file, and the routing pipeline as its default pipeline;
-  2. copies every document from a point-in-time per SRC shard (C shards at once), through DEST's
-     pipeline (which routes it), parents before children; progress with documents/s and an ETA;
+  2. copies every document from a point-in-time per SRC shard (C shards at once), routed by the
+     client with the pipeline's rule (routing, and a parent's cell and shard when stamped) and
+     sent past the pipeline, parents before children; progress with documents/s and an ETA;
   3. verifies per document, per DEST shard (ids, content hash, the shard the location names)
      and prints what differs, then fixes it;
   4. catches up with what clients wrote to SRC meanwhile (by _seq_no per shard, and an id diff
