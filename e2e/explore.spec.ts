@@ -81,6 +81,8 @@ test('the cells file counts every document of the index once, and the explorer o
   await expect(info).toContainText(file.hash.slice(0, 10));
   await expect(info).toContainText('places.boundaries.json');
   // The index bar: one segment per shard of this file, in key order; widths are its documents.
+  // (It loads after the globe's first frame: wait for its segments before reading them.)
+  await expect(page.getByTestId('shard-bar').locator(':scope > *')).toHaveCount(router.shards.length);
   const bar = await page.getByTestId('shard-bar').locator(':scope > *').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.shard));
   expect(bar).toEqual(router.shards.map((s) => s.name));
   await expect(page.locator('body')).toContainText('width ∝ documents');
