@@ -54,9 +54,11 @@ rmSync(old, { recursive: true, force: true });
 async function bundleCli(outdir) {
   const { build } = await import('esbuild');
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  // Every runtime or peer dependency but s2js stays a package import; s2js is bundled from its ES module build.
+  // Every runtime or peer dependency stays a package import, s2js too: it is the package's one
+  // runtime dependency, always installed beside it, and dist/core imports it the same way (bundling
+  // a second copy into the CLI cost about 200 KB of the consumer's 6 MB node_modules budget).
   const declared = { ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies };
-  const external = Object.keys(declared).filter((name) => name !== 's2js');
+  const external = Object.keys(declared);
   rmSync(outdir, { recursive: true, force: true });
   await build({
     entryPoints: [join(root, 'src', 'cli', 'bin.ts')],
