@@ -23,16 +23,17 @@
  * all-shards answers agree on every circle. Writes
  * test-results/bench-capacity.json.
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
 import { Router } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
 import { getIndexMeta, seedIndex } from '../src/server/seeder.ts';
 import { DEFAULT_DISHES_PER_RESTAURANT } from '../src/server/sample.ts';
-import { runSearch, planRouted, planAll, compareParts, type Plan } from '../src/server/search.ts';
-import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
+import { runSearch, compareParts } from '../src/server/search.ts';
 import { ROOT, derivedFile } from '../src/server/testkit.ts';
+import { percentile } from '../src/server/measureStats.ts';
+import { jobsFor as jobsOf, type Job } from './searchJobs.ts';
 import { cpuReader } from './cpu.ts';
 
 const argv = process.argv.slice(2);
@@ -63,21 +64,10 @@ const SEED = option('seed') === undefined ? undefined : intList('seed', [])[0];
 const client = new OpenSearchClient({ ...configFromEnv(), timeoutMs: 30_000 });
 const file = derivedFile(INDEX);
 const router = new Router(file);
-const cities = (JSON.parse(readFileSync(join(ROOT, 'data', 'cities.json'), 'utf8')) as { name: string; state: string; country: string; lat: number; lng: number }[]).filter((c) => c.country === 'US');
+const jobsFor = (radiusMi: number): Job[] => jobsOf(router, radiusMi);
 
-interface Job {
-  label: string;
-  params: SearchParams;
-  routed: Plan;
-  all: Plan;
-}
-const jobsFor = (radiusMi: number): Job[] =>
-  cities.map((c) => {
-    const params = parseSearchParams(new URLSearchParams(`lat=${c.lat}&lng=${c.lng}&radius=${radiusMi}mi&size=20`));
-    return { label: `${c.name}, ${c.state} ${radiusMi} mi`, params, routed: planRouted(router, params), all: planAll(router) };
-  });
-
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] : NaN);
+/** The nearest-rank percentile of ascending `sorted` (src/server/measureStats.ts), NaN when empty. */
+const pct = (sorted: number[], p: number) => (sorted.length ? percentile(sorted, p) : NaN);
 
 /** One plan's figures at one level. */
 interface Point {

@@ -29,15 +29,15 @@
  * (median over rounds, min-max of the ratio) and writes
  * test-results/bench-settings.json.
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
 import { Router } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
 import { getIndexMeta } from '../src/server/seeder.ts';
-import { buildSearchBody, planRouted, planAll, type Plan } from '../src/server/search.ts';
-import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
+import { buildSearchBody, type Plan } from '../src/server/search.ts';
 import { ROOT, derivedFile } from '../src/server/testkit.ts';
+import { jobsFor as jobsOf, type Job } from './searchJobs.ts';
 import { cpuReader, type CpuReader } from './cpu.ts';
 
 const argv = process.argv.slice(2);
@@ -119,19 +119,7 @@ const variants = VARIANTS.filter((v) => wanted.includes(v.name));
 const client = new OpenSearchClient({ ...configFromEnv(), timeoutMs: 60_000 });
 const file = derivedFile(INDEX);
 const router = new Router(file);
-const cities = (JSON.parse(readFileSync(join(ROOT, 'data', 'cities.json'), 'utf8')) as { name: string; state: string; country: string; lat: number; lng: number }[]).filter((c) => c.country === 'US');
-
-interface Job {
-  label: string;
-  params: SearchParams;
-  routed: Plan;
-  all: Plan;
-}
-const jobsFor = (radiusMi: number): Job[] =>
-  cities.map((c) => {
-    const params = parseSearchParams(new URLSearchParams(`lat=${c.lat}&lng=${c.lng}&radius=${radiusMi}mi&size=20`));
-    return { label: `${c.name}, ${c.state} ${radiusMi} mi`, params, routed: planRouted(router, params), all: planAll(router) };
-  });
+const jobsFor = (radiusMi: number): Job[] => jobsOf(router, radiusMi);
 
 interface Raw {
   _shards: { total: number; successful: number; failed: number };
@@ -205,7 +193,7 @@ async function main() {
   const cpu = await cpuReader(client);
   console.log(
     `settings bench: OpenSearch ${info.version.number} at ${client.url}, index "${INDEX}" (${file.numberOfShards} shards, ${count.toLocaleString('en-US')} documents, ${segments} segments, index sort ${JSON.stringify(sort)}); ` +
-      `${cities.length} US cities × ${RADII_MI.join(' and ')} mi; ${REPS} rounds, ${IN_FLIGHT} in flight; CPU from ${cpu.source}; ${os.cpus().length} cores; load ${os.loadavg()[0].toFixed(1)}`,
+      `${jobsFor(RADII_MI[0]).length} US cities × ${RADII_MI.join(' and ')} mi; ${REPS} rounds, ${IN_FLIGHT} in flight; CPU from ${cpu.source}; ${os.cpus().length} cores; load ${os.loadavg()[0].toFixed(1)}`,
   );
   const byRadius = Object.fromEntries(RADII_MI.map((r) => [r, jobsFor(r)])) as Record<number, Job[]>;
   const join_ = VARIANTS.find((v) => v.name === 'join')!;
