@@ -4,11 +4,15 @@
  * figure a team would size a cluster by.
  *
  * A concurrency sweep (closed loop): at each level L of `--levels` (default
- * 1,2,3,4,6,8,12,16), L clients each send the live API's search (runSearch:
+ * 1,2,3,4,6,8,12,16,24,32), L clients each send the live API's search (runSearch:
  * the API's body, request cache off) one after another for BLOCK_MS, over
  * circles of `--radius` miles (default 15; `--radius 15,50` for both) around
  * the 64 bundled US cities in turn; routed and all-shards blocks alternate
- * (`--blocks` of each per level, default 2, which first alternates too).
+ * (`--blocks` of each per level, default 2, which first alternates too),
+ * after a warm-up of `--warmup-ms` (default 20,000) per radius whose
+ * searches are discarded: a JVM fresh from start spends whole cores on JIT
+ * compiling through its first minute, which made a cold 1-in-flight block cost
+ * 27 ms CPU per search against 3 ms warm.
  * Per level and plan: searches/s, p50 / p99 wall time as the client sees it,
  * OpenSearch CPU per search (bench/cpu.ts). A plan stops climbing once its
  * p99 is over the bound and its rate has not passed its best so far at two
@@ -52,11 +56,13 @@ function intList(name: string, dflt: number[]): number[] {
   }
   return xs.map(Number);
 }
-const LEVELS = intList('levels', [1, 2, 3, 4, 6, 8, 12, 16]);
+const LEVELS = intList('levels', [1, 2, 3, 4, 6, 8, 12, 16, 24, 32]);
 const RADII = intList('radius', [15]);
 const [P99_MS] = intList('p99-ms', [100]);
 const [BLOCKS] = intList('blocks', [2]);
 const [BLOCK_MS] = intList('block-ms', [4000]);
+/** Searches run before each radius's sweep and discarded: a JVM fresh from start spends whole cores compiling (JIT) for its first minute of searches. */
+const [WARMUP_MS] = intList('warmup-ms', [20000]);
 const INDEX = option('index') ?? 'geoshard-bench-large';
 /** `--seed R`: (re)seed the index with R restaurants first unless it holds exactly that sample (R = 200,000: 2,192,974 documents). */
 const SEED = option('seed') === undefined ? undefined : intList('seed', [])[0];
@@ -111,6 +117,19 @@ async function main() {
       const cmp = compareParts(a, b);
       if (!cmp.identical) throw new Error(`${j.label}: routed and all-shards answers differ: ${cmp.differences.join('; ')}`);
     }
+    // Warm-up, discarded: both plans at 4 in flight, alternating every second.
+    const warm0 = performance.now();
+    let warmed = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (performance.now() - warm0 < WARMUP_MS) {
+          const j = jobs[warmed++ % jobs.length];
+          const plan = Math.floor((performance.now() - warm0) / 1000) % 2 === 0 ? j.routed : j.all;
+          await runSearch(client, router, j.params, plan, { located, query: { request_cache: 'false' } });
+        }
+      }),
+    );
+    console.log(`  ${radiusMi} mi: warm-up of ${(WARMUP_MS / 1000).toFixed(0)} s, ${warmed} searches on both plans, discarded (load ${os.loadavg()[0].toFixed(1)})`);
     const points = { routed: [] as Point[], all: [] as Point[] };
     const stopped = { routed: false, all: false };
     const flat = { routed: 0, all: 0 };

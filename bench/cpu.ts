@@ -8,10 +8,12 @@
  * every node's JVM runs on this machine (a local cluster:
  * `_nodes/process` gives each node's pid and /proc has it), the CPU time is
  * read from /proc/<pid>/stat instead (utime + stime, in clock ticks of 10 ms),
- * exact at the moment of the call; otherwise from node stats.
+ * exact at the moment of the call; otherwise from node stats (the live API's
+ * reader, src/server/measure.ts readNodeStats).
  */
 import { readFileSync } from 'node:fs';
 import type { OpenSearchClient } from '../src/server/opensearch.ts';
+import { readNodeStats } from '../src/server/measure.ts';
 
 /** A reader of the cluster's CPU time: ms used so far by all its nodes' processes, and where it is read from. */
 export interface CpuReader {
@@ -46,9 +48,6 @@ export async function cpuReader(client: OpenSearchClient): Promise<CpuReader> {
   return {
     source: 'node stats',
     pids: [],
-    read: async () => {
-      const r = await client.get<{ nodes: Record<string, { process?: { cpu?: { total_in_millis?: number } } }> }>('/_nodes/stats/process');
-      return Object.values(r.nodes).reduce((sum, n) => sum + (n.process?.cpu?.total_in_millis ?? 0), 0);
-    },
+    read: async () => (await readNodeStats(client)).cpuMs,
   };
 }

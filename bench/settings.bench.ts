@@ -24,7 +24,8 @@
  *
  * Options: `--variants a,b,...` (default: all), `--reps N` (default 3),
  * `--in-flight N` (default 2), `--index NAME` (default geoshard-bench-large),
- * `--check-all` (check every search of every variant; default: every search
+ * `--sorted-index NAME` (the `sorted` variant's index, default
+ * geoshard-bench-sorted), `--check-all` (check every search of every variant; default: every search
  * of `api` and `join`, every 4th city of the others). Prints a markdown table
  * (median over rounds, min-max of the ratio) and writes
  * test-results/bench-settings.json.
@@ -59,6 +60,7 @@ const REPS = intOption('reps', 1, 3);
 const IN_FLIGHT = intOption('in-flight', 1, 2);
 const INDEX = option('index') ?? 'geoshard-bench-large';
 const CHECK_ALL = argv.includes('--check-all');
+const SORTED = option('sorted-index') ?? 'geoshard-bench-sorted';
 const RADII_MI = [15, 50];
 
 type Body = Record<string, unknown>;
@@ -76,6 +78,8 @@ interface Variant {
   body?: (b: Body) => Body;
   /** Transient cluster settings set for this variant's blocks only (reset to null after). */
   cluster?: Record<string, unknown>;
+  /** Another index to search: the same documents on the same shards, made differently (bench/sortedIndex.ts). */
+  index?: string;
 }
 
 const VARIANTS: Variant[] = [
@@ -105,6 +109,7 @@ const VARIANTS: Variant[] = [
   { name: 'no-total', what: 'track_total_hits=false (the total is dropped: answer changes)', keepsAnswers: false, body: (b) => ({ ...b, track_total_hits: false }) },
   { name: 'no-facets', what: 'no aggregations (the facets are dropped: answer changes); what the facets cost', keepsAnswers: false, body: ({ aggs: _a, ...b }) => b },
   { name: 'no-source', what: '_source=false (hits without their fields: answer changes); what the fetch of 20 sources costs', keepsAnswers: false, body: (b) => ({ ...b, _source: false }) },
+  { name: 'sorted', what: `the same documents on the same shards in an index sorted by the Hilbert position (\`index.sort.field: cell\`, "${SORTED}", made by bench/sortedIndex.ts)`, keepsAnswers: true, index: SORTED },
   { name: 'request-cache', what: 'request_cache=true (the API leaves it to the index default, off for size > 0)', keepsAnswers: true, params: { request_cache: 'true' } },
 ];
 const wanted = option('variants')?.split(',') ?? VARIANTS.map((v) => v.name);
@@ -114,7 +119,7 @@ for (const w of wanted) {
     process.exit(2);
   }
 }
-const variants = VARIANTS.filter((v) => wanted.includes(v.name));
+let variants = VARIANTS.filter((v) => wanted.includes(v.name));
 
 const client = new OpenSearchClient({ ...configFromEnv(), timeoutMs: 60_000 });
 const file = derivedFile(INDEX);
@@ -132,7 +137,7 @@ interface Raw {
 async function search(v: Variant, j: Job, plan: Plan): Promise<Raw> {
   let body = buildSearchBody(j.params, undefined, plan.exclusions, true, v.join ?? false);
   if (v.body) body = v.body(body);
-  const { body: r } = await client.request<Raw>('POST', `/${INDEX}/_search`, {
+  const { body: r } = await client.request<Raw>('POST', `/${v.index ?? INDEX}/_search`, {
     query: { ...(plan.routing ? { routing: plan.routing } : {}), request_cache: 'false', ...v.params },
     body,
     timeoutMs: 60_000,
@@ -190,6 +195,15 @@ async function main() {
   const segments = segs.indices[INDEX].primaries.segments.count;
   const settings = await client.get<Record<string, { settings: { index: Record<string, unknown> } }>>(`/${INDEX}/_settings`);
   const sort = settings[INDEX].settings.index.sort ?? null;
+  for (const v of variants.filter((x) => x.index)) {
+    const other = await client.request<{ count: number }>('GET', `/${v.index}/_count`, { okStatuses: [404] });
+    if (other.status === 404 || other.body.count !== count) {
+      const why = other.status === 404 ? 'does not exist' : `holds ${other.body.count} documents, not ${count}`;
+      if (option('variants')) throw new Error(`variant ${v.name}: index "${v.index}" ${why}: make it with "npx tsx bench/sortedIndex.ts --from ${INDEX} --to ${v.index}"`);
+      console.log(`(variant ${v.name} left out: index "${v.index}" ${why}; make it with "npx tsx bench/sortedIndex.ts --from ${INDEX} --to ${v.index}")`);
+      variants = variants.filter((x) => x !== v);
+    }
+  }
   const cpu = await cpuReader(client);
   console.log(
     `settings bench: OpenSearch ${info.version.number} at ${client.url}, index "${INDEX}" (${file.numberOfShards} shards, ${count.toLocaleString('en-US')} documents, ${segments} segments, index sort ${JSON.stringify(sort)}); ` +
