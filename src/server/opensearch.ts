@@ -171,7 +171,7 @@ const UNAVAILABLE_SHARD_REASONS = new Set([
 
 /** Options of one request. */
 export interface RequestOptions {
-  /** JSON body (serialised by the client), or a string sent as NDJSON (for _bulk). */
+  /** JSON body (serialised by the client), or a string or bytes sent as NDJSON (for _bulk). */
   body?: unknown;
   /** Query parameters; undefined values are left out. */
   query?: Record<string, string | number | boolean | undefined>;
@@ -229,7 +229,7 @@ export class OpenSearchClient {
     const q = new URLSearchParams(querystring).toString();
     const where = `${method} ${p}${q ? '?' + q : ''} on ${this.url}`;
     const timeoutMs = opts.timeoutMs ?? this.config.timeoutMs;
-    const params = typeof opts.body === 'string' ? { method, path: p, querystring, bulkBody: opts.body } : { method, path: p, querystring, body: opts.body as Record<string, unknown> | undefined };
+    const params = typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? { method, path: p, querystring, bulkBody: opts.body } : { method, path: p, querystring, body: opts.body as Record<string, unknown> | undefined };
     let res: ApiResponse;
     try {
       res = await this.os.transport.request(params, { requestTimeout: timeoutMs, maxRetries: 0, ignore: opts.okStatuses });

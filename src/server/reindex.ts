@@ -56,6 +56,7 @@ import { installPipeline } from './pipeline.ts';
 import { writeMeta } from './migration.ts';
 import { compareSides, describeDiff, digestOf, fixDiff, idsOf, isClean, type DocDigest, type DocSide, type RangeDiff } from './docDiff.ts';
 import { cellOf, pointOf } from '../opensearch/documents.ts';
+import { NdjsonBytes } from '../opensearch/ndjson.ts';
 import type { PipelineFields } from '../opensearch/pipeline.ts';
 import { MigrationError } from '../opensearch/meta.ts';
 
@@ -463,12 +464,13 @@ export async function runReindex(o: ReindexOptions): Promise<ReindexResult> {
             for await (const hits of shardPages(client, src, k, partQuery(info.shape, part), batch, true)) {
               // Routed here as DEST's pipeline would route it, and sent past the pipeline (`_none`);
               // a point only the pipeline reads goes through it (no routing: it routes or refuses).
-              let body = '';
+              const out = new NdjsonBytes(1 << 20);
               for (const h of hits) {
                 const r = routeCopy(router, fields, h._source ?? {});
-                if (r) body += JSON.stringify({ index: { _index: dest, _id: h._id, routing: r.routing, pipeline: '_none' } }) + '\n' + JSON.stringify(r.source) + '\n';
-                else body += JSON.stringify({ index: { _index: dest, _id: h._id } }) + '\n' + JSON.stringify(h._source) + '\n', byPipeline++;
+                if (r) out.line(JSON.stringify({ index: { _index: dest, _id: h._id, routing: r.routing, pipeline: '_none' } })), out.line(JSON.stringify(r.source));
+                else out.line(JSON.stringify({ index: { _index: dest, _id: h._id } })), out.line(JSON.stringify(h._source)), byPipeline++;
               }
+              const body = out.bytes();
               // One bulk in flight per shard while the next page is read.
               await pending;
               pending = client
