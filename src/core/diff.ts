@@ -20,7 +20,7 @@
  *
  * Documents are restaurants + dishes: the cell weights the balancer uses.
  */
-import { Router, type ReadRange } from './router.ts';
+import { ShardTable, type ReadRange } from './shardTable.ts';
 import { cellToken, cellFromOrdinal, CELL_COUNT } from './cells.ts';
 import { defaultRoutingNumShards } from './routingHash.ts';
 import type { BoundaryFile } from './boundaries.ts';
@@ -238,14 +238,14 @@ function pairByRange(ra: ReadRange[], rb: ReadRange[], n: number, m: number, sum
   return pair;
 }
 
-const asRouter = (x: BoundaryFile | Router, source: string): Router => (x instanceof Router ? x : new Router(x, source));
+const asTable = (x: BoundaryFile | ShardTable, source: string): ShardTable => (x instanceof ShardTable ? x : new ShardTable(x, source));
 
 /** tokenOfOrdinal writes a range end as boundary files do: a level-10 token, or null for CELL_COUNT (end of the curve). */
 export function tokenOfOrdinal(ordinal: number): string | null {
   return ordinal >= CELL_COUNT ? null : cellToken(cellFromOrdinal(ordinal));
 }
 
-function summary(r: Router): DiffFileSummary {
+function summary(r: ShardTable): DiffFileSummary {
   const f = r.file;
   return {
     hash: f.hash,
@@ -273,15 +273,15 @@ export function reindexReason(current: DiffFileSummary, candidate: DiffFileSumma
 
 /**
  * diffBoundaries compares a current and a candidate boundary file (or their
- * Routers) over a cells list (non-empty level-10 cells ascending in key order,
+ * ShardTables, a Router among them) over a cells list (non-empty level-10 cells ascending in key order,
  * as parseCellsCsv returns). Invalid files throw a BoundaryFileError naming
  * every problem. A file diffed with itself has no moves.
  */
-export function diffBoundaries(current: BoundaryFile | Router, candidate: BoundaryFile | Router, cells: readonly CellWeight[], opts: { match?: ShardMatch } = {}): BoundaryDiff {
+export function diffBoundaries(current: BoundaryFile | ShardTable, candidate: BoundaryFile | ShardTable, cells: readonly CellWeight[], opts: { match?: ShardMatch } = {}): BoundaryDiff {
   const match = opts.match ?? 'name';
   if (match !== 'name' && match !== 'range') throw new RangeError(`match ${JSON.stringify(match)} is invalid: expected "name" or "range"`);
-  const a = asRouter(current, 'current boundary file');
-  const b = asRouter(candidate, 'candidate boundary file');
+  const a = asTable(current, 'current boundary file');
+  const b = asTable(candidate, 'candidate boundary file');
   const sums = new CellSums(cells);
   const all = sums.total;
   const allDocs = all.restaurants + all.dishes;
@@ -345,7 +345,7 @@ export function diffBoundaries(current: BoundaryFile | Router, candidate: Bounda
   totals.documents = totals.restaurants + totals.dishes;
   totals.share = share(totals.documents);
 
-  const sides = (r: Router): ShardSide[] => {
+  const sides = (r: ShardTable): ShardSide[] => {
     const out = r.shards.map((s) => ({ index: s.index, shard: s.shard, restaurants: 0, dishes: 0, documents: 0 }));
     for (const rr of r.readRanges()) {
       const s = sums.sum(rr.start, rr.end);

@@ -30,9 +30,11 @@ export { pickShardNames } from './names.ts';
 export { BOUNDARY_FORMAT, MAX_BOUNDARY_FILE_BYTES, parseBoundaryFile, validateBoundaryFile, checkBoundaryFile, assertValidBoundaryFile, BoundaryFileError, formatBoundaryFile, computeHash, withHash } from './boundaries.ts';
 export type { BoundaryFile, ShardEntry, ValidationError, BoundaryFileCheck } from './boundaries.ts';
 
-// Routing: point → shard; circle → cells → shards → routing string.
+// Routing: point → shard (ShardTable, the lookups alone); circle → cells → shards → routing string (Router).
+export { ShardTable } from './shardTable.ts';
+export type { ShardRef, ReadRange, ReadExclusion } from './shardTable.ts';
 export { Router } from './router.ts';
-export type { ShardRef, ShardCells, CircleRoute, ReadRange, ReadExclusion } from './router.ts';
+export type { ShardCells, CircleRoute } from './router.ts';
 
 // Balancing: cells files, the split of the curve into shards, and the boundary file built from it.
 export { balance } from './balance.ts';

@@ -18,7 +18,7 @@ import type { SliceCreator } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
 import {
   CellSums,
-  Router,
+  ShardTable,
   diffBoundaries,
   splitShard,
   mergeShards,
@@ -47,7 +47,7 @@ export interface ReviewEdit {
 /** The candidate boundary file under review. */
 export interface ReviewCandidate {
   file: BoundaryFile;
-  router: Router;
+  router: ShardTable;
   /** Where it came from: a file name, a URL, "split of …", "copy of …". */
   source: string;
   /** The file as loaded or as the last split/merge made it: what "revert" returns to. */
@@ -134,7 +134,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
   /** The file edits start from: the candidate, or the current file. */
   const editBase = (): BoundaryFile | null => get().candidate?.file ?? readyData(get())?.file ?? null;
   const setCandidate = (file: BoundaryFile, source: string, edit: ReviewEdit | null) =>
-    set({ candidate: { file, router: new Router(file, source), source, base: file, moves: 0, edit }, candidateError: null, selectedBoundary: -1, reviewSaveProblems: [], reviewNotice: null });
+    set({ candidate: { file, router: new ShardTable(file, source), source, base: file, moves: 0, edit }, candidateError: null, selectedBoundary: -1, reviewSaveProblems: [], reviewNotice: null });
   /** Runs an edit, turning its RangeError into a notice. */
   const attempt = (what: string, fn: () => void) => {
     try {
@@ -198,7 +198,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
       attempt('move boundary', () => {
         starts[i] = ordinal;
         const file = withStarts(c.file, starts, sums);
-        set({ candidate: { ...c, file, router: new Router(file, c.source), moves: c.moves + 1 }, reviewSaveProblems: [], reviewNotice: null });
+        set({ candidate: { ...c, file, router: new ShardTable(file, c.source), moves: c.moves + 1 }, reviewSaveProblems: [], reviewNotice: null });
       });
     },
     nudgeSelected: (steps) => {
@@ -241,7 +241,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
     revertCandidate: () => {
       const c = get().candidate;
       if (!c || c.moves === 0) return;
-      set({ candidate: { ...c, file: c.base, router: new Router(c.base, c.source), moves: 0 }, reviewSaveProblems: [], reviewNotice: null });
+      set({ candidate: { ...c, file: c.base, router: new ShardTable(c.base, c.source), moves: 0 }, reviewSaveProblems: [], reviewNotice: null });
     },
     setReviewMatch: (m) => {
       if (get().reviewMatch !== m) set({ reviewMatch: m });

@@ -68,6 +68,17 @@ describe('the first screen’s JavaScript (production build)', () => {
     for (const f of [...staticFiles, ...workerFiles]) expect(code(f).includes('compareBoundary'), `${f} has s2js's Loop`).toBe(false);
   });
 
+  it('leaves s2’s caps, its exact predicates and bigfloat out of what the page loads first (the workers that cover circles still have them)', () => {
+    // Cap.fromCenterAngle is a static method (a minifier keeps property names); bigfloat's UMD
+    // bundle sets `exports.BigFloat53`. Both reach the page through s2's Point, Cell or Rect:
+    // cells.ts and stuv.ts give the page its cells without them (ShardTable, not Router).
+    const all = readdirSync(join(outDir, 'assets')).filter((f) => f.endsWith('.js')).map((f) => code(`assets/${f}`)).join('\n');
+    for (const marker of ['fromCenterAngle', 'BigFloat53']) {
+      expect(all.includes(marker), `${marker} is in no file of the build`).toBe(true);
+      for (const f of staticFiles) expect(code(f).includes(marker), `${f} has ${marker}`).toBe(false);
+    }
+  });
+
   it('keeps the panels that load on demand (live, review, nodes, migration) out of what the page loads first', () => {
     const names = staticFiles.join(' ');
     for (const panel of ['LivePanel', 'ReviewPanel', 'NodesPanel', 'MigrationPanel', 'ReviewRibbon']) expect(names).not.toContain(panel);
