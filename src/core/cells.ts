@@ -128,6 +128,11 @@ export function cellFromOrdinal(ordinal: number): CellId {
   return (BigInt(ordinal) << ORDINAL_SHIFT) | (1n << (ORDINAL_SHIFT - 1n));
 }
 
+/** tokenOfOrdinal writes a range end as boundary files do: a level-10 token, or null for CELL_COUNT (end of the curve). */
+export function tokenOfOrdinal(ordinal: number): string | null {
+  return ordinal >= CELL_COUNT ? null : cellToken(cellFromOrdinal(ordinal));
+}
+
 /** ordinalAt returns the curve ordinal of the level-10 cell containing the point. */
 export function ordinalAt(lat: number, lng: number): number {
   return cellOrdinal(cellAt(lat, lng));

@@ -19,7 +19,8 @@
  */
 import { withHash, BOUNDARY_FORMAT, type BoundaryFile, type ShardEntry } from './boundaries.ts';
 import { ShardTable } from './shardTable.ts';
-import { CellSums, tokenOfOrdinal } from './diff.ts';
+import { CellSums } from './cellSums.ts';
+import { tokenOfOrdinal } from './cells.ts';
 import { NAME_POOL } from './names.ts';
 import { shardForRouting, defaultRoutingNumShards, MAX_SHARDS } from './routingHash.ts';
 import { CELL_COUNT } from './cells.ts';

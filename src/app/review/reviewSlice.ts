@@ -16,17 +16,7 @@
  */
 import type { SliceCreator } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
-import {
-  CellSums,
-  ShardTable,
-  diffBoundaries,
-  splitShard,
-  mergeShards,
-  type BoundaryDiff,
-  type BoundaryFile,
-  type CellWeight,
-  type ShardMatch,
-} from '../../core/index';
+import { CellSums, ShardTable, type BoundaryDiff, type BoundaryFile, type CellWeight, type ShardMatch } from '../../core/index';
 import { readCandidate, withStarts, nudgeBoundary, childOf } from './review';
 import type { FanoutAnswer, LoadDiffAnswer } from './reviewWorker';
 
@@ -104,10 +94,14 @@ export interface ReviewSlice {
   /** Moves the selected boundary by `steps` non-empty cells (see review/review.ts nudgeBoundary). */
   nudgeSelected: (steps: number) => void;
   selectBoundary: (i: number) => void;
-  /** Splits a candidate shard (or a current one, without a candidate) at its weighted median. */
-  splitReviewShard: (name: string) => void;
-  /** Merges two neighbouring shards of the candidate (or of the current file). */
-  mergeReviewShards: (a: string, b: string) => void;
+  /**
+   * Splits a candidate shard (or a current one, without a candidate) at its weighted median.
+   * The core's editor loads on first use (it is not on the first screen): the promise settles
+   * when the edit (or its notice) is in the store.
+   */
+  splitReviewShard: (name: string) => Promise<void>;
+  /** Merges two neighbouring shards of the candidate (or of the current file); settles as splitReviewShard. */
+  mergeReviewShards: (a: string, b: string) => Promise<void>;
   /** Returns the candidate to its base (drops the hand edits). */
   revertCandidate: () => void;
   setReviewMatch: (m: ShardMatch) => void;
@@ -143,6 +137,15 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
       set({ reviewNotice: `${what}: ${(e as Error).message}` });
     }
   };
+  /**
+   * Runs a split or merge with the core's editor (core/edit.ts), loaded on first use so that it
+   * stays off the first screen; a failed load becomes a notice like a refused edit.
+   */
+  const editor = (what: string, fn: (edit: typeof import('../../core/edit')) => void): Promise<void> =>
+    import('../../core/edit').then(
+      (edit) => attempt(what, () => fn(edit)),
+      (e: Error) => set({ reviewNotice: `${what}: the editor did not load (${e.message})` }),
+    );
   /** A split/merge result made a child of the current file. */
   const adopt = (file: BoundaryFile, source: string, edit: ReviewEdit) => {
     const current = readyData(get())?.file;
@@ -209,11 +212,11 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
     selectBoundary: (i) => {
       if (get().selectedBoundary !== i) set({ selectedBoundary: i });
     },
-    splitReviewShard: (name) => {
-      const base = editBase();
-      const cells = get().reviewCells;
-      if (!base || !cells) return;
-      attempt(`split "${name}"`, () => {
+    splitReviewShard: (name) =>
+      editor(`split "${name}"`, ({ splitShard }) => {
+        const base = editBase();
+        const cells = get().reviewCells;
+        if (!base || !cells) return;
         const r = splitShard(base, cells, name);
         const docs = (h: { restaurants: number; dishes: number }) => fmtDocs(h.restaurants + h.dishes);
         adopt(r.file, `split of "${name}"`, {
@@ -222,13 +225,12 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
           consequence: r.consequence,
           renamed: r.renamed,
         });
-      });
-    },
-    mergeReviewShards: (a, b) => {
-      const base = editBase();
-      const cells = get().reviewCells;
-      if (!base || !cells) return;
-      attempt(`merge "${a}" and "${b}"`, () => {
+      }),
+    mergeReviewShards: (a, b) =>
+      editor(`merge "${a}" and "${b}"`, ({ mergeShards }) => {
+        const base = editBase();
+        const cells = get().reviewCells;
+        if (!base || !cells) return;
         const r = mergeShards(base, cells, a, b);
         adopt(r.file, `merge of "${a}" and "${b}"`, {
           kind: 'merge',
@@ -236,8 +238,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
           consequence: r.consequence,
           renamed: r.renamed,
         });
-      });
-    },
+      }),
     revertCandidate: () => {
       const c = get().candidate;
       if (!c || c.moves === 0) return;
@@ -265,14 +266,3 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
     },
   };
 };
-
-/**
- * computeReviewDiff is what the driver runs when an input changes: the core's
- * diff of the current file and the candidate over the review cells, or null
- * while one of them is missing.
- */
-export function computeReviewDiff(s: { data: Parameters<typeof readyData>[0]['data']; candidate: ReviewCandidate | null; reviewCells: CellWeight[] | null; reviewMatch: ShardMatch }): BoundaryDiff | null {
-  const data = readyData(s);
-  if (!data || !s.candidate || !s.reviewCells) return null;
-  return diffBoundaries(data.router, s.candidate.router, s.reviewCells, { match: s.reviewMatch });
-}
