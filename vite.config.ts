@@ -3,6 +3,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
+import MagicString from 'magic-string';
 
 const port = Number(process.env.PORT ?? 5173);
 
@@ -194,6 +195,41 @@ function s2jsNamespaces(): Plugin {
 }
 
 /**
+ * Leaves out the GLSL of three.js's built-in materials. The explorer draws only its own
+ * ShaderMaterials (globe/shaders.ts and the layers' materials, none with an `#include`), yet
+ * three's WebGL build carries the source of every built-in material's shaders in one object,
+ * `ShaderChunk`, which a bundler keeps whole: 28 KB gzip of the first screen. For a
+ * ShaderMaterial three adds exactly two chunks to the fragment shader (WebGLProgram: the tone
+ * mapping and colour space functions), so those two keep their text; every other chunk becomes
+ * a GLSL `#error` naming it, so a built-in material (or a chunk included by a new shader) fails
+ * to compile with a message that points here instead of drawing wrong. The keys stay, so
+ * three's own lookups (`ShaderChunk[name]`, ShaderLib) still find a string. Build only; throws
+ * if three's build no longer has the expected shape.
+ */
+function threeShaderChunks(keep: readonly string[] = ['tonemapping_pars_fragment', 'colorspace_pars_fragment']): Plugin {
+  return {
+    name: 'geoshard-three-shader-chunks',
+    apply: 'build',
+    transform(code, id) {
+      if (!/[\\/]node_modules[\\/]three[\\/]build[\\/]three\.module\.js$/.test(id)) return null;
+      const block = /^const ShaderChunk = \{\n([\s\S]*?)\n\};$/m.exec(code);
+      if (!block) throw new Error('threeShaderChunks: three.module.js has no `const ShaderChunk = { ... };` block; update or remove the plugin');
+      const pairs = block[1].split(',\n').map((l) => l.trim().split(/:\s*/));
+      for (const k of keep) if (!pairs.some(([key]) => key === k)) throw new Error(`threeShaderChunks: three's ShaderChunk has no ${k}`);
+      const out = new MagicString(code);
+      for (const [key, local] of pairs) {
+        if (keep.includes(key)) continue;
+        const decl = new RegExp(`^(?:var|const) ${local.replace(/\$/g, '\\$')} = ("(?:[^"\\\\]|\\\\.)*");$`, 'm').exec(code);
+        if (!decl) throw new Error(`threeShaderChunks: three.module.js declares ShaderChunk.${key} (${local}) in an unexpected way; update the plugin`);
+        const start = decl.index + decl[0].indexOf(decl[1]);
+        out.overwrite(start, start + decl[1].length, JSON.stringify(`#error three.js shader chunk <${key}> is left out of the explorer's build (vite.config.ts, threeShaderChunks)`));
+      }
+      return { code: out.toString(), map: out.generateMap({ hires: 'boundary', source: id }) };
+    },
+  };
+}
+
+/**
  * Asks the browser for the bundled boundary file while it fetches the scripts: index.html
  * gains `<link rel="preload" as="fetch" crossorigin>` for it (the build's hashed name), so the
  * boot's fetch (src/app/shell/loadData.ts, a plain same-origin fetch, which the preload matches) takes
@@ -219,7 +255,7 @@ function preloadBoundaries(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), liveApi(), s2jsNamespaces(), preloadBoundaries()],
+  plugins: [react(), liveApi(), s2jsNamespaces(), threeShaderChunks(), preloadBoundaries()],
   server: { host: '127.0.0.1', port, strictPort: true },
   // npm start serves the build with vite preview: same origin for the page and /api, so no CORS headers at all.
   preview: { host: '127.0.0.1', port, strictPort: true, cors: false },
