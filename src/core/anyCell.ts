@@ -8,11 +8,7 @@
  */
 import { s2 } from 's2js';
 import { LEVEL, cellOrdinal, type CellId } from './cells.ts';
-import type { Router } from './router.ts';
-import type { ShardRef } from './router.ts';
-
-// A member read (not a destructuring): see cells.ts on the explorer's tree-shaking of s2js.
-const cellid = s2.cellid;
+import type { ShardRef, ShardTable } from './shardTable.ts';
 
 /** A cell of any level, read from a token. */
 export interface AnyCell {
@@ -35,13 +31,13 @@ export function parseAnyToken(text: string): AnyCell {
   if (typeof text !== 'string' || !HEX_TOKEN.test(text)) {
     throw new RangeError(`${JSON.stringify(text)} is not an S2 token: expected 1 to 16 hex digits such as "89c25" (any level, 0 to 30)`);
   }
-  const id = cellid.fromToken(text.toLowerCase());
-  if (!cellid.valid(id)) {
+  const id = s2.cellid.fromToken(text.toLowerCase());
+  if (!s2.cellid.valid(id)) {
     const face = Number(id >> 61n);
     const why = id === 0n ? 'it is all zeros (S2\'s "no cell")' : face > 5 ? `its first digit says cube face ${face} (faces are 0 to 5: the first digit must be 0 to b)` : `its last non-zero digit, ${JSON.stringify(text.replace(/0+$/, '').slice(-1))}, marks no level (a token's last non-zero digit is 1, 3, 4, 5, 7, 9, b, c, d or f)`;
     throw new RangeError(`${JSON.stringify(text)} is not a valid S2 cell token: ${why}`);
   }
-  return { id, token: cellid.toToken(id), level: cellid.level(id) };
+  return { id, token: s2.cellid.toToken(id), level: s2.cellid.level(id) };
 }
 
 /**
@@ -50,19 +46,19 @@ export function parseAnyToken(text: string): AnyCell {
  * cell that contains it above level 10 (first = last).
  */
 export function level10Span(id: CellId): [number, number] {
-  const lvl = cellid.level(id);
+  const lvl = s2.cellid.level(id);
   if (lvl >= LEVEL) {
-    const o = cellOrdinal(lvl === LEVEL ? id : cellid.parent(id, LEVEL));
+    const o = cellOrdinal(lvl === LEVEL ? id : s2.cellid.parent(id, LEVEL));
     return [o, o];
   }
-  return [cellOrdinal(cellid.childBeginAtLevel(id, LEVEL)), cellOrdinal(cellid.prev(cellid.childEndAtLevel(id, LEVEL)))];
+  return [cellOrdinal(s2.cellid.childBeginAtLevel(id, LEVEL)), cellOrdinal(s2.cellid.prev(s2.cellid.childEndAtLevel(id, LEVEL)))];
 }
 
 /** level10Parent returns the level-10 cell that contains a cell of level 10 or finer. Precondition: level >= 10. */
 export function level10Parent(id: CellId): CellId {
-  const lvl = cellid.level(id);
-  if (lvl < LEVEL) throw new RangeError(`cell ${cellid.toToken(id)} is level ${lvl}: it spans many level-10 cells, not one`);
-  return lvl === LEVEL ? id : cellid.parent(id, LEVEL);
+  const lvl = s2.cellid.level(id);
+  if (lvl < LEVEL) throw new RangeError(`cell ${s2.cellid.toToken(id)} is level ${lvl}: it spans many level-10 cells, not one`);
+  return lvl === LEVEL ? id : s2.cellid.parent(id, LEVEL);
 }
 
 /** The shards a cell overlaps, as a boundary file places them. */
@@ -83,7 +79,7 @@ export interface CellShards {
  * owners) whose range overlaps the level-10 span of a cell of any level, with how many of the
  * cell's level-10 cells each one holds.
  */
-export function cellShards(router: Router, id: CellId): CellShards {
+export function cellShards(router: ShardTable, id: CellId): CellShards {
   const [first, last] = level10Span(id);
   const lo = router.indexOfOrdinal(first);
   const hi = router.indexOfOrdinal(last);

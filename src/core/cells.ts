@@ -11,10 +11,12 @@
  * All latitudes and longitudes are in degrees.
  */
 import { s2 } from 's2js';
+import { faceUVOfPoint, ijOfST, latLngRadOfPoint, normalize, pointOfDegrees, pointOfFaceUV, stOfSiTi, stOfUV, uvOfST } from './stuv.ts';
 
-// A member read, not `const { cellid } = s2`: the explorer's build tree-shakes s2js by static
-// member reads of its namespaces (vite.config.ts, s2jsNamespaces); a destructuring keeps all of it.
-const cellid = s2.cellid;
+// `s2.cellid.x(...)` in full at every call, never `const cellid = s2.cellid` or a destructuring:
+// the explorer's build tree-shakes s2js by static member reads of its namespaces
+// (vite.config.ts, s2jsNamespaces), and an alias keeps every function of `cellid`, with them
+// s2's Point and the exact predicates. The same holds in every file of the core and the app.
 
 /** The S2 level at which documents are placed. */
 export const LEVEL = 10;
@@ -52,20 +54,29 @@ export function assertLatLng(lat: number, lng: number, what = ''): void {
   }
 }
 
+/**
+ * leafCellAt returns the leaf (level-30) cell id containing the point (degrees, not checked: see
+ * assertLatLng): s2js's `cellid.fromLatLng(LatLng.fromDegrees(lat, lng))`, through stuv.ts.
+ */
+export function leafCellAt(lat: number, lng: number): CellId {
+  const [face, u, v] = faceUVOfPoint(pointOfDegrees(lat, lng));
+  return s2.cellid.fromFaceIJ(face, ijOfST(stOfUV(u)), ijOfST(stOfUV(v)));
+}
+
 /** cellAt returns the level-10 cell id containing the point (degrees). Throws RangeError on invalid input. */
 export function cellAt(lat: number, lng: number): CellId {
   assertLatLng(lat, lng);
-  return cellid.parent(cellid.fromLatLng(s2.LatLng.fromDegrees(lat, lng)), LEVEL);
+  return s2.cellid.parent(leafCellAt(lat, lng), LEVEL);
 }
 
 /** tokenAt returns the level-10 token of the point (degrees), e.g. `808581` for downtown San Francisco. */
 export function tokenAt(lat: number, lng: number): string {
-  return cellid.toToken(cellAt(lat, lng));
+  return s2.cellid.toToken(cellAt(lat, lng));
 }
 
 /** cellToken returns S2's short hex token of a cell id (trailing zeros dropped). */
 export function cellToken(id: CellId): string {
-  return cellid.toToken(id);
+  return s2.cellid.toToken(id);
 }
 
 const TOKEN_RE = /^[0-9a-f]{1,16}$/;
@@ -80,16 +91,16 @@ export function parseToken(token: string, what = 'token'): CellId {
   if (typeof token !== 'string' || !TOKEN_RE.test(token)) {
     throw new RangeError(`${what} ${JSON.stringify(token)} is not an S2 token: expected 1 to 16 lower-case hex digits such as "808581"`);
   }
-  const id = cellid.fromToken(token);
-  if (!cellid.valid(id)) {
+  const id = s2.cellid.fromToken(token);
+  if (!s2.cellid.valid(id)) {
     throw new RangeError(`${what} ${JSON.stringify(token)} is not a valid S2 cell id`);
   }
-  const lvl = cellid.level(id);
+  const lvl = s2.cellid.level(id);
   if (lvl !== LEVEL) {
     throw new RangeError(`${what} ${JSON.stringify(token)} is a level-${lvl} cell: expected a level-${LEVEL} token`);
   }
-  if (cellid.toToken(id) !== token) {
-    throw new RangeError(`${what} ${JSON.stringify(token)} is not in canonical form: write it as "${cellid.toToken(id)}"`);
+  if (s2.cellid.toToken(id) !== token) {
+    throw new RangeError(`${what} ${JSON.stringify(token)} is not in canonical form: write it as "${s2.cellid.toToken(id)}"`);
   }
   return id;
 }
@@ -117,6 +128,11 @@ export function cellFromOrdinal(ordinal: number): CellId {
   return (BigInt(ordinal) << ORDINAL_SHIFT) | (1n << (ORDINAL_SHIFT - 1n));
 }
 
+/** tokenOfOrdinal writes a range end as boundary files do: a level-10 token, or null for CELL_COUNT (end of the curve). */
+export function tokenOfOrdinal(ordinal: number): string | null {
+  return ordinal >= CELL_COUNT ? null : cellToken(cellFromOrdinal(ordinal));
+}
+
 /** ordinalAt returns the curve ordinal of the level-10 cell containing the point. */
 export function ordinalAt(lat: number, lng: number): number {
   return cellOrdinal(cellAt(lat, lng));
@@ -124,27 +140,48 @@ export function ordinalAt(lat: number, lng: number): number {
 
 /** cellFace returns the cube face (0..5) of a cell. */
 export function cellFace(id: CellId): number {
-  return cellid.face(id);
+  return s2.cellid.face(id);
 }
 
 /** cellLevel returns the S2 level (0..30) of any cell id. */
 export function cellLevel(id: CellId): number {
-  return cellid.level(id);
+  return s2.cellid.level(id);
 }
 
 /** cellCenter returns the centre of any cell in degrees. */
 export function cellCenter(id: CellId): LatLng {
-  const ll = cellid.latLng(id);
+  // s2js's cellid.latLng(id), through stuv.ts.
+  const { face, si, ti } = s2.cellid.faceSiTi(id);
+  const ll = latLngRadOfPoint(pointOfFaceUV(face, uvOfST(stOfSiTi(si)), uvOfST(stOfSiTi(ti))));
   return { lat: (ll.lat * 180) / Math.PI, lng: (ll.lng * 180) / Math.PI };
 }
 
-/** cellVertices returns the four corners of any cell in degrees, counter-clockwise. */
+/**
+ * cellVertexPoints returns the four corners of any cell as unit vectors, 12 floats (x, y, z per
+ * corner), counter-clockwise (lower left, lower right, upper right, upper left in the face's UV
+ * plane): exactly s2.Cell.fromCellID(id).vertex(k) for k = 0..3, without s2.Cell (a class the
+ * explorer's build cannot tree-shake: see stuv.ts).
+ */
+export function cellVertexPoints(id: CellId): Float64Array {
+  const face = s2.cellid.face(id);
+  const { x, y } = s2.cellid.boundUV(id);
+  const out = new Float64Array(12);
+  [
+    [x.lo, y.lo],
+    [x.hi, y.lo],
+    [x.hi, y.hi],
+    [x.lo, y.hi],
+  ].forEach(([u, v], k) => out.set(normalize(pointOfFaceUV(face, u, v)), 3 * k));
+  return out;
+}
+
+/** cellVertices returns the four corners of any cell in degrees, counter-clockwise (cellVertexPoints' order). */
 export function cellVertices(id: CellId): LatLng[] {
-  const cell = s2.Cell.fromCellID(id);
+  const p = cellVertexPoints(id);
   const out: LatLng[] = [];
-  for (let k = 0; k < 4; k++) {
-    const p = cell.vertex(k);
-    out.push({ lat: s2.LatLng.latitude(p) * (180 / Math.PI), lng: s2.LatLng.longitude(p) * (180 / Math.PI) });
+  for (let k = 0; k < 12; k += 3) {
+    const ll = latLngRadOfPoint([p[k], p[k + 1], p[k + 2]]);
+    out.push({ lat: ll.lat * (180 / Math.PI), lng: ll.lng * (180 / Math.PI) });
   }
   return out;
 }
@@ -154,5 +191,5 @@ export function cellVertices(id: CellId): LatLng[] {
  * a cell of any level <= 10 (a coarser cell covers a contiguous run).
  */
 export function ordinalRange(id: CellId): [number, number] {
-  return [cellOrdinal(cellid.childBeginAtLevel(id, LEVEL)), cellOrdinal(cellid.prev(cellid.childEndAtLevel(id, LEVEL)))];
+  return [cellOrdinal(s2.cellid.childBeginAtLevel(id, LEVEL)), cellOrdinal(s2.cellid.prev(s2.cellid.childEndAtLevel(id, LEVEL)))];
 }

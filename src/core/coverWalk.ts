@@ -20,8 +20,6 @@ import { s2 } from 's2js';
 import { ordinalRange, LEVEL, type CellId } from './cells.ts';
 import { circleCap } from './cover.ts';
 
-const cellid = s2.cellid;
-
 /** What a walk does with the cells it meets. Ordinals are level-10 curve ordinals, ranges inclusive. */
 export interface CapVisitor {
   /**
@@ -48,12 +46,12 @@ export function walkCircle(lat: number, lng: number, radiusKm: number, v: CapVis
     const [first, last] = ordinalRange(id);
     if (v.settle(first, last)) return;
     // A level-10 cell that meets the cap is in the covering; so is every level-10 cell below one the cap contains.
-    if (cellid.level(id) === LEVEL || cap.containsCell(cell)) return v.take(first, last);
-    for (const child of cellid.children(id)) visit(child);
+    if (s2.cellid.level(id) === LEVEL || cap.containsCell(cell)) return v.take(first, last);
+    for (const child of s2.cellid.children(id)) visit(child);
   };
   const starts = new Set<CellId>();
   const bound = cap.cellUnionBound();
-  for (const id of bound.length > 0 ? bound : [0, 1, 2, 3, 4, 5].map((f) => cellid.fromFace(f))) starts.add(cellid.level(id) > LEVEL ? cellid.parent(id, LEVEL) : id);
+  for (const id of bound.length > 0 ? bound : [0, 1, 2, 3, 4, 5].map((f) => s2.cellid.fromFace(f))) starts.add(s2.cellid.level(id) > LEVEL ? s2.cellid.parent(id, LEVEL) : id);
   for (const id of starts) visit(id);
 }
 

@@ -20,8 +20,9 @@
  *
  * Documents are restaurants + dishes: the cell weights the balancer uses.
  */
-import { Router, type ReadRange } from './router.ts';
-import { cellToken, cellFromOrdinal, CELL_COUNT } from './cells.ts';
+import { ShardTable, type ReadRange } from './shardTable.ts';
+import { tokenOfOrdinal, CELL_COUNT } from './cells.ts';
+import { CellSums } from './cellSums.ts';
 import { defaultRoutingNumShards } from './routingHash.ts';
 import type { BoundaryFile } from './boundaries.ts';
 import type { CellWeight } from './build.ts';
@@ -149,54 +150,6 @@ export interface BoundaryDiff {
   evenness: { before: Evenness; after: Evenness };
 }
 
-/** Prefix sums over a cells list, for summing any ordinal range in O(log n). */
-export class CellSums {
-  readonly ordinals: Float64Array;
-  private readonly rest: Float64Array;
-  private readonly dish: Float64Array;
-
-  /** cells ascend strictly by ordinal (as parseCellsCsv returns them); throws RangeError naming the row otherwise. */
-  constructor(cells: readonly CellWeight[]) {
-    const n = cells.length;
-    this.ordinals = new Float64Array(n);
-    this.rest = new Float64Array(n + 1);
-    this.dish = new Float64Array(n + 1);
-    cells.forEach((c, i) => {
-      if (i > 0 && c.ordinal <= cells[i - 1].ordinal) {
-        throw new RangeError(`cells[${i}] "${c.token}" is not after cells[${i - 1}] "${cells[i - 1].token}": cells must ascend in key order, one row per cell`);
-      }
-      this.ordinals[i] = c.ordinal;
-      this.rest[i + 1] = this.rest[i] + c.restaurants;
-      this.dish[i + 1] = this.dish[i] + c.dishes;
-    });
-  }
-
-  /** Position of the first cell with ordinal >= o. */
-  lowerBound(o: number): number {
-    let lo = 0;
-    let hi = this.ordinals.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.ordinals[mid] < o) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** sum returns the non-empty cells, restaurants and dishes with ordinals in [start, end). */
-  sum(start: number, end: number): { cells: number; restaurants: number; dishes: number } {
-    const a = this.lowerBound(start);
-    const b = this.lowerBound(end);
-    return { cells: b - a, restaurants: this.rest[b] - this.rest[a], dishes: this.dish[b] - this.dish[a] };
-  }
-
-  /** All cells. */
-  get total(): { cells: number; restaurants: number; dishes: number } {
-    const n = this.ordinals.length;
-    return { cells: n, restaurants: this.rest[n], dishes: this.dish[n] };
-  }
-}
-
 /**
  * pairByRange pairs candidate shards with current shards so that the
  * documents in paired overlaps are as many as possible, pairs not crossing in
@@ -238,14 +191,9 @@ function pairByRange(ra: ReadRange[], rb: ReadRange[], n: number, m: number, sum
   return pair;
 }
 
-const asRouter = (x: BoundaryFile | Router, source: string): Router => (x instanceof Router ? x : new Router(x, source));
+const asTable = (x: BoundaryFile | ShardTable, source: string): ShardTable => (x instanceof ShardTable ? x : new ShardTable(x, source));
 
-/** tokenOfOrdinal writes a range end as boundary files do: a level-10 token, or null for CELL_COUNT (end of the curve). */
-export function tokenOfOrdinal(ordinal: number): string | null {
-  return ordinal >= CELL_COUNT ? null : cellToken(cellFromOrdinal(ordinal));
-}
-
-function summary(r: Router): DiffFileSummary {
+function summary(r: ShardTable): DiffFileSummary {
   const f = r.file;
   return {
     hash: f.hash,
@@ -273,15 +221,15 @@ export function reindexReason(current: DiffFileSummary, candidate: DiffFileSumma
 
 /**
  * diffBoundaries compares a current and a candidate boundary file (or their
- * Routers) over a cells list (non-empty level-10 cells ascending in key order,
+ * ShardTables, a Router among them) over a cells list (non-empty level-10 cells ascending in key order,
  * as parseCellsCsv returns). Invalid files throw a BoundaryFileError naming
  * every problem. A file diffed with itself has no moves.
  */
-export function diffBoundaries(current: BoundaryFile | Router, candidate: BoundaryFile | Router, cells: readonly CellWeight[], opts: { match?: ShardMatch } = {}): BoundaryDiff {
+export function diffBoundaries(current: BoundaryFile | ShardTable, candidate: BoundaryFile | ShardTable, cells: readonly CellWeight[], opts: { match?: ShardMatch } = {}): BoundaryDiff {
   const match = opts.match ?? 'name';
   if (match !== 'name' && match !== 'range') throw new RangeError(`match ${JSON.stringify(match)} is invalid: expected "name" or "range"`);
-  const a = asRouter(current, 'current boundary file');
-  const b = asRouter(candidate, 'candidate boundary file');
+  const a = asTable(current, 'current boundary file');
+  const b = asTable(candidate, 'candidate boundary file');
   const sums = new CellSums(cells);
   const all = sums.total;
   const allDocs = all.restaurants + all.dishes;
@@ -345,7 +293,7 @@ export function diffBoundaries(current: BoundaryFile | Router, candidate: Bounda
   totals.documents = totals.restaurants + totals.dishes;
   totals.share = share(totals.documents);
 
-  const sides = (r: Router): ShardSide[] => {
+  const sides = (r: ShardTable): ShardSide[] => {
     const out = r.shards.map((s) => ({ index: s.index, shard: s.shard, restaurants: 0, dishes: 0, documents: 0 }));
     for (const rr of r.readRanges()) {
       const s = sums.sum(rr.start, rr.end);

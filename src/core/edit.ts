@@ -18,8 +18,9 @@
  * describing the edit, no migration.
  */
 import { withHash, BOUNDARY_FORMAT, type BoundaryFile, type ShardEntry } from './boundaries.ts';
-import { Router } from './router.ts';
-import { CellSums, tokenOfOrdinal } from './diff.ts';
+import { ShardTable } from './shardTable.ts';
+import { CellSums } from './cellSums.ts';
+import { tokenOfOrdinal } from './cells.ts';
 import { NAME_POOL } from './names.ts';
 import { shardForRouting, defaultRoutingNumShards, MAX_SHARDS } from './routingHash.ts';
 import { CELL_COUNT } from './cells.ts';
@@ -136,7 +137,7 @@ function build(file: BoundaryFile, cells: readonly CellWeight[], layout: Layout,
     shards,
     balance,
   });
-  new Router(out, 'edited boundary file'); // validates; an edit never yields an invalid file
+  new ShardTable(out, 'edited boundary file'); // validates; an edit never yields an invalid file
   const renamed = layout.preferred.flatMap((p, i) => (p !== null && p !== shards[i].name ? [{ from: p, to: shards[i].name }] : []));
   const before = file.numberOfShards;
   const rnsNote = file.routingNumShards !== undefined && rns === undefined ? ` routingNumShards ${file.routingNumShards} is not a multiple of ${n}, so the file drops it (OpenSearch's default for ${n} shards, ${defaultRoutingNumShards(n)}).` : '';
@@ -150,14 +151,14 @@ function build(file: BoundaryFile, cells: readonly CellWeight[], layout: Layout,
   };
 }
 
-function current(file: BoundaryFile, cells: readonly CellWeight[]): Router {
-  const r = new Router(file, 'boundary file');
+function current(file: BoundaryFile, cells: readonly CellWeight[]): ShardTable {
+  const r = new ShardTable(file, 'boundary file');
   if (r.moves.length > 0) throw new RangeError(`the file has ${r.moves.length} move(s) in progress: finish that migration before editing the boundaries`);
   if (cells.length === 0) throw new RangeError('cells is empty: an edit needs the cells list to weigh the shards');
   return r;
 }
 
-function indexOfName(r: Router, name: string): number {
+function indexOfName(r: ShardTable, name: string): number {
   const s = r.shards.find((x) => x.name === name);
   if (!s) throw new RangeError(`shard "${name}" is not in the file: expected one of ${r.shards.map((x) => x.name).join(', ')}`);
   return s.index;

@@ -30,7 +30,8 @@
  */
 import { cellToken, cellVertices, cellFromOrdinal, type CellId } from './cells.ts';
 import { formatRadius, type Radius } from './cover.ts';
-import type { CircleRoute, Router } from './router.ts';
+import type { CircleRoute } from './router.ts';
+import type { ShardTable } from './shardTable.ts';
 import { formatShardCount, type WorkedSearch } from './searches.ts';
 
 /** A GeoJSON position: [longitude, latitude] in degrees. */
@@ -198,7 +199,7 @@ export interface CoveringGeoJson {
  * file's hash and, when given, the search centre and radius. Precondition:
  * `route` came from this router.
  */
-export function coveringGeoJson(router: Router, route: CircleRoute, search?: SearchCentre): CoveringGeoJson {
+export function coveringGeoJson(router: ShardTable, route: CircleRoute, search?: SearchCentre): CoveringGeoJson {
   return {
     type: 'FeatureCollection',
     geoshard: {
@@ -236,7 +237,7 @@ export const COVERING_CSV_HEADER = 'token,shard,shard_number,shard_index,polygon
  * shard name, OpenSearch shard number, key-order index, and the cell's
  * outline as WKT in lng/lat degrees (see cellWkt).
  */
-export function coveringCsv(router: Router, route: CircleRoute): string {
+export function coveringCsv(router: ShardTable, route: CircleRoute): string {
   let out = COVERING_CSV_HEADER + '\r\n';
   route.ordinals.forEach((ordinal, k) => {
     const id = cellFromOrdinal(ordinal);

@@ -13,9 +13,8 @@
  */
 
 // Cells: point → level-10 cell id (bigint), tokens, curve ordinals in [0, CELL_COUNT).
-export { LEVEL, CELL_COUNT, assertLatLng, cellAt, tokenAt, cellToken, parseToken, isLevel10Token, cellOrdinal, cellFromOrdinal, ordinalAt, cellCenter, cellVertices } from './cells.ts';
+export { LEVEL, CELL_COUNT, assertLatLng, cellAt, tokenAt, cellToken, parseToken, isLevel10Token, cellOrdinal, cellFromOrdinal, ordinalAt, cellCenter, cellVertices, tokenOfOrdinal } from './cells.ts';
 export type { CellId, LatLng } from './cells.ts';
-export { tokenOfOrdinal } from './diff.ts';
 
 // A search circle's units and limits.
 export { KM_PER_MILE, MAX_RADIUS_KM, assertRadiusKm, parseRadius, formatRadius } from './cover.ts';
@@ -30,9 +29,11 @@ export { pickShardNames } from './names.ts';
 export { BOUNDARY_FORMAT, MAX_BOUNDARY_FILE_BYTES, parseBoundaryFile, validateBoundaryFile, checkBoundaryFile, assertValidBoundaryFile, BoundaryFileError, formatBoundaryFile, computeHash, withHash } from './boundaries.ts';
 export type { BoundaryFile, ShardEntry, ValidationError, BoundaryFileCheck } from './boundaries.ts';
 
-// Routing: point → shard; circle → cells → shards → routing string.
+// Routing: point → shard (ShardTable, the lookups alone); circle → cells → shards → routing string (Router).
+export { ShardTable } from './shardTable.ts';
+export type { ShardRef, ReadRange, ReadExclusion } from './shardTable.ts';
 export { Router } from './router.ts';
-export type { ShardRef, ShardCells, CircleRoute, ReadRange, ReadExclusion } from './router.ts';
+export type { ShardCells, CircleRoute } from './router.ts';
 
 // Balancing: cells files, the split of the curve into shards, and the boundary file built from it.
 export { balance } from './balance.ts';
@@ -44,7 +45,8 @@ export { splitShard, mergeShards } from './edit.ts';
 export type { EditOptions, EditResult, SplitResult, MergeResult } from './edit.ts';
 
 // A boundary change: what moves, the migration plan, and the live move's state machine.
-export { diffBoundaries, evenness, CellSums } from './diff.ts';
+export { diffBoundaries, evenness } from './diff.ts';
+export { CellSums } from './cellSums.ts';
 export type { BoundaryDiff, BoundaryMove, DiffFileSummary, ShardSide, ShardWeight, ShardMatch, Evenness } from './diff.ts';
 export { plan, withMigration, stepFile } from './plan.ts';
 export type { MigrationPlan, PlanMove, PlanAction, PlanStep, PlanOptions } from './plan.ts';

@@ -12,8 +12,6 @@ import { cellFromOrdinal } from './cells.ts';
 import { EARTH_RADIUS_KM, unitDistanceKm as distKm } from './earth.ts';
 import type { Router } from './router.ts';
 
-const cellid = s2.cellid;
-
 /** A cell of a shard's region, prepared for point-to-cell distances: unit vectors, 4 edges, centre and radius (radians). */
 export interface RegionCell {
   shard: number;
@@ -113,7 +111,7 @@ export function regionCells(router: Router): RegionCell[] {
       // The largest aligned block of 4^m level-10 cells starting at x that fits in the range (at most a face, m = 10).
       let m = 0;
       while (m < 10 && x % 4 ** (m + 1) === 0 && x + 4 ** (m + 1) <= r.end) m++;
-      out.push(regionCell(cellid.parent(cellFromOrdinal(x), 10 - m), r.index));
+      out.push(regionCell(s2.cellid.parent(cellFromOrdinal(x), 10 - m), r.index));
       x += 4 ** m;
     }
   }

@@ -13,6 +13,7 @@
 import { useInsertionEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createRoot, extend, type ReconcilerRoot, type RenderProps, type RootState } from '@react-three/fiber';
 import { Group, LineSegments, Mesh, type Material } from 'three';
+import { contextAttributes } from './contextAttributes';
 
 /** The three.js classes the scene writes as JSX elements (R3F's catalogue). */
 const SCENE_CLASSES = { Group, LineSegments, Mesh };
@@ -74,8 +75,11 @@ export function SceneCanvas({ children, ...config }: SceneCanvasProps) {
     if (root.current.ready.status !== 'rejected') root.current.render(kids);
   };
   // The first time, in tasks of their own, so that no one task holds the main thread for long:
-  // the page's own commit (this effect); creating the WebGL context (the renderer: synchronous,
-  // a few hundred ms with software WebGL); building the scene; then warmUp, before any frame.
+  // the page's own commit (this effect); creating the WebGL context (synchronous: the GPU
+  // process sets up its command buffer, 0.05-0.5 s with software WebGL on a loaded machine);
+  // three's renderer on that context (it queries the context, a round trip to the same GPU
+  // process each); building the scene; then warmUp, before any frame. The renderer asks the
+  // canvas for a context with the same attributes and gets this one (contextAttributes).
   // The context is asked for in the next task, not after the page's next paint: on a loaded
   // machine a paint with software raster took 0.05-1 s, all of it before the first frame.
   const starting = useRef(false);
@@ -87,6 +91,12 @@ export function SceneCanvas({ children, ...config }: SceneCanvasProps) {
       return r.configure({ ...latest.current.config, frameloop: 'never', size: { width: div.width, height: div.height, top: div.top, left: div.left } }).catch(setError);
     };
     void nextTask()
+      .then(() => {
+        if (!still()) return;
+        const attributes = contextAttributes(latest.current.config.gl);
+        if (attributes) el.getContext('webgl2', attributes);
+        return nextTask();
+      })
       .then(() => {
         if (!still()) return;
         root.current = createRoot(el);

@@ -16,7 +16,7 @@ import type { RGB } from '../shell/palette';
 import { appStore } from '../shell/store';
 
 export interface ShardSurfaceProps {
-  /** Range starts by shard (Router.starts). */
+  /** Range starts by shard (ShardTable.starts). */
   starts: Int32Array;
   /** Colours by shard, key order. */
   colors: RGB[];

@@ -7,14 +7,13 @@
  * quadratic (s, t) coordinates in [0, 1] in which every level-L cell is a
  * square of side 2^−L. The explorer lays the faces out flat in these
  * coordinates (the "unfolded cube"); this file maps points there and back
- * with s2js, so no S2 arithmetic lives outside the core.
+ * with the core (cells.ts, stuv.ts) and s2js's cell ids, so no S2 arithmetic lives outside the core.
  *
  * All latitudes and longitudes are in degrees.
  */
 import { s2 } from 's2js';
-import { assertLatLng, type LatLng } from '../../core/index';
-
-const cellid = s2.cellid;
+import { assertLatLng, cellCenter, type LatLng } from '../../core/index';
+import { leafCellAt } from '../../core/cells';
 
 /** A point's cube face (0..5) and its (s, t) coordinates on that face, each in [0, 1]. */
 export interface FaceST {
@@ -33,8 +32,8 @@ const MAX_SITI = 2 ** 31;
  */
 export function faceSTAt(lat: number, lng: number): FaceST {
   assertLatLng(lat, lng);
-  const leaf = cellid.fromLatLng(s2.LatLng.fromDegrees(lat, lng));
-  const { face, si, ti } = cellid.faceSiTi(leaf);
+  const leaf = leafCellAt(lat, lng);
+  const { face, si, ti } = s2.cellid.faceSiTi(leaf);
   return { face, s: si / MAX_SITI, t: ti / MAX_SITI };
 }
 
@@ -46,6 +45,5 @@ export function faceSTAt(lat: number, lng: number): FaceST {
 export function latLngOfFaceST(face: number, s: number, t: number): LatLng {
   if (!Number.isInteger(face) || face < 0 || face > 5) throw new RangeError(`face ${face} is not a cube face: expected an integer in [0, 5]`);
   const ij = (x: number) => Math.min(MAX_SIZE - 1, Math.max(0, Math.floor((Number.isFinite(x) ? x : 0) * MAX_SIZE)));
-  const ll = cellid.latLng(cellid.fromFaceIJ(face, ij(s), ij(t)));
-  return { lat: (ll.lat * 180) / Math.PI, lng: (ll.lng * 180) / Math.PI };
+  return cellCenter(s2.cellid.fromFaceIJ(face, ij(s), ij(t)));
 }

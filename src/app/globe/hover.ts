@@ -1,11 +1,11 @@
 /** What is under the pointer, from the routing core. */
-import { cellAt, cellOrdinal, cellToken, type Router } from '../../core/index';
+import { cellAt, cellOrdinal, cellToken, type ShardTable } from '../../core/index';
 import { cellFace } from '../../core/cells';
 import type { Hover } from './viewSlice';
 import type { ViewGeometry } from './view';
 
 /** hoverAt returns the cell, token and shard at a point (degrees), or null for no point. */
-export function hoverAt(router: Router, p: { lat: number; lng: number } | null): Hover | null {
+export function hoverAt(router: ShardTable, p: { lat: number; lng: number } | null): Hover | null {
   if (!p) return null;
   const id = cellAt(p.lat, p.lng);
   const ordinal = cellOrdinal(id);

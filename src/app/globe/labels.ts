@@ -10,7 +10,7 @@
  * [name, dotX, dotY, x0, y0, x1, y1] per label shown (CSS px from the canvas's top-left:
  * its dot and its text box), and data-dots, a JSON list of [x, y] per dot drawn.
  */
-import type { Router } from '../../core/index';
+import type { ShardTable } from '../../core/index';
 import { faceSTAt } from './faces';
 import type { City } from '../shell/loadData';
 import { projectLatLng, type ViewGeometry } from './view';
@@ -28,7 +28,7 @@ interface Target {
   canvas: HTMLCanvasElement;
   worker: { api: Remote<LabelsApi>; terminate(): void } | null;
   /** The inputs last sent (cities, router, colours) and the last view key drawn. */
-  sent: [City[], Router, RGB[]] | null;
+  sent: [City[], ShardTable, RGB[]] | null;
   placed: Placed[];
   names: string[];
   colors: string[];
@@ -57,14 +57,14 @@ function attach(canvas: HTMLCanvasElement): Target {
  * drawLabels updates the overlay when the view or the cities changed since the last call;
  * an empty city list clears it.
  */
-export function drawLabels(canvas: HTMLCanvasElement | null, v: ViewGeometry, cities: City[], router: Router, colors: RGB[]): void {
+export function drawLabels(canvas: HTMLCanvasElement | null, v: ViewGeometry, cities: City[], router: ShardTable, colors: RGB[]): void {
   if (!canvas) return;
   if (!target || target.canvas !== canvas) {
     target?.worker?.terminate();
     target = attach(canvas);
   }
   const t = target;
-  const inputs: [City[], Router, RGB[]] = [cities, router, colors];
+  const inputs: [City[], ShardTable, RGB[]] = [cities, router, colors];
   const changedInputs = !t.sent || t.sent.some((x, i) => x !== inputs[i]);
   if (changedInputs) {
     t.sent = inputs;

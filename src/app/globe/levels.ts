@@ -9,8 +9,6 @@
 import { s2 } from 's2js';
 import { cellFromOrdinal, cellCenter, LEVEL, type CellId } from '../../core/index';
 
-const cellid = s2.cellid;
-
 /** cellsAtLevel returns how many cells level L has: 6·4^L. Precondition: L an integer in [0, 10]. */
 export function cellsAtLevel(level: number): number {
   assertLevel(level);
@@ -33,7 +31,7 @@ export function levelCellId(level: number, index: number): CellId {
   if (!Number.isInteger(index) || index < 0 || index >= n) {
     throw new RangeError(`index ${index} is out of range: level ${level} has cells 0 to ${n - 1}`);
   }
-  return cellid.parent(cellFromOrdinal(index * 4 ** (LEVEL - level)), level);
+  return s2.cellid.parent(cellFromOrdinal(index * 4 ** (LEVEL - level)), level);
 }
 
 /**
@@ -52,7 +50,7 @@ export function levelCellCenters(level: number): Float64Array {
     const c = cellCenter(id);
     out[2 * k] = c.lat;
     out[2 * k + 1] = c.lng;
-    id = cellid.next(id);
+    id = s2.cellid.next(id);
   }
   return out;
 }

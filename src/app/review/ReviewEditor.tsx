@@ -105,7 +105,7 @@ function SplitMerge() {
             ))}
           </select>
         </label>
-        <button type="button" className="review-button" data-testid="review-split" disabled={!!file.migration} onClick={() => appStore.getState().splitReviewShard(splitName)}>
+        <button type="button" className="review-button" data-testid="review-split" disabled={!!file.migration} onClick={() => void appStore.getState().splitReviewShard(splitName)}>
           Split at weighted median
         </button>
       </div>
@@ -121,7 +121,7 @@ function SplitMerge() {
               ))}
             </select>
           </label>
-          <button type="button" className="review-button" data-testid="review-merge" disabled={!!file.migration} onClick={() => appStore.getState().mergeReviewShards(names[pair], names[pair + 1])}>
+          <button type="button" className="review-button" data-testid="review-merge" disabled={!!file.migration} onClick={() => void appStore.getState().mergeReviewShards(names[pair], names[pair + 1])}>
             Merge neighbours
           </button>
         </div>

@@ -16,7 +16,7 @@ import {
   BoundaryFileError,
   CellSums,
   CELL_COUNT,
-  Router,
+  ShardTable,
   parseBoundaryFile,
   tokenOfOrdinal,
   validateBoundaryFile,
@@ -28,7 +28,7 @@ import {
 import { shardColor, type RGB } from '../shell/palette';
 
 /** A candidate file that passed the core's validation, or why it did not. */
-export type CandidateRead = { ok: true; file: BoundaryFile; router: Router } | { ok: false; title: string; problems: string[] };
+export type CandidateRead = { ok: true; file: BoundaryFile; router: ShardTable } | { ok: false; title: string; problems: string[] };
 
 /**
  * readCandidate parses and validates a candidate boundary file's text with
@@ -39,7 +39,7 @@ export type CandidateRead = { ok: true; file: BoundaryFile; router: Router } | {
 export function readCandidate(text: string, source: string): CandidateRead {
   try {
     const file = parseBoundaryFile(text, source);
-    return { ok: true, file, router: new Router(file, source) };
+    return { ok: true, file, router: new ShardTable(file, source) };
   } catch (e) {
     if (e instanceof BoundaryFileError) return { ok: false, title: `${source} is not a valid boundary file`, problems: e.errors.map((x) => x.message) };
     return { ok: false, title: `${source} cannot be read`, problems: [(e as Error).message] };
@@ -143,7 +143,7 @@ export function withStarts(file: BoundaryFile, starts: ArrayLike<number>, sums: 
  */
 export function childOf(current: BoundaryFile, file: BoundaryFile, sums: CellSums, createdAt: string, note: Record<string, unknown>): { file: BoundaryFile; problems: string[] } {
   if (file.migration) return { file, problems: ['migration: the candidate has moves in progress; a migration is bound to the hash of its base file, so an edited copy cannot keep it (finish or drop the migration first)'] };
-  const starts = new Router(file, 'candidate boundary file').starts;
+  const starts = new ShardTable(file, 'candidate boundary file').starts;
   const counts = shardCounts(sums, starts);
   const { hash: _h, balance: _b, migration: _m, ...rest } = file;
   const out = withHash({
@@ -209,7 +209,7 @@ export interface SearchBoth {
   added: string[];
 }
 
-function side(router: Router, indices: number[]): SearchSide {
+function side(router: ShardTable, indices: number[]): SearchSide {
   const names = indices.map((i) => router.shards[i].name);
   return { indices, names, routing: names.join(',') };
 }
@@ -220,8 +220,8 @@ function side(router: Router, indices: number[]): SearchSide {
  * progress are honoured), or, with `ordinals` null, a search with no location
  * (every shard).
  */
-export function searchUnderBoth(ordinals: ArrayLike<number> | null, current: Router, candidate: Router): SearchBoth {
-  const asked = (r: Router) => {
+export function searchUnderBoth(ordinals: ArrayLike<number> | null, current: ShardTable, candidate: ShardTable): SearchBoth {
+  const asked = (r: ShardTable) => {
     if (ordinals === null) return Array.from({ length: r.numberOfShards }, (_, i) => i);
     const set = new Set<number>();
     for (let k = 0; k < ordinals.length; k++) set.add(r.readIndexOfOrdinal(ordinals[k]));

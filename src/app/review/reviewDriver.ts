@@ -24,7 +24,7 @@ import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
 import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
-import { computeReviewDiff } from './reviewSlice';
+import { computeReviewDiff } from './reviewDiff';
 import { createReviewClient, type ReviewClient } from './reviewWorker';
 import { loadCells } from '../globe/geometryClient';
 import { candidateUrl } from '../shell/url';

@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import type { AppState } from '../shell/types';
 import { createDataSlice } from '../shell/dataSlice';
-import { createReviewSlice, computeReviewDiff } from './reviewSlice';
+import { createReviewSlice } from './reviewSlice';
+import { computeReviewDiff } from './reviewDiff';
 import { Router, validateBoundaryFile, computeHash, formatBoundaryFile, cellFromOrdinal, cellToken, type CellWeight } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
 
@@ -84,9 +85,9 @@ describe('review slice', () => {
     expect(st.getState().candidate!.router.starts[2]).toBe(200);
   });
 
-  it('splits a shard at its weighted median as a child of the current file, and says it means a reindex', () => {
+  it('splits a shard at its weighted median as a child of the current file, and says it means a reindex', async () => {
     const st = store();
-    st.getState().splitReviewShard(names[1]);
+    await st.getState().splitReviewShard(names[1]);
     const c = st.getState().candidate!;
     expect(c.file.numberOfShards).toBe(4);
     expect(c.file.parent).toBe(current.hash);
@@ -98,12 +99,12 @@ describe('review slice', () => {
     expect(diffOf(st).reindex).toMatch(/numberOfShards changes \(3 → 4\)/);
   });
 
-  it('merges two neighbours, and reports a merge of non-neighbours as a notice', () => {
+  it('merges two neighbours, and reports a merge of non-neighbours as a notice', async () => {
     const st = store();
-    st.getState().mergeReviewShards(names[0], names[2]);
+    await st.getState().mergeReviewShards(names[0], names[2]);
     expect(st.getState().candidate).toBeNull();
     expect(st.getState().reviewNotice).toMatch(/are not neighbours/);
-    st.getState().mergeReviewShards(names[0], names[1]);
+    await st.getState().mergeReviewShards(names[0], names[1]);
     expect(st.getState().candidate!.file.numberOfShards).toBe(2);
     expect(st.getState().reviewNotice).toBeNull();
   });

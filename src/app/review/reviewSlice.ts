@@ -16,17 +16,7 @@
  */
 import type { SliceCreator } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
-import {
-  CellSums,
-  Router,
-  diffBoundaries,
-  splitShard,
-  mergeShards,
-  type BoundaryDiff,
-  type BoundaryFile,
-  type CellWeight,
-  type ShardMatch,
-} from '../../core/index';
+import { CellSums, ShardTable, type BoundaryDiff, type BoundaryFile, type CellWeight, type ShardMatch } from '../../core/index';
 import { readCandidate, withStarts, nudgeBoundary, childOf } from './review';
 import type { FanoutAnswer, LoadDiffAnswer } from './reviewWorker';
 
@@ -47,7 +37,7 @@ export interface ReviewEdit {
 /** The candidate boundary file under review. */
 export interface ReviewCandidate {
   file: BoundaryFile;
-  router: Router;
+  router: ShardTable;
   /** Where it came from: a file name, a URL, "split of …", "copy of …". */
   source: string;
   /** The file as loaded or as the last split/merge made it: what "revert" returns to. */
@@ -104,10 +94,14 @@ export interface ReviewSlice {
   /** Moves the selected boundary by `steps` non-empty cells (see review/review.ts nudgeBoundary). */
   nudgeSelected: (steps: number) => void;
   selectBoundary: (i: number) => void;
-  /** Splits a candidate shard (or a current one, without a candidate) at its weighted median. */
-  splitReviewShard: (name: string) => void;
-  /** Merges two neighbouring shards of the candidate (or of the current file). */
-  mergeReviewShards: (a: string, b: string) => void;
+  /**
+   * Splits a candidate shard (or a current one, without a candidate) at its weighted median.
+   * The core's editor loads on first use (it is not on the first screen): the promise settles
+   * when the edit (or its notice) is in the store.
+   */
+  splitReviewShard: (name: string) => Promise<void>;
+  /** Merges two neighbouring shards of the candidate (or of the current file); settles as splitReviewShard. */
+  mergeReviewShards: (a: string, b: string) => Promise<void>;
   /** Returns the candidate to its base (drops the hand edits). */
   revertCandidate: () => void;
   setReviewMatch: (m: ShardMatch) => void;
@@ -134,7 +128,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
   /** The file edits start from: the candidate, or the current file. */
   const editBase = (): BoundaryFile | null => get().candidate?.file ?? readyData(get())?.file ?? null;
   const setCandidate = (file: BoundaryFile, source: string, edit: ReviewEdit | null) =>
-    set({ candidate: { file, router: new Router(file, source), source, base: file, moves: 0, edit }, candidateError: null, selectedBoundary: -1, reviewSaveProblems: [], reviewNotice: null });
+    set({ candidate: { file, router: new ShardTable(file, source), source, base: file, moves: 0, edit }, candidateError: null, selectedBoundary: -1, reviewSaveProblems: [], reviewNotice: null });
   /** Runs an edit, turning its RangeError into a notice. */
   const attempt = (what: string, fn: () => void) => {
     try {
@@ -143,6 +137,15 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
       set({ reviewNotice: `${what}: ${(e as Error).message}` });
     }
   };
+  /**
+   * Runs a split or merge with the core's editor (core/edit.ts), loaded on first use so that it
+   * stays off the first screen; a failed load becomes a notice like a refused edit.
+   */
+  const editor = (what: string, fn: (edit: typeof import('../../core/edit')) => void): Promise<void> =>
+    import('../../core/edit').then(
+      (edit) => attempt(what, () => fn(edit)),
+      (e: Error) => set({ reviewNotice: `${what}: the editor did not load (${e.message})` }),
+    );
   /** A split/merge result made a child of the current file. */
   const adopt = (file: BoundaryFile, source: string, edit: ReviewEdit) => {
     const current = readyData(get())?.file;
@@ -198,7 +201,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
       attempt('move boundary', () => {
         starts[i] = ordinal;
         const file = withStarts(c.file, starts, sums);
-        set({ candidate: { ...c, file, router: new Router(file, c.source), moves: c.moves + 1 }, reviewSaveProblems: [], reviewNotice: null });
+        set({ candidate: { ...c, file, router: new ShardTable(file, c.source), moves: c.moves + 1 }, reviewSaveProblems: [], reviewNotice: null });
       });
     },
     nudgeSelected: (steps) => {
@@ -209,11 +212,11 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
     selectBoundary: (i) => {
       if (get().selectedBoundary !== i) set({ selectedBoundary: i });
     },
-    splitReviewShard: (name) => {
-      const base = editBase();
-      const cells = get().reviewCells;
-      if (!base || !cells) return;
-      attempt(`split "${name}"`, () => {
+    splitReviewShard: (name) =>
+      editor(`split "${name}"`, ({ splitShard }) => {
+        const base = editBase();
+        const cells = get().reviewCells;
+        if (!base || !cells) return;
         const r = splitShard(base, cells, name);
         const docs = (h: { restaurants: number; dishes: number }) => fmtDocs(h.restaurants + h.dishes);
         adopt(r.file, `split of "${name}"`, {
@@ -222,13 +225,12 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
           consequence: r.consequence,
           renamed: r.renamed,
         });
-      });
-    },
-    mergeReviewShards: (a, b) => {
-      const base = editBase();
-      const cells = get().reviewCells;
-      if (!base || !cells) return;
-      attempt(`merge "${a}" and "${b}"`, () => {
+      }),
+    mergeReviewShards: (a, b) =>
+      editor(`merge "${a}" and "${b}"`, ({ mergeShards }) => {
+        const base = editBase();
+        const cells = get().reviewCells;
+        if (!base || !cells) return;
         const r = mergeShards(base, cells, a, b);
         adopt(r.file, `merge of "${a}" and "${b}"`, {
           kind: 'merge',
@@ -236,12 +238,11 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
           consequence: r.consequence,
           renamed: r.renamed,
         });
-      });
-    },
+      }),
     revertCandidate: () => {
       const c = get().candidate;
       if (!c || c.moves === 0) return;
-      set({ candidate: { ...c, file: c.base, router: new Router(c.base, c.source), moves: 0 }, reviewSaveProblems: [], reviewNotice: null });
+      set({ candidate: { ...c, file: c.base, router: new ShardTable(c.base, c.source), moves: 0 }, reviewSaveProblems: [], reviewNotice: null });
     },
     setReviewMatch: (m) => {
       if (get().reviewMatch !== m) set({ reviewMatch: m });
@@ -265,14 +266,3 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get) => {
     },
   };
 };
-
-/**
- * computeReviewDiff is what the driver runs when an input changes: the core's
- * diff of the current file and the candidate over the review cells, or null
- * while one of them is missing.
- */
-export function computeReviewDiff(s: { data: Parameters<typeof readyData>[0]['data']; candidate: ReviewCandidate | null; reviewCells: CellWeight[] | null; reviewMatch: ShardMatch }): BoundaryDiff | null {
-  const data = readyData(s);
-  if (!data || !s.candidate || !s.reviewCells) return null;
-  return diffBoundaries(data.router, s.candidate.router, s.reviewCells, { match: s.reviewMatch });
-}

@@ -4,7 +4,7 @@
  * (coveringGeoJson, coveringCsv, workedSearchesCsv); this file only names
  * the files and hands them to the browser.
  */
-import { type Router } from '../../core/index';
+import { type ShardTable } from '../../core/index';
 import { coveringGeoJson, coveringCsv, workedSearchesCsv } from '../../core/exports';
 import { type WorkedSearch } from '../../core/searches';
 import type { SearchCovering } from './searchSlice';
@@ -17,7 +17,7 @@ export function coveringFileName(c: Pick<SearchCovering, 'lat' | 'lng'>, radius:
 }
 
 /** coveringExport returns the file name, MIME type and text of a covering export. */
-export function coveringExport(router: Router, c: SearchCovering, radius: Pick<Radius, 'value' | 'unit'>, kind: 'geojson' | 'csv'): { name: string; type: string; text: string } {
+export function coveringExport(router: ShardTable, c: SearchCovering, radius: Pick<Radius, 'value' | 'unit'>, kind: 'geojson' | 'csv'): { name: string; type: string; text: string } {
   if (kind === 'csv') return { name: coveringFileName(c, radius, 'csv'), type: 'text/csv', text: coveringCsv(router, c.route) };
   const gj = coveringGeoJson(router, c.route, { lat: c.lat, lng: c.lng, radius: { value: radius.value, unit: radius.unit, km: c.radiusKm } });
   return { name: coveringFileName(c, radius, 'geojson'), type: 'application/geo+json', text: JSON.stringify(gj) + '\n' };

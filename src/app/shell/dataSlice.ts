@@ -4,7 +4,7 @@
  * data/cells.csv and the sample cities.
  */
 import type { SliceCreator } from './types';
-import type { BoundaryFile, Router } from '../../core/index';
+import type { BoundaryFile, ShardTable } from '../../core/index';
 import type { City } from './loadData';
 import { shardPalette, type RGB } from './palette';
 
@@ -12,7 +12,7 @@ import { shardPalette, type RGB } from './palette';
 export interface ReadyData {
   status: 'ready';
   file: BoundaryFile;
-  router: Router;
+  router: ShardTable;
   source: string;
   /** Shard colours in key order. */
   colors: RGB[];
@@ -45,7 +45,7 @@ export interface DataSlice {
   data: DataState;
   cells: CellsData | null;
   cities: City[];
-  setBoundaries: (file: BoundaryFile, router: Router, source: string) => void;
+  setBoundaries: (file: BoundaryFile, router: ShardTable, source: string) => void;
   setDataError: (title: string, problems: string[]) => void;
   setCells: (cells: CellsData) => void;
   setCities: (cities: City[]) => void;

@@ -12,7 +12,7 @@
  * or merge made it), the edited file, the number of hand moves and the last
  * split/merge. Both files are checked by the core again when they come back.
  */
-import { formatBoundaryFile, Router } from '../../core/index';
+import { formatBoundaryFile, ShardTable } from '../../core/index';
 import type { AppState } from './store';
 import type { AppStore } from './types';
 import { readCandidate } from '../review/review';
@@ -72,7 +72,7 @@ export function restoreKept(store: AppStore, k: KeptCandidate): string | null {
   origin = k.url;
   hasCandidate = true;
   store.setState({
-    candidate: { file: file.file, router: new Router(file.file, k.source), source: k.source, base: base.file, moves: k.moves, edit: k.edit },
+    candidate: { file: file.file, router: new ShardTable(file.file, k.source), source: k.source, base: base.file, moves: k.moves, edit: k.edit },
     candidateError: null,
     selectedBoundary: -1,
     reviewSaveProblems: [],

@@ -8,7 +8,7 @@
  * message in the page rather than a build error; `?boundaries=/path.json`
  * (a same-origin path) opens another boundary file, e.g. a proposed one.
  */
-import { parseBoundaryFile, BoundaryFileError, Router, type BoundaryFile } from '../../core/index';
+import { parseBoundaryFile, BoundaryFileError, ShardTable, type BoundaryFile } from '../../core/index';
 import { parseCities as parseCityList } from '../../core/searches';
 import type { City } from '../../core/place';
 import { serverPath, pageOrigin } from './url';
@@ -85,7 +85,7 @@ export class DataLoadError extends Error {
 /** A validated boundary file and its router. */
 export interface LoadedBoundaries {
   file: BoundaryFile;
-  router: Router;
+  router: ShardTable;
   /** Where the file came from (a URL path), for messages and the header. */
   source: string;
 }
@@ -120,7 +120,7 @@ export async function loadBoundaries(url: string, fetchFn: Fetch = fetch): Promi
   const name = url === DATA_URLS.boundaries ? DATA_NAMES.boundaries : url.replace(/^\/@fs/, '').replace(/\?.*$/, '');
   try {
     const file = parseBoundaryFile(text, name);
-    return { file, router: new Router(file, name), source: name };
+    return { file, router: new ShardTable(file, name), source: name };
   } catch (e) {
     if (e instanceof BoundaryFileError) throw new DataLoadError(`${name} is not a valid boundary file`, e.errors.map((x) => x.message));
     throw e;

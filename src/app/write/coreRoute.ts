@@ -8,7 +8,7 @@
  * turned into routing phases, as every writer and searcher does), so it names
  * the read owner and one or two write owners, like the API.
  */
-import { Router, routingPhaseOf, withMigration, type BoundaryFile, type MigrationMove, type ShardRef } from '../../core/index';
+import { ShardTable, routingPhaseOf, withMigration, type BoundaryFile, type MigrationMove, type ShardRef } from '../../core/index';
 import type { MigrationStatus } from '../../server/wire';
 import type { WriteAnswer } from '../../server/wire';
 import type { AppState } from '../shell/types';
@@ -38,7 +38,7 @@ export interface CoreRoute {
  * migration whose base is not `file`'s hash is not applied (the explorer shows
  * another file than the index's): `note` says so.
  */
-export function routerFor(file: BoundaryFile, settled: Router, migration: MigrationStatus | null): { router: Router; epoch: number | null; note: string | null } {
+export function routerFor(file: BoundaryFile, settled: ShardTable, migration: MigrationStatus | null): { router: ShardTable; epoch: number | null; note: string | null } {
   if (!migration) return { router: settled, epoch: null, note: null };
   if (migration.base !== file.hash) {
     return { router: settled, epoch: null, note: `the index is migrating from boundary file ${migration.base.slice(0, 12)}, not the explorer's ${file.hash.slice(0, 12)}: routed with the explorer's file alone` };
@@ -49,11 +49,11 @@ export function routerFor(file: BoundaryFile, settled: Router, migration: Migrat
     if (phase) moves.push({ start: m.start, end: m.end, from: m.from, to: m.to, phase });
   }
   if (moves.length === 0) return { router: settled, epoch: migration.epoch, note: null };
-  return { router: new Router(withMigration(file, { epoch: migration.epoch, target: migration.target, moves }), 'the index’s migration state'), epoch: migration.epoch, note: null };
+  return { router: new ShardTable(withMigration(file, { epoch: migration.epoch, target: migration.target, moves }), 'the index’s migration state'), epoch: migration.epoch, note: null };
 }
 
 /** coreRoute routes a point (degrees; lat in [-90, 90], lng finite; throws RangeError otherwise). */
-export function coreRoute(router: Router, lat: number, lng: number, epoch: number | null = null, note: string | null = null): CoreRoute {
+export function coreRoute(router: ShardTable, lat: number, lng: number, epoch: number | null = null, note: string | null = null): CoreRoute {
   return { lat, lng, token: router.route(lat, lng).token, read: router.readShard(lat, lng), writes: router.writeShards(lat, lng), epoch, note };
 }
 

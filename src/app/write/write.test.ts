@@ -6,7 +6,7 @@
  * sent and answers in the wire's shape).
  */
 import { describe, it, expect, beforeEach } from 'vitest';
-import { Router, cellAt, cellOrdinal, cellFromOrdinal, cellToken, intermediateFile, type MigrationState } from '../../core/index';
+import { Router, ShardTable, cellAt, cellOrdinal, cellFromOrdinal, cellToken, intermediateFile, type MigrationState } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
 import { parseRestaurantBody, WRITE_ID_RE, type MigrationStatus, type WriteAnswer } from '../../server/wire';
 import { appStore, resetAppStore } from '../shell/store';
@@ -49,7 +49,7 @@ const status = (writes: LiveStatus['writes'], migration: MigrationStatus | null 
 });
 
 /** The answer a correct server gives for a restaurant at (lat, lng): its owners from `router`, each acknowledged on its own shard. */
-function answerFor(router: Router, id: string, lat: number, lng: number, status: WriteAnswer['status'] = 'written'): WriteAnswer {
+function answerFor(router: ShardTable, id: string, lat: number, lng: number, status: WriteAnswer['status'] = 'written'): WriteAnswer {
   const read = router.readShard(lat, lng);
   const owners = router.writeShards(lat, lng).map((s) => ({ name: s.name, shard: s.shard, role: s.name === read.name ? ('read' as const) : ('write' as const) }));
   return {
