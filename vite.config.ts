@@ -196,7 +196,7 @@ function s2jsNamespaces(): Plugin {
 
 /**
  * Leaves out the GLSL of three.js's built-in materials. The explorer draws only its own
- * ShaderMaterials (globe/shaders.ts and the layers' materials, none with an `#include`), yet
+ * ShaderMaterials (src/app/globe/shaders.ts and the layers' materials, none with an `#include`), yet
  * three's WebGL build carries the source of every built-in material's shaders in one object,
  * `ShaderChunk`, which a bundler keeps whole: 28 KB gzip of the first screen. For a
  * ShaderMaterial three adds exactly two chunks to the fragment shader (WebGLProgram: the tone
