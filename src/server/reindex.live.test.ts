@@ -151,6 +151,8 @@ const aliasOf = async (alias: string) => {
 };
 
 const isBlock = (e: unknown) => e instanceof OpenSearchError && e.status === 403 && /cluster_block/.test(e.message);
+/** A delete sent through the alias just after the switch with the routing its search found before it (none, on SRC): DEST requires one. */
+const isStaleRouting = (e: unknown) => e instanceof OpenSearchError && e.status === 400 && /routing_missing_exception/.test(e.message);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -190,14 +192,19 @@ class PlacesWriter {
     return xs[Math.floor(this.rand() * xs.length)];
   }
 
-  /** Sends one write, by the source's name or through the alias; a blocked write goes through the alias. */
+  /**
+   * Sends one write, by the source's name or through the alias; a blocked write goes through the
+   * alias. `f` is sent again whole (a delete searches for its routing again) when the alias moved
+   * between a delete's search and the delete (400 routing_missing_exception), as the README tells
+   * plain writers to.
+   */
   private async send(byName: boolean, f: (target: string) => Promise<void>) {
     let target = byName ? this.src : this.alias;
     for (let i = 0; ; i++) {
       try {
         return await f(target);
       } catch (e) {
-        if (!isBlock(e) || i > 400) throw e;
+        if (!(isBlock(e) || (isStaleRouting(e) && target === this.alias)) || i > 400) throw e;
         this.stats.refused++;
         target = this.alias;
         await sleep(50);
