@@ -74,13 +74,18 @@ async function readAll(): Promise<{ id: string; source: unknown }[]> {
   return out;
 }
 
-/** engineRate copies SRC with the engine's own `_reindex` (one slice per SRC shard, no pipeline, no routing) into an index like plainRate's: the same read and write, no client. */
-async function engineRate(shards: number): Promise<number> {
-  const dest = 'rf-copy-engine';
+/** createLike (re)creates `dest` with SRC's mapping (no `_meta`, routing not required), `shards` primaries, no replica and the load settings: the index both baselines write. */
+async function createLike(dest: string, shards: number): Promise<void> {
   await client.request('DELETE', `/${dest}`, { okStatuses: [404] });
   const mapping = await client.get<Record<string, { mappings: Record<string, unknown> }>>(`/${SRC}/_mapping`);
   const { _meta: _m, _routing: _r, ...mappings } = Object.values(mapping)[0].mappings;
   await client.admin('PUT', `/${dest}`, { body: { settings: { index: { number_of_shards: shards, number_of_replicas: 0, ...LOAD_SETTINGS } }, mappings } });
+}
+
+/** engineRate copies SRC with the engine's own `_reindex` (one slice per SRC shard, no pipeline, no routing) into an index like plainRate's: the same read and write, no client. */
+async function engineRate(shards: number): Promise<number> {
+  const dest = 'rf-copy-engine';
+  await createLike(dest, shards);
   try {
     const t0 = performance.now();
     const res = await client.request<{ created: number; failures: unknown[] }>('POST', '/_reindex', { query: { slices: 'auto', wait_for_completion: 'true', refresh: 'false' }, body: { source: { index: SRC, size: 5000 }, dest: { index: dest, pipeline: '_none' } }, timeoutMs: 1_800_000, okStatuses: [405] });
@@ -97,10 +102,7 @@ async function engineRate(shards: number): Promise<number> {
 /** plainRate sends the documents with plain `_bulk` (5,000 a request, 3 in flight) into an index like DEST without routing or pipeline. */
 async function plainRate(docs: { id: string; source: unknown }[], shards: number): Promise<number> {
   const dest = 'rf-copy-plain';
-  await client.request('DELETE', `/${dest}`, { okStatuses: [404] });
-  const mapping = await client.get<Record<string, { mappings: Record<string, unknown> }>>(`/${SRC}/_mapping`);
-  const { _meta: _m, _routing: _r, ...mappings } = Object.values(mapping)[0].mappings;
-  await client.admin('PUT', `/${dest}`, { body: { settings: { index: { number_of_shards: shards, number_of_replicas: 0, ...LOAD_SETTINGS } }, mappings } });
+  await createLike(dest, shards);
   try {
     const t0 = performance.now();
     let next = 0;

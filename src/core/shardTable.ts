@@ -13,6 +13,21 @@ import { cellAt, cellLevel, cellOrdinal, cellToken, parseToken, CELL_COUNT, LEVE
 import { assertValidBoundaryFile, type BoundaryFile } from './boundaries.ts';
 import { resolveMoves, phaseRouting, type ResolvedMove } from './migration.ts';
 
+/**
+ * lastStartAtOrBelow returns the largest i in [0, count) with starts[i] <= ordinal, by binary
+ * search. Preconditions: starts ascending, starts[0] <= ordinal (every layout starts at 0).
+ */
+function lastStartAtOrBelow(starts: Int32Array, count: number, ordinal: number): number {
+  let lo = 0;
+  let hi = count - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= ordinal) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** A shard as the router reports it. */
 export interface ShardRef {
   /** Position of the shard's range in key order, in [0, N). */
@@ -120,14 +135,7 @@ export class ShardTable {
 
   /** Index of the read segment holding an ordinal (Router.shardsAsked walks the read layout with it). */
   protected segmentOfOrdinal(ordinal: number): number {
-    let lo = 0;
-    let hi = this.readOwners.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.readStarts[mid] <= ordinal) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return lastStartAtOrBelow(this.readStarts, this.readOwners.length, ordinal);
   }
 
   /**
@@ -190,15 +198,7 @@ export class ShardTable {
 
   /** indexOfOrdinal returns the key-order index of the shard holding a level-10 ordinal in [0, CELL_COUNT). */
   indexOfOrdinal(ordinal: number): number {
-    // Largest i with starts[i] <= ordinal.
-    let lo = 0;
-    let hi = this.numberOfShards - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= ordinal) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return lastStartAtOrBelow(this.starts, this.numberOfShards, ordinal);
   }
 
   /** shardOfCell returns the shard holding a level-10 cell. */

@@ -14,6 +14,7 @@
 import { s2 } from 's2js';
 import { assertLatLng, cellCenter, type LatLng } from '../../core/index';
 import { leafCellAt } from '../../core/cells';
+import { ijOfST, stOfSiTi } from '../../core/stuv';
 
 /** A point's cube face (0..5) and its (s, t) coordinates on that face, each in [0, 1]. */
 export interface FaceST {
@@ -21,10 +22,6 @@ export interface FaceST {
   s: number;
   t: number;
 }
-
-/** 2^30: leaf cells per face side; 2^31: S2's si/ti scale (cell centres at odd values). */
-const MAX_SIZE = 2 ** 30;
-const MAX_SITI = 2 ** 31;
 
 /**
  * faceSTAt returns the cube face and (s, t) of a point, to leaf-cell
@@ -34,7 +31,7 @@ export function faceSTAt(lat: number, lng: number): FaceST {
   assertLatLng(lat, lng);
   const leaf = leafCellAt(lat, lng);
   const { face, si, ti } = s2.cellid.faceSiTi(leaf);
-  return { face, s: si / MAX_SITI, t: ti / MAX_SITI };
+  return { face, s: stOfSiTi(si), t: stOfSiTi(ti) };
 }
 
 /**
@@ -44,6 +41,6 @@ export function faceSTAt(lat: number, lng: number): FaceST {
  */
 export function latLngOfFaceST(face: number, s: number, t: number): LatLng {
   if (!Number.isInteger(face) || face < 0 || face > 5) throw new RangeError(`face ${face} is not a cube face: expected an integer in [0, 5]`);
-  const ij = (x: number) => Math.min(MAX_SIZE - 1, Math.max(0, Math.floor((Number.isFinite(x) ? x : 0) * MAX_SIZE)));
+  const ij = (x: number) => ijOfST(Number.isFinite(x) ? x : 0);
   return cellCenter(s2.cellid.fromFaceIJ(face, ij(s), ij(t)));
 }
