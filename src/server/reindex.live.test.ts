@@ -21,7 +21,7 @@ import { Router, parseBoundaryFile, type BoundaryFile } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
 import { loadGazetteer } from '../data/places.ts';
 import { ROOT, derivedFile, getJson, liveClient, startApi } from './testkit.ts';
-import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
+import { OpenSearchError } from './opensearch.ts';
 import { seedIndex } from './seeder.ts';
 import { main } from '../cli/main.ts';
 
