@@ -11,7 +11,7 @@ import type { Router } from '../../core/index.ts';
 import type { OpenSearchClient } from '../opensearch.ts';
 import { pointOf } from '../../opensearch/documents.ts';
 import type { PipelineFields } from '../../opensearch/pipeline.ts';
-import { describeDiff, digestOf, fixDiff, idsOf, isClean, type RangeDiff } from '../docDiff.ts';
+import { describeDiff, fixDiff, spillHash, idsOf, isClean, type RangeDiff } from '../docDiff.ts';
 import { SpillJoin } from '../spill.ts';
 import type { ReindexRun } from './context.ts';
 import type { SourceInfo } from './create.ts';
@@ -70,7 +70,7 @@ export async function verifyIndexes(client: OpenSearchClient, src: string, dest:
           if (!p && unlocatedCount++ < 3) unlocated.push(h._id);
           const shard = p ? router.readShard(p.lat, p.lng).shard : -1;
           if (shard >= 0) byShard.get(shard)!.expected++;
-          join.a(h._id, `${shard}:${digestOf(s).hash}`);
+          join.a(h._id, `${shard}:${spillHash(s)}`);
         }
         meter.add(hits.length);
       }
@@ -80,7 +80,7 @@ export async function verifyIndexes(client: OpenSearchClient, src: string, dest:
         const line = byShard.get(k)!;
         for (const h of hits) {
           line.held++;
-          join.b(h._id, `${k}:${digestOf(h._source ?? {}).hash}`);
+          join.b(h._id, `${k}:${spillHash(h._source ?? {})}`);
         }
         meter.add(hits.length);
       }
