@@ -140,6 +140,8 @@ async function drop(name: string) {
 
 /** Loads N small located documents into a hash-sharded index with plain _bulk (kept when it already holds N). */
 async function ensureSource(index: string, n: number): Promise<void> {
+  // (A load cut short left refresh off: refresh first, or the count misses what it wrote.)
+  await client.request('POST', `/${index}/_refresh`, { okStatuses: [404], timeoutMs: 600_000 });
   const have = await client.request<{ count: number }>('POST', `/${index}/_count`, { okStatuses: [404] });
   if (have.status === 200) {
     const blocked = await client.request<Record<string, { settings: { index?: { blocks?: { write?: string } } } }>>('GET', `/${index}/_settings/index.blocks.write`);
