@@ -5,6 +5,10 @@
  *
  *   dishes            the bundled sample as `npx geoshard seed` writes it (read only; seed it
  *                     first): 20,000 restaurants and their dishes, joined, 15 shards;
+ *   places            `npx geoshard seed --sample places` (read only; seed it first): 135,233
+ *                     gazetteer places, hash-sharded (5 shards), about 1.5 documents per
+ *                     level-10 cell: the worst case for the cluster path of cells, whose
+ *                     aggregation then returns nearly a bucket per document;
  *   gs-engines-flat   made here if missing: K copies (default 4) of every gazetteer place,
  *                     each jittered up to ~1 km, as small flat documents (a geo_point and a
  *                     population), routed by the bundled boundary file's owners with geoshard
@@ -26,6 +30,7 @@ import { mulberry32 } from '../src/core/prng.ts';
 import { SAMPLE_CONFIG, type IndexConfig } from '../src/opensearch/indexConfig.ts';
 import { loadGazetteer } from '../src/data/places.ts';
 import { cpuReader } from './cpu.ts';
+import { PLACES_CONFIG } from '../src/server/places.ts';
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -85,6 +90,7 @@ async function main() {
   const cpu = await cpuReader(client);
   const flatConfig: IndexConfig = { index: FLAT, location: 'geo', weight: 'docs', name: null, join: null, facets: [] };
   const sample: IndexConfig = { ...SAMPLE_CONFIG, index: 'dishes' };
+  const places: IndexConfig = { ...PLACES_CONFIG };
   const audit = (index: string, engine: AuditEngine, flat?: { location: string }) => async () => {
     const r = await auditIndex(client, index, { engine, flat });
     return { docs: r.documents.total, returned: r.returned, answer: JSON.stringify([r.tally.counts, r.tally.problems.map((p) => `${p.id} ${p.problem}`).sort()]) };
@@ -98,6 +104,8 @@ async function main() {
     ['cells dishes cluster', cells(sample, 'cluster')],
     ['cells flat client', cells(flatConfig, 'client')],
     ['cells flat cluster', cells(flatConfig, 'cluster')],
+    ['cells places client', cells(places, 'client')],
+    ['cells places cluster', cells(places, 'cluster')],
     ['audit dishes client', audit('dishes', 'client')],
     ['audit dishes cluster', audit('dishes', 'cluster')],
     ['audit flat client', audit(FLAT, 'client', { location: 'geo' })],

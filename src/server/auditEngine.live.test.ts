@@ -19,10 +19,15 @@ import { derivedFile, ensureSeeded, liveClient } from './testkit.ts';
 import { searchShardsOf } from './fingerprint.ts';
 import { auditIndex, type AuditReport } from './audit.ts';
 import { indexMeta, indexSettings } from './indexSpec.ts';
+import { advance, plan, startState, type MigrationState } from '../core/index.ts';
+import { movedCandidate } from './migrationFixture.ts';
+import { getIndexMeta } from './seeder.ts';
+import { withState, writeMeta } from './migration.ts';
 
 const client = liveClient();
 const INDEX = 'gs-audit-engine-live';
 const FLAT = 'gs-audit-engine-flat';
+const MOVE = 'gs-audit-engine-move';
 const file = derivedFile(INDEX);
 const flatFile: BoundaryFile = derivedFile(FLAT);
 const router = new Router(file);
@@ -134,6 +139,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client.request('DELETE', `/${INDEX}`, { okStatuses: [404] });
   await client.request('DELETE', `/${FLAT}`, { okStatuses: [404] });
+  await client.request('DELETE', `/${MOVE}`, { okStatuses: [404] });
   await client.close();
 });
 
@@ -170,5 +176,44 @@ describe('the audit in the cluster equals the audit in the client (live)', () =>
     expect(b.documents.total).toBe(flatRight.size + flatWrong.size);
     expect(idsOf(b.tally.problems)).toEqual([...flatWrong].sort());
     expect(b.returned).toBeLessThan(a.returned);
+  }, 300_000);
+
+  it('during a migration (a range with two write owners): the same problems at every step', async () => {
+    await client.request('DELETE', `/${MOVE}`, { okStatuses: [404] });
+    const base = derivedFile(MOVE);
+    await ensureSeeded(client, base, 300, 5);
+    const candidate = movedCandidate(base, 300, [1], 3);
+    const m = plan(base, candidate, []).moves[0];
+    type Hit = { _id: string; _source: Record<string, unknown> };
+    const cellRange = { range: { cell: m.end === null ? { gte: m.start } : { gte: m.start, lt: m.end } } };
+    const rs = (await client.request<{ hits: { hits: Hit[] } }>('POST', `/${MOVE}/_search`, { query: { routing: m.from }, body: { size: 1000, query: { bool: { filter: [{ term: { join: 'restaurant' } }, cellRange] } } } })).body.hits.hits;
+    const ds = (await client.request<{ hits: { hits: Hit[] } }>('POST', `/${MOVE}/_search`, { query: { routing: m.from }, body: { size: 10000, query: { terms: { restaurant_id: rs.map((r) => r._id) } } } })).body.hits.hits;
+    expect(rs.length).toBeGreaterThan(0);
+    const now = () => new Date().toISOString();
+    let state: MigrationState = startState(base, candidate, [m], now());
+    const publish = async (to: Parameters<typeof advance>[2], patch: Parameters<typeof advance>[4] = {}) => {
+      state = advance(state, 0, to, now(), patch);
+      await writeMeta(client, MOVE, withState((await getIndexMeta(client, MOVE))!, state));
+    };
+    const same = async (dirty: boolean) => {
+      const a = await auditIndex(client, MOVE, { engine: 'client' });
+      const b = await auditIndex(client, MOVE, { engine: 'cluster' });
+      expect(sorted(b)).toEqual(sorted(a));
+      expect(b.documents).toEqual(a.documents);
+      expect(a.clean).toBe(!dirty);
+    };
+    await publish('dual-write');
+    await publish('copying');
+    // The copy on the new owner, as the executor writes it: both copies are right while dual-written.
+    const body = [...rs, ...ds].map((h) => JSON.stringify({ create: { _index: MOVE, _id: h._id, routing: m.to } }) + '\n' + JSON.stringify(h._source.join === 'restaurant' ? { ...h._source, shard: m.to } : h._source)).join('\n') + '\n';
+    expect((await client.request<{ errors: boolean }>('POST', '/_bulk', { query: { refresh: 'true', pipeline: '_none' }, body })).body.errors).toBe(false);
+    await same(false);
+    const counts = { restaurants: rs.length, dishes: ds.length };
+    await publish('verified', { verified: { from: counts, to: counts } });
+    await publish('switched');
+    await same(false);
+    // Writes go to the new owner only: the old copies are wrong, on both paths.
+    await publish('deleting');
+    await same(true);
   }, 300_000);
 });
