@@ -311,3 +311,61 @@ export function addProblems(t: AuditTally, ps: readonly AuditProblem[], limit: n
     else t.omitted++;
   }
 }
+
+/**
+ * AuditBook is the whole of an audit's bookkeeping: the tally (bounded by
+ * `limit` kept problems) and one Locator (the last point). It keeps nothing
+ * per document, so its memory is flat in the index's size: the reader hands
+ * it each document once, with everything its checks need (a dish comes with
+ * the shards its restaurant was found on, which the reader asks the cluster
+ * for, shard by shard), and each document's problems are added at once, so
+ * no set of seen ids is needed to count a document once.
+ */
+export class AuditBook {
+  readonly tally: AuditTally = newTally();
+  private readonly locator: Locator;
+
+  /** `limit`: problems kept in the tally (all are counted), an integer >= 0. */
+  constructor(
+    readonly router: Router,
+    readonly limit: number,
+  ) {
+    this.locator = new Locator(router);
+  }
+
+  /**
+   * Locates a point as the reader found it: `exact` when read from `_source`,
+   * else from doc values (quantized). Returns undefined when a doc value's box
+   * straddles a cell edge (the caller must read `_source` and call again with
+   * exact), null when there is no valid point.
+   */
+  private at(point: unknown, exact: boolean): Located | null | undefined {
+    const p = latLngOf(point);
+    if (!p) return null;
+    return (exact ? this.locator.exact(p.lat, p.lng) : this.locator.quantized(p.lat, p.lng)) ?? undefined;
+  }
+
+  /** restaurant checks one restaurant at `point` (its location as read); false when the point must be read again exactly. */
+  restaurant(d: FoundRestaurant, point: unknown, exact = false): boolean {
+    const at = this.at(point, exact);
+    if (at === undefined) return false;
+    addProblems(this.tally, checkRestaurant(this.router, d, at), this.limit);
+    return true;
+  }
+
+  /** dish checks one dish at `point` (its restaurant_location) whose restaurant was found on `restaurantShards`; false as restaurant() returns it. */
+  dish(d: FoundDish, point: unknown, restaurantShards: readonly number[], exact = false): boolean {
+    const at = this.at(point, exact);
+    if (at === undefined) return false;
+    addProblems(this.tally, checkDish(this.router, d, at, restaurantShards), this.limit);
+    return true;
+  }
+
+  /** document checks one document of a flat index at `point` (its `field`); false as restaurant() returns it. */
+  document(d: FoundDocument, point: unknown, field: string, exact = false): boolean {
+    const at = this.at(point, exact);
+    if (at === undefined) return false;
+    addProblems(this.tally, checkDocument(this.router, d, at, field), this.limit);
+    return true;
+  }
+}

@@ -50,6 +50,21 @@ export class CellCounter {
     return ordinal;
   }
 
+  /**
+   * addCounts counts `docs` documents (an integer >= 1) in the level-10 cell
+   * of curve ordinal `ordinal` at once, with the sums of their weights (one
+   * per weight column, each finite and >= 0): a cell's bucket as a cluster's
+   * aggregation returns it (src/server/cellsEngine.ts). Returns the ordinal.
+   * Throws RangeError as addToCell does, or on a count that is not an integer >= 1.
+   */
+  addCounts(ordinal: number, docs: number, sums: readonly number[] = []): number {
+    if (!(Number.isInteger(docs) && docs >= 1)) throw new RangeError(`document count ${docs} is invalid: expected an integer >= 1`);
+    this.addToCell(ordinal, sums);
+    this.docs.set(ordinal, this.docs.get(ordinal)! + docs - 1);
+    this.total += docs - 1;
+    return ordinal;
+  }
+
   /** cells returns the non-empty cells in key order, each with its document count and weight sums. */
   cells(): (DocsCellRow & { ordinal: number })[] {
     const ordinals = Float64Array.from(this.docs.keys()).sort();

@@ -35,6 +35,7 @@
  */
 import { Router, CELL_COUNT, LEVEL, intermediateFile, type BoundaryFile, type MigrationState } from '../core/index.ts';
 import { sha256 } from '../core/sha256.ts';
+import { PAINLESS_S2 } from './painless.ts';
 
 /** pipelineId returns the id of an index's routing pipeline: `geoshard-<index>`. */
 export function pipelineId(index: string): string {
@@ -150,10 +151,12 @@ export function expectedIdentity(base: BoundaryFile, state?: MigrationState | nu
 
 /**
  * The Painless script. Constant text (everything that varies is in params),
- * so every index's pipeline shares one compiled script. Comments name the
- * s2js function each step mirrors; the operations are in s2js's order.
+ * so every index's pipeline shares one compiled script. The S2 steps are
+ * PAINLESS_S2's functions (painless.ts: the one Painless S2 source, shared
+ * with the search-time scripts of the engine paths).
  */
 export const ROUTING_SCRIPT = `
+${PAINLESS_S2}
 double num(def v, String what) {
   if (v instanceof Number) return ((Number) v).doubleValue();
   if (v instanceof String) return Double.parseDouble(((String) v).trim());
@@ -196,60 +199,10 @@ if (loc instanceof Map) {
 if (!(lat >= -90.0 && lat <= 90.0) || Double.isInfinite(lng) || Double.isNaN(lng)) {
   throw new IllegalArgumentException(params.pipeline + ': ' + field + ' lat ' + lat + ', lon ' + lng + ' is not a point: lat must be in [-90, 90] and lon finite, in degrees');
 }
-// s2.LatLng.fromDegrees, then Point.fromLatLng.
-double deg = Math.PI / 180;
-double phi = lat * deg;
-double theta = lng * deg;
-double cosphi = StrictMath.cos(phi);
-double x = StrictMath.cos(theta) * cosphi;
-double y = StrictMath.sin(theta) * cosphi;
-double z = StrictMath.sin(phi);
-// face (Vector.largestComponent, then the sign), then validFaceXYZToUV.
-double ax = Math.abs(x);
-double ay = Math.abs(y);
-double az = Math.abs(z);
-int f;
-if (ax > ay) { f = ax > az ? 0 : 2; } else { f = ay > az ? 1 : 2; }
-if ((f == 0 && x < 0) || (f == 1 && y < 0) || (f == 2 && z < 0)) f += 3;
-double u;
-double v;
-if (f == 0) { u = y / x; v = z / x; }
-else if (f == 1) { u = -x / y; v = z / y; }
-else if (f == 2) { u = -x / z; v = -y / z; }
-else if (f == 3) { u = z / x; v = y / x; }
-else if (f == 4) { u = z / y; v = -x / y; }
-else { u = -y / z; v = -x / z; }
-// uvToST, then stToIJ (MAX_SIZE = 2^30, clamped to [0, 2^30 - 1]).
-double su = u >= 0 ? 0.5 * StrictMath.sqrt(1 + 3 * u) : 1 - 0.5 * StrictMath.sqrt(1 - 3 * u);
-double sv = v >= 0 ? 0.5 * StrictMath.sqrt(1 + 3 * v) : 1 - 0.5 * StrictMath.sqrt(1 - 3 * v);
-long li = (long) Math.floor(1073741824.0 * su);
-long lj = (long) Math.floor(1073741824.0 * sv);
-int i = (int) (li < 0 ? 0 : (li > 1073741823 ? 1073741823 : li));
-int j = (int) (lj < 0 ? 0 : (lj > 1073741823 ? 1073741823 : lj));
-// fromFaceIJ's Hilbert curve, the ten levels of a level-10 parent: ijToPos and posToOrientation.
-int[] ijToPos = new int[] {0, 1, 3, 2, 0, 3, 1, 2, 2, 3, 1, 0, 2, 1, 3, 0}; // [orientation][ij], flat
-int[] posToOrientation = new int[] {1, 0, 0, 3};
-int orientation = f & 1;
-int pos = 0;
-for (int k = 29; k >= 20; k--) {
-  int p = ijToPos[(orientation << 2) | (((i >> k) & 1) << 1) | ((j >> k) & 1)];
-  pos = (pos << 2) | p;
-  orientation ^= posToOrientation[p];
-}
-int ordinal = (f << 20) | pos;
-// The level-10 token: the id's top 24 bits (face, 20 position bits, the level's 1 bit) as 6 hex digits.
-int bits = (ordinal << 1) | 1;
-String hex = '0123456789abcdef';
-String token = '';
-for (int k = 20; k >= 0; k -= 4) { int d = (bits >> k) & 15; token += hex.substring(d, d + 1); }
-// The range: the last segment whose start is <= ordinal.
-List starts = params.starts;
-int lo = 0;
-int hi = starts.size() - 1;
-while (lo < hi) {
-  int mid = (lo + hi + 1) >> 1;
-  if ((int) starts.get(mid) <= ordinal) lo = mid; else hi = mid - 1;
-}
+// The level-10 cell (painless.ts PAINLESS_S2), then its range: the last segment whose start is <= ordinal.
+int ordinal = s2Ordinal(lat, lng);
+String token = s2Token(ordinal);
+int lo = s2Segment(params.starts, ordinal);
 List owners = params.write.get(lo);
 def given = ctx._routing;
 if (given == null) {

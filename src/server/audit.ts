@@ -1,40 +1,45 @@
 /**
- * The audit of a live index (`geoshard audit`): read every document of every
- * shard and report each one the routing state says is misplaced, using the
- * pure checks of core/audit.ts.
+ * The audit of a live index (`geoshard audit`): every document of every
+ * shard checked against the routing state, each document on the wrong shard
+ * (or otherwise wrong) reported, using the pure checks of core/audit.ts
+ * (AuditBook: a bounded tally, nothing kept per document).
  *
  * Each shard is read through its own point-in-time (created with
  * `preference=_shards:N`, so it holds that one shard), in `_doc` order with
- * search_after, `pageSize` documents a page, `concurrency` shards at a time:
- * first its restaurants, then everything else, so a dish is checked against
- * its shard's complete set of restaurants. Only doc values are fetched (no
- * stored field: documents are named by their `id`, which geoshard writes
- * equal to `_id`; the few without one are read with their `_id`), and the
- * documents whose `_routing` is not the shard's name are found by a query;
- * a location read from doc values is quantized,
- * so its cell is taken only when the whole quantization box lies in one cell
- * (Locator.quantized) and the few that straddle a cell edge are read again
- * from `_source`.
+ * search_after, `pageSize` documents a page, `concurrency` shards at a time,
+ * in disjoint scans, so each document is met once and its problems are
+ * added at once:
+ *   - restaurants with an `id` and `_routing` = the shard's name (the bulk:
+ *     only doc values are fetched, no stored field, no `_source`);
+ *   - the other restaurants (their `_routing` and `_id` fetched: the
+ *     wrong-routing check);
+ *   - dishes whose join parent is on the shard (a has_parent query: the join
+ *     resolves within a shard), split the same way by id and routing;
+ *   - dishes with no parent on the shard: for each page of those the
+ *     restaurants are looked up on every shard (a terms query per shard), so
+ *     the report says where the restaurant is. No map of restaurants is kept.
+ * A flat index (opts.flat) is read in two scans: `_routing` right, and not.
+ *
+ * With engine "cluster" (auditEngine.ts), the bulk scans carry a Painless
+ * script query that the shard evaluates, so only the documents that may be
+ * wrong come back; the counts of documents come from the point-in-time
+ * (track_total_hits). With engine "client" every document comes back and
+ * the client checks each.
+ *
+ * A location read from doc values is quantized, so its cell is taken only
+ * when the whole quantization box lies in one cell (Locator.quantized; the
+ * script's s2QuantizedOrdinal) and the few that straddle a cell edge are read
+ * again from `_source`.
+ *
+ * A dish's restaurant is found by its `_id` (has_parent) or its `id` (the
+ * lookup): geoshard writes the two equal.
  */
-import {
-  Locator,
-  addProblems,
-  checkDish,
-  checkDocument,
-  checkRestaurant,
-  checkRouting,
-  latLngOf,
-  newTally,
-  type AuditProblem,
-  type AuditTally,
-  type FoundDish,
-  type FoundRestaurant,
-  type Located,
-} from '../core/audit.ts';
+import { AuditBook, type AuditTally, type FoundDish, type FoundDocument } from '../core/audit.ts';
 import type { BoundaryFile } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { JOIN_FIELD, PARENT } from './indexSpec.ts';
 import { readMigration, routerOf } from './migration.ts';
+import { ownerTable, suspectQuery } from './auditEngine.ts';
 
 /** AuditError is a refusal with a message for the operator (a missing index, one without geoshard `_meta`). */
 export class AuditError extends Error {
@@ -79,7 +84,16 @@ export interface AuditOptions {
    * beside their join parent).
    */
   flat?: { location: string };
+  /**
+   * Where documents are checked: "client" (default) reads every document and checks it here;
+   * "cluster" has each shard run a Painless filter (auditEngine.ts) so only the documents that
+   * may be wrong come back. The two report the same problems.
+   */
+  engine?: AuditEngine;
 }
+
+/** Where an audit checks documents (AuditOptions.engine). */
+export type AuditEngine = 'client' | 'cluster';
 
 /** What one shard held. */
 export interface ShardAudit {
@@ -103,6 +117,10 @@ export interface AuditReport {
   documents: { restaurants: number; dishes: number; total: number };
   /** Documents whose location was read again from `_source` (their doc value was too close to a cell edge). */
   sourceReads: number;
+  /** Where documents were checked. */
+  engine: AuditEngine;
+  /** Documents the shards sent to the client (every document with engine "client"). */
+  returned: number;
   /** Problems (see AuditTally); the index is clean when `documents` is 0. */
   tally: AuditTally;
   clean: boolean;
@@ -160,7 +178,6 @@ export async function auditIndex(client: OpenSearchClient, index: string, opts: 
   if (!base && opts.fallbackFile?.hash === mig.meta.hash) base = opts.fallbackFile;
   if (!base) throw new AuditError(`index "${index}" _meta does not hold its boundary file ${mig.meta.hash.slice(0, 12)} (it was seeded by an older geoshard): seed it again`);
   const router = routerOf(base, mig.state);
-  const locator = () => new Locator(router);
   const path = `/${encodeURIComponent(index)}`;
 
   const settings = await client.get<Record<string, { settings: { index: { number_of_shards: string } } }>>(`${path}/_settings`);
@@ -168,13 +185,13 @@ export async function auditIndex(client: OpenSearchClient, index: string, opts: 
   const total = (await client.request<{ count: number }>('POST', `${path}/_count`, { body: { query: { match_all: {} } } })).body.count;
   const nameOf = new Map(router.shards.map((s) => [s.shard, s.name]));
 
-  const tally = newTally();
-  /** Restaurant id → the shards it was found on. */
-  const restaurantShards = new Map<string, number[]>();
-  /** Dishes whose restaurant was not on their shard: checked once every shard is read. */
-  const deferred: { d: FoundDish; at: Located | null }[] = [];
+  const engine = opts.engine ?? 'client';
+  if (engine !== 'client' && engine !== 'cluster') throw new RangeError(`auditIndex: engine ${JSON.stringify(engine)} is invalid: expected "client" or "cluster"`);
+  const table = engine === 'cluster' ? ownerTable(router) : null;
+  const book = new AuditBook(router, limit);
   const shardAudits: ShardAudit[] = [];
   let done = 0;
+  let returned = 0;
   let shardsDone = 0;
   let sourceReads = 0;
   const t0 = performance.now();
@@ -183,8 +200,6 @@ export async function auditIndex(client: OpenSearchClient, index: string, opts: 
     const rate = elapsedMs > 0 ? (done * 1000) / elapsedMs : 0;
     opts.progress?.({ done, total, shardsDone, shards: numberOfShards, elapsedMs, docsPerSecond: rate, etaSeconds: done > 0 && rate > 0 ? Math.max(0, total - done) / rate : null });
   };
-  const seen = new Set<string>();
-  const add = (ps: AuditProblem[]) => addProblems(tally, ps, limit, seen);
 
   /**
    * Pages through one shard's point-in-time with a query, calling `each` on
@@ -212,10 +227,21 @@ export async function auditIndex(client: OpenSearchClient, index: string, opts: 
       });
       if (body.pit_id) pit.id = body.pit_id;
       const hits = body.hits?.hits ?? [];
+      returned += hits.length;
       if (hits.length > 0) await each(hits);
       if (hits.length < pageSize) return;
       after = hits[hits.length - 1].sort;
     }
+  };
+  /** The number of documents of a shard's point-in-time a query matches. */
+  const countIn = async (pit: { id: string }, query: Record<string, unknown>) => {
+    const { body } = await client.request<{ pit_id?: string; hits: { total: { value: number } } }>('POST', '/_search', {
+      query: { filter_path: 'pit_id,hits.total' },
+      body: { size: 0, query, pit: { id: pit.id, keep_alive: keepAlive }, track_total_hits: true },
+      timeoutMs: 120_000,
+    });
+    if (body.pit_id) pit.id = body.pit_id;
+    return body.hits.total.value;
   };
 
   /** Reads the exact points of documents whose doc value straddles a cell edge, from `_source`. */
@@ -229,118 +255,129 @@ export async function auditIndex(client: OpenSearchClient, index: string, opts: 
         body: { size: chunk.length, query, pit: { id: pit.id, keep_alive: keepAlive }, _source: { includes: ['id', field] }, track_total_hits: false },
         timeoutMs: 120_000,
       });
-      for (const h of body.hits.hits) out.set(byId ? String(h._id) : String(h._source?.id), getPath(h._source, field));
+      for (const h of body.hits.hits) out.set(byId ? String(h._id) : String(h._source?.id ?? h._id), getPath(h._source, field));
     }
     sourceReads += ids.length;
     return out;
   };
 
+  /**
+   * The shards each of `ids` (restaurants' `id`, or `_id` for one without) is found on, asked of
+   * every shard: for a page of dishes with no restaurant on their own shard.
+   */
+  const restaurantShardsOf = async (ids: string[]): Promise<Map<string, number[]>> => {
+    const where = new Map<string, number[]>(ids.map((id) => [id, []]));
+    for (let i = 0; i < ids.length; i += 1000) {
+      const chunk = ids.slice(i, i + 1000);
+      const query = { bool: { filter: [isRestaurant], should: [{ terms: { id: chunk } }, { bool: { must_not: [hasId], filter: [{ ids: { values: chunk } }] } }], minimum_should_match: 1 } };
+      for (let k = 0; k < numberOfShards; k++) {
+        const { body } = await client.request<{ hits?: { hits?: Hit[] } }>('POST', `${path}/_search`, {
+          query: { preference: `_shards:${k}`, filter_path: 'hits.hits._id,hits.hits.fields' },
+          body: { size: Math.min(10_000, chunk.length * 2), query, _source: false, docvalue_fields: ['id'], track_total_hits: false },
+          timeoutMs: 120_000,
+        });
+        for (const h of body.hits?.hits ?? []) {
+          const shards = where.get(String(first(h, 'id') ?? h._id));
+          if (shards && !shards.includes(k)) shards.push(k);
+        }
+      }
+    }
+    return where;
+  };
+
   const hasId = { exists: { field: 'id' } };
   const isRestaurant = { term: { [JOIN_FIELD]: PARENT } };
+  const hasParent = { has_parent: { parent_type: PARENT, query: { match_all: {} } } };
   const auditShard = async (shard: number) => {
-    const loc = locator();
-    const name = nameOf.get(shard);
+    const name = nameOf.get(shard) ?? '';
+    const routed = { term: { _routing: name } };
     const created = await client.request<{ pit_id: string }>('POST', `${path}/_search/point_in_time`, { query: { keep_alive: keepAlive, preference: `_shards:${shard}` } });
     const pit = { id: created.body.pit_id };
-    const counts: ShardAudit = { shard, name: name ?? '?', restaurants: 0, dishes: 0 };
-    /** A document's name: its `id` doc value, or its `_id` when it has no `id` (those are read with stored fields). */
+    const counts: ShardAudit = { shard, name: nameOf.get(shard) ?? '?', restaurants: 0, dishes: 0 };
+    /** A document's name: its `_id` when stored fields were read, else its `id` doc value (geoshard writes the two equal). */
     const idOf = (h: Hit) => (h._id as string | undefined) ?? String(first(h, 'id'));
-    const restaurants = async (hits: Hit[]) => {
-      const unsure: FoundRestaurant[] = [];
+    /** `_routing` when the scan fetched stored fields (a document whose routing may be wrong), else undefined: not checked. */
+    const routingOf = (h: Hit, stored: boolean) => (stored ? (h._routing ?? null) : undefined);
+    const restaurants = (stored: boolean) => async (hits: Hit[]) => {
+      const unsure: { d: Parameters<AuditBook['restaurant']>[0] }[] = [];
       for (const h of hits) {
-        const d: FoundRestaurant = { id: idOf(h), shard, cell: first(h, 'cell'), shardField: first(h, 'shard') };
-        const known = restaurantShards.get(d.id);
-        if (known) known.push(shard);
-        else restaurantShards.set(d.id, [shard]);
-        const p = latLngOf(first(h, 'location'));
-        const at = p ? loc.quantized(p.lat, p.lng) : null;
-        if (p && !at) unsure.push(d);
-        else add(checkRestaurant(router, d, at));
+        const d = { id: idOf(h), shard, routing: routingOf(h, stored), cell: first(h, 'cell'), shardField: first(h, 'shard') };
+        if (!book.restaurant(d, first(h, 'location'))) unsure.push({ d });
       }
       if (unsure.length > 0) {
-        const points = await exactPoints(pit, unsure.map((d) => d.id), 'location');
-        for (const d of unsure) {
-          const p = latLngOf(points.get(d.id));
-          add(checkRestaurant(router, d, p ? loc.exact(p.lat, p.lng) : null));
-        }
+        const points = await exactPoints(pit, unsure.map((u) => u.d.id), 'location');
+        for (const { d } of unsure) book.restaurant(d, points.get(d.id), true);
       }
-      counts.restaurants += hits.length;
-      done += hits.length;
-      report();
     };
-    const dishes = async (hits: Hit[]) => {
+    /** Dishes; `apart`: their restaurant is not on this shard (no join parent here): ask every shard where it is. */
+    const dishes = (stored: boolean, apart: boolean) => async (hits: Hit[]) => {
+      const found = hits.map((h): FoundDish => ({ id: idOf(h), shard, routing: routingOf(h, stored), restaurantId: first(h, 'restaurant_id'), parent: first(h, `${JOIN_FIELD}#${PARENT}`) ?? null }));
+      const where = apart ? await restaurantShardsOf([...new Set(found.map((d) => d.restaurantId).filter((r): r is string => typeof r === 'string' && r !== ''))]) : null;
+      const shardsOf = (d: FoundDish) => (where ? (typeof d.restaurantId === 'string' ? (where.get(d.restaurantId) ?? []) : []) : [shard]);
       const unsure: FoundDish[] = [];
-      const check = (d: FoundDish, at: Located | null) => {
-        const where = typeof d.restaurantId === 'string' ? restaurantShards.get(d.restaurantId) : undefined;
-        // A restaurant on another shard may not have been read yet: decide once every shard is.
-        if (typeof d.restaurantId === 'string' && d.parent === d.restaurantId && !where?.includes(shard)) deferred.push({ d, at });
-        else add(checkDish(router, d, at, where ?? []));
-      };
-      for (const h of hits) {
-        const d: FoundDish = { id: idOf(h), shard, restaurantId: first(h, 'restaurant_id'), parent: first(h, `${JOIN_FIELD}#${PARENT}`) ?? null };
-        const p = latLngOf(first(h, 'restaurant_location'));
-        const at = p ? loc.quantized(p.lat, p.lng) : null;
-        if (p && !at) unsure.push(d);
-        else check(d, at);
-      }
+      found.forEach((d, i) => {
+        if (!book.dish(d, first(hits[i], 'restaurant_location'), shardsOf(d))) unsure.push(d);
+      });
       if (unsure.length > 0) {
         const points = await exactPoints(pit, unsure.map((d) => d.id), 'restaurant_location');
-        for (const d of unsure) {
-          const p = latLngOf(points.get(d.id));
-          check(d, p ? loc.exact(p.lat, p.lng) : null);
-        }
+        for (const d of unsure) book.dish(d, points.get(d.id), shardsOf(d), true);
       }
-      counts.dishes += hits.length;
-      done += hits.length;
-      report();
     };
-    const flatDocs = async (field: string, hits: Hit[]) => {
-      const unsure: string[] = [];
+    const flatDocs = (field: string, stored: boolean) => async (hits: Hit[]) => {
+      const unsure: FoundDocument[] = [];
       for (const h of hits) {
-        const id = String(h._id);
-        const p = latLngOf(first(h, field));
-        const at = p ? loc.quantized(p.lat, p.lng) : null;
-        if (p && !at) unsure.push(id);
-        else add(checkDocument(router, { id, shard }, at, field));
+        const d = { id: String(h._id), shard, routing: routingOf(h, stored) };
+        if (!book.document(d, first(h, field), field)) unsure.push(d);
       }
       if (unsure.length > 0) {
-        const points = await exactPoints(pit, unsure, field, true);
-        for (const id of unsure) {
-          const p = latLngOf(points.get(id));
-          add(checkDocument(router, { id, shard }, p ? loc.exact(p.lat, p.lng) : null, field));
-        }
+        const points = await exactPoints(pit, unsure.map((d) => d.id), field, true);
+        for (const d of unsure) book.document(d, points.get(d.id), field, true);
       }
-      counts.dishes += hits.length;
-      done += hits.length;
+    };
+    /** Scans the bulk of a kind (routing right): every document, or with the cluster's filter only the suspects, counted from the point-in-time. */
+    const bulk = async (kind: 'restaurant' | 'dish' | 'document', base: Record<string, unknown>[], docvalues: string[], stored: boolean, each: (hits: Hit[]) => Promise<void>) => {
+      if (!table) {
+        let n = 0;
+        await scan(pit, { bool: { filter: base } }, docvalues, stored, async (hits) => {
+          n += hits.length;
+          await each(hits);
+        });
+        return n;
+      }
+      const n = await countIn(pit, { bool: { filter: base } });
+      const extra = kind === 'dish' ? { parentField: `${JOIN_FIELD}#${PARENT}` } : kind === 'document' ? { location: opts.flat!.location } : {};
+      await scan(pit, { bool: { filter: [...base, suspectQuery(kind, table, shard, name, extra)] } }, docvalues, stored, each);
+      return n;
+    };
+    /** Scans documents that may be wrong anyway (routing not the shard's name, no parent here): every one comes back, in both engines. */
+    const rest = async (query: Record<string, unknown>, docvalues: string[], each: (hits: Hit[]) => Promise<void>) => {
+      let n = 0;
+      await scan(pit, query, docvalues, true, async (hits) => {
+        n += hits.length;
+        await each(hits);
+      });
+      return n;
+    };
+    const step = (n: number, kind: 'restaurants' | 'dishes') => {
+      counts[kind] += n;
+      done += n;
       report();
     };
-    if (opts.flat) {
-      const field = opts.flat.location;
-      try {
-        await scan(pit, { match_all: {} }, [field], true, (hits) => flatDocs(field, hits));
-        await scan(pit, { bool: { must_not: [{ term: { _routing: name ?? '' } }] } }, [], true, async (hits) => {
-          for (const h of hits) add(checkRouting(router, String(h._id), 'document', shard, h._routing ?? null));
-        });
-      } finally {
-        await client.request('DELETE', '/_search/point_in_time', { body: { pit_id: [pit.id] }, okStatuses: [404] }).catch(() => undefined);
-      }
-      shardAudits.push(counts);
-      shardsDone++;
-      report();
-      return;
-    }
     try {
-      const rFields = ['id', 'location', 'cell', 'shard'];
-      const dFields = ['id', 'restaurant_location', 'restaurant_id', `${JOIN_FIELD}#${PARENT}`];
-      // Restaurants first, so each dish meets its shard's complete set of restaurants.
-      await scan(pit, { bool: { filter: [isRestaurant, hasId] } }, rFields, false, restaurants);
-      await scan(pit, { bool: { filter: [isRestaurant], must_not: [hasId] } }, rFields, true, restaurants);
-      await scan(pit, { bool: { filter: [hasId], must_not: [isRestaurant] } }, dFields, false, dishes);
-      await scan(pit, { bool: { must_not: [isRestaurant, hasId] } }, dFields, true, dishes);
-      // `_routing` has no doc values: find the documents routed with another value than this shard's name with a query.
-      await scan(pit, { bool: { must_not: [{ term: { _routing: name ?? '' } }] } }, ['id', JOIN_FIELD], true, async (hits) => {
-        for (const h of hits) add(checkRouting(router, idOf(h), first(h, JOIN_FIELD) === PARENT ? 'restaurant' : 'dish', shard, h._routing ?? null));
-      });
+      if (opts.flat) {
+        const field = opts.flat.location;
+        step(await bulk('document', [routed], [field], true, flatDocs(field, false)), 'dishes');
+        step(await rest({ bool: { must_not: [routed] } }, [field], flatDocs(field, true)), 'dishes');
+      } else {
+        const rFields = ['id', 'location', 'cell', 'shard'];
+        const dFields = ['id', 'restaurant_location', 'restaurant_id', `${JOIN_FIELD}#${PARENT}`];
+        step(await bulk('restaurant', [isRestaurant, hasId, routed], rFields, false, restaurants(false)), 'restaurants');
+        step(await rest({ bool: { filter: [isRestaurant], must_not: [{ bool: { filter: [hasId, routed] } }] } }, rFields, restaurants(true)), 'restaurants');
+        step(await bulk('dish', [hasParent, hasId, routed], dFields, false, dishes(false, false)), 'dishes');
+        step(await rest({ bool: { filter: [hasParent], must_not: [{ bool: { filter: [hasId, routed] } }] } }, dFields, dishes(true, false)), 'dishes');
+        // Everything else that is no restaurant: dishes with no parent on this shard, and documents with no join relation.
+        step(await rest({ bool: { must_not: [isRestaurant, hasParent] } }, dFields, dishes(true, true)), 'dishes');
+      }
     } finally {
       await client.request('DELETE', '/_search/point_in_time', { body: { pit_id: [pit.id] }, okStatuses: [404] }).catch(() => undefined);
     }
@@ -355,7 +392,7 @@ export async function auditIndex(client: OpenSearchClient, index: string, opts: 
       for (let s = queue.shift(); s !== undefined; s = queue.shift()) await auditShard(s);
     }),
   );
-  for (const { d, at } of deferred) add(checkDish(router, d, at, restaurantShards.get(d.restaurantId as string) ?? []));
+  const tally: AuditTally = book.tally;
 
   shardAudits.sort((a, b) => a.shard - b.shard);
   const restaurants = shardAudits.reduce((a, s) => a + s.restaurants, 0);
@@ -369,6 +406,8 @@ export async function auditIndex(client: OpenSearchClient, index: string, opts: 
     shards: shardAudits,
     documents: { restaurants, dishes, total: restaurants + dishes },
     sourceReads,
+    engine,
+    returned,
     tally,
     clean: tally.documents === 0,
     elapsedMs,

@@ -9,7 +9,8 @@
  * cell edge the exact point is read again from `_source` (a handful of
  * documents per million). The counts equal those of a read of `_source`.
  * A weight field is read from its doc values (a float field's values as
- * indexed, in float precision).
+ * indexed, in float precision), for the documents located from `_source`
+ * too: the cluster path (cellsEngine.ts) reads it so, and the two agree.
  *
  * The index is read in point-in-time slices, one per shard: a point-in-time
  * opened with preference=_shards:N on each shard of each concrete index the
@@ -165,7 +166,7 @@ export async function readIndexCells(client: OpenSearchClient, config: IndexConf
   const targets = await checkGeoFields(client, config);
   const weightField = config.weight === 'docs' ? null : config.weight.field;
   const counter = new CellCounter(weightField ? [weightColumn(config)] : []);
-  const includes = [config.location, ...(config.join ? [config.join.childLocation] : []), ...(weightField ? [weightField] : [])];
+  const includes = [config.location, ...(config.join ? [config.join.childLocation] : [])];
   const total = (await client.request<{ count: number }>('GET', `/${encodeURIComponent(config.index)}/_count`)).body.count;
   const slices = targets.flatMap((t) => Array.from({ length: t.shards }, (_, shard) => ({ index: t.index, shard })));
   const t0 = performance.now();
@@ -210,14 +211,14 @@ export async function readIndexCells(client: OpenSearchClient, config: IndexConf
     const pit = { id: created.body.pit_id };
     const page = async (size: number, after: unknown[] | undefined, source: boolean) => {
       const { body } = await client.request<{ pit_id?: string; hits?: { hits?: Hit[] } }>('POST', '/_search', {
-        query: { filter_path: source ? 'pit_id,hits.hits._id,hits.hits._source,hits.hits.sort' : 'pit_id,hits.hits.fields,hits.hits.sort' },
+        query: { filter_path: source ? 'pit_id,hits.hits._id,hits.hits._source,hits.hits.fields,hits.hits.sort' : 'pit_id,hits.hits.fields,hits.hits.sort' },
         body: {
           size,
           query: { match_all: {} },
           pit: { id: pit.id, keep_alive: keepAlive },
           sort: [{ _doc: 'asc' }],
           track_total_hits: false,
-          ...(source ? { _source: { includes } } : { _source: false, stored_fields: '_none_', docvalue_fields: docvalues }),
+          ...(source ? { _source: { includes }, ...(weightField ? { docvalue_fields: [weightField] } : {}) } : { _source: false, stored_fields: '_none_', docvalue_fields: docvalues }),
           ...(after ? { search_after: after } : {}),
         },
         timeoutMs: 120_000,
@@ -236,7 +237,7 @@ export async function readIndexCells(client: OpenSearchClient, config: IndexConf
           firstUnlocated ??= h._id ?? null;
           continue;
         }
-        if (weightField) weighOf(at(src, weightField));
+        if (weightField) weighOf(h.fields?.[weightField]);
         counter.addToCell(cellOrdinal(cellAt(p.lat, p.lng)), weights);
       }
       exactReads += hits.length;
@@ -285,14 +286,17 @@ export async function readIndexCells(client: OpenSearchClient, config: IndexConf
       while (next < slices.length) await readSlice(slices[next++]);
     }),
   );
-  if (unlocated > 0 && firstUnlocated === null) {
-    // Doc values carry no _id: name one document without a point, for the message.
-    const missing = [config.location, ...(config.join ? [config.join.childLocation] : [])].map((field) => ({ exists: { field } }));
-    const { body } = await client.request<{ hits?: { hits?: Hit[] } }>('POST', `/${encodeURIComponent(config.index)}/_search`, {
-      query: { filter_path: 'hits.hits._id' },
-      body: { size: 1, query: { bool: { must_not: missing } }, _source: false, track_total_hits: false },
-    });
-    firstUnlocated = body.hits?.hits?.[0]?._id ?? null;
-  }
+  if (unlocated > 0 && firstUnlocated === null) firstUnlocated = await firstUnlocatedId(client, config);
   return { counter, indices: targets.map((t) => t.index), slices: slices.length, unlocated, firstUnlocated, exactReads, unweighed, elapsedMs: performance.now() - t0 };
+}
+
+/** firstUnlocatedId names one document of the index with no point in the location field (nor childLocation), for a message; null when there is none. */
+export async function firstUnlocatedId(client: OpenSearchClient, config: IndexConfig): Promise<string | null> {
+  // Doc values carry no _id: ask the node for one.
+  const missing = [config.location, ...(config.join ? [config.join.childLocation] : [])].map((field) => ({ exists: { field } }));
+  const { body } = await client.request<{ hits?: { hits?: Hit[] } }>('POST', `/${encodeURIComponent(config.index)}/_search`, {
+    query: { filter_path: 'hits.hits._id' },
+    body: { size: 1, query: { bool: { must_not: missing } }, _source: false, track_total_hits: false },
+  });
+  return body.hits?.hits?.[0]?._id ?? null;
 }

@@ -6,6 +6,8 @@ import type { Command } from '../command.ts';
 import type { BoundaryFile } from '../../core/index.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
 import { auditIndex, AuditError, type AuditProgress } from '../../server/audit.ts';
+import { chooseEngine } from '../../server/enginePath.ts';
+import { engineOf, engineUsage } from '../engineFlag.ts';
 
 /** Problems printed by default (--limit). */
 const DEFAULT_LIMIT = 20;
@@ -13,7 +15,7 @@ const DEFAULT_LIMIT = 20;
 export const audit: Command = {
   name: 'audit',
   summary: 'read every shard of the live index and name each document on the wrong shard, each dish apart from its restaurant',
-  usage: `geoshard audit [--index I] [--config FILE] [--json] [--limit N] [--page-size P] [--concurrency C]
+  usage: `geoshard audit [--index I] [--config FILE] [--engine E] [--json] [--limit N] [--page-size P] [--concurrency C]
 
 Reads every document of every shard of the index (one point-in-time per shard, opened with
 preference=_shards:N, paged with search_after; C shards at a time) and checks each against
@@ -36,6 +38,7 @@ shard expected, why; the first N, and how many more). Progress (documents/s, ETA
   --limit N          problems printed (default ${DEFAULT_LIMIT}; 0..10000)
   --page-size P      documents per page (default 10000; 100..10000)
   --concurrency C    shards read at once (default 3; 1..32)
+${engineUsage(21)}
 ${INDEX_CONFIG_USAGE}
                  With a join, the audit checks the sample's shape (location, dishes by
                  restaurant_location beside their join parent). A flat index (--field F, or a
@@ -47,12 +50,13 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
   async run(argv, io) {
     const { values } = parse(
       argv,
-      { json: { type: 'boolean' }, limit: { type: 'string' }, 'page-size': { type: 'string' }, concurrency: { type: 'string' }, ...INDEX_CONFIG_OPTIONS },
+      { json: { type: 'boolean' }, limit: { type: 'string' }, 'page-size': { type: 'string' }, concurrency: { type: 'string' }, engine: { type: 'string' }, ...INDEX_CONFIG_OPTIONS },
       'audit',
     );
     const limit = int(values.limit, 'limit', 'audit', DEFAULT_LIMIT, 0, 10_000);
     const pageSize = int(values['page-size'], 'page-size', 'audit', 10_000, 100, 10_000);
     const concurrency = int(values.concurrency, 'concurrency', 'audit', 3, 1, 32);
+    const engineChoice = engineOf(values.engine, 'audit');
     // The bundled file names the default index, and serves an index seeded before _meta held its file.
     const bundled: BoundaryFile | undefined = existsSync(DEFAULT_BOUNDARIES) ? loadBoundaryFile(DEFAULT_BOUNDARIES) : undefined;
     const { config, given } = indexConfigOf(values, 'audit');
@@ -79,7 +83,8 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     };
     let r;
     try {
-      r = await auditIndex(client, index, { pageSize, concurrency, limit: values.json ? 10_000 : limit, progress, fallbackFile: bundled, flat });
+      const { engine } = await chooseEngine(client, 'audit', engineChoice);
+      r = await auditIndex(client, index, { pageSize, concurrency, limit: values.json ? 10_000 : limit, progress, fallbackFile: bundled, flat, engine });
     } catch (e) {
       if (e instanceof AuditError) throw new CliError(`geoshard audit: ${e.message}`);
       if (e instanceof OpenSearchError) {
@@ -98,7 +103,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
       io.out(
         `audited index "${r.index}" on ${client.url} (boundary file ${r.hash.slice(0, 12)} version ${r.version}, ${state}): ` +
           `${r.documents.total.toLocaleString('en-US')} documents${flat ? ` (flat, located by ${flat.location})` : ` (${r.documents.restaurants.toLocaleString('en-US')} restaurants, ${r.documents.dishes.toLocaleString('en-US')} dishes)`} ` +
-          `on ${r.shards.length} shards in ${(r.elapsedMs / 1000).toFixed(1)} s (${Math.round(r.docsPerSecond).toLocaleString('en-US')} documents/s)\n`,
+          `on ${r.shards.length} shards in ${(r.elapsedMs / 1000).toFixed(1)} s (${Math.round(r.docsPerSecond).toLocaleString('en-US')} documents/s; checked by the ${r.engine}, ${r.returned.toLocaleString('en-US')} documents returned to this client)\n`,
       );
       if (r.clean) io.out(flat ? `every document is on a right shard (an owner of its ${flat.location}'s cell), routed with that shard's name\n` : 'every document is on a right shard, every dish beside its restaurant, every restaurant\'s cell and shard fields right\n');
     }

@@ -4,13 +4,14 @@ import type { Command } from '../command.ts';
 import type { CellCounter } from '../../core/index.ts';
 import { weightColumn } from '../../opensearch/indexConfig.ts';
 import { readPointsFile } from '../pointsFile.ts';
+import { engineOf, engineUsage } from '../engineFlag.ts';
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
 
 export const cells: Command = {
   name: 'cells',
   summary: 'count documents per level-10 cell, from a live index or a points file, into a cells file',
-  usage: `geoshard cells --from-index INDEX [--field FIELD] [--config FILE] --out cells.csv
+  usage: `geoshard cells --from-index INDEX [--field FIELD] [--config FILE] [--engine E] --out cells.csv
 geoshard cells --from-file points.csv|points.ndjson [--lat COL --lng COL | --field KEY] --out cells.csv
 
 Counts every document once, in the level-10 S2 cell of its location, and writes a cells file
@@ -34,7 +35,9 @@ per non-empty cell in key order, atomically. "geoshard balance --cells FILE" rea
   --index I       the config's index (--from-index I sets it too)
   --out FILE      the cells file to write (required)
   --page-size P   documents per page (default 10000; 100..10000)
-  --concurrency C shards read at once (default 2; 1..64)
+  --concurrency C shards read at once (client), latitude bands computed at once (cluster)
+                  (default 2; 1..64)
+${engineUsage(18)}
   --json          print a summary as JSON
 
 OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), OPENSEARCH_USERNAME /
@@ -53,6 +56,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
         out: { type: 'string' },
         'page-size': { type: 'string' },
         concurrency: { type: 'string' },
+        engine: { type: 'string' },
         json: { type: 'boolean' },
       },
       'cells',
@@ -66,6 +70,8 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     if (fromIndex !== undefined && (values.lat !== undefined || values.lng !== undefined)) throw new CliError('geoshard cells: --lat and --lng are for --from-file; an index is read by its geo_point field (--field)', 2);
     const pageSize = int(values['page-size'], 'page-size', 'cells', 10_000, 100, 10_000);
     const concurrency = int(values.concurrency, 'concurrency', 'cells', 2, 1, 64);
+    const engineChoice = engineOf(values.engine, 'cells');
+    if (fromFile !== undefined && values.engine !== undefined) throw new CliError('geoshard cells: --engine is for --from-index; a points file is read here', 2);
     const config = loadIndexConfig(values.config as string | undefined, { index: fromIndex ?? (values.index as string | undefined), field: values.field as string | undefined });
     resolveTarget(out, 'cells file');
     const weight = config.weight === 'docs' ? undefined : weightColumn(config);
@@ -79,6 +85,8 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     } else {
       const { configFromEnv, OpenSearchClient, OpenSearchError } = await import('../../server/opensearch.ts');
       const { readIndexCells, CellsReadError } = await import('../../server/cellsReader.ts');
+      const { readIndexCellsInCluster } = await import('../../server/cellsEngine.ts');
+      const { chooseEngine } = await import('../../server/enginePath.ts');
       let client;
       try {
         client = new OpenSearchClient(configFromEnv());
@@ -87,22 +95,20 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
       }
       let last = -Infinity;
       try {
-        const r = await readIndexCells(client, config, {
-          pageSize,
-          concurrency,
-          progress: (p) => {
-            if (p.elapsedMs - last < 2000 && p.slicesDone < p.slices) return;
-            last = p.elapsedMs;
-            const pct = p.total > 0 ? Math.min(100, Math.round((100 * p.done) / p.total)) : 100;
-            io.err(`geoshard cells: ${n(p.done)}/${n(p.total)} documents (${pct}%), ${p.slicesDone}/${p.slices} shards, ${n(p.docsPerSecond)} documents/s\n`);
-          },
-        });
+        const engine = await chooseEngine(client, 'cells', engineChoice);
+        const progress = (p: { done: number; total: number; slicesDone: number; slices: number; elapsedMs: number; docsPerSecond: number }) => {
+          if (p.elapsedMs - last < 2000 && p.slicesDone < p.slices) return;
+          last = p.elapsedMs;
+          const pct = p.total > 0 ? Math.min(100, Math.round((100 * p.done) / p.total)) : 100;
+          io.err(`geoshard cells: ${n(p.done)}/${n(p.total)} documents (${pct}%), ${p.slicesDone}/${p.slices} shards, ${n(p.docsPerSecond)} documents/s (${engine.engine})\n`);
+        };
+        const r = engine.engine === 'cluster' ? await readIndexCellsInCluster(client, config, { pageSize, concurrency, progress }) : await readIndexCells(client, config, { pageSize, concurrency, progress });
         counter = r.counter;
         if (r.unlocated > 0) {
           note += `warning: ${n(r.unlocated)} documents have no valid point in "${config.location}"${config.join ? ` or "${config.join.childLocation}"` : ''} (the first: _id ${JSON.stringify(r.firstUnlocated)}): they are not in the cells file\n`;
         }
         if (r.unweighed > 0) note += `warning: ${n(r.unweighed)} documents have no number >= 0 in "${weight}": they weigh 0\n`;
-        summary = { from: { index: config.index, indices: r.indices, shards: r.slices }, unlocated: r.unlocated, unweighed: r.unweighed, exactReads: r.exactReads, docsPerSecond: Math.round((counter.total * 1000) / r.elapsedMs) };
+        summary = { from: { index: config.index, indices: r.indices, shards: r.slices }, engine: engine.engine, engineWhy: engine.why, unlocated: r.unlocated, unweighed: r.unweighed, exactReads: r.exactReads, docsPerSecond: Math.round((counter.total * 1000) / r.elapsedMs) };
       } catch (e) {
         if (e instanceof CellsReadError) throw new CliError(`geoshard cells: ${e.message}`);
         if (e instanceof OpenSearchError) throw new CliError(`geoshard cells: ${e.message}${e.kind === 'unreachable' ? '\nStart a local node with "npm run cluster:start", or set OPENSEARCH_URL.' : ''}`);
