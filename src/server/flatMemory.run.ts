@@ -12,11 +12,12 @@
  * each check's planted and found differences, and the peak heap used after a
  * full collection, sampled every 500 k records.
  *
- *   node --expose-gc --max-old-space-size=256 --import tsx src/server/flatMemory.run.ts 20000000 [verify|presence|rangeDiff|all]
+ *   node --expose-gc --max-old-space-size=256 --import tsx src/server/flatMemory.run.ts 20000000 [verify|presence|rangeDiff|audit|all]
  */
 import { presence, diffOfJoin, type DocSide } from './docDiff.ts';
 import { SpillJoin } from './spill.ts';
 import { tallyVerify, type ShardVerify } from './reindex.ts';
+import { driveAuditBook } from './auditStream.ts';
 
 const N = Number(process.argv[2] ?? 1_000_000);
 if (!Number.isInteger(N) || N < 1000) throw new Error(`N must be an integer >= 1000, got ${process.argv[2]}`);
@@ -159,7 +160,15 @@ const timed = async <T>(name: string, f: () => T | Promise<T>) => {
   const r = await f();
   out[name] = { ...(r as object), seconds: +((performance.now() - t) / 1000).toFixed(1) };
 };
-const CHECKS: Record<string, () => unknown> = { verify, presence: presenceCheck, rangeDiff };
+// --- the audit's bookkeeping (core/audit.ts AuditBook, driven by auditStream.ts) -----------------
+function audit() {
+  const r = driveAuditBook(N);
+  peak = Math.max(peak, r.heapPeakBytes);
+  // The planted count is the driver's (every 1000th document on a wrong shard); found is the book's.
+  return { want: { found: [String(r.planted)] }, got: { found: [String(r.found)] }, kept: r.kept, omitted: r.omitted };
+}
+
+const CHECKS: Record<string, () => unknown> = { verify, presence: presenceCheck, rangeDiff, audit };
 const which = process.argv[3] ?? 'all';
 if (which !== 'all' && !(which in CHECKS)) throw new Error(`check "${which}" is not one of ${Object.keys(CHECKS).join(', ')} or all`);
 for (const [name, f] of Object.entries(CHECKS)) if (which === 'all' || which === name) await timed(name, f);
