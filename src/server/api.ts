@@ -43,7 +43,7 @@ import { Router, parseBoundaryFile, MAX_RADIUS_KM, type BoundaryFile } from '../
 import { documentAnswer } from './documents.ts';
 import { OpenSearchClient, OpenSearchError, configFromEnv } from './opensearch.ts';
 import { DriftGuard, driftState, type DriftState } from './drift.ts';
-import { getIndexMeta } from './seeder.ts';
+import { getIndexMeta } from './indexMeta.ts';
 import { DOC_SHAPE, docShapeOf, JOIN_FIELD, PARENT, CHILD, type IndexMeta } from './indexSpec.ts';
 import { parseSearchParams, parseMeasureRequest, describeQuery, ParamError, MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, routingKeyOf, type StatusAnswer, type MeasureAnswer } from './wire.ts';
 import { measurePlans, readProcessors } from './measure.ts';

@@ -25,7 +25,8 @@ import {
 } from '../core/index.ts';
 import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT, indexMeta, type IndexMeta } from './indexSpec.ts';
-import { bulkErrors, getIndexMeta } from './seeder.ts';
+import { bulkErrors } from './seeder.ts';
+import { getIndexMeta, writeMeta } from './indexMeta.ts';
 import {
   applyDiff,
   checkRange,
@@ -49,25 +50,9 @@ import { routingPipeline } from '../opensearch/pipeline.ts';
 
 // The `_meta` readers (migrationOfMeta, routerOf) and MigrationError live in src/opensearch/meta.ts, shared with the package's writer.
 export { MigrationError, migrationOfMeta, routerOf, type IndexMigration } from '../opensearch/meta.ts';
-import { MigrationError, migrationOfMeta, routerOf, type IndexMigration } from '../opensearch/meta.ts';
-
-/**
- * readMigration reads the index's `_meta`: the settled file and the migration
- * state, both checked (a file whose hash is not `_meta.hash`, or a state the
- * core refuses, throws MigrationError naming the problem). Undefined when the
- * index does not exist; throws MigrationError when it has no geoshard `_meta`.
- */
-export async function readMigration(client: OpenSearchClient, index: string): Promise<IndexMigration | undefined> {
-  const meta = await getIndexMeta(client, index);
-  if (meta === undefined) return undefined;
-  if (meta === null) throw new MigrationError(`index "${index}" has no geoshard _meta: it was not made by "geoshard seed"`);
-  return migrationOfMeta(meta);
-}
-
-/** writeMeta replaces the index's `_meta` (mapping updates replace `_meta` whole): a change of the cluster state, so with the admin deadlines (OpenSearchClient.admin). */
-export async function writeMeta(client: OpenSearchClient, index: string, meta: IndexMeta): Promise<void> {
-  await client.admin('PUT', `/${encodeURIComponent(index)}/_mapping`, { body: { _meta: meta } });
-}
+import { MigrationError, migrationOfMeta, routerOf } from '../opensearch/meta.ts';
+// The index's `_meta` round trips (readMigration, writeMeta) live in indexMeta.ts, below this file and the pipeline guard.
+export { readMigration, writeMeta } from './indexMeta.ts';
 
 /** withState returns `_meta` with the migration state set (or removed when null). */
 export function withState(meta: IndexMeta, state: MigrationState | null): IndexMeta {

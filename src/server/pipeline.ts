@@ -14,7 +14,8 @@ import type { BoundaryFile, MigrationState } from '../core/index.ts';
 import { routingPipeline, pipelineId, identityOf, expectedIdentity, comparePipeline, type PipelineIdentity, type IngestPipeline, type PipelineFields } from '../opensearch/pipeline.ts';
 import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
 import type { IndexMeta } from './indexSpec.ts';
-import { readMigration, migrationOfMeta } from './migration.ts';
+import { readMigration } from './indexMeta.ts';
+import { migrationOfMeta } from '../opensearch/meta.ts';
 
 /** PipelineError: the pipeline cannot be installed or read (the message says why and what to do). */
 export class PipelineError extends Error {
