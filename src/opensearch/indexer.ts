@@ -24,7 +24,8 @@
  * a moment ago by another writer is then found and moved or deleted with it).
  */
 import type { Client } from '@opensearch-project/opensearch';
-import type { BoundaryFile, MigrationState, Router, ShardRef } from '../core/index.ts';
+import type { BoundaryFile, Router, ShardRef } from '../core/index.ts';
+import type { MigrationState } from '../core/migrationState.ts';
 import { CHILD, JOIN_FIELD, MigrationError, migrationOfMeta, readIndexMeta, routerOf, type IndexMeta } from './meta.ts';
 import { cellOf, dishSource, kindOf, restaurantOfSource, restaurantSource, withRestaurant, withShard, type DishFields, type RestaurantFields, type Source } from './documents.ts';
 import { NdjsonBytes } from './ndjson.ts';

@@ -14,15 +14,9 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import {
   Router,
-  advance,
-  nextAction,
-  withCopied,
-  withCutover,
   type BoundaryFile,
-  type DocCounts,
-  type MigrationState,
-  type MoveState,
 } from '../core/index.ts';
+import { advance, nextAction, withCopied, withCutover, type DocCounts, type MigrationState, type MoveState } from '../core/migrationState.ts';
 import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT, indexMeta, type IndexMeta } from './indexSpec.ts';
 import { bulkErrors } from './seeder.ts';

@@ -14,17 +14,17 @@
  */
 import {
   BoundaryFileError,
-  CellSums,
   CELL_COUNT,
   ShardTable,
   parseBoundaryFile,
-  tokenOfOrdinal,
   validateBoundaryFile,
   withHash,
   type BoundaryFile,
   type BoundaryMove,
   type CellWeight,
 } from '../../core/index';
+import { CellSums } from '../../core/cellSums';
+import { tokenOfOrdinal } from '../../core/cells';
 import { shardColor, type RGB } from '../shell/palette';
 
 /** A candidate file that passed the core's validation, or why it did not. */

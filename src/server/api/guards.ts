@@ -7,7 +7,8 @@
  * hash). A migration in progress changes the router the request uses (migration.ts
  * MigrationRouting). Each refusal is a 409 (drift) or 503 (no index) naming what disagrees.
  */
-import type { MigrationState, Router } from '../../core/index.ts';
+import type { Router } from '../../core/index.ts';
+import type { MigrationState } from '../../core/migrationState.ts';
 import { driftState, type DriftState } from '../drift.ts';
 import { checkRouting, type RoutingCheck } from '../fingerprint.ts';
 import { getIndexMeta } from '../indexMeta.ts';

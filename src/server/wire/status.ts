@@ -5,7 +5,7 @@
  * Migration view), the routing pipeline, the limits and the vocabulary.
  * No Node imports, no DOM: the browser bundle imports it (through src/server/wire.ts).
  */
-import type { MoveStep, DocCounts } from '../../core/index.ts';
+import type { MoveStep, DocCounts } from '../../core/migrationState.ts';
 import type { DriftEcho } from './search.ts';
 
 /**
