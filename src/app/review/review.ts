@@ -3,8 +3,10 @@
  * boundary file, editing its boundaries cell by cell, making the edited file
  * a child of the current one, and the small lookups the globe, the ribbon and
  * the side panel share. No DOM, no three, no React: unit-tested in
- * review.test.ts. Everything routing-related is the core's (diffBoundaries,
- * splitShard, mergeShards, validateBoundaryFile, withHash).
+ * review.test.ts. Everything routing-related is the core's: here
+ * parseBoundaryFile, validateBoundaryFile, withHash, ShardTable and CellSums;
+ * the review's slice and diff (reviewSlice.ts, reviewDiff.ts) call
+ * diffBoundaries, splitShard and mergeShards.
  *
  * Ordinals are level-10 curve positions in [0, CELL_COUNT) (core cells.ts).
  * `starts` are a file's range starts (Router.starts: starts[0] = 0,
