@@ -11,7 +11,7 @@
 //   start --reset                                 delete the nodes' data first (needed to change the node count)
 //
 // Node built-ins only. The official OpenSearch distribution (integ-test-zip, no bundled JDK)
-// and, for 2.x, the parent-join, lang-painless and ingest-common modules are fetched from Maven Central with `mvn` into a cache
+// and, for 2.x, the parent-join, lang-painless, ingest-common and reindex modules are fetched from Maven Central with `mvn` into a cache
 // folder outside git. OpenSearch 2.x runs on the machine's Java 11..23 (it needs the Security
 // Manager, which Java 24+ no longer has; Java 21, then 17, preferred); 3.x on Java 21+ (the
 // newest found preferred, e.g. Temurin 25 under /usr/lib/jvm). 3.x zips bundle these modules.
@@ -138,6 +138,26 @@ const EXTRA_MODULES = [
     classname: 'org.opensearch.ingest.common.IngestCommonPlugin',
     description: 'Module for ingest processors that do not require additional security permissions or have large dependencies and resources',
     extended: ['lang-painless'],
+  },
+  {
+    // `_reindex` (sliced, throttled, followed through the tasks API): `geoshard reindex --copy engine`.
+    // The module's jar is reindex-client; the rest client and its HTTP stack are there for reindex
+    // from a remote cluster (reactor-core and reactive-streams are already in lib/).
+    name: 'reindex',
+    jars: [
+      mod('org.opensearch.plugin', 'reindex-client'),
+      mod('org.opensearch.client', 'opensearch-rest-client'),
+      mod('org.opensearch', 'opensearch-ssl-config'),
+      mod('org.apache.httpcomponents', 'httpclient', '4.5.14'),
+      mod('org.apache.httpcomponents', 'httpcore', '4.4.16'),
+      mod('org.apache.httpcomponents', 'httpasyncclient', '4.1.5'),
+      mod('org.apache.httpcomponents', 'httpcore-nio', '4.4.16'),
+      mod('commons-codec', 'commons-codec', '1.18.0'),
+      mod('commons-logging', 'commons-logging', '1.2'),
+    ],
+    classname: 'org.opensearch.index.reindex.ReindexPlugin',
+    description: 'The Reindex module adds APIs to reindex from one index to another or update documents in place.',
+    policy: ['grant {', '  // reindex from a remote cluster opens sockets with the rest client', '  permission java.net.SocketPermission "*", "connect";', '};', ''].join('\n'),
   },
 ];
 

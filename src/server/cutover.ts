@@ -39,6 +39,7 @@ import type { MoveState } from '../core/migrationState.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT } from './indexSpec.ts';
 import { bulkErrors } from './seeder.ts';
+import { SpillJoin } from './spill.ts';
 
 /** A range of a move: [start, end) level-10 tokens (end null: the end of the curve). */
 export type RangeOf = Pick<MoveState, 'start' | 'end'>;
@@ -58,7 +59,7 @@ export function rangeDishes(m: RangeOf, routing: string): Record<string, unknown
 // The per-document comparison (digests, diffs, fixes, the exact check) is shared with `geoshard
 // reindex`: docDiff.ts. A range on one owner is a DocSide (rangeSide below).
 export { canonicalJson, kindOf, digestOf, diffDigests, isClean, idsOf, type DocDigest, type RangeDigest, type RangeDiff, type FixCounts } from './docDiff.ts';
-import { describeDiff as describeDocDiff, compareSides, digestOf, fixDiff, kindOf, type DocSide, type FixCounts, type RangeDiff, type RangeDigest } from './docDiff.ts';
+import { describeDiff as describeDocDiff, compareSides, diffOfJoin, digestOf, fixDiff, kindOf, type DocSide, type FixCounts, type RangeDiff } from './docDiff.ts';
 
 interface Hit {
   _id: string;
@@ -88,26 +89,49 @@ const PAGE = 5000;
 /** and adds filters to a bool filter query. */
 const and = (q: Record<string, unknown>, ...more: Record<string, unknown>[]) => ({ bool: { filter: [q, ...more] } });
 
-/** digestRange reads one owner's whole copy of a range with content hashes. */
-export async function digestRange(client: OpenSearchClient, index: string, m: RangeOf, routing: string): Promise<RangeDigest> {
-  const out: RangeDigest = new Map();
-  for (const q of [rangeRestaurants(m, routing), rangeDishes(m, routing)]) {
-    for await (const hits of pages(client, index, routing, q, PAGE)) for (const h of hits) out.set(h._id, digestOf(h._source!));
+/**
+ * diffRange compares both owners' copies of a range, document by document
+ * (id and content hash, digestOf), in bounded memory: each owner's documents
+ * stream into a SpillJoin (spill.ts) as id and hash, joined a partition at a
+ * time. Returns the differences (sorted) and each owner's number of documents.
+ */
+export async function diffRange(client: OpenSearchClient, index: string, m: RangeOf & { from: string; to: string }): Promise<{ diff: RangeDiff; sizes: { from: number; to: number } }> {
+  const [nFrom, nTo] = await Promise.all([countOfRange(client, index, m, m.from), countOfRange(client, index, m, m.to)]);
+  const join = new SpillJoin(Math.max(nFrom.restaurants + nFrom.dishes, nTo.restaurants + nTo.dishes));
+  try {
+    const read = async (routing: string, add: (id: string, hash: string) => void) => {
+      for (const q of [rangeRestaurants(m, routing), rangeDishes(m, routing)]) {
+        for await (const hits of pages(client, index, routing, q, PAGE)) for (const h of hits) add(h._id, digestOf(h._source!).hash);
+      }
+    };
+    await Promise.all([read(m.from, (id, v) => join.a(id, v)), read(m.to, (id, v) => join.b(id, v))]);
+    const diff = diffOfJoin(join);
+    return { diff, sizes: { from: join.counts.a, to: join.counts.b } };
+  } finally {
+    join.close();
   }
-  return out;
 }
 
-/** idsOfRange reads one owner's ids of a range without sources (the presence check under the write block), and counts them by kind. */
-export async function idsOfRange(client: OpenSearchClient, index: string, m: RangeOf, routing: string): Promise<{ ids: Map<string, null>; counts: { restaurants: number; dishes: number } }> {
-  const ids = new Map<string, null>();
+/** eachIdOfRange reads one owner's ids of a range without sources (the presence check), passing each page to `f`, and counts them by kind. */
+export async function eachIdOfRange(client: OpenSearchClient, index: string, m: RangeOf, routing: string, f: (ids: readonly string[]) => void): Promise<{ restaurants: number; dishes: number }> {
   const count = async (q: Record<string, unknown>) => {
     let n = 0;
-    for await (const hits of pages(client, index, routing, q, PAGE, false)) for (const h of hits) ids.set(h._id, null), n++;
+    for await (const hits of pages(client, index, routing, q, PAGE, false)) f(hits.map((h) => h._id)), (n += hits.length);
     return n;
   };
   const restaurants = await count(rangeRestaurants(m, routing));
   const dishes = await count(rangeDishes(m, routing));
-  return { ids, counts: { restaurants, dishes } };
+  return { restaurants, dishes };
+}
+
+/** countOfRange counts one owner's documents of a range (two `_count` requests). */
+export async function countOfRange(client: OpenSearchClient, index: string, m: RangeOf, routing: string): Promise<{ restaurants: number; dishes: number }> {
+  const path = `/${encodeURIComponent(index)}/_count`;
+  const [r, d] = await Promise.all([
+    client.request<{ count: number }>('POST', path, { query: { routing }, body: { query: rangeRestaurants(m, routing) } }),
+    client.request<{ count: number }>('POST', path, { query: { routing }, body: { query: rangeDishes(m, routing) } }),
+  ]);
+  return { restaurants: r.body.count, dishes: d.body.count };
 }
 
 /** changedSince lists one owner's ids of a range written after sequence number `seqNo` (exclusive). */
@@ -174,8 +198,11 @@ export function rangeSide(client: OpenSearchClient, index: string, m: RangeOf, r
     label: `owner "${routing}"`,
     refresh: async () => void (await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 })),
     checkpoint: () => maxSeqNo(client, index, shard),
-    ids: () => idsOfRange(client, index, m, routing),
-    count: async () => (await idsOfRange(client, index, m, routing)).ids.size,
+    eachId: (f) => eachIdOfRange(client, index, m, routing, f),
+    count: async () => {
+      const c = await countOfRange(client, index, m, routing);
+      return c.restaurants + c.dishes;
+    },
     changedSince: (seqNo) => changedSince(client, index, m, routing, seqNo),
     sources: (ids) => sourcesOf(client, index, routing, ids),
     async write(docs, dels) {
@@ -239,12 +266,22 @@ export async function checkRange(client: OpenSearchClient, index: string, m: Ran
 export async function deletedOnOldSince(client: OpenSearchClient, index: string, m: RangeOf & { from: string; to: string }, switchSeqNo: number): Promise<string[]> {
   await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
   const unchanged = { range: { _seq_no: { lte: switchSeqNo } } };
-  const onNew = new Set<string>();
-  for (const q of [rangeRestaurants(m, m.to), rangeDishes(m, m.to)]) {
-    for await (const hits of pages(client, index, m.to, and(q, unchanged), PAGE, false)) for (const h of hits) onNew.add(h._id);
+  // Both lists can be a whole range: joined on disk (SpillJoin), not held.
+  const n = await countOfRange(client, index, m, m.to);
+  const join = new SpillJoin(n.restaurants + n.dishes);
+  try {
+    for (const q of [rangeRestaurants(m, m.to), rangeDishes(m, m.to)]) {
+      for await (const hits of pages(client, index, m.to, and(q, unchanged), PAGE, false)) for (const h of hits) join.a(h._id);
+    }
+    await eachIdOfRange(client, index, m, m.from, (ids) => ids.forEach((id) => join.b(id)));
+    const gone: string[] = [];
+    join.join((id, onNew, onOld) => {
+      if (onNew !== undefined && onOld === undefined) gone.push(id);
+    });
+    return gone.sort();
+  } finally {
+    join.close();
   }
-  const { ids: onOld } = await idsOfRange(client, index, m, m.from);
-  return [...onNew].filter((id) => !onOld.has(id)).sort();
 }
 
 /** describeDiff says what a diff of two owners found, for progress lines and errors. */

@@ -17,6 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { JOIN_FIELD, PARENT } from './indexSpec.ts';
+import { SpillJoin } from './spill.ts';
 
 /** What one copy holds of a document: its kind and content hash. */
 export interface DocDigest {
@@ -114,8 +115,12 @@ export interface DocSide<C> {
   refresh(): Promise<void>;
   /** The checkpoint now: every write after it has a higher sequence number. */
   checkpoint(): Promise<C>;
-  /** Every id, and counts by whatever the side counts (kinds, or `docs`). */
-  ids(): Promise<{ ids: Map<string, null>; counts: Record<string, number> }>;
+  /**
+   * Reads every id, passing each page to `f` (the side keeps none: a whole
+   * index's ids do not fit one process), and returns counts by whatever the
+   * side counts (kinds, or `docs`).
+   */
+  eachId(f: (ids: readonly string[]) => void): Promise<Record<string, number>>;
   /** The number of documents (after a refresh). */
   count(): Promise<number>;
   /** The ids written after `since` (exclusive). */
@@ -203,13 +208,80 @@ export async function compareSides<A, B>(from: DocSide<A>, to: DocSide<B>, since
     if (!isClean(diff) || nFrom === nTo) return { diff, counts: { from: { docs: nFrom }, to: { docs: nTo } }, checkpoint: at, compared: ids.length, presence: 'count' };
     // Counts differ with every written document equal: a delete the last pass did not see. Every id, then.
   }
-  const [{ ids: idsFrom, counts: cFrom }, { ids: idsTo, counts: cTo }] = await Promise.all([from.ids(), to.ids()]);
-  const both = [...look].filter((id) => idsFrom.has(id) && idsTo.has(id));
+  const p = await presence(from, to, look);
+  const both = p.both;
   const [srcFrom, srcTo] = await Promise.all([from.sources(both), to.sources(both)]);
-  const digFrom = new Map<string, DocDigest | null>(idsFrom);
-  const digTo = new Map<string, DocDigest | null>(idsTo);
+  const digFrom = new Map<string, DocDigest | null>();
+  const digTo = new Map<string, DocDigest | null>();
   for (const [id, s] of srcFrom) digFrom.set(id, digestOf(s));
   for (const [id, s] of srcTo) digTo.set(id, digestOf(s));
-  const diff = diffDigests(digFrom, digTo, new Set(both));
+  // Read after the presence lists: a document deleted in between is missing from one side's sources.
+  const changed: string[] = [];
+  const missing = [...p.missing];
+  const extra = [...p.extra];
+  for (const id of both) {
+    const a = digFrom.get(id);
+    const b = digTo.get(id);
+    if (a && b && a.hash !== b.hash) changed.push(id);
+    else if (!a && b) extra.push(id);
+    else if (a && !b) missing.push(id);
+  }
+  const diff = { missing: missing.sort(), changed: changed.sort(), extra: extra.sort() };
+  const cFrom = p.counts.from;
+  const cTo = p.counts.to;
   return { diff, counts: { from: cFrom, to: cTo }, checkpoint: at, compared: both.length, presence: 'ids' };
+}
+
+/** What presence found: ids on one side only, ids on both that the caller asked about, and both sides' counts. */
+export interface Presence {
+  missing: string[];
+  extra: string[];
+  both: string[];
+  counts: { from: Record<string, number>; to: Record<string, number> };
+}
+
+/**
+ * presence compares the ids of two copies in bounded memory: both sides'
+ * ids stream into a SpillJoin (spill.ts: partitions on disk by a hash of the
+ * id) and are joined a partition at a time. Returns the ids only `from`
+ * holds (missing on `to`), only `to` holds (extra), and those of `look` that
+ * both hold. Memory is one partition plus the differences, whatever the
+ * number of documents.
+ */
+export async function presence<A, B>(from: DocSide<A>, to: DocSide<B>, look: ReadonlySet<string>): Promise<Presence> {
+  const [nFrom, nTo] = await Promise.all([from.count(), to.count()]);
+  const join = new SpillJoin(Math.max(nFrom, nTo));
+  try {
+    const [cFrom, cTo] = await Promise.all([from.eachId((ids) => ids.forEach((id) => join.a(id))), to.eachId((ids) => ids.forEach((id) => join.b(id)))]);
+    const missing: string[] = [];
+    const extra: string[] = [];
+    const both: string[] = [];
+    join.join((id, a, b, dup) => {
+      if (dup) return;
+      if (b === undefined) missing.push(id);
+      else if (a === undefined) extra.push(id);
+      else if (look.has(id)) both.push(id);
+    });
+    return { missing, extra, both, counts: { from: cFrom, to: cTo } };
+  } finally {
+    join.close();
+  }
+}
+
+/**
+ * diffOfJoin joins two copies' records (SpillJoin: A the source, B the
+ * target; id → content hash) into a diff: ids only A holds are missing on B,
+ * only B holds extra, on both with another hash changed. Sorted ids. Memory:
+ * one partition of each side plus the differences.
+ */
+export function diffOfJoin(join: SpillJoin): RangeDiff {
+  const diff: RangeDiff = { missing: [], changed: [], extra: [] };
+  join.join((id, a, b, dup) => {
+    if (dup) return;
+    if (b === undefined) diff.missing.push(id);
+    else if (a === undefined) diff.extra.push(id);
+    else if (a !== b) diff.changed.push(id);
+  });
+  for (const l of [diff.missing, diff.changed, diff.extra]) l.sort();
+  return diff;
 }

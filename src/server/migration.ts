@@ -27,8 +27,7 @@ import {
   deletedOnOldSince,
   idsOf,
   describeDiff,
-  diffDigests,
-  digestRange,
+  diffRange,
   isClean,
   maxSeqNo,
   pages as rangePages,
@@ -397,9 +396,8 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
       // Every write after this checkpoint has a higher sequence number: the cutover re-checks those.
       let since: Checkpoint = { from: await maxSeqNo(client, index, shards.from), to: await maxSeqNo(client, index, shards.to) };
       await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
-      const [dFrom, dTo] = await Promise.all([digestRange(client, index, m, m.from), digestRange(client, index, m, m.to)]);
-      const diff = diffDigests(dFrom, dTo);
-      o.progress(`${label}: diff of ${dFrom.size} documents on "${m.from}" and ${dTo.size} on "${m.to}" (id and content): ${describeDiff(diff)}`);
+      const { diff, sizes } = await diffRange(client, index, m);
+      o.progress(`${label}: diff of ${sizes.from} documents on "${m.from}" and ${sizes.to} on "${m.to}" (id and content): ${describeDiff(diff)}`);
       let recheck = idsOf(diff);
       if (recheck.size > 0) {
         const f = await applyDiff(client, index, m.from, m.to, diff);

@@ -271,7 +271,9 @@ describe('geoshard reindex on a real node', () => {
     await client.request('DELETE', `/${LOCKS}`, { okStatuses: [404] });
   });
 
-  it('(a) adopts the 135,233 places into a geosharded index behind an alias while a writer adds, changes and deletes places', async () => {
+  // The copy by this process (client) and by the cluster's sliced _reindex through DEST's pipeline (engine).
+  for (const copy of ['client', 'engine'] as const)
+  it(`(a) adopts the 135,233 places into a geosharded index behind an alias while a writer adds, changes and deletes places (--copy ${copy})`, async () => {
     const SRC = 'ri-places-src';
     const DEST = 'ri-places-geo';
     const ALIAS = 'ri-places';
@@ -305,7 +307,7 @@ describe('geoshard reindex on a real node', () => {
     const writing = writer.run();
     await sleep(1500);
     const t0 = performance.now();
-    const run = reindexChild(['--from', SRC, '--to', DEST, '--boundaries', filePath, '--alias', ALIAS, '--field', 'geo']);
+    const run = reindexChild(['--from', SRC, '--to', DEST, '--boundaries', filePath, '--alias', ALIAS, '--field', 'geo', '--copy', copy]);
     const code = await run.exit;
     const seconds = (performance.now() - t0) / 1000;
     expect(code, run.text()).toBe(0);
@@ -316,7 +318,8 @@ describe('geoshard reindex on a real node', () => {
     const text = run.text();
     const windowMs = Number(/blocked (\d+) ms before the alias moved/.exec(text)?.[1]);
     const rate = Number(/at ([\d,]+) documents\/s/.exec(text)?.[1].replace(/,/g, ''));
-    console.log(`reindex (a): ${seconds.toFixed(1)} s, copy ${rate} documents/s, switch window ${windowMs} ms; writer ${JSON.stringify(writer.stats)}\n${text.split('\n').filter((l) => /switch|catch-up|verify:|copy \d/.test(l)).join('\n')}`);
+    if (copy === 'engine') expect(text).toMatch(/the cluster copies "ri-places-src" into "ri-places-geo" with _reindex \(task /);
+    console.log(`reindex (a, --copy ${copy}): ${seconds.toFixed(1)} s, copy ${rate} documents/s, switch window ${windowMs} ms; writer ${JSON.stringify(writer.stats)}\n${text.split('\n').filter((l) => /switch|catch-up|verify:|copy \d/.test(l)).join('\n')}`);
     expect(text).toMatch(/verify: 135,\d{3} documents on "ri-places-src"/);
     expect(writer.stats.creates + writer.stats.updates + writer.stats.deletes).toBeGreaterThan(20);
 

@@ -57,6 +57,9 @@ import { writeMeta } from './migration.ts';
 import { compareSides, describeDiff, digestOf, fixDiff, idsOf, isClean, type DocSide, type RangeDiff } from './docDiff.ts';
 import { cellOf, pointOf } from '../opensearch/documents.ts';
 import { NdjsonBytes } from '../opensearch/ndjson.ts';
+import { SpillJoin } from './spill.ts';
+import { copyTaskStatus, followCopyTask, startEngineCopy, type CopyTask } from './reindexEngine.ts';
+import { pipelineId } from '../opensearch/pipeline.ts';
 import type { PipelineFields } from '../opensearch/pipeline.ts';
 import { MigrationError } from '../opensearch/meta.ts';
 
@@ -89,6 +92,10 @@ export interface ReindexState {
   copyCheckpoint: number[];
   /** Copy units finished: "parents:3", "children:3", "all:3" (part:SRC shard). */
   copied: string[];
+  /** Who copies: the client (routing in the process, past the pipeline) or the cluster (`_reindex` through the pipeline); absent in states written before the choice existed: the client. */
+  copyMode?: CopyMode;
+  /** The cluster's copy task (copyMode engine), followed through the tasks API; kept for a resumed run. */
+  copyTask?: CopyTask;
   /** The checkpoint the next pass compares from, and the ids the last pass fixed. */
   checkpoint?: SeqCheckpoint;
   recheck?: string[];
@@ -99,6 +106,10 @@ export interface ReindexState {
   /** Whether SRC had no alias when the reindex started (clients used its name): --finalize then gives the name to DEST. */
   renameOnFinalize: boolean;
 }
+
+/** Who copies the documents: `client` (this process reads SRC a page at a time, routes in the client and bulk-writes DEST) or `engine` (the cluster's sliced `_reindex` through DEST's routing pipeline). */
+export const COPY_MODES = ['client', 'engine'] as const;
+export type CopyMode = (typeof COPY_MODES)[number];
 
 /** ReindexError is a refusal or failure with a message for the operator. */
 export class ReindexError extends Error {
@@ -180,19 +191,16 @@ function partQuery(shape: Shape, part: 'parents' | 'children' | 'all'): Record<s
   return part === 'parents' ? parents : { bool: { must_not: [parents] } };
 }
 
-/** idsOfIndex reads every id of an index with its routing (ids held twice, on two shards, are listed in `twice`). */
-async function idsOfIndex(client: OpenSearchClient, index: string, shards: number, concurrency = 3): Promise<{ ids: Map<string, string | null>; twice: string[] }> {
-  const ids = new Map<string, string | null>();
-  const twice: string[] = [];
+/** eachIdOfIndex reads every id of an index, shard by shard, passing each page of ids to `f` (nothing is kept). */
+async function eachIdOfIndex(client: OpenSearchClient, index: string, shards: number, f: (ids: readonly string[]) => void, concurrency = 3): Promise<number> {
+  let n = 0;
   await eachShard(shards, concurrency, async (k) => {
     for await (const hits of shardPages(client, index, k, { match_all: {} }, 10_000, false)) {
-      for (const h of hits) {
-        if (ids.has(h._id)) twice.push(h._id);
-        ids.set(h._id, h._routing ?? null);
-      }
+      f(hits.map((h) => h._id));
+      n += hits.length;
     }
   });
-  return { ids, twice };
+  return n;
 }
 
 /** eachShard runs `f` for shards 0..n-1, `concurrency` at a time. */
@@ -252,10 +260,7 @@ export function indexSide(client: OpenSearchClient, index: string, shards: numbe
     label: `index "${index}"`,
     refresh: async () => void (await client.request('POST', `/${enc(index)}/_refresh`, { timeoutMs: 120_000 })),
     checkpoint: () => seqNos(client, index),
-    async ids() {
-      const { ids } = await idsOfIndex(client, index, shards);
-      return { ids: new Map([...ids.keys()].map((id) => [id, null])), counts: { docs: ids.size } };
-    },
+    eachId: async (f) => ({ docs: await eachIdOfIndex(client, index, shards, f) }),
     count: async () => (await client.request<{ count: number }>('POST', `/${enc(index)}/_count`, { body: { query: { match_all: {} } } })).body.count,
     async changedSince(since) {
       const out = new Set<string>();
@@ -355,6 +360,10 @@ export interface ReindexOptions {
   batch?: number;
   /** SRC shards copied at once (default 3). */
   concurrency?: number;
+  /** Who copies (default client); a resumed copy keeps the mode it started with. */
+  copy?: CopyMode;
+  /** The engine copy's throttle: documents per second across its slices (default none). */
+  requestsPerSecond?: number;
   progress: (line: string) => void;
   pause?: (point: ReindexPausePoint) => Promise<void>;
   /** True once the lock was taken over by another process: stop before writing. */
@@ -424,7 +433,7 @@ export async function runReindex(o: ReindexOptions): Promise<ReindexResult> {
   if (found === undefined || found.state === null) {
     if (found !== undefined) throw new ReindexError(`index "${dest}" exists and records no reindex: choose another --to, or delete it`);
     const copyCheckpoint = await seqNos(client, src);
-    state = { from: src, alias, phase: 'copying', startedAt: now(), updatedAt: now(), copyCheckpoint, copied: [], renameOnFinalize: o.renameOnFinalize };
+    state = { from: src, alias, phase: 'copying', startedAt: now(), updatedAt: now(), copyCheckpoint, copied: [], copyMode: o.copy ?? 'client', renameOnFinalize: o.renameOnFinalize };
     meta = await createDest(client, dest, file, info, fields, state);
     await checkDestRouting(client, dest, file);
     say(`created "${dest}": ${file.numberOfShards} shards from boundary file ${file.hash.slice(0, 12)} (version ${file.version}), routing pipeline on ${fields.location}${fields.childLocation ? ` / ${fields.childLocation}` : ''}; copy checkpoint of "${src}" taken (${info.shards} shards)`);
@@ -445,6 +454,44 @@ export async function runReindex(o: ReindexOptions): Promise<ReindexResult> {
   const srcSide = indexSide(client, src, info.shards, info.shape);
   const destSide = indexSide(client, dest, file.numberOfShards, destShape);
   const result: ReindexResult = { copied: 0, docsPerSecond: 0, copySeconds: 0, windowsMs: state.cutover?.windowsMs ?? [], verified: state.verified };
+
+  if (state.phase === 'copying' && (state.copyMode ?? o.copy ?? 'client') === 'engine') {
+    // The cluster copies: sliced _reindex through DEST's routing pipeline, followed through the tasks API.
+    await client.admin('PUT', `/${enc(dest)}/_settings`, { body: { index: LOAD_SETTINGS } });
+    const t0 = performance.now();
+    let task = state.copyTask;
+    if (task) {
+      const st = await copyTaskStatus(client, task.id);
+      if (!st || (st.completed && st.cancelled)) {
+        say(`copy: the cluster's copy task ${task.id} was ${st ? 'cancelled' : 'lost (its node restarted?)'}: starting it again, skipping what DEST holds`);
+        task = undefined;
+      } else say(`copy: following the cluster's copy task ${task.id} (started ${task.startedAt})`);
+    }
+    if (!task) {
+      task = await startEngineCopy(client, { src, dest, pipeline: pipelineId(dest), batch, requestsPerSecond: o.requestsPerSecond, resumed: !!state.copyTask });
+      state = { ...state, copyMode: 'engine', copyTask: task };
+      await save();
+      say(`copy: the cluster copies "${src}" into "${dest}" with _reindex (task ${task.id}, slices auto, ${o.requestsPerSecond ? `throttled to ${fmt(o.requestsPerSecond)} documents/s` : 'no throttle'}) through DEST's routing pipeline. Follow it with GET _tasks/${task.id}; change its throttle with "geoshard reindex --to ${dest} --rethrottle N"; stop it with --pause (a run after that resumes the copy)`);
+    }
+    let paused = false;
+    let lastLine = 0;
+    const final = await followCopyTask(client, task.id, (st) => {
+      const t = performance.now();
+      if (t - lastLine < 2000 && !st.completed) return;
+      lastLine = t;
+      const rate = st.written / Math.max(0.001, (t - t0) / 1000);
+      say(`copy (cluster) ${fmt(st.written + st.skipped)}/${fmt(st.total)} documents (${st.total ? Math.min(100, Math.round((100 * (st.written + st.skipped)) / st.total)) : 100}%), ${fmt(rate)} documents/s${st.skipped ? `, ${fmt(st.skipped)} already in DEST` : ''}`);
+    }, o.pause ? 250 : 2000);
+    if (final.cancelled) throw new ReindexError(`the cluster's copy task ${task.id} was cancelled (--pause, or by hand): run the command again to resume the copy`);
+    if (final.failures.length > 0) throw new ReindexError(`the cluster's copy into "${dest}" failed for ${final.failures.length} documents or shards (task ${task.id}): ${final.failures.slice(0, 5).join('; ')}. A document the routing pipeline refuses has no location it reads (fix it in "${src}"), then run the command again`);
+    if (!paused && o.pause) (paused = true), await o.pause('copying');
+    result.copied = final.written;
+    result.copySeconds = (performance.now() - t0) / 1000;
+    result.docsPerSecond = result.copied / Math.max(0.001, result.copySeconds);
+    await client.admin('PUT', `/${enc(dest)}/_settings`, { body: { index: RESTORED_SETTINGS } });
+    state = { ...state, phase: 'verifying' };
+    await save();
+  }
 
   if (state.phase === 'copying') {
     await client.admin('PUT', `/${enc(dest)}/_settings`, { body: { index: LOAD_SETTINGS } });
@@ -660,60 +707,49 @@ export async function verifyIndexes(client: OpenSearchClient, src: string, dest:
   await Promise.all([client.request('POST', `/${enc(src)}/_refresh`, { timeoutMs: 120_000 }), client.request('POST', `/${enc(dest)}/_refresh`, { timeoutMs: 120_000 })]);
   // Progress: SRC's documents read, then DEST's compared, against both counts.
   const countOf = async (index: string) => (await client.request<{ count: number }>('POST', `/${enc(index)}/_count`, { body: { query: { match_all: {} } } })).body.count;
-  const meter = progressMeter('verify: checked', (await countOf(src)) + (await countOf(dest)), say);
-  // SRC: id → "<DEST shard its location names>:<content hash>" until DEST is found holding it,
-  // then the DEST shard that holds it (a number). One string per document: an object per
-  // document and a second map of those seen held about 1 GB for 2.19 M documents.
-  const want = new Map<string, string | number>();
-  const unlocated: string[] = [];
-  await eachShard(info.shards, 3, async (k) => {
-    for await (const hits of shardPages(client, src, k, { match_all: {} }, PAGE, true)) {
-      for (const h of hits) {
-        const s = h._source ?? {};
-        const p = pointOf(fieldAt(s, fields.location)) ?? (fields.childLocation ? pointOf(fieldAt(s, fields.childLocation)) : null);
-        if (!p) unlocated.push(h._id);
-        want.set(h._id, `${p ? router.readShard(p.lat, p.lng).shard : -1}:${digestOf(s).hash}`);
-      }
-      meter.add(hits.length);
-    }
-  });
-  const srcCount = want.size;
+  const srcTotal = await countOf(src);
+  const destTotal = await countOf(dest);
+  const meter = progressMeter('verify: checked', srcTotal + destTotal, say);
+  // Both sides stream into a SpillJoin (spill.ts) as id → "<DEST shard>:<content hash>": SRC with the
+  // shard its location names, DEST with the shard that holds it; they are joined a partition at a
+  // time on disk. The process keeps no per-document state for the whole index (a Map of every id
+  // stopped at V8's 16.7 M entries, and cost ~300 bytes a document before that).
   const shards: ShardVerify[] = router.shards.map((s) => ({ shard: s.shard, name: s.name, expected: 0, held: 0, missing: 0, changed: 0, extra: 0, misplaced: 0 }));
   const byShard = new Map(shards.map((s) => [s.shard, s]));
-  const shardOf = (w: string) => Number(w.slice(0, w.indexOf(':')));
-  for (const w of want.values()) {
-    const k = shardOf(w as string);
-    if (k >= 0) byShard.get(k)!.expected++;
-  }
+  const join = new SpillJoin(Math.max(srcTotal, destTotal));
   const diff: RangeDiff = { missing: [], changed: [], extra: [] };
-  let destCount = 0;
-  await eachShard(destShards, 3, async (k) => {
-    for await (const hits of shardPages(client, dest, k, { match_all: {} }, PAGE, true)) {
-      for (const h of hits) {
-        destCount++;
-        const line = byShard.get(k)!;
-        line.held++;
-        const w = want.get(h._id);
-        if (typeof w !== 'string') {
-          // Held twice (on two shards), or not in SRC: delete it (every copy), then copy again what SRC has.
-          if (w !== undefined) diff.changed.push(h._id), line.misplaced++;
-          else diff.extra.push(h._id), line.extra++;
-          continue;
+  const unlocated: string[] = [];
+  let unlocatedCount = 0;
+  try {
+    await eachShard(info.shards, 3, async (k) => {
+      for await (const hits of shardPages(client, src, k, { match_all: {} }, PAGE, true)) {
+        for (const h of hits) {
+          const s = h._source ?? {};
+          const p = pointOf(fieldAt(s, fields.location)) ?? (fields.childLocation ? pointOf(fieldAt(s, fields.childLocation)) : null);
+          if (!p && unlocatedCount++ < 3) unlocated.push(h._id);
+          const shard = p ? router.readShard(p.lat, p.lng).shard : -1;
+          if (shard >= 0) byShard.get(shard)!.expected++;
+          join.a(h._id, `${shard}:${digestOf(s).hash}`);
         }
-        want.set(h._id, k);
-        // w is "<shard>:<hash>" (a hash has a fixed length): the shard first, then the content.
-        if (!w.startsWith(`${k}:`)) line.misplaced++, diff.changed.push(h._id);
-        else if (!w.endsWith(digestOf(h._source ?? {}).hash)) line.changed++, diff.changed.push(h._id);
+        meter.add(hits.length);
       }
-      meter.add(hits.length);
-    }
-  });
-  for (const [id, w] of want) {
-    if (typeof w !== 'string') continue;
-    diff.missing.push(id);
-    const k = shardOf(w);
-    if (k >= 0) byShard.get(k)!.missing++;
+    });
+    await eachShard(destShards, 3, async (k) => {
+      for await (const hits of shardPages(client, dest, k, { match_all: {} }, PAGE, true)) {
+        const line = byShard.get(k)!;
+        for (const h of hits) {
+          line.held++;
+          join.b(h._id, `${k}:${digestOf(h._source ?? {}).hash}`);
+        }
+        meter.add(hits.length);
+      }
+    });
+    tallyVerify(join, byShard, diff);
+  } finally {
+    join.close();
   }
+  const srcCount = join.counts.a;
+  const destCount = join.counts.b;
   meter.line(true);
   const clean = { missing: [...new Set(diff.missing)].sort(), changed: [...new Set(diff.changed)].sort(), extra: [...new Set(diff.extra)].sort() };
   say(`verify: ${fmt(srcCount)} documents on "${src}", ${fmt(destCount)} on "${dest}", compared per document (id, content hash, shard of the location):`);
@@ -721,9 +757,37 @@ export async function verifyIndexes(client: OpenSearchClient, src: string, dest:
     const bad = s.missing + s.changed + s.extra + s.misplaced;
     say(`  shard ${s.shard} ${s.name}: ${fmt(s.expected)} expected, ${fmt(s.held)} held${bad ? `: ${s.missing} missing, ${s.changed} different, ${s.extra} only on "${dest}", ${s.misplaced} on the wrong shard` : ', equal'}`);
   }
-  if (unlocated.length > 0) say(`verify: ${unlocated.length} documents of "${src}" have no point at ${fields.location}${fields.childLocation ? ` or ${fields.childLocation}` : ''} (${unlocated.slice(0, 3).join(', ')}): the pipeline refuses them`);
+  if (unlocatedCount > 0) say(`verify: ${unlocatedCount} documents of "${src}" have no point at ${fields.location}${fields.childLocation ? ` or ${fields.childLocation}` : ''} (${unlocated.slice(0, 3).join(', ')}): the pipeline refuses them`);
   say(`verify: ${describeDiff(clean, `"${dest}"`)}`);
   return { diff: clean, checkpoint, source: srcCount, dest: destCount, shards };
+}
+
+/** The DEST shard of a verify record ("<shard>:<content hash>"; -1: no location). */
+const shardOf = (w: string) => Number(w.slice(0, w.indexOf(':')));
+
+/**
+ * tallyVerify joins the verify's two sides (SpillJoin: SRC's records
+ * "<DEST shard its location names>:<hash>", DEST's "<shard holding it>:<hash>")
+ * and adds every difference to `diff` and to its shard's line in `byShard`:
+ * missing (SRC only: counted on the shard that should hold it), extra (DEST
+ * only), misplaced (held on another shard than its location names, or held
+ * twice: every copy is deleted, then copied again) and changed (content).
+ * Memory: one partition of each side.
+ */
+export function tallyVerify(join: SpillJoin, byShard: ReadonlyMap<number, ShardVerify>, diff: RangeDiff): void {
+  join.join((id, w, held, dup) => {
+    if (held === undefined) {
+      diff.missing.push(id);
+      const k = shardOf(w!);
+      if (k >= 0) byShard.get(k)!.missing++;
+      return;
+    }
+    const line = byShard.get(shardOf(held))!;
+    if (w === undefined) diff.extra.push(id), line.extra++;
+    else if (dup) diff.changed.push(id), line.misplaced++;
+    else if (shardOf(w) !== shardOf(held)) line.misplaced++, diff.changed.push(id);
+    else if (w.slice(w.indexOf(':')) !== held.slice(held.indexOf(':'))) line.changed++, diff.changed.push(id);
+  });
 }
 
 /**

@@ -13,8 +13,11 @@ import {
   typeAt,
   ReindexError,
   REINDEX_PAUSE_POINTS,
+  COPY_MODES,
+  type CopyMode,
   type ReindexPausePoint,
 } from '../../server/reindex.ts';
+import { cancelCopy, copyTaskStatus, rethrottleCopy } from '../../server/reindexEngine.ts';
 
 /** Default age of a heartbeat after which another host's lock is stale. */
 const DEFAULT_LOCK_STALE_MS = 30_000;
@@ -42,7 +45,8 @@ export const reindex: Command = {
   name: 'reindex',
   summary: 'copy an index into a new geosharded one while clients write, verify it per document, switch the alias in one call',
   usage: `geoshard reindex --from SRC --to DEST --boundaries FILE [--alias NAME] [--config FILE] [--field F]
-                 [--batch N] [--concurrency C] [--lock-stale-ms MS]
+                 [--copy client|engine] [--throttle N] [--batch N] [--concurrency C] [--lock-stale-ms MS]
+geoshard reindex --to DEST --rethrottle N | --pause
 geoshard reindex --to DEST --finalize
 geoshard reindex --to DEST --rollback
 
@@ -77,6 +81,14 @@ when the same command runs again. A second reindex of SRC while one runs is refu
   --config FILE     geoshard.config.json: its location (and join's childLocation) route DEST
   --field F         the geo_point field (overrides the config's location; without --config a
                     flat index)
+  --copy MODE       who copies: "client" (default: this process reads SRC and routes each document
+                    itself, past the pipeline) or "engine" (the cluster's sliced _reindex through
+                    DEST's routing pipeline, followed through the tasks API: the process only
+                    polls, and the copy runs on every node that holds a shard of SRC)
+  --throttle N      --copy engine: at most N documents per second (default: no throttle)
+  --rethrottle N    change the throttle of DEST's running engine copy (N documents/s; -1: none)
+  --pause           cancel DEST's running engine copy; run the reindex again to resume it (what
+                    DEST holds is skipped)
   --batch N         documents per copy page and bulk request (default 5000; 100..10000)
   --concurrency C   SRC shards copied at once (default 3; 1..16)
   --lock-stale-ms MS another host's lock is stale after this long (default ${DEFAULT_LOCK_STALE_MS})
@@ -101,6 +113,10 @@ ${LOCK_INDEX}).`,
         'lock-stale-ms': { type: 'string' },
         finalize: { type: 'boolean' },
         rollback: { type: 'boolean' },
+        copy: { type: 'string' },
+        throttle: { type: 'string' },
+        rethrottle: { type: 'string' },
+        pause: { type: 'boolean' },
       },
       'reindex',
     );
@@ -108,9 +124,45 @@ ${LOCK_INDEX}).`,
     const dest = name(values.to, 'to');
     const say = (line: string) => io.err(`geoshard reindex: ${line}\n`);
     if (values.finalize && values.rollback) throw new CliError('geoshard reindex: --finalize and --rollback are exclusive: --rollback points the alias back, --finalize deletes the source', 2);
+    const control = values.rethrottle !== undefined ? 'rethrottle' : values.pause ? 'pause' : null;
+    if (control && (values.finalize || values.rollback || (values.rethrottle !== undefined && values.pause))) throw new CliError('geoshard reindex: --rethrottle, --pause, --finalize and --rollback are exclusive', 2);
+    if (control) {
+      for (const k of ['from', 'boundaries', 'alias', 'config', 'field', 'batch', 'concurrency', 'copy', 'throttle'] as const) {
+        if (values[k] !== undefined) throw new CliError(`geoshard reindex: --${k} is not taken with --${control}: it acts on DEST's running copy (give --to DEST only)`, 2);
+      }
+      const rps = control === 'rethrottle' ? Number(values.rethrottle) : 0;
+      if (control === 'rethrottle' && !(rps === -1 || (Number.isFinite(rps) && rps > 0))) throw new CliError(`geoshard reindex: --rethrottle "${values.rethrottle}" is not a throttle: expected documents per second > 0, or -1 for none`, 2);
+      let client: OpenSearchClient;
+      try {
+        client = new OpenSearchClient(configFromEnv());
+      } catch (e) {
+        throw new CliError(`geoshard reindex: ${(e as Error).message}`);
+      }
+      try {
+        const found = await readReindex(client, dest);
+        if (found === undefined) throw new CliError(`geoshard reindex: index "${dest}" (--to) does not exist on ${client.url}`);
+        const task = found?.state?.copyTask;
+        if (!found?.state || found.state.phase !== 'copying' || !task) throw new CliError(`geoshard reindex: index "${dest}" has no engine copy running (${found?.state ? `the reindex is at ${found.state.phase}${found.state.copyMode === 'engine' ? '' : ', copied by the client'}` : 'it records no reindex'}): --${control} acts on a copy started with --copy engine`);
+        const st = await copyTaskStatus(client, task.id);
+        if (!st || st.completed) throw new CliError(`geoshard reindex: the copy task ${task.id} of "${dest}" is ${st ? 'finished' : 'gone'}: run the reindex again to go on`);
+        if (control === 'rethrottle') {
+          await rethrottleCopy(client, task.id, rps);
+          io.out(`the copy task ${task.id} into "${dest}" now runs at ${rps === -1 ? 'no throttle' : `at most ${rps} documents/s`}\n`);
+        } else {
+          await cancelCopy(client, task.id);
+          io.out(`cancelled the copy task ${task.id} into "${dest}" (${st.written.toLocaleString('en-US')} of ${st.total.toLocaleString('en-US')} documents copied): run the reindex again to resume it\n`);
+        }
+        return 0;
+      } catch (e) {
+        if (e instanceof OpenSearchError) throw new CliError(`geoshard reindex: ${e.message}`);
+        throw e;
+      } finally {
+        await client.close().catch(() => {});
+      }
+    }
     const ending = values.finalize ? 'finalize' : values.rollback ? 'rollback' : null;
     if (ending) {
-      for (const k of ['from', 'boundaries', 'alias', 'config', 'field', 'batch', 'concurrency'] as const) {
+      for (const k of ['from', 'boundaries', 'alias', 'config', 'field', 'batch', 'concurrency', 'copy', 'throttle'] as const) {
         if (values[k] !== undefined) throw new CliError(`geoshard reindex: --${k} is not taken with --${ending}: DEST's _meta records the reindex (give --to DEST only)`, 2);
       }
     }
@@ -121,6 +173,10 @@ ${LOCK_INDEX}).`,
       if (alias === dest) throw new CliError(`geoshard reindex: --alias "${alias}" is --to as well: the alias is the name clients use, DEST an index behind it`, 2);
     }
     const batch = int(values.batch, 'batch', 'reindex', 5000, 100, 10_000);
+    const copy = (values.copy ?? 'client') as CopyMode;
+    if (!COPY_MODES.includes(copy)) throw new CliError(`geoshard reindex: --copy "${values.copy}" is not a copy mode: expected ${COPY_MODES.join(' or ')}`, 2);
+    const throttle = values.throttle === undefined ? undefined : int(values.throttle, 'throttle', 'reindex', 0, 1, 10_000_000);
+    if (throttle !== undefined && copy !== 'engine') throw new CliError('geoshard reindex: --throttle applies to --copy engine (the client copy runs at the pace of its --concurrency)', 2);
     const concurrency = int(values.concurrency, 'concurrency', 'reindex', 3, 1, 16);
     const staleMs = int(values['lock-stale-ms'], 'lock-stale-ms', 'reindex', DEFAULT_LOCK_STALE_MS, 1000, 3_600_000);
     const file = ending ? null : loadBoundaryFile(str(values.boundaries, 'boundaries', 'reindex'));
@@ -204,12 +260,14 @@ ${LOCK_INDEX}).`,
           renameOnFinalize: fromTargets.length === 0,
           batch,
           concurrency,
+          copy,
+          requestsPerSecond: throttle,
           progress: say,
           pause,
           lockLost: lock.lost,
         });
-        const copy = r.copied > 0 ? `, copied ${r.copied.toLocaleString('en-US')} documents at ${Math.round(r.docsPerSecond).toLocaleString('en-US')} documents/s` : '';
-        io.out(`reindexed "${src}" into "${dest}" behind "${clientsAlias}" in ${((performance.now() - t0) / 1000).toFixed(1)} s${copy}; writes blocked at the switch ${r.windowsMs.map((w) => `${w} ms`).join(', ') || '(none)'}. "${src}" is kept: "geoshard reindex --to ${dest} --finalize" deletes it, --rollback points "${clientsAlias}" back\n`);
+        const copied = r.copied > 0 ? `, copied ${r.copied.toLocaleString('en-US')} documents at ${Math.round(r.docsPerSecond).toLocaleString('en-US')} documents/s` : '';
+        io.out(`reindexed "${src}" into "${dest}" behind "${clientsAlias}" in ${((performance.now() - t0) / 1000).toFixed(1)} s${copied}; writes blocked at the switch ${r.windowsMs.map((w) => `${w} ms`).join(', ') || '(none)'}. "${src}" is kept: "geoshard reindex --to ${dest} --finalize" deletes it, --rollback points "${clientsAlias}" back\n`);
         return 0;
       } finally {
         await lock.release().catch(() => {});
