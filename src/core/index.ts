@@ -29,7 +29,8 @@ export { MAX_SHARDS, routingHash, defaultRoutingNumShards, shardForRouting } fro
 export { pickShardNames } from './names.ts';
 
 // The boundary file: types, parsing, validation (every problem, naming field and value), canonical hash.
-export { BOUNDARY_FORMAT, MAX_BOUNDARY_FILE_BYTES, parseBoundaryFile, validateBoundaryFile, checkBoundaryFile, assertValidBoundaryFile, BoundaryFileError, formatBoundaryFile, computeHash, withHash } from './boundaries.ts';
+export { BOUNDARY_FORMAT, MAX_BOUNDARY_FILE_BYTES, validateBoundaryFile, checkBoundaryFile, assertValidBoundaryFile, BoundaryFileError, formatBoundaryFile, computeHash, withHash } from './boundaries.ts';
+export { parseBoundaryFile } from './boundaryText.ts';
 export type { BoundaryFile, ShardEntry, ValidationError, BoundaryFileCheck } from './boundaries.ts';
 
 // Routing: point → shard (ShardTable, the lookups alone); circle → cells → shards → routing string (Router).

@@ -29,7 +29,7 @@ import type { Restaurant } from '../data/generator.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { OpenSearchError } from './opensearch.ts';
 import { getIndexMeta } from './indexMeta.ts';
-import { MigrationRouting } from './migration.ts';
+import { MigrationRouting } from './migrationRouting.ts';
 import { dishDoc, restaurantDoc, type Doc } from './sample.ts';
 import { GeoIndexer } from '../opensearch/indexer.ts';
 

@@ -13,7 +13,7 @@ import { driftState, type DriftState } from '../drift.ts';
 import { checkRouting, type RoutingCheck } from '../fingerprint.ts';
 import { getIndexMeta } from '../indexMeta.ts';
 import type { IndexMeta } from '../indexSpec.ts';
-import { MigrationRouting } from '../migration.ts';
+import { MigrationRouting } from '../migrationRouting.ts';
 import type { OpenSearchClient } from '../opensearch.ts';
 import { PipelineGuard, type InstalledPipeline, type PipelineStatus } from '../pipeline.ts';
 import { errorResult, type ApiResult } from './http.ts';

@@ -6,7 +6,8 @@
  */
 import { MAX_RADIUS_KM } from '../../core/index.ts';
 import { JOIN_FIELD, PARENT, CHILD } from '../indexSpec.ts';
-import { migrationOfMeta, migrationStatusOf } from '../migration.ts';
+import { migrationStatusOf } from '../migrationRouting.ts';
+import { migrationOfMeta } from '../../opensearch/meta.ts';
 import { readPipeline, pipelineStatusOf } from '../pipeline.ts';
 import { readLayout, withLeftNodes } from '../placement.ts';
 import { publicName, redactPath } from '../projectFiles.ts';
