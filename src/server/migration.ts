@@ -17,7 +17,7 @@ import { advance, nextAction, withCopied, withCutover, type DocCounts, type Migr
 import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT, indexMeta, type IndexMeta } from './indexSpec.ts';
 import { bulkErrors } from './seeder.ts';
-import { getIndexMeta, writeMeta } from './indexMeta.ts';
+import { writeMeta } from './indexMeta.ts';
 import {
   applyDiff,
   checkRange,

@@ -7,7 +7,7 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
+import type { OpenSearchClient } from './opensearch.ts';
 import { MigrationError } from '../opensearch/meta.ts';
 
 /** The index that holds one lock document per migrated index (a document, because `_meta` has no compare-and-set). */
