@@ -18,7 +18,6 @@ import {
   withHash,
   formatBoundaryFile,
   validateBoundaryFile,
-  tokenOfOrdinal,
   cellCenter,
   cellFromOrdinal,
   cellOrdinal,
@@ -26,6 +25,7 @@ import {
   KM_PER_MILE,
   type BoundaryFile,
 } from '../src/core/index.ts';
+import { tokenOfOrdinal } from '../src/core/cells.ts';
 import { openExplorer } from './explorer.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

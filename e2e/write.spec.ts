@@ -11,7 +11,8 @@
 import { test, expect, type Page, type Route } from '@playwright/test';
 import { readFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Router, cellAt, cellOrdinal, cellFromOrdinal, cellToken, withMigration, type BoundaryFile } from '../src/core/index.ts';
+import { Router, cellAt, cellOrdinal, cellFromOrdinal, cellToken, type BoundaryFile } from '../src/core/index.ts';
+import { withMigration } from '../src/core/plan.ts';
 import { parseRestaurantBody, type MigrationStatus, type WriteAnswer } from '../src/server/wire.ts';
 import { openExplorer } from './explorer.ts';
 

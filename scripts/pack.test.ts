@@ -100,7 +100,7 @@ afterAll(() => {
 
 describe('the packed package', () => {
   it('ships the built core with its types, the built CLI and the default data, and no sources or app build', () => {
-    for (const f of ['package.json', 'dist/core/index.js', 'dist/core/index.d.ts', 'dist/core/router.d.ts', 'dist/opensearch/index.js', 'dist/opensearch/index.d.ts', 'dist/cli/bin.js', 'data/boundaries.json', 'data/cells.csv', 'data/cities.json']) {
+    for (const f of ['package.json', 'dist/core/index.js', 'dist/core/index.d.ts', 'dist/core/router.d.ts', 'dist/core/ops.js', 'dist/core/ops.d.ts', 'dist/opensearch/index.js', 'dist/opensearch/index.d.ts', 'dist/cli/bin.js', 'data/boundaries.json', 'data/cells.csv', 'data/cities.json']) {
       expect(packed).toContain(f);
     }
     expect(packed.filter((f) => f.startsWith('src/') || f.startsWith('dist/app/') || f.startsWith('dist/server/') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
@@ -142,6 +142,16 @@ describe('the packed package', () => {
     const got = JSON.parse(run(process.execPath, ['--input-type=module', '-e', script]));
     const token = s2.cellid.toToken(s2.cellid.parent(s2.cellid.fromLatLng(s2.LatLng.fromDegrees(37.7749, -122.4194)), 10));
     expect(got).toEqual({ ...source.route(37.7749, -122.4194), token });
+  });
+
+  it('offers the live move state machine as geoshard/ops, not through geoshard', () => {
+    const script = `
+      import * as main from 'geoshard';
+      import { MOVE_STEPS, nextAction } from 'geoshard/ops';
+      const moved = ['nextAction', 'advance', 'withCopied', 'withCutover', 'startState', 'MOVE_STEPS', 'CellSums', 'withMigration', 'routingPhaseOf', 'cellVertices', 'tokenOfOrdinal'];
+      console.log(JSON.stringify({ steps: MOVE_STEPS, nextAction: typeof nextAction, stillInMain: moved.filter((n) => n in main) }));`;
+    const got = JSON.parse(run(process.execPath, ['--input-type=module', '-e', script]));
+    expect(got).toEqual({ steps: ['pending', 'dual-write', 'copying', 'verified', 'switched', 'deleting', 'done'], nextAction: 'function', stillInMain: [] });
   });
 
   it('runs the built CLI as `npx geoshard`, reading its default boundary file from the installed package', () => {

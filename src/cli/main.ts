@@ -4,7 +4,7 @@
  * non-zero (2 for usage errors, 1 for bad input or failures).
  */
 import { BoundaryFileError } from '../core/index.ts';
-import { MissingPeerError } from '../server/optionalPeer.ts';
+import { MissingPeerError } from '../data/optionalPeer.ts';
 import { CliError, problemLines } from './io.ts';
 import type { Command, Io } from './command.ts';
 

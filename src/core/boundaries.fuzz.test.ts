@@ -12,7 +12,8 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseBoundaryFile, validateBoundaryFile, computeHash, formatBoundaryFile, BoundaryFileError } from './boundaries.ts';
+import { validateBoundaryFile, computeHash, formatBoundaryFile, BoundaryFileError } from './boundaries.ts';
+import { parseBoundaryFile } from './boundaryText.ts';
 import { mulberry32 } from './testutil.ts';
 
 const BUNDLED = readFileSync(join(__dirname, '..', '..', 'data', 'boundaries.json'), 'utf8');

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { validateBoundaryFile, computeHash, withHash, parseBoundaryFile, formatBoundaryFile, canonicalContent, type BoundaryFile } from './boundaries.ts';
+import { validateBoundaryFile, computeHash, withHash, formatBoundaryFile, canonicalContent, type BoundaryFile } from './boundaries.ts';
+import { parseBoundaryFile } from './boundaryText.ts';
 import { fileWithCuts } from './testutil.ts';
 import { sha256 } from './sha256.ts';
 

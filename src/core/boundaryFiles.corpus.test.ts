@@ -11,10 +11,8 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  parseBoundaryFile,
   validateBoundaryFile,
   checkBoundaryFile,
-  checkBoundaryFileSize,
   computeHash,
   canonicalContent,
   formatBoundaryFile,
@@ -25,6 +23,7 @@ import {
   MAX_OBJECT_FIELDS,
   type BoundaryFile,
 } from './boundaries.ts';
+import { parseBoundaryFile, checkBoundaryFileSize } from './boundaryText.ts';
 
 const DIR = join(__dirname, 'fixtures', 'boundary-files');
 const BUNDLED = readFileSync(join(__dirname, '..', '..', 'data', 'boundaries.json'), 'utf8');

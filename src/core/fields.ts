@@ -1,7 +1,10 @@
 /**
- * Field paths, quoted values and the closed schema of boundary files: the
- * helpers boundaries.ts and migration.ts share to name a field, show its
- * value and refuse a field the schema does not have.
+ * Field paths, quoted values and closed schemas: the helpers that name a field,
+ * show its value in a problem message and refuse a field a schema does not have,
+ * shared by every strict reader of a JSON document: the boundary file
+ * (boundaries.ts), its `migration` field (migration.ts), an index's
+ * `_meta.migration` state (migrationState.ts) and the index config
+ * (src/opensearch/indexConfig.ts).
  */
 
 /**

@@ -6,14 +6,17 @@
  * and check a boundary file, balance one and plan a move. docs/api/geoshard.api.md is its report
  * (`npm run api:report`; scripts/api-report.test.ts fails when the surface changes without it).
  *
- * The analysis modules behind the CLI and the explorer (fan-out, workloads, request load, load
- * diffs, the cell cache, the CI gate, worked searches, GeoJSON/CSV exports) are not part of the
- * package's surface: this repository's CLI, server and explorer import them from their own files
- * (e.g. `../core/expectedFanout.ts`).
+ * The live move's state machine (the executor's steps, `geoshard migrate`) is the second entry,
+ * `geoshard/ops` (src/core/ops.ts), for operators' tooling. The analysis modules behind the CLI
+ * and the explorer (fan-out, workloads, request load, load diffs, the cell cache, the CI gate,
+ * worked searches, GeoJSON/CSV exports, the globe's cell outlines and prefix sums) are not part
+ * of the package's surface: this repository's CLI, server and explorer import them from their
+ * own files (e.g. `../core/expectedFanout.ts`, `../core/migrationState.ts`), never through an
+ * entry's re-export of what the entry does not offer.
  */
 
 // Cells: point → level-10 cell id (bigint), tokens, curve ordinals in [0, CELL_COUNT).
-export { LEVEL, CELL_COUNT, assertLatLng, cellAt, tokenAt, cellToken, parseToken, isLevel10Token, cellOrdinal, cellFromOrdinal, ordinalAt, cellCenter, cellVertices, tokenOfOrdinal } from './cells.ts';
+export { LEVEL, CELL_COUNT, assertLatLng, cellAt, tokenAt, cellToken, parseToken, isLevel10Token, cellOrdinal, cellFromOrdinal, ordinalAt, cellCenter } from './cells.ts';
 export type { CellId, LatLng } from './cells.ts';
 
 // A search circle's units and limits.
@@ -26,7 +29,8 @@ export { MAX_SHARDS, routingHash, defaultRoutingNumShards, shardForRouting } fro
 export { pickShardNames } from './names.ts';
 
 // The boundary file: types, parsing, validation (every problem, naming field and value), canonical hash.
-export { BOUNDARY_FORMAT, MAX_BOUNDARY_FILE_BYTES, parseBoundaryFile, validateBoundaryFile, checkBoundaryFile, assertValidBoundaryFile, BoundaryFileError, formatBoundaryFile, computeHash, withHash } from './boundaries.ts';
+export { BOUNDARY_FORMAT, MAX_BOUNDARY_FILE_BYTES, validateBoundaryFile, checkBoundaryFile, assertValidBoundaryFile, BoundaryFileError, formatBoundaryFile, computeHash, withHash } from './boundaries.ts';
+export { parseBoundaryFile } from './boundaryText.ts';
 export type { BoundaryFile, ShardEntry, ValidationError, BoundaryFileCheck } from './boundaries.ts';
 
 // Routing: point → shard (ShardTable, the lookups alone); circle → cells → shards → routing string (Router).
@@ -44,13 +48,10 @@ export type { CellWeight, BuildOptions } from './build.ts';
 export { splitShard, mergeShards } from './edit.ts';
 export type { EditOptions, EditResult, SplitResult, MergeResult } from './edit.ts';
 
-// A boundary change: what moves, the migration plan, and the live move's state machine.
+// A boundary change: what moves, the migration plan, and the file's `migration` field (the routing phases).
 export { diffBoundaries, evenness } from './diff.ts';
-export { CellSums } from './cellSums.ts';
 export type { BoundaryDiff, BoundaryMove, DiffFileSummary, ShardSide, ShardWeight, ShardMatch, Evenness } from './diff.ts';
-export { plan, withMigration, stepFile } from './plan.ts';
+export { plan, stepFile } from './plan.ts';
 export type { MigrationPlan, PlanMove, PlanAction, PlanStep, PlanOptions } from './plan.ts';
 export { MIGRATION_PHASES, phaseRouting } from './migration.ts';
 export type { Migration, MigrationMove, MigrationPhase, PhaseRouting, ResolvedMove } from './migration.ts';
-export { MOVE_STEPS, MigrationStateError, parseMigrationState, startState, nextAction, advance, withCopied, withCutover, countsMatch, intermediateFile, routingPhaseOf } from './migrationState.ts';
-export type { MoveStep, DocCounts, MoveState, CutoverState, MigrationState, MigrationAction } from './migrationState.ts';

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { Router } from './router.ts';
-import { validateBoundaryFile, formatBoundaryFile, parseBoundaryFile, withHash, type BoundaryFile } from './boundaries.ts';
+import { validateBoundaryFile, formatBoundaryFile, withHash, type BoundaryFile } from './boundaries.ts';
+import { parseBoundaryFile } from './boundaryText.ts';
 import { MIGRATION_PHASES, type MigrationMove, type MigrationPhase } from './migration.ts';
 import { withMigration } from './plan.ts';
 import { regionCovererCells } from './reference/regionCoverer.ts';

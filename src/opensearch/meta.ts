@@ -8,7 +8,8 @@
  *
  * No Node imports: only the core and types.
  */
-import { Router, assertValidBoundaryFile, intermediateFile, parseMigrationState, type BoundaryFile, type MigrationState } from '../core/index.ts';
+import { Router, assertValidBoundaryFile, type BoundaryFile } from '../core/index.ts';
+import { intermediateFile, parseMigrationState, type MigrationState } from '../core/migrationState.ts';
 
 /** The document shape this version writes (SampleMeta.docShape). */
 export const DOC_SHAPE = 2;

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { advance, intermediateFile, cellFromOrdinal, cellOrdinal, cellToken, parseBoundaryFile, parseToken, startState, withHash, type MigrationState, type PlanMove } from '../core/index.ts';
+import { cellFromOrdinal, cellOrdinal, cellToken, parseBoundaryFile, parseToken, withHash, type PlanMove } from '../core/index.ts';
+import { advance, intermediateFile, startState, type MigrationState } from '../core/migrationState.ts';
 import { sha256 } from '../core/sha256.ts';
 import { fileWithCuts } from '../core/testutil.ts';
 import { routingPipeline, routingTable, tableDigest, expectedIdentity, identityOf, comparePipeline, pipelineId, ROUTING_SCRIPT, SCRIPT_TAG } from './pipeline.ts';

@@ -33,7 +33,8 @@
  *
  * Pure TypeScript (no Node types); imports only the routing core.
  */
-import { Router, CELL_COUNT, LEVEL, intermediateFile, type BoundaryFile, type MigrationState } from '../core/index.ts';
+import { Router, CELL_COUNT, LEVEL, type BoundaryFile } from '../core/index.ts';
+import { intermediateFile, type MigrationState } from '../core/migrationState.ts';
 import { sha256 } from '../core/sha256.ts';
 import { PAINLESS_S2 } from './painless.ts';
 

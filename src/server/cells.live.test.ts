@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import s2geometry from 's2-geometry';
 import { mulberry32, randomPoint } from '../core/testutil.ts';
-import { cellAt, cellVertices } from '../core/index.ts';
+import { cellAt } from '../core/index.ts';
+import { cellVertices } from '../core/cells.ts';
 import { liveClient } from './testkit.ts';
 
 const { S2 } = s2geometry as unknown as { S2: { latLngToKey(lat: number, lng: number, level: number): string; keyToId(key: string): string } };

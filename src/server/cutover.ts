@@ -35,7 +35,7 @@
  * The block covers only reads and two `_meta` writes (mapping updates are not
  * document writes, so they pass the block); its length is measured per try.
  */
-import type { MoveState } from '../core/index.ts';
+import type { MoveState } from '../core/migrationState.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT } from './indexSpec.ts';
 import { bulkErrors } from './seeder.ts';

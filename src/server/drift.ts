@@ -7,7 +7,7 @@
 import type { BoundaryFile } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import type { IndexMeta } from './indexSpec.ts';
-import { getIndexMeta } from './seeder.ts';
+import { getIndexMeta } from './indexMeta.ts';
 
 /** The outcome of one drift check. */
 export interface DriftState {

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { advance, cellFromOrdinal, cellToken, startState, withHash, type PlanMove } from '../core/index.ts';
+import { cellFromOrdinal, cellToken, withHash, type PlanMove } from '../core/index.ts';
+import { advance, startState } from '../core/migrationState.ts';
 import { fileWithCuts } from '../core/testutil.ts';
 import { driftState } from './drift.ts';
 import { indexMeta } from './indexSpec.ts';

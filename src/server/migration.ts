@@ -1,7 +1,9 @@
 /**
- * A migration on the real index: reading and writing its state in the
- * index's `_meta`, the lock that keeps two executors apart, and the executor
- * itself (copy, verify, switch, delete per range), used by `geoshard migrate`.
+ * A migration on the real index: its state in the index's `_meta`
+ * (withState; the round trips are indexMeta.ts) and the executor itself (copy,
+ * verify, switch, delete per range), used by `geoshard migrate`. The lock that
+ * keeps two executors apart is migrationLock.ts; how the API reads a migration
+ * (its router, its /api/status form) is migrationRouting.ts.
  * The decisions (what comes next, who reads and who is written) are the
  * core's (core/migrationState.ts); this file only does what they say.
  *
@@ -10,22 +12,12 @@
  * the copy writes create-only (a document already on the new owner is kept),
  * the delete deletes what is left, publishes are never repeated.
  */
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
-import {
-  Router,
-  advance,
-  nextAction,
-  withCopied,
-  withCutover,
-  type BoundaryFile,
-  type DocCounts,
-  type MigrationState,
-  type MoveState,
-} from '../core/index.ts';
+import type { BoundaryFile } from '../core/index.ts';
+import { advance, nextAction, withCopied, withCutover, type DocCounts, type MigrationState, type MoveState } from '../core/migrationState.ts';
 import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT, indexMeta, type IndexMeta } from './indexSpec.ts';
-import { bulkErrors, getIndexMeta } from './seeder.ts';
+import { bulkErrors } from './seeder.ts';
+import { writeMeta } from './indexMeta.ts';
 import {
   applyDiff,
   checkRange,
@@ -42,31 +34,17 @@ import {
   writeBlocked,
   type Checkpoint,
 } from './cutover.ts';
-import type { MigrationStatus } from './wire.ts';
 import { tryInstallPipeline } from './pipeline.ts';
 import { routingPipeline } from '../opensearch/pipeline.ts';
 
 // The `_meta` readers (migrationOfMeta, routerOf) and MigrationError live in src/opensearch/meta.ts, shared with the package's writer.
 export { MigrationError, migrationOfMeta, routerOf, type IndexMigration } from '../opensearch/meta.ts';
-import { MigrationError, migrationOfMeta, routerOf, type IndexMigration } from '../opensearch/meta.ts';
-
-/**
- * readMigration reads the index's `_meta`: the settled file and the migration
- * state, both checked (a file whose hash is not `_meta.hash`, or a state the
- * core refuses, throws MigrationError naming the problem). Undefined when the
- * index does not exist; throws MigrationError when it has no geoshard `_meta`.
- */
-export async function readMigration(client: OpenSearchClient, index: string): Promise<IndexMigration | undefined> {
-  const meta = await getIndexMeta(client, index);
-  if (meta === undefined) return undefined;
-  if (meta === null) throw new MigrationError(`index "${index}" has no geoshard _meta: it was not made by "geoshard seed"`);
-  return migrationOfMeta(meta);
-}
-
-/** writeMeta replaces the index's `_meta` (mapping updates replace `_meta` whole): a change of the cluster state, so with the admin deadlines (OpenSearchClient.admin). */
-export async function writeMeta(client: OpenSearchClient, index: string, meta: IndexMeta): Promise<void> {
-  await client.admin('PUT', `/${encodeURIComponent(index)}/_mapping`, { body: { _meta: meta } });
-}
+import { MigrationError } from '../opensearch/meta.ts';
+// The index's `_meta` round trips (readMigration, writeMeta) live in indexMeta.ts, below this file and the pipeline guard.
+export { readMigration, writeMeta } from './indexMeta.ts';
+// The executors' lock (migrationLock.ts) and the API's reading of a migration (migrationRouting.ts) are files of their own.
+export { LOCK_INDEX, acquireLock, isStale, type Lock, type LockHolder } from './migrationLock.ts';
+export { MigrationRouting, migrationStatusOf } from './migrationRouting.ts';
 
 /** withState returns `_meta` with the migration state set (or removed when null). */
 export function withState(meta: IndexMeta, state: MigrationState | null): IndexMeta {
@@ -134,119 +112,6 @@ async function deleteAll(client: OpenSearchClient, index: string, routing: strin
     deleted += res.body.items.filter((it) => Object.values(it)[0].status === 200).length;
   }
   return deleted;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The lock
-
-/** The index that holds one lock document per migrated index (a document, because `_meta` has no compare-and-set). */
-export const LOCK_INDEX = 'geoshard-migration-locks';
-
-/** Who holds a migration lock. */
-export interface LockHolder {
-  owner: string;
-  host: string;
-  pid: number;
-  startedAt: string;
-  /** Milliseconds since the epoch of the holder's last heartbeat. */
-  heartbeatAt: number;
-}
-
-/** A held lock: heartbeats until released; `lost` turns true when another process took it over. */
-export interface Lock {
-  holder: LockHolder;
-  /** A sentence when the lock was taken over from a dead or silent holder, else null. */
-  tookOver: string | null;
-  lost: () => boolean;
-  release: () => Promise<void>;
-}
-
-/**
- * isStale says whether a lock holder is gone: on this host, its process no
- * longer exists (kill -9 leaves no heartbeat to wait for); elsewhere, its
- * heartbeat is older than staleMs.
- */
-export function isStale(h: LockHolder, nowMs: number, staleMs: number, host = hostname(), alive = pidAlive): boolean {
-  if (h.host === host) return !alive(h.pid);
-  return nowMs - h.heartbeatAt > staleMs;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * acquireLock takes the migration lock of `index`: creates the lock document
- * (create-only: of two processes, one wins), or, when a holder exists and is
- * stale (isStale), replaces it with a compare-and-set on its sequence number
- * (of two processes taking over, one wins). Refuses with MigrationError
- * naming the holder otherwise. While held, the heartbeat is renewed every
- * staleMs / 3 with compare-and-set; a failed renewal marks the lock lost.
- * `lockIndex` holds the lock documents (default LOCK_INDEX); `what` names the
- * work in messages (`geoshard reindex` takes the lock of its source: "reindex").
- */
-export async function acquireLock(client: OpenSearchClient, index: string, staleMs: number, lockIndex = LOCK_INDEX, what = 'migration'): Promise<Lock> {
-  const LOCK_INDEX = lockIndex;
-  // Creating the lock index is a change of the cluster state: admin deadlines, so a busy cluster slows the migration instead of failing it.
-  await client.admin('PUT', `/${LOCK_INDEX}`, {
-    body: { settings: { index: { number_of_shards: 1, auto_expand_replicas: '0-1' } }, mappings: { dynamic: false } },
-    okStatuses: [400],
-  });
-  const now = Date.now();
-  const holder: LockHolder = { owner: randomUUID(), host: hostname(), pid: process.pid, startedAt: new Date(now).toISOString(), heartbeatAt: now };
-  const doc = `/${LOCK_INDEX}/_doc/${encodeURIComponent(index)}`;
-  let seq: { if_seq_no: number; if_primary_term: number };
-  let tookOver: string | null = null;
-  type Written = { _seq_no: number; _primary_term: number };
-  const created = await client.request<Written>('PUT', `/${LOCK_INDEX}/_create/${encodeURIComponent(index)}`, { query: { refresh: 'true' }, body: holder, okStatuses: [409] });
-  if (created.status === 409) {
-    const cur = await client.request<Written & { found: boolean; _source: LockHolder }>('GET', doc, { okStatuses: [404] });
-    if (!cur.body.found) throw new MigrationError(`the ${what} lock of "${index}" was released while this process tried to take it: run the command again`);
-    const h = cur.body._source;
-    if (!isStale(h, now, staleMs)) {
-      throw new MigrationError(
-        `a ${what} of "${index}" is already running: process ${h.pid} on ${h.host}, started ${h.startedAt}, last heartbeat ${Math.round((now - h.heartbeatAt) / 1000)} s ago. ` +
-          `Two at once are refused. If that process is gone, its lock is taken over once it is found dead (same host) or its heartbeat is older than ${staleMs / 1000} s.`,
-      );
-    }
-    const took = await client.request<Written>('PUT', doc, { query: { if_seq_no: cur.body._seq_no, if_primary_term: cur.body._primary_term, refresh: 'true' }, body: holder, okStatuses: [409] });
-    if (took.status === 409) throw new MigrationError(`another process took over the stale migration lock of "${index}" first: a ${what} is running`);
-    tookOver = `took over the lock of process ${h.pid} on ${h.host} (${h.host === holder.host ? 'no longer running' : `no heartbeat for ${Math.round((now - h.heartbeatAt) / 1000)} s`})`;
-    seq = { if_seq_no: took.body._seq_no, if_primary_term: took.body._primary_term };
-  } else {
-    seq = { if_seq_no: created.body._seq_no, if_primary_term: created.body._primary_term };
-  }
-  let lost = false;
-  let released = false;
-  const beat = async () => {
-    if (lost || released) return;
-    try {
-      const r = await client.request<Written>('PUT', doc, { query: { ...seq }, body: { ...holder, heartbeatAt: Date.now() }, okStatuses: [409, 404] });
-      if (r.status !== 200 && r.status !== 201) lost = true;
-      else seq = { if_seq_no: r.body._seq_no, if_primary_term: r.body._primary_term };
-    } catch {
-      // A heartbeat that cannot reach the cluster is retried; the steps themselves fail loudly.
-    }
-  };
-  let chain = Promise.resolve();
-  const timer = setInterval(() => (chain = chain.then(beat)), Math.max(250, staleMs / 3));
-  timer.unref();
-  return {
-    holder,
-    tookOver,
-    lost: () => lost,
-    release: async () => {
-      clearInterval(timer);
-      await chain;
-      released = true;
-      if (!lost) await client.request('DELETE', doc, { query: { ...seq, refresh: 'true' }, okStatuses: [404, 409] });
-    },
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -532,40 +397,3 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
 }
 
 export { OpenSearchError };
-
-/**
- * MigrationRouting gives the API the router for an index's `_meta`: the
- * server file's own router when the index is settled, else the router of the
- * migration's intermediate file, built once per (settled hash, epoch) and
- * reused until the epoch changes (the API reads `_meta` on every search with
- * its drift check, so a new epoch is seen by the very next search).
- */
-export class MigrationRouting {
-  private cached: { key: string; router: Router; state: MigrationState } | null = null;
-
-  /** routerFor returns the router and state to search with; throws MigrationError when the state cannot be read. */
-  routerFor(fileRouter: Router, meta: IndexMeta | null): { router: Router; state: MigrationState | null } {
-    const raw = meta?.migration as { epoch?: unknown } | undefined;
-    if (!meta || raw === undefined) return { router: fileRouter, state: null };
-    const key = `${meta.hash}@${String(raw.epoch)}`;
-    if (this.cached?.key === key) return this.cached;
-    const { base, state } = migrationOfMeta(meta);
-    const router = routerOf(base!, state);
-    this.cached = { key, router, state: state! };
-    return this.cached;
-  }
-}
-
-/** migrationStatusOf returns the wire form of a migration state (/api/status). */
-export function migrationStatusOf(base: BoundaryFile, s: MigrationState): MigrationStatus {
-  const shardOf = new Map(base.shards.map((x) => [x.name, x.shard]));
-  return {
-    epoch: s.epoch,
-    base: s.base,
-    target: s.target,
-    targetVersion: s.targetFile.version,
-    startedAt: s.startedAt,
-    updatedAt: s.updatedAt,
-    moves: s.moves.map((m) => ({ start: m.start, end: m.end, from: m.from, to: m.to, fromShard: shardOf.get(m.from)!, toShard: shardOf.get(m.to)!, step: m.step, copied: m.copied, verified: m.verified, cutover: m.cutover ? { blockedAt: m.cutover.blockedAt, windowsMs: m.cutover.windowsMs } : null })),
-  };
-}

@@ -13,14 +13,14 @@
  * messages or API responses (redactUrl).
  */
 import type { Client, ApiResponse } from '@opensearch-project/opensearch';
-import { loadPeer } from './optionalPeer.ts';
+import { loadPeer } from '../data/optionalPeer.ts';
 import { redactUrl } from './wire.ts';
 
 type OfficialModule = typeof import('@opensearch-project/opensearch');
 let officialModule: OfficialModule | undefined;
 /**
  * The official client's module, loaded on first use: loading it takes ~1 s, and every CLI command imports this file (measured: `node -e "import('@opensearch-project/opensearch')"` 1.3 s against 0.3 s for bare node).
- * It is an optional peer dependency: throws MissingPeerError (optionalPeer.ts) naming what to install when it is missing.
+ * It is an optional peer dependency: throws MissingPeerError (src/data/optionalPeer.ts) naming what to install when it is missing.
  */
 function official(): OfficialModule {
   return (officialModule ??= loadPeer<OfficialModule>('@opensearch-project/opensearch'));

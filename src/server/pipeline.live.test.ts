@@ -9,7 +9,9 @@
  * node: each shard read on its own (`preference=_shards:N`).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { Router, withHash, cellAt, cellCenter, cellFromOrdinal, cellOrdinal, cellToken, cellVertices, parseToken, startState, advance, CELL_COUNT, type MigrationState, type PlanMove, type BoundaryFile } from '../core/index.ts';
+import { Router, withHash, cellAt, cellCenter, cellFromOrdinal, cellOrdinal, cellToken, parseToken, CELL_COUNT, type PlanMove, type BoundaryFile } from '../core/index.ts';
+import { cellVertices } from '../core/cells.ts';
+import { startState, advance, type MigrationState } from '../core/migrationState.ts';
 import { mulberry32 } from '../core/prng.ts';
 import { s2 } from 's2js';
 import { derivedFile, liveClient } from './testkit.ts';

@@ -10,11 +10,13 @@
  * other pipeline then runs it; bulk writes that must not (the seed's load,
  * the migration's copy, which route explicitly) may send `pipeline=_none`.
  */
-import type { BoundaryFile, MigrationState } from '../core/index.ts';
+import type { BoundaryFile } from '../core/index.ts';
+import type { MigrationState } from '../core/migrationState.ts';
 import { routingPipeline, pipelineId, identityOf, expectedIdentity, comparePipeline, type PipelineIdentity, type IngestPipeline, type PipelineFields } from '../opensearch/pipeline.ts';
 import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
 import type { IndexMeta } from './indexSpec.ts';
-import { readMigration, migrationOfMeta } from './migration.ts';
+import { readMigration } from './indexMeta.ts';
+import { migrationOfMeta } from '../opensearch/meta.ts';
 
 /** PipelineError: the pipeline cannot be installed or read (the message says why and what to do). */
 export class PipelineError extends Error {

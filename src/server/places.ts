@@ -22,7 +22,8 @@ import type { IndexConfig } from '../opensearch/indexConfig.ts';
 import { GeoIndexer } from '../opensearch/indexer.ts';
 import { indexMeta, indexSettings } from './indexSpec.ts';
 import { fingerprintOf } from './fingerprint.ts';
-import { getIndexMeta, LOAD_SETTINGS, plainBulk, RESTORED_SETTINGS, SeedError, type PlainDoc } from './seeder.ts';
+import { getIndexMeta } from './indexMeta.ts';
+import { LOAD_SETTINGS, plainBulk, RESTORED_SETTINGS, SeedError, type PlainDoc } from './seeder.ts';
 
 /** The index `geoshard seed --sample places` writes by default. */
 export const PLACES_INDEX = 'places';

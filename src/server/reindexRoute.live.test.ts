@@ -9,7 +9,8 @@
  * pipeline reads; the forms only the pipeline reads are left to it (routeCopy null).
  */
 import { describe, it, expect } from 'vitest';
-import { Router, cellAt, cellVertices, type BoundaryFile } from '../core/index.ts';
+import { Router, cellAt, type BoundaryFile } from '../core/index.ts';
+import { cellVertices } from '../core/cells.ts';
 import { mulberry32 } from '../core/testutil.ts';
 import { routingPipeline, SAMPLE_FIELDS, type PipelineFields } from '../opensearch/pipeline.ts';
 import { bundledFile, liveClient } from './testkit.ts';

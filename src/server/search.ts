@@ -4,8 +4,13 @@
  * restaurant's location, geo_distance on that copy; the location filter stays
  * even when routing has already narrowed the shards), plus diet/allergen/cuisine filters; the top
  * dishes nearest first with their restaurant and distance; the exact total;
- * facet counts over the matching dishes. Run routed (`routing=<names>`, only
- * the shards the core says the circle touches) or on all shards, and compared.
+ * facet counts over the matching dishes. An index of another config (not the
+ * sample's shape) gets its own search instead (buildDocSearchBody): any
+ * document in the circle by the config's location field, `q` on its name
+ * field, counts per facet field. Either runs routed (`routing=<names>`, only
+ * the shards the core says the circle touches; during a migration the other
+ * owner's copy of a moving range excluded) or on all shards, and the two are
+ * compared (compareParts); profile=1 adds each asked shard's time (shardTimesOf).
  */
 import { EARTH_RADIUS_KM, type Router, type ShardRef, type ReadExclusion } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';

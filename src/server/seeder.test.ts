@@ -7,7 +7,8 @@ import { LiveApi } from './api.ts';
 import { indexBody, readIndexMeta } from './indexSpec.ts';
 import { driftState } from './drift.ts';
 import { docsOf, predictCounts, sampleOf } from './sample.ts';
-import { Router, shardForRouting, cellAt, cellOrdinal, withMigration, cellToken, cellFromOrdinal } from '../core/index.ts';
+import { Router, shardForRouting, cellAt, cellOrdinal, cellToken, cellFromOrdinal } from '../core/index.ts';
+import { withMigration } from '../core/plan.ts';
 import { fileWithCuts } from '../core/testutil.ts';
 import type { Restaurant } from '../data/generator.ts';
 

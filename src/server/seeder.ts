@@ -10,7 +10,10 @@
  */
 import type { Router } from '../core/index.ts';
 import { ADMIN_TIMEOUT_MS, type OpenSearchClient } from './opensearch.ts';
-import { DOC_SHAPE, docShapeOf, indexBody, indexMeta, readIndexMeta, type IndexMeta, type SampleMeta } from './indexSpec.ts';
+import { DOC_SHAPE, docShapeOf, indexBody, indexMeta, type IndexMeta, type SampleMeta } from './indexSpec.ts';
+import { getIndexMeta, writeMeta } from './indexMeta.ts';
+// getIndexMeta's home is indexMeta.ts; re-exported for the modules that still import it from here.
+export { getIndexMeta } from './indexMeta.ts';
 import { sampleBulkDocs, sampleOf, type Doc } from './sample.ts';
 import type { Restaurant } from '../data/generator.ts';
 import { GeoIndexer, GeoIndexError } from '../opensearch/indexer.ts';
@@ -154,18 +157,6 @@ export async function plainBulk(client: OpenSearchClient, index: string, docs: I
   return done;
 }
 
-/** getIndexMeta returns the index's geoshard `_meta`, null if it has none, or undefined if the index does not exist. */
-export async function getIndexMeta(client: OpenSearchClient, index: string): Promise<IndexMeta | null | undefined> {
-  const res = await client.request('GET', `/${encodeURIComponent(index)}/_mapping`, { okStatuses: [404] });
-  if (res.status === 404) return undefined;
-  return readIndexMeta(res.body, index);
-}
-
-/** setMeta replaces the index's `_meta` with the file's identity and this sample. */
-async function setMeta(client: OpenSearchClient, index: string, meta: IndexMeta): Promise<void> {
-  await client.admin('PUT', `/${encodeURIComponent(index)}/_mapping`, { body: { _meta: meta } });
-}
-
 /** The index settings of the load: no refreshes and no fsync per bulk request (one refresh at the end). */
 export const LOAD_SETTINGS = { refresh_interval: '-1', 'translog.durability': 'async' } as const;
 /** What seed restores after the load: the engine's defaults. */
@@ -282,7 +273,7 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
   try {
     // Record what the names are routed with on this engine (read back from the cluster, not assumed).
     const routing = await fingerprintOf(client, index);
-    await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: false }, routing));
+    await writeMeta(client, index, indexMeta(file, { ...sampleSpec, complete: false }, routing));
     note(`routing: ${routing.engine} ${routing.version}, ${routing.formula}, routing_num_shards ${routing.routingNumShards}${file.routingNumShards !== undefined ? ' (number_of_routing_shards from the boundary file)' : " (the engine's default)"}`);
     // One write path: the package's writer routes every document from the index's _meta (the file just recorded).
     const indexer = new GeoIndexer(client.os, index, { metaTtlMs: 5000 });
@@ -307,7 +298,7 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
     }
     await client.request('POST', `${path}/_refresh`, { timeoutMs: 120_000 });
     count = (await client.get<{ count: number }>(`${path}/_count`, { timeoutMs: 60_000 })).count;
-    await setMeta(client, index, indexMeta(file, { ...sampleSpec, complete: true, restaurantDocs, dishDocs }, routing));
+    await writeMeta(client, index, indexMeta(file, { ...sampleSpec, complete: true, restaurantDocs, dishDocs }, routing));
     // Installed after the load, not before: the load routes every document itself. The load
     // settings are restored in the same settings update as the pipeline is set.
     if (opts.pipeline ?? true) {

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { parseBoundaryFile, withHash, type BoundaryFile, Router } from '../core/index.ts';
 import { OpenSearchClient, configFromEnv } from './opensearch.ts';
 import { LiveApi, type ApiOptions } from './api.ts';
-import { getIndexMeta, seedIndex } from './seeder.ts';
+import { seedIndex } from './seeder.ts';
+import { getIndexMeta } from './indexMeta.ts';
 import { DOC_SHAPE, docShapeOf } from './indexSpec.ts';
 
 /** The repository root. */

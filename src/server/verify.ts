@@ -6,7 +6,7 @@
 import type { Router } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { JOIN_FIELD, PARENT, type IndexMeta } from './indexSpec.ts';
-import { getIndexMeta } from './seeder.ts';
+import { getIndexMeta } from './indexMeta.ts';
 import { predictCounts, sampleOf } from './sample.ts';
 import { checkRouting, searchShardsOf, type RoutingFingerprint } from './fingerprint.ts';
 

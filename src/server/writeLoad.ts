@@ -28,8 +28,8 @@ import { mulberry32 } from '../core/testutil.ts';
 import type { Restaurant } from '../data/generator.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { OpenSearchError } from './opensearch.ts';
-import { getIndexMeta } from './seeder.ts';
-import { MigrationRouting } from './migration.ts';
+import { getIndexMeta } from './indexMeta.ts';
+import { MigrationRouting } from './migrationRouting.ts';
 import { dishDoc, restaurantDoc, type Doc } from './sample.ts';
 import { GeoIndexer } from '../opensearch/indexer.ts';
 

@@ -15,7 +15,8 @@
  *     epoch changes, and a write block (the cutover window) is waited out.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { Router, cellOrdinal, ordinalAt, parseToken, type BoundaryFile, type MigrationState } from '../core/index.ts';
+import { Router, cellOrdinal, ordinalAt, parseToken, type BoundaryFile } from '../core/index.ts';
+import { type MigrationState } from '../core/migrationState.ts';
 import { derivedFile, ensureSeeded, liveClient, startApi, type RunningApi } from './testkit.ts';
 import { getIndexMeta } from './seeder.ts';
 import { indexMappings } from './indexSpec.ts';

@@ -9,7 +9,8 @@
  * arrays, so the scene can update its buffers in place.
  */
 
-import { cellVertices, cellFromOrdinal } from '../../core/index';
+import { cellFromOrdinal } from '../../core/index';
+import { cellVertices } from '../../core/cells';
 
 const RAD = Math.PI / 180;
 

@@ -1,9 +1,15 @@
 /**
- * A JavaScript mirror of S2_GLSL (s2glsl.ts), line for line, so unit tests can
- * check the shader's logic against the routing core on many points without a
- * GPU. The app itself never routes with this: hover, readouts and tests' expected
+ * A JavaScript mirror of the point → shard half of S2_GLSL (s2glsl.ts), so unit
+ * tests can check the shader's logic against the routing core on many points
+ * without a GPU. It mirrors 6 of the shader's 11 functions, each line for line:
+ * sinCos, s2Face, s2FaceUV, s2UVToST, s2Ordinal, shardOfOrdinal (ordinalOfLatLng
+ * composes them as the fragment shader does, with s2FaceST inlined). Not
+ * mirrored: the way back from (s, t) to a point (s2STToUV, s2FaceUVToXYZ) and the
+ * unfolded cube's layout (netLayout, netST), which draw rather than route.
+ * The app itself never routes with this: hover, readouts and tests' expected
  * values come from the core. Float precision differs (float64 here, float32 on
- * the GPU); the e2e test reads back real pixels for that.
+ * the GPU, except sinCos, which runs in float32 here too); the e2e test reads
+ * back real pixels for that.
  */
 
 import { hilbertLookup } from './s2glsl';

@@ -3,7 +3,7 @@
  * live API reports from the index's `_meta` (wire MigrationStatus), checked
  * field by field so a malformed answer is shown as such, never half-drawn.
  */
-import { MOVE_STEPS, type MoveStep } from '../../core/index';
+import { MOVE_STEPS, type MoveStep } from '../../core/migrationState';
 import type { MigrationStatus } from '../../server/wire';
 
 export type { MigrationStatus };

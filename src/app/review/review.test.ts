@@ -17,7 +17,8 @@ import {
   candidateColors,
 } from './review';
 import { shardColor } from '../shell/palette';
-import { CellSums, Router, diffBoundaries, validateBoundaryFile, computeHash, formatBoundaryFile, cellFromOrdinal, cellToken, CELL_COUNT, type CellWeight } from '../../core/index';
+import { Router, diffBoundaries, validateBoundaryFile, computeHash, formatBoundaryFile, cellFromOrdinal, cellToken, CELL_COUNT, type CellWeight } from '../../core/index';
+import { CellSums } from '../../core/cellSums';
 import { fileWithCuts } from '../../core/testutil';
 
 const tok = (o: number) => cellToken(cellFromOrdinal(o));

@@ -3,8 +3,10 @@
  * boundary file, editing its boundaries cell by cell, making the edited file
  * a child of the current one, and the small lookups the globe, the ribbon and
  * the side panel share. No DOM, no three, no React: unit-tested in
- * review.test.ts. Everything routing-related is the core's (diffBoundaries,
- * splitShard, mergeShards, validateBoundaryFile, withHash).
+ * review.test.ts. Everything routing-related is the core's: here
+ * parseBoundaryFile, validateBoundaryFile, withHash, ShardTable and CellSums;
+ * the review's slice and diff (reviewSlice.ts, reviewDiff.ts) call
+ * diffBoundaries, splitShard and mergeShards.
  *
  * Ordinals are level-10 curve positions in [0, CELL_COUNT) (core cells.ts).
  * `starts` are a file's range starts (Router.starts: starts[0] = 0,
@@ -14,17 +16,17 @@
  */
 import {
   BoundaryFileError,
-  CellSums,
   CELL_COUNT,
   ShardTable,
   parseBoundaryFile,
-  tokenOfOrdinal,
   validateBoundaryFile,
   withHash,
   type BoundaryFile,
   type BoundaryMove,
   type CellWeight,
 } from '../../core/index';
+import { CellSums } from '../../core/cellSums';
+import { tokenOfOrdinal } from '../../core/cells';
 import { shardColor, type RGB } from '../shell/palette';
 
 /** A candidate file that passed the core's validation, or why it did not. */

@@ -16,7 +16,8 @@
  */
 import type { SliceCreator } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
-import { CellSums, ShardTable, type BoundaryDiff, type BoundaryFile, type CellWeight, type ShardMatch } from '../../core/index';
+import { ShardTable, type BoundaryDiff, type BoundaryFile, type CellWeight, type ShardMatch } from '../../core/index';
+import { CellSums } from '../../core/cellSums';
 import { readCandidate, withStarts, nudgeBoundary, childOf } from './review';
 import type { FanoutAnswer, LoadDiffAnswer } from './reviewWorker';
 

@@ -1,7 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { computeCovering, routeOfAnswer, createCoveringApi, createCoveringClient, RESTART_AFTER_MS, type CoveringAnswer } from './covering';
 import { portWorker } from '../shell/worker.testing';
-import { Router, parseCellsCsv, cellAt, cellOrdinal, cellVertices, cellFromOrdinal, KM_PER_MILE } from '../../core/index';
+import { Router, parseCellsCsv, cellAt, cellOrdinal, cellFromOrdinal, KM_PER_MILE } from '../../core/index';
+import { cellVertices } from '../../core/cells';
 import { weightsFromCells } from '../../core/fanoutWeights';
 import { fileWithCuts, mulberry32, randomPoint } from '../../core/testutil';
 

@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { geoDistance } from 'd3-geo';
 import { cellOutlineSegments, cellExtentKm, MAX_PIECE_DEG } from './pastedCellGeometry';
 import { parseAnyToken } from '../../core/anyCell';
-import { cellVertices, EARTH_RADIUS_KM } from '../../core/index';
+import { EARTH_RADIUS_KM } from '../../core/index';
+import { cellVertices } from '../../core/cells';
 
 const RAD = Math.PI / 180;
 

@@ -5,7 +5,8 @@
  * a face-sized cell bends with the sphere instead of cutting through it. Degrees in; the
  * buffers hold (lat, lng) radians and unit vectors computed in float64.
  */
-import { cellCenter, cellVertices, type CellId, type LatLng } from '../../core/index';
+import { cellCenter, type CellId, type LatLng } from '../../core/index';
+import { cellVertices } from '../../core/cells';
 import { angleDeg, slerpLatLng } from '../globe/typedArrays';
 import type { LineBuffers } from '../globe/lineMaterial';
 import { EARTH_RADIUS_KM } from '../../core/index';

@@ -8,7 +8,9 @@
  * turned into routing phases, as every writer and searcher does), so it names
  * the read owner and one or two write owners, like the API.
  */
-import { ShardTable, routingPhaseOf, withMigration, type BoundaryFile, type MigrationMove, type ShardRef } from '../../core/index';
+import { ShardTable, type BoundaryFile, type MigrationMove, type ShardRef } from '../../core/index';
+import { routingPhaseOf } from '../../core/migrationState';
+import { withMigration } from '../../core/plan';
 import type { MigrationStatus } from '../../server/wire';
 import type { WriteAnswer } from '../../server/wire';
 import type { AppState } from '../shell/types';

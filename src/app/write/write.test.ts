@@ -6,7 +6,8 @@
  * sent and answers in the wire's shape).
  */
 import { describe, it, expect, beforeEach } from 'vitest';
-import { Router, ShardTable, cellAt, cellOrdinal, cellFromOrdinal, cellToken, intermediateFile, type MigrationState } from '../../core/index';
+import { Router, ShardTable, cellAt, cellOrdinal, cellFromOrdinal, cellToken } from '../../core/index';
+import { intermediateFile, type MigrationState } from '../../core/migrationState';
 import { fileWithCuts } from '../../core/testutil';
 import { parseRestaurantBody, WRITE_ID_RE, type MigrationStatus, type WriteAnswer } from '../../server/wire';
 import { appStore, resetAppStore } from '../shell/store';

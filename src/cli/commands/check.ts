@@ -8,7 +8,7 @@ import { parse } from '../args.ts';
 import { loadBoundaryFile, loadCells, readText, writeFileAtomic, CliError, DEFAULT_CELLS } from '../io.ts';
 import { loadWorkload, WORKLOAD_OPTION } from './workload.ts';
 import { junitXml, type JunitCase } from '../junit.ts';
-import type { GoldenEntry } from './golden.ts';
+import type { GoldenEntry } from './goldenFile.ts';
 import type { Command } from '../command.ts';
 
 /** A golden search whose expected values change under the candidate. */

@@ -8,6 +8,9 @@ import { loadRouter, readText, writeFileAtomic, resolveTarget, CliError, DEFAULT
 import { loadCities, readRadii } from './searches.ts';
 import { parseCitiesCsv, buildCustomGolden } from './goldenCsv.ts';
 import type { Command } from '../command.ts';
+import type { GoldenEntry, GoldenFile } from './goldenFile.ts';
+// The file's shape lives in goldenFile.ts (goldenCsv.ts builds one too, and imports no command).
+export type { GoldenEntry, GoldenFile } from './goldenFile.ts';
 
 /** Where the e2e tests read their expected values. */
 export const DEFAULT_GOLDEN = join(ROOT, 'e2e', 'cities.golden.json');
@@ -24,39 +27,6 @@ export const STRADDLE_RADII: readonly string[] = ['15mi', '25mi', '50mi'];
 /** How the straddling cities are chosen, recorded in the golden file. */
 export const STRADDLE_RULE =
   'the two most populous cities of the cities file other than the presets (ties: file order) whose 15mi search asks at least 2 shards; if fewer than two do, the search widens to 25mi, then 50mi, and each city keeps the first radius at which it straddles';
-
-/** One expected search, as the e2e test checks it against the page. */
-export interface GoldenEntry {
-  name: string;
-  /** State or country code, to tell namesakes apart ("Portland", OR and ME). */
-  state: string;
-  /** Degrees, as in the cities file. */
-  lat: number;
-  lng: number;
-  /** The radius as the URL writes it, e.g. "15mi". */
-  radius: string;
-  /** Level-10 cells in the covering (data-testid="cell-count"). */
-  cells: number;
-  /** "k / N" (data-testid="shard-count"). */
-  shardCount: string;
-  /** Shard names in key order, comma-joined (data-testid="routing"). */
-  routing: string;
-}
-
-/** The golden file e2e/cities.golden.json. */
-export interface GoldenFile {
-  generatedBy: string;
-  /** The boundary file the values come from, relative to the repository root. */
-  boundaryFile: string;
-  boundaryHash: string;
-  boundaryVersion: number;
-  numberOfShards: number;
-  citiesFile: string;
-  straddleRule: string;
-  /** The names of the straddling cities (the last entries). */
-  straddling: string[];
-  cities: GoldenEntry[];
-}
 
 function entry(router: Router, c: Place, radius: string): GoldenEntry {
   const r = router.cover(c.lat, c.lng, parseRadius(radius).km);

@@ -13,7 +13,7 @@ import { type Radius, type Router } from '../../core/index.ts';
 import { formatShardCount } from '../../core/searches.ts';
 import type { Place } from '../../core/place.ts';
 import { CliError } from '../io.ts';
-import type { GoldenFile } from './golden.ts';
+import type { GoldenFile } from './goldenFile.ts';
 
 /** splitCsvLine splits one CSV line, honouring double quotes ("" inside quotes is a quote); null when a quote is left open. */
 export function splitCsvLine(line: string): string[] | null {

@@ -1,5 +1,6 @@
 import { computeHash, validateBoundaryFile, checkBoundaryFile, BoundaryFileError, formatBoundaryFile, type BoundaryFile } from '../../core/index.ts';
-import { canonicalContent, readBoundaryJson } from '../../core/boundaries.ts';
+import { canonicalContent } from '../../core/boundaries.ts';
+import { readBoundaryJson } from '../../core/boundaryText.ts';
 import { parse } from '../args.ts';
 import { readText, naming, writeFileAtomic, problemLines, problemCount, CliError } from '../io.ts';
 import type { Command } from '../command.ts';

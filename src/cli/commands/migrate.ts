@@ -1,4 +1,5 @@
-import { plan as makePlan, startState, MOVE_STEPS, type MigrationState } from '../../core/index.ts';
+import { plan as makePlan } from '../../core/index.ts';
+import { startState, MOVE_STEPS, type MigrationState } from '../../core/migrationState.ts';
 import { parse, int, str } from '../args.ts';
 import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf, requireFileIndex, requireShape } from '../io.ts';
 import { SAMPLE_CONFIG } from '../../opensearch/indexConfig.ts';

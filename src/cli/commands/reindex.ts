@@ -2,7 +2,8 @@ import { parse, int, str, fieldValue } from '../args.ts';
 import { loadBoundaryFile, loadIndexConfig, CliError } from '../io.ts';
 import type { Command, Io } from '../command.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
-import { acquireLock, LOCK_INDEX, MigrationError } from '../../server/migration.ts';
+import { acquireLock, LOCK_INDEX } from '../../server/migrationLock.ts';
+import { MigrationError } from '../../opensearch/meta.ts';
 import {
   aliasTargets,
   finalizeReindex,

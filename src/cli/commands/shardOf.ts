@@ -1,3 +1,9 @@
+/**
+ * `geoshard shard-of --shards N NAME...`: the primary shard OpenSearch 2.x picks for each routing
+ * value (the core's shardForRouting: Murmur3 of the UTF-16LE string, floorMod routing_num_shards,
+ * divided by the routing factor), with no cluster. --routing-shards sets
+ * index.number_of_routing_shards (default: OpenSearch's for N, defaultRoutingNumShards).
+ */
 import { shardForRouting, MAX_SHARDS } from '../../core/index.ts';
 import { parse, int } from '../args.ts';
 import { CliError } from '../io.ts';

@@ -1,5 +1,5 @@
 import { checkBoundaryFile, BoundaryFileError } from '../../core/index.ts';
-import { readBoundaryJson } from '../../core/boundaries.ts';
+import { readBoundaryJson } from '../../core/boundaryText.ts';
 import { parse } from '../args.ts';
 import { readText, naming, problemLines, problemCount, CliError, DEFAULT_BOUNDARIES, MAX_BOUNDARY_FILE_BYTES, MAX_LISTED_PROBLEMS } from '../io.ts';
 import type { Command } from '../command.ts';

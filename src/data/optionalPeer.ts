@@ -8,7 +8,9 @@
  * does not install on its own; a command that needs one that is missing fails with a
  * MissingPeerError saying what to install (the CLI prints it and exits 1).
  *
- * Node only.
+ * Node only. It lies in src/data, below the server: the gazetteer (src/data/places.ts) and the
+ * server's OpenSearch client (src/server/opensearch.ts) both load through it, and a lower layer
+ * never imports a higher one (scripts/imports.mjs).
  */
 import { createRequire } from 'node:module';
 

@@ -1,0 +1,203 @@
+#!/usr/bin/env node
+// `node scripts/imports.mjs [--json]`: the import graph of src/, and what breaks its two rules
+// (scripts/imports.test.ts holds them, in `npm test`'s unit project):
+//   1. No circle. Value imports (`import {x}`, `export … from`, dynamic `import()`) never form
+//      one; type-only imports (`import type`, or every name marked `type`) do not either, except
+//      that compose the explorer's store type from its slices (zustand's slices pattern: a slice
+//      imports the whole store's type, src/app/shell/types.ts or store.ts, which the store
+//      builds from every slice). Every other type-only import counts.
+//   2. No arrow back up. The layers, lowest first: src/core (pure TS) < src/opensearch
+//      (`geoshard/opensearch`) and src/data (the synthetic dataset, the optional peers' loader) <
+//      src/server < src/cli. A file imports its own layer and lower ones only. src/app (the
+//      explorer) stands apart: it imports src/core and the server's shared contract (SHARED:
+//      the wire format and the latency statistics, which hold no Node code), and nothing imports
+//      it. Tests (*.test.ts) are exempt from rule 2: they may drive a layer from above.
+// The graph is read with TypeScript's parser, so comments and strings never count as imports.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = join(ROOT, 'src');
+
+/** The layers, lowest first: a file may import its own layer and the layers listed before it in LOWER. */
+export const LOWER = {
+  core: [],
+  opensearch: ['core'],
+  data: ['core'],
+  server: ['core', 'opensearch', 'data'],
+  cli: ['core', 'opensearch', 'data', 'server'],
+  app: ['core'],
+};
+
+/** The server's files the explorer may import (browser-safe: no Node modules, no client). */
+export const SHARED = [/^src\/server\/wire(\.ts|\/)/, /^src\/server\/measureStats\.ts$/];
+
+/** The store's type modules: a type-only import of one may close a circle (the slices pattern). */
+export const STORE_TYPES = ['src/app/shell/types.ts', 'src/app/shell/store.ts'];
+
+/** walk lists the TypeScript and JavaScript sources under `dir`, relative to the root, `/`-separated. */
+function walk(dir) {
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...walk(p));
+    else if (/\.(tsx?|mjs)$/.test(name) && !name.endsWith('.d.ts')) out.push(relative(ROOT, p).split(sep).join('/'));
+  }
+  return out;
+}
+
+/** layerOf names a file's layer: the folder under src/ (`core`, `server`, …). */
+export const layerOf = (file) => file.split('/')[1];
+
+/** isTest says whether a file is a test (exempt from the layer rule, never from the circle rule). */
+export const isTest = (file) => /\.test\.tsx?$/.test(file);
+
+/** resolveSpec resolves a relative specifier from `from` to a file of `files`, or null (a package). */
+function resolveSpec(files, from, spec) {
+  if (!spec.startsWith('.')) return null;
+  const base = relative(ROOT, resolve(ROOT, dirname(from), spec)).split(sep).join('/');
+  for (const c of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, base.replace(/\.js$/, '.ts')]) if (files.has(c)) return c;
+  return null;
+}
+
+/**
+ * graph reads every import of src/: a list of { from, to, spec, type } where `type` is true for a
+ * type-only import (`import type`, `export type … from`, or an import whose every name is `type`).
+ */
+export function graph() {
+  const list = walk(SRC);
+  const files = new Set(list);
+  const edges = [];
+  for (const from of list) {
+    const sf = ts.createSourceFile(from, readFileSync(join(ROOT, from), 'utf8'), ts.ScriptTarget.Latest, false);
+    const add = (spec, type) => {
+      const to = resolveSpec(files, from, spec);
+      if (to) edges.push({ from, to, spec, type });
+    };
+    const visit = (n) => {
+      if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
+        let type = false;
+        if (ts.isImportDeclaration(n)) {
+          const c = n.importClause;
+          const named = c?.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings.elements : null;
+          type = !!c && (c.isTypeOnly || (!c.name && !!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
+        } else {
+          type = n.isTypeOnly || (!!n.exportClause && ts.isNamedExports(n.exportClause) && n.exportClause.elements.length > 0 && n.exportClause.elements.every((e) => e.isTypeOnly));
+        }
+        add(n.moduleSpecifier.text, type);
+      } else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) {
+        add(n.arguments[0].text, false);
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+  }
+  return { files: list, edges };
+}
+
+/**
+ * The same pattern, pending a move: the link codec (src/app/shell/link.ts) loops over the feature
+ * list, and each feature's codec (searchUrl, liveUrl, reviewUrl, tourUrl) and the list itself
+ * import its FeatureUrl type. When that type moves into the store's types (the explorer's side
+ * of issue 31), drop this entry: the test then counts those imports again.
+ */
+export const PENDING_TYPE_MODULES = ['src/app/shell/link.ts'];
+
+/** counts says whether an edge counts for the circle rule. */
+export const counts = (e) => !e.type || (!STORE_TYPES.includes(e.to) && !PENDING_TYPE_MODULES.includes(e.to));
+
+/**
+ * circles returns one circle per strongly connected group of files (Tarjan), as the path of
+ * imports that closes it: [{ from, to, spec, type }, …] with the last `to` the first `from`.
+ * `keep` chooses the edges that count.
+ */
+export function circles({ files, edges }, keep = counts) {
+  const adj = new Map(files.map((f) => [f, []]));
+  for (const e of edges) if (keep(e)) adj.get(e.from).push(e);
+  let next = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const groups = [];
+  const connect = (v) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const { to: w } of adj.get(v)) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) === index.get(v)) {
+      const group = new Set();
+      let w;
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        group.add(w);
+      } while (w !== v);
+      if (group.size > 1 || adj.get(v).some((e) => e.to === v)) groups.push(group);
+    }
+  };
+  for (const f of files) if (!index.has(f)) connect(f);
+  // One path per group: a breadth-first walk inside it from its first file back to that file.
+  return groups.map((group) => {
+    const start = [...group].sort()[0];
+    const via = new Map();
+    const queue = [start];
+    while (queue.length > 0) {
+      const v = queue.shift();
+      for (const e of adj.get(v)) {
+        if (!group.has(e.to) || via.has(e.to)) continue;
+        via.set(e.to, e);
+        if (e.to === start) queue.length = 0;
+        else queue.push(e.to);
+        if (e.to === start) break;
+      }
+    }
+    const path = [];
+    for (let at = start; ; ) {
+      const e = via.get(at);
+      path.unshift(e);
+      at = e.from;
+      if (at === start) break;
+    }
+    return path;
+  });
+}
+
+/** backArrows lists the imports of non-test files into a layer above their own (LOWER, SHARED). */
+export function backArrows({ edges }) {
+  return edges.filter((e) => {
+    if (isTest(e.from)) return false;
+    const a = layerOf(e.from);
+    const b = layerOf(e.to);
+    if (a === b) return false;
+    if (a === 'app' && b === 'server' && SHARED.some((r) => r.test(e.to))) return false;
+    return !(LOWER[a] ?? []).includes(b);
+  });
+}
+
+/** describeCircle writes a circle as "a.ts → b.ts → a.ts" with each type-only step marked. */
+export const describeCircle = (path) => [path[0].from, ...path.map((e) => `${e.type ? '(type) ' : ''}${e.to}`)].join(' → ');
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const g = graph();
+  const found = { circles: circles(g).map(describeCircle), backArrows: backArrows(g).map((e) => `${e.from} → ${e.to}`) };
+  if (process.argv.includes('--json')) console.log(JSON.stringify(found, null, 2));
+  else {
+    const between = {};
+    for (const e of g.edges) if (layerOf(e.from) !== layerOf(e.to)) between[`${layerOf(e.from)} → ${layerOf(e.to)}`] = (between[`${layerOf(e.from)} → ${layerOf(e.to)}`] ?? 0) + 1;
+    console.log(`${g.files.length} files, ${g.edges.length} imports; between layers (tests included):`);
+    for (const [k, n] of Object.entries(between).sort()) console.log(`  ${k}: ${n}`);
+    console.log(`circles: ${found.circles.length}`);
+    for (const c of found.circles) console.log(`  ${c}`);
+    console.log(`arrows back up: ${found.backArrows.length}`);
+    for (const b of found.backArrows) console.log(`  ${b}`);
+  }
+}

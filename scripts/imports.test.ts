@@ -1,0 +1,71 @@
+/**
+ * The house's two import rules (issue 31), over every file of src/ (scripts/imports.mjs reads the
+ * graph and says why each rule is what it is):
+ *   - no import circle (value imports never; type-only ones only to compose the store's type);
+ *   - no arrow back up: core < opensearch, data < server < cli; the explorer (src/app) apart,
+ *     importing the core and the server's shared wire contract only; tests exempt.
+ * A failure names each circle as its path of imports, and each arrow back up as from → to.
+ */
+import { describe, it, expect } from 'vitest';
+import { graph, circles, backArrows, describeCircle, LOWER, STORE_TYPES } from './imports.mjs';
+
+const g = graph();
+
+describe('the import graph of src/', () => {
+  it('is read with type-only imports told apart from value imports', () => {
+    const edge = (from: string, to: string) => g.edges.find((e) => e.from === from && e.to === to);
+    // drift.ts: `import type { IndexMeta } from './indexSpec.ts'` and a value import of indexMeta.ts.
+    expect(edge('src/server/drift.ts', 'src/server/indexSpec.ts')?.type).toBe(true);
+    expect(edge('src/server/drift.ts', 'src/server/indexMeta.ts')?.type).toBe(false);
+    // A dynamic import() counts as a value import (the CLI's lazy command table).
+    expect(g.edges.some((e) => e.from === 'src/cli/main.ts' && e.to.startsWith('src/cli/commands/') && !e.type)).toBe(true);
+    expect(g.files.length).toBeGreaterThan(300);
+  });
+
+  it('has no import circle', () => {
+    expect(circles(g).map(describeCircle)).toEqual([]);
+  });
+
+  it('has no import from a lower layer into a higher one', () => {
+    expect(backArrows(g).map((e) => `${e.from} → ${e.to} (${e.spec})`)).toEqual([]);
+  });
+});
+
+describe('the checks themselves', () => {
+  const e = (from: string, to: string, type = false) => ({ from, to, spec: to, type });
+
+  it('report a circle as the path that closes it', () => {
+    const files = ['src/server/a.ts', 'src/server/b.ts', 'src/server/c.ts', 'src/server/d.ts'];
+    const found = circles({ files, edges: [e(files[0], files[1]), e(files[1], files[2]), e(files[2], files[0]), e(files[2], files[3])] });
+    expect(found.map(describeCircle)).toEqual(['src/server/a.ts → src/server/b.ts → src/server/c.ts → src/server/a.ts']);
+  });
+
+  it('count a type-only circle, unless it goes through the store type', () => {
+    const files = ['src/cli/x.ts', 'src/cli/y.ts', 'src/app/shell/store.ts', 'src/app/live/liveSlice.ts'];
+    const typeCircle = circles({ files, edges: [e(files[0], files[1]), e(files[1], files[0], true)] });
+    expect(typeCircle.map(describeCircle)).toEqual(['src/cli/x.ts → src/cli/y.ts → (type) src/cli/x.ts']);
+    expect(STORE_TYPES).toContain('src/app/shell/store.ts');
+    const slices = circles({ files, edges: [e(files[2], files[3]), e(files[3], files[2], true)] });
+    expect(slices).toEqual([]);
+    const valueIntoStore = circles({ files, edges: [e(files[2], files[3]), e(files[3], files[2])] });
+    expect(valueIntoStore).toHaveLength(1);
+  });
+
+  it('find an arrow back up, type-only or not, and let tests and the shared wire contract through', () => {
+    const edges = [
+      e('src/data/places.ts', 'src/server/optionalPeer.ts'),
+      e('src/core/plan.ts', 'src/opensearch/meta.ts', true),
+      e('src/app/write/writeSlice.ts', 'src/server/wire.ts', true),
+      e('src/app/x.ts', 'src/server/opensearch.ts'),
+      e('src/opensearch/indexer.test.ts', 'src/server/testkit.ts'),
+      e('src/server/api.ts', 'src/app/shell/store.ts', true),
+    ];
+    expect(backArrows({ edges }).map((x) => `${x.from} → ${x.to}`)).toEqual([
+      'src/data/places.ts → src/server/optionalPeer.ts',
+      'src/core/plan.ts → src/opensearch/meta.ts',
+      'src/app/x.ts → src/server/opensearch.ts',
+      'src/server/api.ts → src/app/shell/store.ts',
+    ]);
+    expect(Object.keys(LOWER).sort()).toEqual(['app', 'cli', 'core', 'data', 'opensearch', 'server']);
+  });
+});

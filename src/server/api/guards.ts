@@ -1,0 +1,139 @@
+/**
+ * The live API's guards, in one place: before a search, a measurement, a document lookup or a
+ * write touches the index, it must have been made for the server's boundary file (the drift
+ * guard, drift.ts: both hashes in `_meta`), its routing ingest pipeline must route plain writers
+ * as `_meta` says (pipeline.ts PipelineGuard), and the engine must send every shard name to the
+ * shard the file says (the routing fingerprint, fingerprint.ts checkRouting, asked once per index
+ * hash). A migration in progress changes the router the request uses (migration.ts
+ * MigrationRouting). Each refusal is a 409 (drift) or 503 (no index) naming what disagrees.
+ */
+import type { Router } from '../../core/index.ts';
+import type { MigrationState } from '../../core/migrationState.ts';
+import { driftState, type DriftState } from '../drift.ts';
+import { checkRouting, type RoutingCheck } from '../fingerprint.ts';
+import { getIndexMeta } from '../indexMeta.ts';
+import type { IndexMeta } from '../indexSpec.ts';
+import { MigrationRouting } from '../migrationRouting.ts';
+import type { OpenSearchClient } from '../opensearch.ts';
+import { PipelineGuard, type InstalledPipeline, type PipelineStatus } from '../pipeline.ts';
+import { errorResult, type ApiResult } from './http.ts';
+import type { Loaded } from './load.ts';
+
+/** A request the guards let through: the drift state it was checked at and the router (and migration state) to use. */
+export interface Admitted {
+  drift: DriftState;
+  router: Router;
+  state: MigrationState | null;
+}
+
+/** Guards holds what the checks remember between requests: the routing checks, the pipeline reads, the migration's router. */
+export class Guards {
+  /** The routing check per index hash: asked once (at start, or on the first search), not on every search. */
+  private readonly routingChecks = new Map<string, RoutingCheck>();
+  /** The router of the index's migration state, rebuilt when its epoch changes. */
+  readonly migrations = new MigrationRouting();
+  /** The routing pipeline installed on the index, compared with its _meta on every search. */
+  private readonly pipelines: PipelineGuard;
+
+  /** `pipelineTtlMs`: how long a pipeline read is reused (ms); `pipelineSettleMs`: how long a mismatch is read again before it is refused (ms). */
+  constructor(private readonly client: OpenSearchClient, pipelineTtlMs: number, pipelineSettleMs: number) {
+    this.pipelines = new PipelineGuard(client, pipelineTtlMs, pipelineSettleMs);
+  }
+
+  /**
+   * routingCheck asks the engine where every shard name goes (once per index
+   * hash; `fresh` asks again). Rejects with OpenSearchError when it cannot.
+   */
+  async routingCheck(router: Router, indexHash: string | null, fresh = false): Promise<RoutingCheck> {
+    const key = indexHash ?? '';
+    const cached = this.routingChecks.get(key);
+    if (cached && !fresh) return cached;
+    const check = await checkRouting(this.client, router);
+    this.routingChecks.set(key, check);
+    return check;
+  }
+
+  /**
+   * admitSearch runs a search's checks in order: drift, the routing pipeline, the migration's
+   * router, the engine's routing. It returns the answer that refuses the search, or what the
+   * search runs with. A pipeline or routing check that cannot be asked lets the search run (the
+   * hashes match; the next search asks again).
+   */
+  async admitSearch(l: Extract<Loaded, { router: Router }>, head: Record<string, unknown>): Promise<Admitted | { refused: ApiResult }> {
+    const file = l.router.file;
+    // The drift check comes first: a search never runs against an index written with another
+    // boundary file (its request also opens the connection the searches reuse).
+    let drift: DriftState;
+    // The pipeline is read beside the drift check (one round trip for both, when not remembered).
+    const pipelineRead: Promise<InstalledPipeline | undefined | null> = this.pipelines.read(file.index).catch(() => null);
+    try {
+      drift = await l.guard.check();
+    } catch (e) {
+      return { refused: errorResult(head, e, this.client.url) };
+    }
+    if (drift.status !== 'ok') return { refused: driftResult(head, drift) };
+    // The routing pipeline must route plain writers as _meta says. When it cannot be read the
+    // search runs (it is the write side that would be wrong) and the next search reads it again.
+    let pipeline: PipelineStatus | null = null;
+    try {
+      const installed = await pipelineRead;
+      if (installed !== null) pipeline = await this.pipelines.check(file.index, drift.meta, () => getIndexMeta(this.client, file.index), file, installed);
+    } catch {
+      pipeline = null;
+    }
+    if (pipeline && !pipeline.matches) return { refused: driftRefusal(head, drift, 'pipeline-mismatch', { pipeline }, pipeline.message) };
+    // A migration in progress: route with its state (one read owner per range, the other copy excluded).
+    let router: Router;
+    let state: MigrationState | null;
+    try {
+      ({ router, state } = this.migrations.routerFor(l.router, drift.meta));
+    } catch (e) {
+      return { refused: { httpStatus: 500, body: { status: 'error', ...head, error: { message: `the index's migration state cannot be used: ${(e as Error).message}` } } } };
+    }
+    // The routing check (asked once per index hash). When it cannot be asked, the search still
+    // runs (the hashes match, so only an engine-level routing change could misroute) and the
+    // check is tried again on the next search.
+    const check = await this.routingCheck(router, drift.indexHash).catch(() => null);
+    if (check && check.status !== 'ok') {
+      return {
+        refused: driftRefusal(head, drift, 'routing-mismatch', { routing: { fingerprint: check.fingerprint, fileRoutingNumShards: check.fileRoutingNumShards, misroutes: check.misroutes } }, check.message),
+      };
+    }
+    return { drift, router, state };
+  }
+
+  /**
+   * epochMoved reads `_meta` again after a search routed at `key` (epochKey) has run. A search is
+   * valid for the epoch it was routed with only if that epoch was still in force when it finished:
+   * the migration publishes a new epoch before it copies or deletes, so a search that sees the
+   * same epoch after it ran saw no copy or delete of that epoch's successor. Null when the epoch
+   * is the same (or the hashes no longer match: the next search's drift check says so); else the
+   * new epoch's key and router, to search again with.
+   */
+  async epochMoved(l: Extract<Loaded, { router: Router }>, key: string): Promise<{ key: string; router: Router; state: MigrationState | null } | null> {
+    const file = l.router.file;
+    const after = await getIndexMeta(this.client, file.index);
+    if (epochKey(after) === key || driftState(file, after).status !== 'ok') return null;
+    return { key: epochKey(after), ...this.migrations.routerFor(l.router, after ?? null) };
+  }
+}
+
+/** epochKey names the routing state an index `_meta` is in: its settled hash and migration epoch. */
+export function epochKey(meta: IndexMeta | null | undefined): string {
+  if (!meta) return '';
+  const epoch = (meta.migration as { epoch?: unknown } | undefined)?.epoch;
+  return `${meta.hash}@${epoch ?? 'settled'}`;
+}
+
+/** driftRefusal is the 409 of a request whose hashes match but whose routing does not: `status` says what disagrees, `extra` the details. */
+export function driftRefusal(head: Record<string, unknown>, d: DriftState, status: 'pipeline-mismatch' | 'routing-mismatch', extra: Record<string, unknown>, message: string): ApiResult {
+  const drift = { status, indexHash: d.indexHash, fileHash: d.fileHash, indexVersion: d.indexVersion, fileVersion: d.fileVersion };
+  return { httpStatus: 409, body: { status: 'drift', ...head, drift, ...extra, error: { message } } };
+}
+
+/** driftResult is the answer of a failed drift check: 503 when the index does not exist, else 409 naming both hashes. */
+export function driftResult(head: Record<string, unknown>, d: DriftState): ApiResult {
+  const drift = { status: d.status, indexHash: d.indexHash, fileHash: d.fileHash, indexVersion: d.indexVersion, fileVersion: d.fileVersion };
+  if (d.status === 'missing-index') return { httpStatus: 503, body: { status: 'unavailable', ...head, drift, error: { message: d.message } } };
+  return { httpStatus: 409, body: { status: 'drift', ...head, drift, error: { message: d.message } } };
+}
