@@ -13,13 +13,15 @@
  * the set planted wrong.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { cellAt, cellVertices, cellFromOrdinal, cellOrdinal, cellToken, parseToken, Router, type BoundaryFile } from '../core/index.ts';
+import { cellAt, cellFromOrdinal, cellOrdinal, cellToken, parseToken, Router, type BoundaryFile } from '../core/index.ts';
+import { cellVertices } from '../core/cells.ts';
 import type { AuditProblem } from '../core/audit.ts';
 import { derivedFile, ensureSeeded, liveClient } from './testkit.ts';
 import { searchShardsOf } from './fingerprint.ts';
 import { auditIndex, type AuditReport } from './audit.ts';
 import { indexMeta, indexSettings } from './indexSpec.ts';
-import { advance, plan, startState, type MigrationState } from '../core/index.ts';
+import { plan } from '../core/index.ts';
+import { advance, startState, type MigrationState } from '../core/ops.ts';
 import { movedCandidate } from './migrationFixture.ts';
 import { getIndexMeta } from './seeder.ts';
 import { withState, writeMeta } from './migration.ts';

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import s2geometry from 's2-geometry';
 import { mulberry32, randomPoint } from '../core/testutil.ts';
-import { cellAt, cellVertices } from '../core/index.ts';
+import { cellAt, cellVertices } from '../core/cells.ts';
 import { readIndexCells } from './cellsReader.ts';
 import { readIndexCellsInCluster } from './cellsEngine.ts';
 import { liveClient, ROOT } from './testkit.ts';

@@ -25,18 +25,9 @@ import type { OpenSearchClient } from '../opensearch.ts';
 import { pipelineId } from '../../opensearch/pipeline.ts';
 import { LOAD_SETTINGS, RESTORED_SETTINGS } from '../seeder.ts';
 import type { ReindexRun } from './context.ts';
-import { fmt, ReindexError } from './state.ts';
+import { fmt, ReindexError, type CopyTask } from './state.ts';
 
 const enc = encodeURIComponent;
-
-/** The copy task recorded in DEST's `_meta.reindex`. */
-export interface CopyTask {
-  /** The task id, "<node id>:<number>". */
-  id: string;
-  startedAt: string;
-  /** Whether this task was started with op_type create (a restart after a cancelled or lost task). */
-  resumed: boolean;
-}
 
 /** What `GET _tasks/<id>` says of a `_reindex` task (the parts geoshard reads). */
 export interface CopyTaskStatus {

@@ -6,7 +6,6 @@
 import type { OpenSearchClient } from '../opensearch.ts';
 import type { IndexMeta } from '../indexSpec.ts';
 import { getIndexMeta } from '../seeder.ts';
-import type { CopyTask } from './copyEngine.ts';
 
 const enc = encodeURIComponent;
 
@@ -50,6 +49,15 @@ export interface ReindexState {
   cutover?: { blockedAt: string | null; windowsMs: number[]; switchedAt?: string; checkpoint?: SeqCheckpoint };
   /** Whether SRC had no alias when the reindex started (clients used its name): --finalize then gives the name to DEST. */
   renameOnFinalize: boolean;
+}
+
+/** The copy task recorded in DEST's `_meta.reindex`. */
+export interface CopyTask {
+  /** The task id, "<node id>:<number>". */
+  id: string;
+  startedAt: string;
+  /** Whether this task was started with op_type create (a restart after a cancelled or lost task). */
+  resumed: boolean;
 }
 
 /** Who copies the documents: `client` (this process reads SRC a page at a time, routes in the client and bulk-writes DEST) or `engine` (the cluster's sliced `_reindex` through DEST's routing pipeline). */
