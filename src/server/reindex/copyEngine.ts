@@ -21,7 +21,11 @@
  *
  * Node only.
  */
-import type { OpenSearchClient } from './opensearch.ts';
+import type { OpenSearchClient } from '../opensearch.ts';
+import { pipelineId } from '../../opensearch/pipeline.ts';
+import { LOAD_SETTINGS, RESTORED_SETTINGS } from '../seeder.ts';
+import type { ReindexRun } from './context.ts';
+import { fmt, ReindexError } from './state.ts';
 
 const enc = encodeURIComponent;
 
@@ -139,4 +143,45 @@ export async function rethrottleCopy(client: OpenSearchClient, taskId: string, r
 /** cancelCopy cancels a running copy task (its slices too); a finished or unknown task is no error. */
 export async function cancelCopy(client: OpenSearchClient, taskId: string): Promise<void> {
   await client.request('POST', `/_tasks/${enc(taskId)}/_cancel`, { okStatuses: [404], timeoutMs: 60_000 });
+}
+
+/** copyByEngine has the cluster copy SRC into DEST (or follows or restarts its recorded task), then moves the state to verifying. */
+export async function copyByEngine(run: ReindexRun): Promise<void> {
+  const { client, src, dest, o, say, batch, result } = run;
+  const save = () => run.save();
+  // The cluster copies: sliced _reindex through DEST's routing pipeline, followed through the tasks API.
+  await client.admin('PUT', `/${enc(dest)}/_settings`, { body: { index: LOAD_SETTINGS } });
+  const t0 = performance.now();
+  let task = run.state.copyTask;
+  if (task) {
+    const st = await copyTaskStatus(client, task.id);
+    if (!st || (st.completed && st.cancelled)) {
+      say(`copy: the cluster's copy task ${task.id} was ${st ? 'cancelled' : 'lost (its node restarted?)'}: starting it again, skipping what DEST holds`);
+      task = undefined;
+    } else say(`copy: following the cluster's copy task ${task.id} (started ${task.startedAt})`);
+  }
+  if (!task) {
+    task = await startEngineCopy(client, { src, dest, pipeline: pipelineId(dest), batch, requestsPerSecond: o.requestsPerSecond, resumed: !!run.state.copyTask });
+    run.state = { ...run.state, copyMode: 'engine', copyTask: task };
+    await save();
+    say(`copy: the cluster copies "${src}" into "${dest}" with _reindex (task ${task.id}, slices auto, ${o.requestsPerSecond ? `throttled to ${fmt(o.requestsPerSecond)} documents/s` : 'no throttle'}) through DEST's routing pipeline. Follow it with GET _tasks/${task.id}; change its throttle with "geoshard reindex --to ${dest} --rethrottle N"; stop it with --pause (a run after that resumes the copy)`);
+  }
+  let paused = false;
+  let lastLine = 0;
+  const final = await followCopyTask(client, task.id, (st) => {
+    const t = performance.now();
+    if (t - lastLine < 2000 && !st.completed) return;
+    lastLine = t;
+    const rate = st.written / Math.max(0.001, (t - t0) / 1000);
+    say(`copy (cluster) ${fmt(st.written + st.skipped)}/${fmt(st.total)} documents (${st.total ? Math.min(100, Math.round((100 * (st.written + st.skipped)) / st.total)) : 100}%), ${fmt(rate)} documents/s${st.skipped ? `, ${fmt(st.skipped)} already in DEST` : ''}`);
+  }, o.pause ? 250 : 2000);
+  if (final.cancelled) throw new ReindexError(`the cluster's copy task ${task.id} was cancelled (--pause, or by hand): run the command again to resume the copy`);
+  if (final.failures.length > 0) throw new ReindexError(`the cluster's copy into "${dest}" failed for ${final.failures.length} documents or shards (task ${task.id}): ${final.failures.slice(0, 5).join('; ')}. A document the routing pipeline refuses has no location it reads (fix it in "${src}"), then run the command again`);
+  if (!paused && o.pause) (paused = true), await o.pause('copying');
+  result.copied = final.written;
+  result.copySeconds = (performance.now() - t0) / 1000;
+  result.docsPerSecond = result.copied / Math.max(0.001, result.copySeconds);
+  await client.admin('PUT', `/${enc(dest)}/_settings`, { body: { index: RESTORED_SETTINGS } });
+  run.state = { ...run.state, phase: 'verifying' };
+  await save();
 }
