@@ -445,6 +445,57 @@ describe('geoshard reindex on a real node', () => {
     expect(misplacedIn(byShard, router!, (s) => s.geo as { lat: number; lon: number })).toEqual([]);
   }, 600_000);
 
+  it('(e) the cluster copy is throttled, rethrottled and paused through the tasks API, and a run after the pause resumes it, skipping what DEST holds', async () => {
+    const SRC = 'ri-pause-src';
+    const DEST = 'ri-pause-geo';
+    const ALIAS = 'ri-pause';
+    await dropAll('ri-pause');
+    const n = await loadPlaces(SRC, 30_000, 3);
+    const cellsPath = join(dir, 'pause-cells.csv');
+    const filePath = join(dir, 'pause.json');
+    expect((await cli('cells', '--from-index', SRC, '--field', 'geo', '--out', cellsPath)).code).toBe(0);
+    expect((await cli('balance', '--cells', cellsPath, '--min', '4', '--max', '4', '--index', ALIAS, '--out', filePath, '--created-at', '2026-12-01T00:00:00.000Z')).code).toBe(0);
+    const args = ['--from', SRC, '--to', DEST, '--boundaries', filePath, '--alias', ALIAS, '--field', 'geo', '--copy', 'engine'];
+    // 500 documents/s: the copy of 30,000 would take a minute.
+    const first = reindexChild([...args, '--throttle', '500', '--batch', '500']);
+    await first.waitFor(/with _reindex \(task ([^,]+),/);
+    const task = /with _reindex \(task ([^,]+),/.exec(first.text())![1];
+    await first.waitFor(/copy \(cluster\) [\d,]+\/30,000/);
+    // The task is the cluster's: the tasks API knows it, with its throttle.
+    // The task is the cluster's: the tasks API knows it and its slices, each with its share of the throttle.
+    const running = await client.request<{ completed: boolean }>('GET', `/_tasks/${task}`);
+    expect(running.body.completed).toBe(false);
+    type Kids = { nodes: Record<string, { tasks: Record<string, { status: { requests_per_second: number } }> }> };
+    const kids = await client.request<Kids>('GET', '/_tasks', { query: { parent_task_id: task, detailed: 'true' } });
+    const rates = Object.values(kids.body.nodes).flatMap((n) => Object.values(n.tasks).map((t) => t.status.requests_per_second));
+    expect(rates.length).toBe(3);
+    expect(rates.reduce((a, x) => a + x, 0)).toBeCloseTo(500, 0);
+    const re = await cli('reindex', '--to', DEST, '--rethrottle', '800');
+    expect(re.code, re.err).toBe(0);
+    expect(re.out).toContain(`the copy task ${task} into "${DEST}" now runs at at most 800 documents/s`);
+    const bad = await cli('reindex', '--to', DEST, '--rethrottle', '0');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--rethrottle "0" is not a throttle: expected documents per second > 0, or -1 for none');
+    const pause = await cli('reindex', '--to', DEST, '--pause');
+    expect(pause.code, pause.err).toBe(0);
+    expect(pause.out).toMatch(new RegExp(`cancelled the copy task ${task} into "${DEST}" \\([\\d,]+ of 30,000 documents copied\\)`));
+    expect(await first.exit).toBe(1);
+    expect(first.text()).toContain(`the cluster's copy task ${task} was cancelled (--pause, or by hand): run the command again to resume the copy`);
+    await client.request('POST', `/${DEST}/_refresh`);
+    const partial = (await client.request<{ count: number }>('POST', `/${DEST}/_count`)).body.count;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(n);
+    // The alias never moved.
+    expect(await aliasOf(ALIAS)).toEqual([SRC]);
+    const second = await cli('reindex', ...args);
+    expect(second.code, second.err).toBe(0);
+    expect(second.err).toContain(`copy: the cluster's copy task ${task} was cancelled: starting it again, skipping what DEST holds`);
+    expect(second.err).toMatch(/copy \(cluster\) 30,000\/30,000 documents \(100%\), [\d,]+ documents\/s, [\d,]+ already in DEST/);
+    expect(second.err).toContain('verify: no difference');
+    expect(await aliasOf(ALIAS)).toEqual([DEST]);
+    expect((await client.request<{ count: number }>('POST', `/${ALIAS}/_count`)).body.count).toBe(n);
+  }, 600_000);
+
   it('(b) splits the restaurant sample from N to N+1 shards with geoshard split + reindex', async () => {
     const SRC = 'ri-dishes';
     const DEST = 'ri-dishes-n1';

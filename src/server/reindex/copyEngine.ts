@@ -97,14 +97,29 @@ interface RawTask {
   error?: { type?: string; reason?: string };
 }
 
-/** copyTaskStatus reads a copy task (null: the cluster knows no such task, e.g. after a restart of its node). */
+/**
+ * copyTaskStatus reads a copy task (null: the cluster knows no such task,
+ * e.g. after a restart of its node). A sliced `_reindex` reports nothing in
+ * its own status until a slice ends (`slices: [null, …]`): while it runs,
+ * the figures are the sum over its slices, each taken from the slice's
+ * entry once it ended and from its running child task
+ * (`GET _tasks?parent_task_id=`) before.
+ */
 export async function copyTaskStatus(client: OpenSearchClient, taskId: string): Promise<CopyTaskStatus | null> {
   const res = await client.request<RawTask>('GET', `/_tasks/${enc(taskId)}`, { okStatuses: [404], timeoutMs: 60_000 });
   if (res.status === 404) return null;
   const b = res.body;
   const st = b.task?.status ?? {};
   const r = b.response;
-  const sum = (k: 'total' | 'created' | 'updated' | 'version_conflicts') => r?.[k] ?? st[k] ?? 0;
+  let parts: RawStatus[] = [r ?? st];
+  if (!b.completed && Array.isArray(st.slices)) {
+    type Kids = { nodes?: Record<string, { tasks?: Record<string, { status?: RawStatus & { slice_id?: number } }> }> };
+    const kids = await client.request<Kids>('GET', '/_tasks', { query: { parent_task_id: taskId, detailed: 'true' }, timeoutMs: 60_000 });
+    const running = new Map<number, RawStatus>();
+    for (const n of Object.values(kids.body.nodes ?? {})) for (const t of Object.values(n.tasks ?? {})) if (t.status?.slice_id !== undefined) running.set(t.status.slice_id, t.status);
+    parts = st.slices.map((done, i) => done ?? running.get(i) ?? {});
+  }
+  const sum = (k: 'total' | 'created' | 'updated' | 'version_conflicts' | 'requests_per_second') => parts.reduce((a, p) => a + ((p as Record<string, number | undefined>)[k] ?? 0), 0);
   const failures = [
     ...(r?.failures ?? []).map((f) => `${f.id ? `document ${f.id}: ` : ''}${f.cause?.type ?? f.reason?.type ?? ''} ${f.cause?.reason ?? f.reason?.reason ?? ''}`.trim()),
     ...(b.error ? [`${b.error.type ?? 'error'}: ${b.error.reason ?? ''}`] : []),
@@ -115,7 +130,7 @@ export async function copyTaskStatus(client: OpenSearchClient, taskId: string): 
     total: sum('total'),
     written: sum('created') + sum('updated'),
     skipped: sum('version_conflicts'),
-    requestsPerSecond: st.requests_per_second ?? -1,
+    requestsPerSecond: b.completed ? -1 : sum('requests_per_second'),
     failures,
   };
 }
