@@ -1,9 +1,11 @@
 /// <reference types="vitest/config" />
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import MagicString from 'magic-string';
+// The build-only guard is shared with the installed explorer's server (geoshard-explorer).
+import { onlyTheBuild } from './src/server/staticFiles.ts';
 
 const port = Number(process.env.PORT ?? 5173);
 
@@ -31,43 +33,6 @@ function liveApi(): Plugin {
       server.middlewares.use(onlyTheBuild(resolve(server.config.root, server.config.build.outDir), resolve(server.config.root, 'data')));
       return mount((fn) => server.middlewares.use(fn));
     },
-  };
-}
-
-/**
- * The preview server (`npm start`) answers a request for a file that is not in the build with a
- * plain 404, instead of the SPA fallback page: a link to `/src/...`, `/package.json` or
- * `/@fs/...` gets "Not found", never a page, a source or a path on the server's disk. Paths
- * without a file extension still get the app (its routes are query strings on `/`). Boundary
- * and cells files in the project's data/ folder stay reachable as /data/<name>.json|csv, as on
- * the dev server, so `?boundaries=/data/<name>.json` opens a file made with the CLI.
- */
-function onlyTheBuild(outDir: string, dataDir: string) {
-  const notFound = (res: any, status: number, text: string) => {
-    res.statusCode = status;
-    res.setHeader('content-type', 'text/plain; charset=utf-8');
-    res.end(text);
-  };
-  return (req: any, res: any, next: () => void) => {
-    let path: string;
-    try {
-      path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
-    } catch {
-      return notFound(res, 400, 'Bad request: the path is not valid percent-encoding');
-    }
-    const data = /^\/data\/([\w-][\w.-]*\.(json|csv))$/.exec(path);
-    if (data) {
-      const file = resolve(dataDir, data[1]);
-      if (!existsSync(file) || !statSync(file).isFile()) return notFound(res, 404, 'Not found');
-      res.setHeader('content-type', data[2] === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8');
-      res.setHeader('cache-control', 'no-cache');
-      return void createReadStream(file).pipe(res);
-    }
-    if (/^\/(src|node_modules|data|scripts|e2e|@[a-z]+)(\/|$)/.test(path)) return notFound(res, 404, 'Not found');
-    if (path.startsWith('/api/') || !path.split('/').pop()!.includes('.')) return next();
-    const file = resolve(outDir, '.' + path);
-    if (!file.startsWith(outDir + sep) || !existsSync(file) || !statSync(file).isFile()) return notFound(res, 404, 'Not found');
-    next();
   };
 }
 

@@ -44,9 +44,10 @@ try {
 chmodSync(join(next, 'cli', 'bin.js'), 0o755);
 rmSync(old, { recursive: true, force: true });
 if (existsSync(join(root, 'dist'))) renameSync(join(root, 'dist'), old);
-// The explorer's build (dist/app, by vite) is not this build's: keep it, so a library build
-// never pulls the app out from under a running `npm start` or browser test.
-if (existsSync(join(old, 'app'))) renameSync(join(old, 'app'), join(next, 'app'));
+// The explorer's build (dist/app, by vite) and its companion package (dist/geoshard-explorer, by
+// scripts/build-explorer.mjs) are not this build's: keep them, so a library build never pulls the
+// app out from under a running `npm start` or browser test.
+for (const kept of ['app', 'geoshard-explorer']) if (existsSync(join(old, kept))) renameSync(join(old, kept), join(next, kept));
 renameSync(next, join(root, 'dist'));
 rmSync(old, { recursive: true, force: true });
 

@@ -2,6 +2,11 @@
  * The package as a consumer sees it: `npm pack` the repository, install the tarball into an
  * empty Node project (from the npm cache, or the registry when the cache lacks a dependency),
  * measure what that installed (s2js the one runtime dependency, node_modules at most 6 MB),
+ * see `geoshard explore` name the companion package it lacks; then pack the companion
+ * (geoshard-explorer, dist/geoshard-explorer from `npm run build:explorer`, rebuilt here), install
+ * both tarballs into a second empty project, measure what the explorer costs on top, start
+ * `npx geoshard explore` there and fetch its page, files and API, and load it in Debian's
+ * Chromium until the globe has drawn;
  * import it with plain `node`, run its `geoshard` bin (and see a command whose optional peer is
  * missing say what to install), compile a strict TypeScript consumer against its types, run the
  * README's indexer example, and import `geoshard/opensearch` with the official client installed
@@ -12,7 +17,7 @@
  * directly, never from the package under test.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -25,16 +30,20 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const boundaries = readFileSync(join(ROOT, 'data', 'boundaries.json'), 'utf8');
 const source = new Router(parseBoundaryFile(boundaries));
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; peerDependencies: Record<string, string> };
 
 /** The most a consumer's node_modules may hold after `npm install geoshard`, in bytes (6 MB; the sum of file sizes, as `du --apparent-size -b` counts them, without directories). */
 const MAX_INSTALL_BYTES = 6_000_000;
+/** The most the explorer companion (geoshard-explorer) may add to a consumer's node_modules, in bytes (7.5 MB; counted as MAX_INSTALL_BYTES is). */
+const MAX_EXPLORER_BYTES = 7_500_000;
 /** The official client, installed into the consumer for `geoshard/opensearch` at the version the package's peer dependency pins. */
 const CLIENT = '@opensearch-project/opensearch';
 
 let dir: string;
 let app: string;
 let packed: string[];
+/** The geoshard tarball's path. */
+let tarball: string;
 /** What `npm install <tarball>` put in the consumer's node_modules, measured before any other install. */
 let installed: { packages: string[]; bytes: number };
 const flags = ['--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'];
@@ -59,16 +68,21 @@ beforeAll(() => {
   app = join(dir, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'indexer', version: '1.0.0', private: true, type: 'module' }));
-  install(join(dir, info.filename));
+  tarball = join(dir, info.filename);
+  install(tarball);
   installed = { packages: packagesIn(join(app, 'node_modules')), bytes: bytesIn(join(app, 'node_modules')) };
 }, 240_000);
 
-/** install runs `npm install` in the consumer, from the npm cache when it holds everything, else the registry. */
+/** install runs `npm install` in the consumer (`cwd`, default the core-only one), from the npm cache when it holds everything, else the registry. */
 function install(...specs: string[]): void {
+  installIn(app, ...specs);
+}
+
+function installIn(cwd: string, ...specs: string[]): void {
   try {
-    run('npm', ['install', '--offline', ...flags, ...specs]);
+    run('npm', ['install', '--offline', ...flags, ...specs], cwd);
   } catch {
-    run('npm', ['install', '--prefer-offline', ...flags, ...specs]);
+    run('npm', ['install', '--prefer-offline', ...flags, ...specs], cwd);
   }
 }
 
@@ -221,3 +235,131 @@ export { routing, shards };
     expect(r.status).toBe(0);
   });
 });
+
+describe('the explorer from the installed package', () => {
+  /** The second consumer: geoshard and geoshard-explorer, installed together from their tarballs. */
+  let withExplorer: string;
+  /** node_modules of the second consumer, and the companion's own folder in it, in bytes. */
+  let sizes: { total: number; companion: number; packages: string[] };
+  let companionFiles: string[];
+  let version: string;
+
+  beforeAll(() => {
+    // The companion is built from this checkout (the app is rebuilt only when its sources are newer).
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-explorer.mjs')], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, NODE_OPTIONS: '' } });
+    const [info] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir, join(ROOT, 'dist', 'geoshard-explorer')], { cwd: ROOT, encoding: 'utf8' })) as { filename: string; version: string; files: { path: string }[] }[];
+    companionFiles = info.files.map((f) => f.path);
+    version = info.version;
+    withExplorer = join(dir, 'explorer-app');
+    mkdirSync(withExplorer);
+    writeFileSync(join(withExplorer, 'package.json'), JSON.stringify({ name: 'team', version: '1.0.0', private: true, type: 'module' }));
+    installIn(withExplorer, tarball, join(dir, info.filename));
+    const modules = join(withExplorer, 'node_modules');
+    sizes = { total: bytesIn(modules), companion: bytesIn(join(modules, 'geoshard-explorer')), packages: packagesIn(modules) };
+  }, 300_000);
+
+  it('refuses in a core-only install, naming the companion package and the command that installs it, exit 1', () => {
+    const r = spawnSync('npx', ['--offline', 'geoshard', 'explore', '--boundaries', 'node_modules/geoshard/data/boundaries.json', '--cells', 'node_modules/geoshard/data/cells.csv'], { cwd: app, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', OPENSEARCH_URL: '' } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      `geoshard explore: geoshard-explorer (the explorer: the built app and its server) is not installed: it is a companion package of geoshard, kept apart so that a library install stays small; install it beside geoshard with \`npm install geoshard-explorer@${pkg.version}\`\n`,
+    );
+    expect(r.stdout).toBe('');
+  });
+
+  it('ships the built app without source maps and its bundled server, at geoshard\'s version', () => {
+    expect(version).toBe(pkg.version);
+    for (const f of ['package.json', 'README.md', 'server.js', 'app/index.html']) expect(companionFiles).toContain(f);
+    expect(companionFiles.some((f) => /^app\/assets\/index-[\w-]+\.js$/.test(f))).toBe(true);
+    expect(companionFiles.filter((f) => f.endsWith('.map') || f.endsWith('.ts') || f.startsWith('src/'))).toEqual([]);
+  });
+
+  it('adds only itself to node_modules (s2js shared with geoshard), within its budget of 7.5 MB on top of the core', () => {
+    expect(sizes.packages).toEqual([...installed.packages, 'geoshard-explorer'].sort());
+    expect(sizes.companion, `geoshard-explorer holds ${sizes.companion} bytes`).toBeLessThanOrEqual(MAX_EXPLORER_BYTES);
+    // Every other package is the same as in the core-only install, byte for byte in size: the
+    // companion brings no package of its own (npm's own .package-lock.json differs by its entry).
+    for (const name of installed.packages) expect(bytesIn(join(withExplorer, 'node_modules', name)), name).toBe(bytesIn(join(app, 'node_modules', name)));
+    console.log(`pack: core-only node_modules ${installed.bytes} bytes; with geoshard-explorer ${sizes.total} bytes (+${sizes.companion})`);
+  });
+
+  it('serves the explorer from node_modules: the page with the served files, the files, the assets and the API; nothing else of the disk; Chromium draws the globe', async () => {
+    const port = await freePort();
+    const child = spawn('npx', ['--offline', 'geoshard', 'explore', '--boundaries', 'node_modules/geoshard/data/boundaries.json', '--cells', 'node_modules/geoshard/data/cells.csv', '--port', String(port)], {
+      cwd: withExplorer,
+      env: { ...process.env, NODE_OPTIONS: '', OPENSEARCH_URL: '' },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d));
+    child.stderr!.on('data', (d: Buffer) => (err += d));
+    try {
+      const base = `http://127.0.0.1:${port}/`;
+      const deadline = Date.now() + 60_000;
+      while (!out.includes(base)) {
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`explore did not start (exit ${child.exitCode}):\n${out}${err}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const page = await fetch(base);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const served = JSON.parse(/<script type="application\/json" id="geoshard-served">(.*?)<\/script>/.exec(html)![1]) as { boundaries: { url: string; name: string }; cells: { url: string; name: string } };
+      expect(served).toEqual({ boundaries: { url: '/explore/boundaries.json', name: 'boundaries.json' }, cells: { url: '/explore/cells.csv', name: 'cells.csv' } });
+      // The served files are the person's files, byte for byte.
+      expect(await (await fetch(base + 'explore/boundaries.json')).text()).toBe(boundaries);
+      const cells = await fetch(base + 'explore/cells.csv');
+      expect(cells.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      expect(await cells.text()).toBe(readFileSync(join(ROOT, 'data', 'cells.csv'), 'utf8'));
+      // Every script the page names is served, as JavaScript.
+      for (const src of [...html.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1])) {
+        const r = await fetch(base + src.slice(1));
+        expect(r.status, src).toBe(200);
+        expect(r.headers.get('content-type'), src).toBe('text/javascript; charset=utf-8');
+      }
+      // The API answers (live mode is off: the OpenSearch client is not installed here, and it says so).
+      const status = await fetch(base + 'api/status');
+      expect(status.status).toBe(503);
+      expect(((await status.json()) as { error: { message: string } }).error.message).toContain(`npm install ${CLIENT}@${pkg.peerDependencies[CLIENT]}`);
+      // Nothing but the build: the package's server, its manifest, a path out of the build.
+      for (const path of ['server.js', 'package.json', '..%2fserver.js', '%2e%2e/%2e%2e/geoshard/package.json', 'data/cells.csv', 'node_modules/geoshard/package.json']) {
+        expect((await fetch(base + path)).status, path).toBe(404);
+      }
+      const { chromium } = await import('@playwright/test');
+      const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
+      try {
+        const tab = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+        const errors: string[] = [];
+        tab.on('pageerror', (e) => errors.push(e.message));
+        await tab.goto(base);
+        await tab.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 90_000 });
+        const canvas = await tab.evaluate(() => {
+          const c = document.querySelector<HTMLCanvasElement>('.globe-canvas canvas:not(.globe-labels)');
+          return c ? { width: c.width, height: c.height, gl: !!(c.getContext('webgl2') ?? c.getContext('webgl')) } : null;
+        });
+        expect(canvas).not.toBeNull();
+        expect(canvas!.width).toBeGreaterThan(0);
+        expect(canvas!.height).toBeGreaterThan(0);
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    } finally {
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+    }
+  }, 180_000);
+});
+
+/** freePort asks the system for a free TCP port on loopback. */
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+}

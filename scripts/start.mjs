@@ -6,9 +6,9 @@
 // `npm run dev` runs Vite's dev server instead (hot reload, sources served: for development only).
 // startExplorer (exported) is the same server for `geoshard review` (src/cli/commands/review.ts),
 // which adds the files under review at fixed paths.
-import { createReadStream, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { dirname, extname, join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -41,56 +41,23 @@ export function staleReason() {
   return null;
 }
 
-/** The content type a served file is answered with, by its extension. */
-const CONTENT_TYPES = { '.json': 'application/json; charset=utf-8', '.csv': 'text/csv; charset=utf-8' };
-
 /**
- * serveFiles is a preview-server plugin that answers GET `path` with the file `files[path]`
- * (absolute paths on disk; a path ending .json or .csv is answered with that content type), before the
- * build-only guard of vite.config.ts: nothing else of the disk is reachable. With `page` (an
- * object), the app's page (/ and /index.html) carries it
- * as JSON in <script type="application/json" id="geoshard-served"> (read by
- * src/app/shell/loadData.ts servedData), so the bare URL opens the served files.
+ * servedFilesPlugin is a preview-server plugin that mounts src/server/staticFiles.ts servedFiles
+ * (the files the person named at fixed paths, and `page` written into the app's page) before the
+ * build-only guard of vite.config.ts. The TypeScript module is loaded through Vite's own runner.
  */
-function serveFiles(files, page, outDir) {
-  let html = null;
-  const pageHtml = () => {
-    // Read once, after the build: a string of JSON in a script element, "<" escaped so no value closes it.
-    html ??= readFileSync(join(outDir, 'index.html'), 'utf8').replace(
-      '</head>',
-      `  <script type="application/json" id="geoshard-served">${JSON.stringify(page).replace(/</g, '\\u003c')}</script>\n  </head>`,
-    );
-    return html;
-  };
-  return {
-    name: 'geoshard-served-files',
-    enforce: 'pre',
-    configurePreviewServer(server) {
-      server.middlewares.use((req, res, next) => {
-        if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-        const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-        const file = Object.hasOwn(files, path) ? files[path] : null;
-        if (file) {
-          res.setHeader('content-type', CONTENT_TYPES[extname(path)] ?? 'application/octet-stream');
-          res.setHeader('cache-control', 'no-cache');
-          if (req.method === 'HEAD') return res.end();
-          return void createReadStream(file).on('error', () => res.end()).pipe(res);
-        }
-        // The app's page (its routes are query strings on /).
-        if (!page || (path !== '/' && path !== '/index.html')) return next();
-        res.setHeader('content-type', 'text/html; charset=utf-8');
-        res.setHeader('cache-control', 'no-cache');
-        res.end(req.method === 'HEAD' ? undefined : pageHtml());
-      });
-    },
-  };
+async function servedFilesPlugin(files, page, outDir) {
+  const { runnerImport } = await import('vite');
+  const { module } = await runnerImport(join(root, 'src', 'server', 'staticFiles.ts'));
+  const handler = module.servedFiles(files, page, outDir);
+  return { name: 'geoshard-served-files', enforce: 'pre', configurePreviewServer: (server) => void server.middlewares.use(handler) };
 }
 
 /**
  * startExplorer builds the explorer if dist/ is stale and serves it on 127.0.0.1:`port` (0 or
  * absent: PORT, else 5173), with `files` ({ '/review/candidate.json': '/abs/path.json' }) served
  * as they are and `page` (optional: the files the app opens instead of the bundled data, see
- * serveFiles) written into its page. `env` ({ GEOSHARD_BOUNDARIES: path, OPENSEARCH_URL: url })
+ * servedFilesPlugin) written into its page. `env` ({ GEOSHARD_BOUNDARIES: path, OPENSEARCH_URL: url })
  * is set in this process before the live API is mounted (vite.config.ts reads it there), so the
  * API on /api serves the same boundary file and cluster. Resolves to { url, close }; throws an
  * Error saying what to do when the project's dependencies or data are missing, or when the port
@@ -111,7 +78,7 @@ export async function startExplorer({ port, files = {}, page = null, env = {}, l
     await build({ root, configFile, logLevel: 'warn', clearScreen: false });
     log(`geoshard: built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
-  const server = await preview({ root, configFile, clearScreen: false, ...(port ? { preview: { port } } : {}), plugins: [serveFiles(files, page, join(root, 'dist', 'app'))] });
+  const server = await preview({ root, configFile, clearScreen: false, ...(port ? { preview: { port } } : {}), plugins: [await servedFilesPlugin(files, page, join(root, 'dist', 'app'))] });
   const address = server.httpServer.address();
   const bound = typeof address === 'object' && address ? address.port : server.config.preview.port;
   return { url: `http://127.0.0.1:${bound}/`, close: () => server.close() };

@@ -46,3 +46,47 @@ export function loadPeer<T>(peer: OptionalPeer, req: (id: string) => unknown = c
     throw e;
   }
 }
+
+/**
+ * The companion package that carries the explorer (the built app and its server) for an installed
+ * geoshard: `npx geoshard explore` needs it outside a checkout. Built from this repository
+ * (scripts/build-explorer.mjs) at geoshard's own version, so it is no peer dependency in
+ * package.json (a peer is also a devDependency here); docs/packages.md says why it is a package
+ * of its own.
+ */
+export const EXPLORER_PACKAGE = 'geoshard-explorer';
+
+/** MissingExplorerError: the companion package is not installed, or not at geoshard's version; the message says what to install. */
+export class MissingExplorerError extends Error {
+  constructor(
+    readonly version: string,
+    readonly installed: string | null = null,
+  ) {
+    super(
+      installed === null
+        ? `${EXPLORER_PACKAGE} (the explorer: the built app and its server) is not installed: it is a companion package of geoshard, kept apart so that a library install stays small; install it beside geoshard with \`npm install ${EXPLORER_PACKAGE}@${version}\``
+        : `${EXPLORER_PACKAGE} ${installed} is installed, but geoshard is ${version}: the two come from one build; install the same version with \`npm install ${EXPLORER_PACKAGE}@${version}\``,
+    );
+    this.name = 'MissingExplorerError';
+  }
+}
+
+/**
+ * importExplorer imports the companion package and checks that its version is `version`
+ * (geoshard's own). Throws MissingExplorerError when it cannot be found or its version differs;
+ * any other failure is rethrown as it is. `imp` is for tests.
+ */
+export async function importExplorer<T>(version: string, imp: (id: string, json: boolean) => Promise<unknown> = (id, json) => (json ? import(id, { with: { type: 'json' } }) : import(id))): Promise<T> {
+  let mod: unknown;
+  let manifest: { version?: string };
+  try {
+    manifest = ((await imp(`${EXPLORER_PACKAGE}/package.json`, true)) as { default: { version?: string } }).default;
+    mod = await imp(EXPLORER_PACKAGE, false);
+  } catch (e) {
+    const err = e as { code?: string; message?: string };
+    if ((err?.code === 'ERR_MODULE_NOT_FOUND' || err?.code === 'MODULE_NOT_FOUND') && String(err.message).includes(`'${EXPLORER_PACKAGE}`)) throw new MissingExplorerError(version);
+    throw e;
+  }
+  if (manifest.version !== version) throw new MissingExplorerError(version, String(manifest.version));
+  return mod as T;
+}

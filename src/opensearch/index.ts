@@ -8,7 +8,14 @@
  *   const put = await indexer.putRestaurant({ id: 'r1', name: 'Blue Fig', lat: 37.77, lng: -122.42 });
  *   put.owners; // [{ index, name: 'sierra', shard: 7 }]: the shard(s) written, each with its routing
  *
- * The entry lists its exports by name.
+ * A search service creates its index and asks only the shards a circle touches:
+ *
+ *   import { createGeoIndex, routedSearch } from 'geoshard/opensearch';
+ *   await createGeoIndex(client, file, config, { mappings: { properties: { name: { type: 'text' } } } });
+ *   const req = await routedSearch(client, file, config, { lat: 37.77, lng: -122.42, radiusKm: 5 }, { match: { name: 'tacos' } });
+ *   const res = await client.search(req);
+ *
+ * (docs/search-service.md). The entry lists its exports by name.
  */
 export {
   GeoIndexer,
@@ -41,7 +48,13 @@ export {
   type DishFields,
   type Source,
 } from './documents.ts';
+export { indexMeta, indexBody, indexMappings, indexSettings, geoIndexBody, pipelineFieldsOf, GeoIndexSpecError, type GeoIndexOptions } from './indexSpec.ts';
+export { createGeoIndex, fingerprintOn, type CreatedGeoIndex } from './create.ts';
+export { routingPipeline, pipelineId, routingTable, PIPELINE_ID_PREFIX, SAMPLE_FIELDS, type IngestPipeline, type PipelineFields, type PipelineIdentity, type PipelineParams, type RoutingTable } from './pipeline.ts';
+export { routedSearch, routedRequest, geoDistanceFilter, GeoSearchError, type Circle, type RoutedRequest, type GeoSearchErrorCode } from './search.ts';
+export { driftState, type DriftState } from './drift.ts';
 export {
+  ROUTING_FORMULA,
   DOC_SHAPE,
   docShapeOf,
   JOIN_FIELD,

@@ -28,6 +28,9 @@ import type { ShardRef } from '../core/index.ts';
 import { CHILD, JOIN_FIELD, MigrationError, migrationOfMeta, readIndexMeta, routerOf } from './meta.ts';
 import { cellOf, dishSource, kindOf, restaurantOfSource, restaurantSource, withRestaurant, withShard, type DishFields, type RestaurantFields, type Source } from './documents.ts';
 import { NdjsonBytes } from './ndjson.ts';
+
+/** How to make a geosharded index, for the errors that find none: any index, and the bundled sample. */
+const MAKE_ONE = 'create it with createGeoIndex (geoshard/opensearch), or geoshard an existing index with "npx geoshard reindex --from INDEX --to INDEX-geo --boundaries FILE" (the bundled sample: "npx geoshard seed")';
 import { DEFAULT_RETRY, GeoIndexError, type RetryPolicy, type GeoIndexerOptions, type RoutingState, type WriteItem, type DocResult, type BulkDoc, type BulkOptions, type BulkReport, type PutResult, type DeleteResult, type Located } from './indexerTypes.ts';
 // The writer's options, results and error are its contract, indexerTypes.ts (exported with it by geoshard/opensearch).
 export { DEFAULT_RETRY, GeoIndexError, type RetryPolicy, type GeoIndexerOptions, type RoutingState, type GeoIndexErrorCode, type WriteItem, type DocResult, type BulkDoc, type BulkOptions, type BulkReport, type PutResult, type DeleteResult, type Located } from './indexerTypes.ts';
@@ -129,16 +132,16 @@ export class GeoIndexer {
 
   private async readRouting(): Promise<RoutingState> {
     const res = await this.request('GET', `/${encodeURIComponent(this.index)}/_mapping`, undefined, {}, [404]);
-    if (res.statusCode === 404) throw new GeoIndexError('no-index', `index "${this.index}" does not exist: create and seed it with "npx geoshard seed"`);
+    if (res.statusCode === 404) throw new GeoIndexError('no-index', `index "${this.index}" does not exist: ${MAKE_ONE}`);
     const meta = readIndexMeta(res.body, this.index);
-    if (!meta) throw new GeoIndexError('no-meta', `index "${this.index}" has no geoshard _meta: it was not made by "geoshard seed", so nothing says how its documents are routed`);
+    if (!meta) throw new GeoIndexError('no-meta', `index "${this.index}" has no geoshard _meta: it is not geosharded, so nothing says how its documents are routed; ${MAKE_ONE}`);
     let m;
     try {
       m = migrationOfMeta(meta);
     } catch (e) {
       throw new GeoIndexError('no-meta', e instanceof MigrationError ? e.message : String(e));
     }
-    if (!m.base) throw new GeoIndexError('no-meta', `index "${this.index}" _meta does not hold its boundary file (_meta.file: seeded by an older geoshard): seed it again to write through GeoIndexer`);
+    if (!m.base) throw new GeoIndexError('no-meta', `index "${this.index}" _meta does not hold its boundary file (_meta.file: the index was made by a geoshard before 0.1): geoshard it again ("npx geoshard reindex --from ${this.index} --to ${this.index}-geo --boundaries FILE" copies it and moves an alias) to write through GeoIndexer`);
     const epoch = m.state ? m.state.epoch : null;
     const key = `${meta.hash}@${epoch ?? 'settled'}`;
     const router = this.cached?.key === key ? this.cached.router : routerOf(m.base, m.state);
@@ -544,7 +547,7 @@ export class GeoIndexer {
       return { statusCode: res.statusCode ?? 0, body: res.body as T };
     } catch (e) {
       const status = statusOf(e);
-      if (status === 404 && errorOf(e)?.type === 'index_not_found_exception') throw new GeoIndexError('no-index', `index "${this.index}" does not exist: create and seed it with "npx geoshard seed"`);
+      if (status === 404 && errorOf(e)?.type === 'index_not_found_exception') throw new GeoIndexError('no-index', `index "${this.index}" does not exist: ${MAKE_ONE}`);
       throw new GeoIndexError('failed', `${method} ${path} on index "${this.index}" failed: ${(e as Error).message}`);
     }
   }

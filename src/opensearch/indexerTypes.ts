@@ -58,7 +58,7 @@ export interface RoutingState {
 export type GeoIndexErrorCode =
   /** The index does not exist. */
   | 'no-index'
-  /** The index has no usable geoshard `_meta` (not made by `geoshard seed`, seeded before `_meta.file`, or a migration state that cannot be read). */
+  /** The index has no usable geoshard `_meta` (not geosharded, made before `_meta.file`, or a migration state that cannot be read). */
   | 'no-meta'
   /** The restaurant (of a dish, or to delete) does not exist. */
   | 'not-found'

@@ -26,6 +26,9 @@ export const PARENT = 'restaurant';
 /** The child relation's name: a dish document (routed with its restaurant). */
 export const CHILD = 'dish';
 
+/** The routing formula the core models (OpenSearch 1.x–3.x, Elasticsearch 7.x–9.3), as `_meta.routing.formula` records it. */
+export const ROUTING_FORMULA = 'murmur3(routing) floorMod routing_num_shards / routingFactor';
+
 /** What `_meta.routing` records: what an index's shard names were routed with, as the cluster reported it. */
 export interface RoutingFingerprint {
   /** "opensearch" or "elasticsearch" (the root endpoint's version.distribution). */

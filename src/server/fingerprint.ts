@@ -11,8 +11,9 @@
 import { defaultRoutingNumShards, type Router } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 
-/** The routing formula the core models (OpenSearch 1.x–3.x, Elasticsearch 7.x–9.3). */
-export const ROUTING_FORMULA = 'murmur3(routing) floorMod routing_num_shards / routingFactor';
+/** The routing formula the core models (defined with the other `_meta` types in src/opensearch/meta.ts). */
+export { ROUTING_FORMULA } from '../opensearch/meta.ts';
+import { ROUTING_FORMULA } from '../opensearch/meta.ts';
 
 /** What `_meta.routing` records (defined with the other `_meta` types in src/opensearch/meta.ts). */
 export type { RoutingFingerprint } from '../opensearch/meta.ts';

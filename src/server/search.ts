@@ -18,6 +18,7 @@ import { CHILD, JOIN_FIELD, PARENT } from './indexSpec.ts';
 import { VOCABULARY, sideStatus, type SearchParams, type SearchSide, type Facets, type SearchStatus, type ShardsSection, type AskedShard, type DishHit, type ShardTiming, type DocHit, type FacetMap } from './wire.ts';
 import { SAMPLE_CONFIG, type IndexConfig } from '../opensearch/indexConfig.ts';
 import { pointOf } from '../opensearch/documents.ts';
+import { geoDistanceFilter } from '../opensearch/search.ts';
 
 export type { SearchStatus, ShardsSection, AskedShard, DishHit, DocHit, FacetMap };
 
@@ -54,12 +55,7 @@ const DOC_FACET_SHARD_SIZE = 1000;
 export function buildDocSearchBody(config: IndexConfig, p: SearchParams, timeoutMs = DEFAULT_SEARCH_TIMEOUT_MS, exclusions: readonly ReadExclusion[] = []): Record<string, unknown> {
   if (exclusions.length > 0) throw new Error(`index "${config.index}" is mid-migration: searching its moving ranges needs the sample's cell field, which its config does not have`);
   const filter: unknown[] = [];
-  if (p.circle) {
-    const at = { lat: p.circle.lat, lon: p.circle.lng };
-    const distance = `${p.circle.radius.km * 1000}m`;
-    const geo = (field: string) => ({ geo_distance: { distance, [field]: at } });
-    filter.push(config.join ? { bool: { should: [geo(config.location), geo(config.join.childLocation)], minimum_should_match: 1 } } : geo(config.location));
-  }
+  if (p.circle) filter.push(geoDistanceFilter(config, { lat: p.circle.lat, lng: p.circle.lng, radiusKm: p.circle.radius.km }));
   const must = p.text && config.name ? [{ match: { [config.name]: { query: p.text, operator: 'and' } } }] : [];
   const sort: unknown[] = [];
   if (must.length > 0) sort.push({ _score: 'desc' });

@@ -1,5 +1,5 @@
 import { basename, join, resolve } from 'node:path';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { parse } from '../args.ts';
 import { CliError, ROOT, loadIndexConfig, requireFileIndex, problemLines, readText, writeFileAtomic, MAX_DATA_FILE_BYTES, MAX_BOUNDARY_FILE_BYTES } from '../io.ts';
@@ -8,7 +8,7 @@ import type { IndexConfig } from '../../opensearch/indexConfig.ts';
 import type { Command, Io } from '../command.ts';
 import type { ExplorerServer } from './review.ts';
 
-/** The paths the explorer serves the user's files at (scripts/start.mjs serveFiles), and the page names them by. */
+/** The paths the explorer serves the user's files at (src/server/staticFiles.ts servedFiles), and the page names them by. */
 export const SERVED_BOUNDARIES = '/explore/boundaries.json';
 export const SERVED_CELLS = '/explore/cells.csv';
 
@@ -71,11 +71,29 @@ export async function checkCluster(config: IndexConfig, file: BoundaryFile, url:
   }
 }
 
+/**
+ * explorerStarter returns the function that serves the explorer: in a checkout of geoshard,
+ * scripts/start.mjs (Vite's preview of dist/app, built first when stale); in an installed
+ * geoshard, the companion package geoshard-explorer (its built app and node:http server,
+ * src/server/explorerServer.ts), which must be installed beside it at the same version, else a
+ * CliError (exit 1) says what to install.
+ */
+export async function explorerStarter(root = ROOT): Promise<ExploreDeps['start']> {
+  const script = resolve(root, 'scripts', 'start.mjs');
+  if (existsSync(script)) return ((await import(script)) as { startExplorer: ExploreDeps['start'] }).startExplorer;
+  const { importExplorer, MissingExplorerError } = await import('../../data/optionalPeer.ts');
+  const version = (JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }).version;
+  try {
+    return (await importExplorer<{ startExplorer: ExploreDeps['start'] }>(version)).startExplorer;
+  } catch (e) {
+    if (e instanceof MissingExplorerError) throw new CliError(`geoshard explore: ${e.message}`);
+    throw e;
+  }
+}
+
 const defaultDeps: ExploreDeps = {
   start: async (opts) => {
-    const script = resolve(ROOT, 'scripts', 'start.mjs');
-    if (!existsSync(script)) throw new CliError('geoshard explore: the explorer is not part of the installed package: run it from a checkout of geoshard (git clone, npm ci)');
-    const { startExplorer } = (await import(script)) as { startExplorer: ExploreDeps['start'] };
+    const startExplorer = await explorerStarter();
     try {
       return await startExplorer(opts);
     } catch (e) {
@@ -242,8 +260,9 @@ export const explore: Command = {
                  [--opensearch URL] [--port N] [--open]
 
 Checks the files (the core's readers), and, when an OpenSearch URL is set, the index (it exists,
-its location field is a geo_point), then starts the explorer (the built app, as npm start does;
-it builds it first when the sources are newer) with the files in place of the bundled data:
+its location field is a geo_point), then starts the explorer (in a checkout, the built app as
+npm start does, built first when the sources are newer; in an installed geoshard, the companion
+package geoshard-explorer: npm install geoshard-explorer) with the files in place of the bundled data:
 the globe, the index bar, the Hilbert ribbon, Review, the fan-out map, Requests and Nodes come
 from them, and its Live panel searches the index, routed with the boundary file and across
 all shards. Prints the URL; runs until Ctrl-C. An index not written with this boundary file
