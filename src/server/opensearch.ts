@@ -288,7 +288,7 @@ export class OpenSearchClient {
       res = await this.os.transport.request(params, { requestTimeout: timeoutMs, maxRetries: 0, ignore: opts.okStatuses });
     } catch (e) {
       const err = toOpenSearchError(e, method, p, where, timeoutMs, this.config);
-      const fallback = err.status === 403 && method === 'GET' ? await this.metadataFromClusterState<T>(p, err, opts) : null;
+      const fallback = err.status === 403 && (method === 'GET' || method === 'HEAD') ? await this.metadataFromClusterState<T>(method, p, err, opts) : null;
       if (fallback) return fallback;
       throw err;
     }
@@ -332,16 +332,30 @@ export class OpenSearchClient {
    * answer; 404 when the index, alias or pipeline does not exist). Null for any other request,
    * or when the cluster state is refused as well (the caller then reports the first refusal).
    */
-  private async metadataFromClusterState<T>(path: string, refused: OpenSearchError, opts: RequestOptions): Promise<Response<T> | null> {
+  private async metadataFromClusterState<T>(method: string, path: string, refused: OpenSearchError, opts: RequestOptions): Promise<Response<T> | null> {
+    const okStatuses = opts.okStatuses ?? [];
+    const head = method === 'HEAD' ? /^\/([^/_][^/]*)$/.exec(path) : null;
+    if (head) {
+      // HEAD /<index or alias> (indices:admin/get): a refusal has no body to name the privilege.
+      let st: { metadata?: { indices?: Record<string, unknown> } };
+      try {
+        st = (await this.request<typeof st>('GET', `/_cluster/state/metadata/${head[1]}`, { query: { filter_path: 'metadata.indices.*.state', expand_wildcards: 'all', ignore_unavailable: true, allow_no_indices: true }, timeoutMs: opts.timeoutMs })).body;
+      } catch {
+        return null;
+      }
+      const status = Object.keys(st.metadata?.indices ?? {}).length > 0 ? 200 : 404;
+      if (status === 200 || okStatuses.includes(status)) return { status, body: {} as T };
+      throw refused;
+    }
+    if (method !== 'GET') return null;
     const privilege = missingPrivilege(String((refused.body as { error?: { reason?: string } } | undefined)?.error?.reason ?? refused.message))?.privilege;
     const m = /^\/([^/_][^/]*)\/(_settings|_mapping)(?:\/[^/]*)?$|^\/_alias\/([^/]+)$|^\/_ingest\/pipeline\/([^/]+)$/.exec(path);
     if (!m || !privilege || !METADATA_READS.has(privilege)) return null;
-    const okStatuses = opts.okStatuses ?? [];
     type IndexMetadata = { settings?: Record<string, unknown>; mappings?: Record<string, unknown>; aliases?: string[] };
     type State = { metadata?: { indices?: Record<string, IndexMetadata>; ingest?: { pipeline?: { id: string; config: unknown }[] } } };
     const state = async (indices: string, filter: string): Promise<State | null> => {
       try {
-        return (await this.request<State>('GET', `/_cluster/state/metadata/${indices}`, { query: { filter_path: filter, expand_wildcards: 'all' }, timeoutMs: opts.timeoutMs })).body;
+        return (await this.request<State>('GET', `/_cluster/state/metadata/${indices}`, { query: { filter_path: filter, expand_wildcards: 'all', ignore_unavailable: true, allow_no_indices: true }, timeoutMs: opts.timeoutMs })).body;
       } catch {
         return null;
       }

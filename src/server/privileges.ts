@@ -79,5 +79,5 @@ export function roleAdvice(command: PrivilegedCommand | null = current): string 
 export function privilegeMessage(reason: string, where: string, command: PrivilegedCommand | null = current): string | null {
   const m = missingPrivilege(reason);
   if (!m) return null;
-  return `OpenSearch refused ${where}: ${m.user ? `user "${m.user}"` : 'the user'} lacks the privilege [${m.privilege}]. ${roleAdvice(command)[0].toUpperCase()}${roleAdvice(command).slice(1)}: grant it, or run as a user who holds it.`;
+  return `OpenSearch refused ${where}: ${m.user ? `user "${m.user}"` : 'the user'} lacks the privilege [${m.privilege}]: ${roleAdvice(command)}; grant it, or run as a user who holds it.`;
 }
