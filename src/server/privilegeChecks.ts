@@ -74,13 +74,13 @@ export const probeWriteDocs = (index: string): Probe[] => [
   },
 ];
 
-/** Changing `index`'s mapping (_meta): `field` (a geo_point of the index) as a keyword, refused. */
-export const probePutMapping = (index: string, field: string): Probe => ({
+/** Changing `index`'s mapping (geoshard's _meta): a field with an empty name, refused. */
+export const probePutMapping = (index: string): Probe => ({
   privilege: 'indices:admin/mapping/put',
   purpose: `record geoshard's state in the _meta of "${index}"`,
   method: 'PUT',
   path: `/${enc(index)}/_mapping`,
-  opts: { body: { properties: { [field]: { type: 'keyword' } } } },
+  opts: { body: { properties: { '': { type: 'keyword' } } } },
 });
 
 /** Adding and moving aliases of `index`: an alias named like the index itself, refused. */
@@ -166,8 +166,43 @@ export async function checkPrivileges(client: OpenSearchClient, probes: readonly
   if (missing.length > 0) throw new PrivilegeError(missing, command, client.url);
 }
 
+/** What `geoshard reindex` changes (SRC into DEST behind ALIAS, under the lock of SRC). */
+export function reindexProbes(o: { src: string; dest: string; alias: string; lockIndex: string; engineCopy: boolean }): Probe[] {
+  return [
+    ...probeLock(o.lockIndex),
+    probeAliases(o.src),
+    probeCreateIndex(o.dest),
+    probePutPipeline(),
+    ...probeWriteDocs(o.dest),
+    probeUpdateSettings(o.src),
+    probePutMapping(o.src),
+    probeSearchShards(o.src),
+    ...(o.engineCopy ? [probeReindex(o.src)] : []),
+  ];
+}
+
+/** What `geoshard reindex --finalize / --rollback` changes: aliases, SRC's write block, DEST's _meta, the lock. */
+export function reindexEndProbes(o: { src: string; dest: string; lockIndex: string }): Probe[] {
+  return [...probeLock(o.lockIndex), probeAliases(o.src), probeUpdateSettings(o.src), probePutMapping(o.dest)];
+}
+
+/** What `geoshard migrate` changes in `index`: documents, write blocks, _meta, the pipeline, the lock. */
+export function migrateProbes(o: { index: string; lockIndex: string }): Probe[] {
+  return [...probeLock(o.lockIndex), ...probeWriteDocs(o.index), probeUpdateSettings(o.index), probePutMapping(o.index), probePutPipeline(), probeSearchShards(o.index)];
+}
+
+/** What `geoshard pipeline --install / --uninstall` changes: the pipeline and the index's default_pipeline. */
+export function pipelineProbes(index: string): Probe[] {
+  return [probePutPipeline(), probeUpdateSettings(index)];
+}
+
+/** A cluster that cannot run what a command needs; thrown before the command changed anything. */
+export class ClusterAbilityError extends Error {
+  override name = 'ClusterAbilityError';
+}
+
 /**
- * checkPainless refuses (with an Error naming the node and what is missing) a cluster whose nodes
+ * checkPipelineModules refuses (with a ClusterAbilityError naming the node and what is missing) a cluster whose nodes
  * lack the modules the routing pipeline runs on: lang-painless and ingest-common (its `script`
  * processor). Read from `GET _nodes/plugins` (cluster:monitor/nodes/info), a read.
  */
@@ -177,7 +212,7 @@ export async function checkPipelineModules(client: OpenSearchClient): Promise<vo
     const have = new Set([...(n.modules ?? []), ...(n.plugins ?? [])].map((m) => m.name));
     const lacking = ['lang-painless', 'ingest-common'].filter((m) => !have.has(m));
     if (lacking.length > 0) {
-      throw new Error(
+      throw new ClusterAbilityError(
         `the node "${n.name ?? '?'}" of ${client.url} lacks the module${lacking.length > 1 ? 's' : ''} ${lacking.join(' and ')}: the routing pipeline's Painless script processor cannot run there. ` +
           'Nothing was changed. Use a distribution that bundles them (the official one does), or add them to every node.',
       );
