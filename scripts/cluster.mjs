@@ -1177,10 +1177,25 @@ async function status() {
   return root ? 0 : 1;
 }
 
-const commands = { start, stop, status };
+/**
+ * `env`: prints the shell assignments a test (or a user) needs to reach this cluster: OPENSEARCH_URL
+ * and, for a secured one, OPENSEARCH_CA and GEOSHARD_SECURE_STATE (the credentials file). No secret
+ * is printed: the passwords stay in the file. Use: eval "$(node scripts/cluster.mjs env --secure)".
+ */
+async function env() {
+  const lines = [`export OPENSEARCH_URL=${URL_}`];
+  if (SECURE) {
+    if (!exists(SECURE_STATE)) fail(`no secured cluster in ${DIR}: start it first ("node scripts/cluster.mjs start --secure")`);
+    lines.push(`export OPENSEARCH_CA=${CA_FILE}`, `export GEOSHARD_SECURE_STATE=${SECURE_STATE}`);
+  }
+  console.log(lines.join('\n'));
+  return 0;
+}
+
+const commands = { start, stop, status, env };
 const name = process.argv[2];
 if (!commands[name]) {
-  console.error('usage: node scripts/cluster.mjs start [--nodes N | --node K] [--reset] [--secure] | stop [--node K] [--secure] | status [--secure]');
+  console.error('usage: node scripts/cluster.mjs start [--nodes N | --node K] [--reset] [--secure] | stop [--node K] [--secure] | status [--secure] | env [--secure]');
   process.exit(2);
 }
 try {
