@@ -1060,6 +1060,9 @@ async function start(opts) {
   const nodes = await choosePorts(n, recorded && recorded.nodes.length === n ? recorded : null);
   const state = { version: VERSION, heap, java: java.home, nodes };
   writeState(state);
+  // The start timeout counts from here: a first start's downloads and installs (minutes, for the
+  // secured node's plugin too) are not the cluster's start.
+  const tLaunch = Date.now();
   const pids = new Map();
   for (const node of nodes) {
     const pid = runningPid(node.n);
@@ -1071,7 +1074,7 @@ async function start(opts) {
     pids.set(node.n, await launchNode(state, node, java));
   }
   const timeoutS = startTimeoutS(n);
-  const health = await waitForCluster(LOCAL_URL, n, pids, t0, timeoutS);
+  const health = await waitForCluster(LOCAL_URL, n, pids, tLaunch, timeoutS);
   if (SECURE) await applyRolesTable(readSecureState());
   const root = await probe(LOCAL_URL);
   log(

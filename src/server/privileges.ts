@@ -81,3 +81,28 @@ export function privilegeMessage(reason: string, where: string, command: Privile
   if (!m) return null;
   return `OpenSearch refused ${where}: ${m.user ? `user "${m.user}"` : 'the user'} lacks the privilege [${m.privilege}]: ${roleAdvice(command)}; grant it, or run as a user who holds it.`;
 }
+
+/**
+ * The table's roles in the security plugin's roles.yml form (for `securityadmin.sh`, or a
+ * managed service's console), for the team's index patterns; docs/security.md shows it for "team-*".
+ */
+export function rolesYaml(indexPatterns: readonly string[], lockIndex: string = LOCK_INDEX_OF_TABLE): string {
+  const q = (x: string) => JSON.stringify(x);
+  return Object.entries(renderRoles(indexPatterns, lockIndex))
+    .map(([name, r]) =>
+      [
+        `${name}:`,
+        `  description: ${q(r.description)}`,
+        '  cluster_permissions:',
+        ...r.cluster_permissions.map((p) => `    - ${q(p)}`),
+        '  index_permissions:',
+        ...r.index_permissions.flatMap((ip) => [`    - index_patterns: [${ip.index_patterns.map(q).join(', ')}]`, '      allowed_actions:', ...ip.allowed_actions.map((a) => `        - ${q(a)}`)]),
+      ].join('\n'),
+    )
+    .join('\n');
+}
+
+/** The role mapping a team adds per role (roles_mapping.yml form): the role to the users or backend roles that run the command. */
+export function commandTable(): { command: PrivilegedCommand; role: string; what: string }[] {
+  return PRIVILEGED_COMMANDS.map((command) => ({ command, role: roleOf(command), what: table.commands[command].what }));
+}
