@@ -9,6 +9,18 @@
 //   node scripts/cluster.mjs status              list the nodes (name, ports, pid, up/down, role) and the health;
 //                                                 exit 0 if node 1 (or OPENSEARCH_URL) answers, 1 if not
 //   start --reset                                 delete the nodes' data first (needed to change the node count)
+//   node scripts/cluster.mjs env                  print `export OPENSEARCH_URL=...` (and, --secure, OPENSEARCH_CA and
+//                                                 GEOSHARD_SECURE_STATE) for eval in a shell or a test script
+//   --secure (or OPENSEARCH_SECURITY=1)           a secured cluster (docs/security.md): OpenSearch 2.19.4 and the official
+//                                                 security plugin from Maven Central, TLS on HTTP and transport with a CA
+//                                                 and node certificate made with openssl at the first start (certs/), the
+//                                                 security index initialised from our internal_users.yml (the admin:
+//                                                 OPENSEARCH_ADMIN_PASSWORD, else generated) and roles_mapping.yml, then on
+//                                                 every start the roles of src/server/roles.json, one user per role and one
+//                                                 for readall_and_monitor (generated passwords) set through the plugin's
+//                                                 REST API; credentials in secure.json (0600). Its own folder
+//                                                 opensearch-<version>-secure; give --secure to stop/status/env as well.
+//                                                 GEOSHARD_SECURE_INDEXES: the roles' index patterns (default "*").
 //
 // Node built-ins only. The official OpenSearch distribution (integ-test-zip, no bundled JDK)
 // and, for 2.x, the parent-join, lang-painless, ingest-common and reindex modules are fetched from Maven Central with `mvn` into a cache
