@@ -153,6 +153,10 @@ describe('each command as a user holding exactly its documented role, over TLS w
     const aliases = await admin.get<Record<string, unknown>>(`/_alias/${ALIAS}`);
     expect(Object.keys(aliases)).toEqual([DEST]);
     expect((await admin.request<{ count: number }>('POST', `/${DEST}/_count`)).body.count).toBe(DOCS);
+    // What geoshard wrote into the cluster (_meta, settings, the pipeline, aliases) holds no credential either.
+    const written = JSON.stringify(await snapshot());
+    expect(written).toContain('"app":"geoshard"');
+    for (const s of secrets(st)) expect(written.includes(s), 'a password in the cluster metadata').toBe(false);
   }, 300_000);
 
   it('audit: readall_and_monitor is enough, and the reindexed index is clean', () => {
