@@ -234,12 +234,17 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'], exclude: ['src/**/*.live.test.ts', 'node_modules/**'], environment: 'node' },
+        test: { name: 'unit', include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'], exclude: ['src/**/*.live.test.ts', 'src/**/*.secure.test.ts', 'node_modules/**'], environment: 'node' },
       },
       {
         // Against a real OpenSearch node (npm run cluster:start, or OPENSEARCH_URL); run by npm test.
         extends: true,
         test: { name: 'live', include: ['src/**/*.live.test.ts'], environment: 'node', fileParallelism: false, testTimeout: 180_000, hookTimeout: 300_000 },
+      },
+      {
+        // Against the secured node (scripts/cluster.mjs start --secure; env from "cluster.mjs env --secure"); run by npm test.
+        extends: true,
+        test: { name: 'secure', include: ['src/**/*.secure.test.ts'], environment: 'node', fileParallelism: false, testTimeout: 300_000, hookTimeout: 300_000 },
       },
     ],
   },

@@ -9,6 +9,18 @@
 //   node scripts/cluster.mjs status              list the nodes (name, ports, pid, up/down, role) and the health;
 //                                                 exit 0 if node 1 (or OPENSEARCH_URL) answers, 1 if not
 //   start --reset                                 delete the nodes' data first (needed to change the node count)
+//   node scripts/cluster.mjs env                  print `export OPENSEARCH_URL=...` (and, --secure, OPENSEARCH_CA and
+//                                                 GEOSHARD_SECURE_STATE) for eval in a shell or a test script
+//   --secure (or OPENSEARCH_SECURITY=1)           a secured cluster (docs/security.md): OpenSearch 2.19.4 and the official
+//                                                 security plugin from Maven Central, TLS on HTTP and transport with a CA
+//                                                 and node certificate made with openssl at the first start (certs/), the
+//                                                 security index initialised from our internal_users.yml (the admin:
+//                                                 OPENSEARCH_ADMIN_PASSWORD, else generated) and roles_mapping.yml, then on
+//                                                 every start the roles of src/server/roles.json, one user per role and one
+//                                                 for readall_and_monitor (generated passwords) set through the plugin's
+//                                                 REST API; credentials in secure.json (0600). Its own folder
+//                                                 opensearch-<version>-secure; give --secure to stop/status/env as well.
+//                                                 GEOSHARD_SECURE_INDEXES: the roles' index patterns (default "*").
 //
 // Node built-ins only. The official OpenSearch distribution (integ-test-zip, no bundled JDK)
 // and, for 2.x, the parent-join, lang-painless, ingest-common and reindex modules are fetched from Maven Central with `mvn` into a cache
@@ -41,16 +53,26 @@
 //   node-K/config/     each node's config (copied from home/config, opensearch.yml written on every start)
 
 import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-const VERSION = process.env.OPENSEARCH_VERSION || '2.19.6';
+/**
+ * Secure mode (OPENSEARCH_SECURITY=1 or `start --secure`): the official security plugin, TLS on
+ * HTTP and transport with a CA and node certificate made here, users and roles from the one
+ * table of roles (src/server/roles.json). Defaults to 2.19.4, the last 2.19 the plugin is served for.
+ */
+const SECURE = process.env.OPENSEARCH_SECURITY === '1' || process.argv.slice(3).includes('--secure');
+const VERSION = process.env.OPENSEARCH_VERSION || (SECURE ? '2.19.4' : '2.19.6');
 const MAJOR = Number(VERSION.split('.')[0]);
 const PORT = Number(process.env.OPENSEARCH_PORT || 9200);
 const EXTERNAL_URL = (process.env.OPENSEARCH_URL || '').replace(/\/+$/, '');
-const LOCAL_URL = `http://127.0.0.1:${PORT}`;
+const SCHEME = SECURE ? 'https' : 'http';
+const LOCAL_URL = `${SCHEME}://127.0.0.1:${PORT}`;
 const URL_ = EXTERNAL_URL || LOCAL_URL;
 const STOP_TIMEOUT_S = 30;
 const RUN_USER = 'opensearch';
@@ -65,8 +87,10 @@ const CACHE_ROOT = process.env.GEOSHARD_CACHE
   : IS_ROOT
     ? '/var/cache/geoshard'
     : path.join(os.homedir(), '.cache', 'geoshard');
-const DIR = path.join(CACHE_ROOT, `opensearch-${VERSION}`);
-const DOWNLOAD_DIR = path.join(DIR, 'download');
+// A secured cluster has its own folder (its home holds the security plugin, its data the security
+// index); it shares the downloads of the plain cluster of the same version.
+const DIR = path.join(CACHE_ROOT, `opensearch-${VERSION}${SECURE ? '-secure' : ''}`);
+const DOWNLOAD_DIR = path.join(CACHE_ROOT, `opensearch-${VERSION}`, 'download');
 const HOME = path.join(DIR, 'home');
 const STATE_FILE = path.join(DIR, 'cluster.json');
 const PORT_FILE = path.join(DIR, 'opensearch.port'); // HTTP port of the running node 1
@@ -162,6 +186,211 @@ const EXTRA_MODULES = [
 ];
 
 // ---------------------------------------------------------------------------------------------
+// secure mode: the security plugin, TLS, users and roles
+
+const SECURITY_ARTIFACT = `org.opensearch.plugin:opensearch-security:${VERSION}.0:zip`;
+const SECURITY_ZIP = path.join(DOWNLOAD_DIR, `opensearch-security-${VERSION}.0.zip`);
+const CERTS = path.join(DIR, 'certs');
+/** The CA that signed the node's certificate: what a client must trust (OPENSEARCH_CA). */
+const CA_FILE = path.join(CERTS, 'root-ca.pem');
+/**
+ * The secured cluster's credentials (mode 0600, root only): the admin's and those of one user per
+ * role of the table, for tests. `node scripts/cluster.mjs start --secure` prints where it is.
+ */
+const SECURE_STATE = path.join(DIR, 'secure.json');
+const ROLES_TABLE = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'server', 'roles.json');
+const NODE_DN = 'CN=node.geoshard.local,OU=geoshard,O=geoshard';
+const ADMIN_DN = 'CN=admin.geoshard.local,OU=geoshard,O=geoshard';
+
+/** A password the plugin's strength check accepts (24 random characters of each class). */
+const randomPassword = () => `${crypto.randomBytes(18).toString('base64url')}aA1!`;
+
+function readSecureState() {
+  try {
+    return JSON.parse(fs.readFileSync(SECURE_STATE, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function writeSecureState(st) {
+  fs.mkdirSync(DIR, { recursive: true });
+  const tmp = `${SECURE_STATE}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, `${JSON.stringify(st, null, 2)}\n`, { mode: 0o600 });
+  fs.renameSync(tmp, SECURE_STATE);
+}
+
+/** The admin user: OPENSEARCH_ADMIN_PASSWORD, else the one generated at the first start. */
+function adminCredentials() {
+  const st = readSecureState();
+  return { username: 'admin', password: process.env.OPENSEARCH_ADMIN_PASSWORD || st?.admin?.password || '' };
+}
+
+/** Adds the security plugin to home/plugins (once), from Maven Central like the distribution. */
+function installSecurityPlugin(javaHome) {
+  if (exists(path.join(HOME, 'plugins', 'opensearch-security', 'plugin-descriptor.properties'))) return;
+  if (!exists(SECURITY_ZIP)) {
+    log(`downloading ${SECURITY_ARTIFACT} from Maven Central with mvn...`);
+    mvnCopy(SECURITY_ARTIFACT, DOWNLOAD_DIR);
+    if (!exists(SECURITY_ZIP)) fail(`Maven finished but ${SECURITY_ZIP} is missing (the plugin is served for 2.19.4, not every version: set OPENSEARCH_VERSION=2.19.4)`);
+  }
+  log(`installing the security plugin ${path.basename(SECURITY_ZIP)}...`);
+  run(path.join(HOME, 'bin', 'opensearch-plugin'), ['install', '--batch', `file://${SECURITY_ZIP}`], {
+    cwd: HOME,
+    env: { PATH: process.env.PATH, JAVA_HOME: javaHome, OPENSEARCH_JAVA_HOME: javaHome, OPENSEARCH_PATH_CONF: path.join(HOME, 'config') },
+  });
+  chmodTools();
+}
+
+function chmodTools() {
+  const tools = path.join(HOME, 'plugins', 'opensearch-security', 'tools');
+  if (exists(tools)) for (const f of fs.readdirSync(tools)) if (f.endsWith('.sh')) fs.chmodSync(path.join(tools, f), 0o755);
+}
+
+/**
+ * The CA and the node's certificate (SAN localhost and 127.0.0.1, server and client use: it
+ * serves HTTP and both ends of the transport), made with openssl at the first start of this
+ * folder and kept (a client given the CA keeps trusting the node across restarts; --reset
+ * makes new ones). The key is PKCS#8, as the plugin wants.
+ */
+function makeCerts() {
+  if (exists(CA_FILE) && exists(path.join(CERTS, 'node.pem')) && exists(path.join(CERTS, 'node-key.pem'))) return;
+  const openssl = which('openssl');
+  if (!openssl) fail('openssl is needed to make the secured node\'s certificates: apt-get install openssl');
+  fs.rmSync(CERTS, { recursive: true, force: true });
+  fs.mkdirSync(CERTS, { recursive: true });
+  const o = (args) => run(openssl, args, { cwd: CERTS });
+  o(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'root-ca-key.pem', '-out', 'root-ca.pem', '-days', '3650', '-subj', '/O=geoshard/OU=geoshard/CN=geoshard test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  fs.writeFileSync(
+    path.join(CERTS, 'node.ext'),
+    ['subjectAltName=DNS:localhost,IP:127.0.0.1,DNS:node.geoshard.local', 'extendedKeyUsage=serverAuth,clientAuth', 'keyUsage=critical,digitalSignature,keyEncipherment', 'basicConstraints=CA:FALSE', ''].join('\n'),
+  );
+  o(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'node-key.rsa.pem', '-out', 'node.csr', '-subj', `/${NODE_DN.split(',').reverse().join('/')}`]);
+  o(['x509', '-req', '-in', 'node.csr', '-CA', 'root-ca.pem', '-CAkey', 'root-ca-key.pem', '-CAcreateserial', '-out', 'node.pem', '-days', '3650', '-sha256', '-extfile', 'node.ext']);
+  o(['pkcs8', '-topk8', '-nocrypt', '-in', 'node-key.rsa.pem', '-out', 'node-key.pem']);
+  for (const f of ['node-key.rsa.pem', 'node.csr', 'node.ext', 'root-ca.srl']) fs.rmSync(path.join(CERTS, f), { force: true });
+  fs.chmodSync(path.join(CERTS, 'root-ca-key.pem'), 0o600);
+  fs.chmodSync(CERTS, 0o755);
+  fs.chmodSync(CA_FILE, 0o644);
+  log(`made a CA (${CA_FILE}) and a node certificate for localhost and 127.0.0.1`);
+}
+
+/** bcrypt hash of a password with the plugin's own tools/hash.sh (the password passes in the environment, never in argv). */
+function bcrypt(password, javaHome) {
+  const r = run(path.join(HOME, 'plugins', 'opensearch-security', 'tools', 'hash.sh'), ['-env', 'GEOSHARD_HASH_PASSWORD'], {
+    env: { PATH: process.env.PATH, JAVA_HOME: javaHome, OPENSEARCH_JAVA_HOME: javaHome, GEOSHARD_HASH_PASSWORD: password },
+  });
+  const hash = r.stdout.split('\n').map((l) => l.trim()).find((l) => /^\$2[aby]\$\d\d\$/.test(l));
+  if (!hash) fail('tools/hash.sh printed no bcrypt hash');
+  return hash;
+}
+
+/**
+ * The credentials (made once, kept in secure.json): the admin's password is OPENSEARCH_ADMIN_PASSWORD
+ * when set, else generated; each role of the table and the built-in readall_and_monitor gets a user
+ * "geoshard-<role>" with a generated password.
+ */
+function ensureSecureState(javaHome) {
+  const st = readSecureState() ?? {};
+  const adminPassword = process.env.OPENSEARCH_ADMIN_PASSWORD || st.admin?.password || randomPassword();
+  if (!st.admin || st.admin.password !== adminPassword || !st.admin.hash) st.admin = { username: 'admin', password: adminPassword, hash: bcrypt(adminPassword, javaHome) };
+  st.ca = CA_FILE;
+  st.url = LOCAL_URL;
+  st.users ??= {};
+  for (const role of [...Object.keys(rolesTable().roles), 'readall_and_monitor']) {
+    const username = `geoshard-${role.replace(/^geoshard_/, '').replace(/_/g, '-')}`;
+    st.users[role] ??= { username, password: randomPassword() };
+  }
+  writeSecureState(st);
+  return st;
+}
+
+function rolesTable() {
+  return JSON.parse(fs.readFileSync(ROLES_TABLE, 'utf8'));
+}
+
+/**
+ * The table's roles as the plugin's REST API takes them: <indexes> becomes the index patterns of
+ * GEOSHARD_SECURE_INDEXES (comma-separated, default "*"), <lockIndex> the lock index.
+ */
+function renderedRoles() {
+  const t = rolesTable();
+  const indexes = (process.env.GEOSHARD_SECURE_INDEXES || '*').split(',').map((x) => x.trim()).filter(Boolean);
+  const lock = process.env.GEOSHARD_LOCK_INDEX || t.lockIndex;
+  const out = {};
+  for (const [name, r] of Object.entries(t.roles)) {
+    out[name] = {
+      description: r.description,
+      cluster_permissions: r.cluster_permissions,
+      index_permissions: r.index_permissions.map((ip) => ({
+        ...ip,
+        index_patterns: ip.index_patterns.flatMap((x) => (x === '<indexes>' ? indexes : x === '<lockIndex>' ? [lock] : [x])),
+      })),
+    };
+  }
+  return out;
+}
+
+/** Writes node k's security settings (opensearch.yml lines) and the plugin's files into its config folder. */
+function writeSecurityConfig(conf, st) {
+  for (const f of ['root-ca.pem', 'node.pem', 'node-key.pem']) fs.copyFileSync(path.join(CERTS, f), path.join(conf, f));
+  const secDir = path.join(conf, 'opensearch-security');
+  fs.mkdirSync(secDir, { recursive: true });
+  // The demo files map every user to `own_index` and define demo users: geoshard's replace them.
+  fs.writeFileSync(
+    path.join(secDir, 'internal_users.yml'),
+    ['# Written by geoshard scripts/cluster.mjs (read once, when the security index is created)', '_meta:', '  type: "internalusers"', '  config_version: 2', 'admin:', `  hash: "${st.admin.hash}"`, '  reserved: true', '  backend_roles: ["admin"]', ''].join('\n'),
+  );
+  fs.writeFileSync(
+    path.join(secDir, 'roles_mapping.yml'),
+    ['_meta:', '  type: "rolesmapping"', '  config_version: 2', 'all_access:', '  reserved: false', '  backend_roles: ["admin"]', ''].join('\n'),
+  );
+  fs.writeFileSync(path.join(secDir, 'roles.yml'), ['_meta:', '  type: "roles"', '  config_version: 2', ''].join('\n'));
+  return [
+    'plugins.security.ssl.transport.pemcert_filepath: node.pem',
+    'plugins.security.ssl.transport.pemkey_filepath: node-key.pem',
+    'plugins.security.ssl.transport.pemtrustedcas_filepath: root-ca.pem',
+    'plugins.security.ssl.transport.enforce_hostname_verification: false',
+    'plugins.security.ssl.http.enabled: true',
+    'plugins.security.ssl.http.pemcert_filepath: node.pem',
+    'plugins.security.ssl.http.pemkey_filepath: node-key.pem',
+    'plugins.security.ssl.http.pemtrustedcas_filepath: root-ca.pem',
+    'plugins.security.allow_default_init_securityindex: true',
+    `plugins.security.authcz.admin_dn: ["${ADMIN_DN}"]`,
+    `plugins.security.nodes_dn: ["${NODE_DN}"]`,
+    'plugins.security.restapi.roles_enabled: ["all_access"]',
+    'plugins.security.system_indices.enabled: true',
+  ];
+}
+
+/**
+ * Creates (or updates) the table's roles, one user per role and its mapping, through the plugin's
+ * REST API as admin: the same calls docs/security.md gives a team. Waits for the security index first.
+ */
+async function applyRolesTable(st) {
+  const api = `${LOCAL_URL}/_plugins/_security/api`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const r = await requestJson(`${LOCAL_URL}/_plugins/_security/authinfo`);
+    if (r?.status === 200) break;
+    if (r?.status === 401) fail(`the secured node refuses the admin's password (401): its security index keeps the password of its first start. Set OPENSEARCH_ADMIN_PASSWORD to that one, or start with --reset.`);
+    if (Date.now() > deadline) fail(`the security plugin did not initialise within 120 s (last answer: ${r ? r.status : 'none'}).\n${logHint(1)}`);
+    await sleep(1000);
+  }
+  const put = async (what, body) => {
+    const r = await requestJson(`${api}/${what}`, { method: 'PUT', body, timeoutMs: 30_000 });
+    if (!r || r.status >= 300) fail(`PUT _plugins/_security/api/${what} failed: ${r ? `${r.status} ${JSON.stringify(r.body)}` : 'no answer'}`);
+  };
+  const roles = renderedRoles();
+  for (const [name, role] of Object.entries(roles)) await put(`roles/${name}`, role);
+  for (const [role, u] of Object.entries(st.users)) {
+    await put(`internalusers/${u.username}`, { password: u.password, description: `geoshard test user holding exactly ${role}` });
+    await put(`rolesmapping/${role}`, { users: [u.username] });
+  }
+  log(`roles ${Object.keys(roles).join(', ')} and one user per role (and readall_and_monitor) are set; credentials in ${SECURE_STATE} (root only)`);
+}
+
+// ---------------------------------------------------------------------------------------------
 // small helpers
 
 class CliError extends Error {}
@@ -221,22 +450,44 @@ function logHint(k) {
   return `[node ${k}]\n${parts.join('\n')}`;
 }
 
-/** GET a JSON document; returns { status, body } or null when nothing answers. */
-async function getJson(url, timeoutMs = 5000) {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-    const text = await res.text();
-    let body = null;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
-    }
-    return { status: res.status, body };
-  } catch {
-    return null;
-  }
+/**
+ * Sends one request and returns { status, body } (body parsed as JSON when it is), or null when
+ * nothing answers. In secure mode it trusts only this cluster's CA (certs/root-ca.pem, host name
+ * verified) and authenticates as the admin user (secure.json), unless `auth` says otherwise.
+ */
+function requestJson(url, { method = 'GET', body, timeoutMs = 5000, auth } = {}) {
+  return new Promise((resolve) => {
+    const u = new URL(url);
+    const secureOpts = u.protocol === 'https:' ? { ca: exists(CA_FILE) ? fs.readFileSync(CA_FILE) : undefined } : {};
+    const cred = auth ?? (SECURE ? adminCredentials() : null);
+    const headers = { accept: 'application/json' };
+    if (cred) headers.authorization = `Basic ${Buffer.from(`${cred.username}:${cred.password}`).toString('base64')}`;
+    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    if (data) headers['content-type'] = 'application/json';
+    const mod = u.protocol === 'https:' ? https : http;
+    const req = mod.request(u, { method, headers, timeout: timeoutMs, ...secureOpts }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          /* not JSON */
+        }
+        resolve({ status: res.statusCode, body: parsed });
+      });
+      res.on('error', () => resolve(null));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve(null));
+    req.end(data);
+  });
 }
+
+/** GET a JSON document; returns { status, body } or null when nothing answers. */
+const getJson = (url, timeoutMs = 5000) => requestJson(url, { timeoutMs });
 
 /** Root document if an OpenSearch (or Elasticsearch-like) node answers at url, else null. */
 async function probe(url, timeoutMs = 3000) {
@@ -461,6 +712,7 @@ function install(javaHome) {
   }
 
   if (!exists(INSTALLED_MARKER)) fs.writeFileSync(INSTALLED_MARKER, `${new Date().toISOString()}\n`);
+  if (SECURE) installSecurityPlugin(javaHome);
 }
 
 function ensureRunUser() {
@@ -492,6 +744,7 @@ function parseArgs(argv) {
       out.reset = true;
       continue;
     }
+    if (flag === '--secure') continue; // read at the top (SECURE)
     if (flag !== '--nodes' && flag !== '--node') fail(`unknown argument ${JSON.stringify(a)}: expected --nodes N, --node K or --reset`);
     const v = inline ?? argv[++i];
     const n = Number(v);
@@ -602,6 +855,7 @@ function writeNodeConfig(state, node) {
   } else {
     lines.push('discovery.type: single-node');
   }
+  if (SECURE) lines.push(...writeSecurityConfig(p.conf, readSecureState()));
   fs.writeFileSync(path.join(p.conf, 'opensearch.yml'), `${lines.join('\n')}\n`);
 }
 
@@ -674,6 +928,10 @@ async function launchNode(state, node, java) {
 /** Prepares the shared folders (install, run user, ownership) before any node starts. */
 function prepare(java) {
   install(java.home);
+  if (SECURE) {
+    makeCerts();
+    ensureSecureState(java.home);
+  }
   if (IS_ROOT) {
     ensureRunUser();
     for (const p of [CACHE_ROOT, DIR]) fs.chmodSync(p, 0o755);
@@ -802,6 +1060,8 @@ async function start(opts) {
   if (opts.reset) {
     if (anyUp.length) fail(`--reset deletes the nodes' data: stop the cluster first ("node scripts/cluster.mjs stop").`);
     for (let k = 1; k <= MAX_NODES; k++) fs.rmSync(nodePaths(k).data, { recursive: true, force: true });
+    // A new security index takes the passwords and certificates anew.
+    if (SECURE) for (const f of [SECURE_STATE, CERTS]) fs.rmSync(f, { recursive: true, force: true });
     log(`--reset: deleted the data of every node of ${DIR}`);
   }
 
@@ -812,6 +1072,9 @@ async function start(opts) {
   const nodes = await choosePorts(n, recorded && recorded.nodes.length === n ? recorded : null);
   const state = { version: VERSION, heap, java: java.home, nodes };
   writeState(state);
+  // The start timeout counts from here: a first start's downloads and installs (minutes, for the
+  // secured node's plugin too) are not the cluster's start.
+  const tLaunch = Date.now();
   const pids = new Map();
   for (const node of nodes) {
     const pid = runningPid(node.n);
@@ -823,12 +1086,16 @@ async function start(opts) {
     pids.set(node.n, await launchNode(state, node, java));
   }
   const timeoutS = startTimeoutS(n);
-  const health = await waitForCluster(LOCAL_URL, n, pids, t0, timeoutS);
+  const health = await waitForCluster(LOCAL_URL, n, pids, tLaunch, timeoutS);
+  if (SECURE) await applyRolesTable(readSecureState());
   const root = await probe(LOCAL_URL);
   log(
     `up in ${secondsSince(t0)} s: ${root ? describe(root) : LOCAL_URL}, ${health.number_of_nodes} node(s), health ${health.status}. ` +
       `Ports (HTTP/transport): ${nodes.map((x) => `node ${x.n} ${x.http}/${x.transport}`).join(', ')}. Stop with "node scripts/cluster.mjs stop".`,
   );
+  if (SECURE) {
+    log(`secured: TLS with the CA ${CA_FILE} (OPENSEARCH_CA), users and passwords in ${SECURE_STATE}; stop with "OPENSEARCH_SECURITY=1 node scripts/cluster.mjs stop".`);
+  }
   return 0;
 }
 
@@ -850,7 +1117,7 @@ async function startOne(k, state) {
   const java = findJavaHome();
   prepare(java);
   const pid = await launchNode(state, node, java);
-  const url = `http://127.0.0.1:${node.http}`;
+  const url = `${SCHEME}://127.0.0.1:${node.http}`;
   const timeoutS = startTimeoutS(1);
   // A node answers _cluster/health only once it has joined a cluster with an elected cluster manager.
   const health = await waitForCluster(url, 1, new Map([[k, pid]]), t0, timeoutS);
@@ -885,8 +1152,8 @@ async function status() {
   let catUrl = root ? URL_ : null;
   if (!catUrl && state) {
     for (const x of state.nodes) {
-      if (await probe(`http://127.0.0.1:${x.http}`)) {
-        catUrl = `http://127.0.0.1:${x.http}`;
+      if (await probe(`${SCHEME}://127.0.0.1:${x.http}`)) {
+        catUrl = `${SCHEME}://127.0.0.1:${x.http}`;
         break;
       }
     }
@@ -912,7 +1179,7 @@ async function status() {
     for (const x of state.nodes) {
       const pid = runningPid(x.n);
       const c = catNodes.find((y) => y.name === x.name);
-      const up = pid && (await probe(`http://127.0.0.1:${x.http}`, 2000)) ? 'up' : pid ? 'running, not answering' : 'down';
+      const up = pid && (await probe(`${SCHEME}://127.0.0.1:${x.http}`, 2000)) ? 'up' : pid ? 'running, not answering' : 'down';
       log(
         `  node ${x.n}  ${x.name}  http ${x.http}  transport ${x.transport ?? '?'}  pid ${pid ?? '-'}  ${up}  ` +
           `${c ? `in cluster, role ${roleOf(c)}` : 'not in cluster'}  log ${nodePaths(x.n).mainLog}`,
@@ -925,10 +1192,25 @@ async function status() {
   return root ? 0 : 1;
 }
 
-const commands = { start, stop, status };
+/**
+ * `env`: prints the shell assignments a test (or a user) needs to reach this cluster: OPENSEARCH_URL
+ * and, for a secured one, OPENSEARCH_CA and GEOSHARD_SECURE_STATE (the credentials file). No secret
+ * is printed: the passwords stay in the file. Use: eval "$(node scripts/cluster.mjs env --secure)".
+ */
+async function env() {
+  const lines = [`export OPENSEARCH_URL=${URL_}`];
+  if (SECURE) {
+    if (!exists(SECURE_STATE)) fail(`no secured cluster in ${DIR}: start it first ("node scripts/cluster.mjs start --secure")`);
+    lines.push(`export OPENSEARCH_CA=${CA_FILE}`, `export GEOSHARD_SECURE_STATE=${SECURE_STATE}`);
+  }
+  console.log(lines.join('\n'));
+  return 0;
+}
+
+const commands = { start, stop, status, env };
 const name = process.argv[2];
 if (!commands[name]) {
-  console.error('usage: node scripts/cluster.mjs start [--nodes N | --node K] [--reset] | stop [--node K] | status');
+  console.error('usage: node scripts/cluster.mjs start [--nodes N | --node K] [--reset] [--secure] | stop [--node K] [--secure] | status [--secure] | env [--secure]');
   process.exit(2);
 }
 try {

@@ -11,7 +11,9 @@
 #   6. browser tests (Playwright driving /usr/bin/chromium),
 #   7. a 1-node OpenSearch 3.8 on a free port and the live subset that checks the engine itself:
 #      shard names and verify-routing (routing.live), routed = unrouted (api.live), drift and
-#      failures (failures.live), the routing pipeline's fidelity (pipeline.live); 8. a summary line.
+#      failures (failures.live), the routing pipeline's fidelity (pipeline.live); 8. a secured 2.19.4
+#      node (security plugin, TLS from its own CA, the roles of src/server/roles.json) and the
+#      secured tests (src/**/*.secure.test.ts; GEOSHARD_SKIP_SECURE=1 skips them); 9. a summary line.
 # A local node already answering on OPENSEARCH_PORT (default 9200) is reused as it is (the
 # multi-node tests skip, saying why, when it has fewer than 3 nodes), and left running.
 # Set OPENSEARCH_URL to run the live tests against another cluster instead of a local one (the
@@ -106,7 +108,25 @@ if [ -z "${OPENSEARCH_URL:-}" ] && [ "${GEOSHARD_SKIP_OS3:-}" != 1 ]; then
   echo "(OpenSearch 3.8 step: $((SECONDS - t_os3)) s)"
 fi
 
-node scripts/test-summary.mjs test-results/unit.json test-results/live.json test-results/e2e.json test-results/live-os3.json || failed+=(summary)
+if [ -z "${OPENSEARCH_URL:-}" ] && [ "${GEOSHARD_SKIP_SECURE:-}" != 1 ]; then
+  step "secured OpenSearch 2.19.4 (security plugin, TLS, roles of src/server/roles.json) and the secured tests"
+  t_sec=$SECONDS
+  # A free HTTP port from 9700 up; the node has its own CA, users and roles (docs/security.md).
+  sec_port=$(node -e '
+    const net = require("node:net");
+    const free = (p) => new Promise((r) => { const s = net.createServer(); s.once("error", () => r(false)); s.listen(p, "127.0.0.1", () => s.close(() => r(true))); });
+    (async () => { for (let p = 9700; p < 9800; p++) if (await free(p)) { console.log(p); return; } process.exit(1); })();')
+  if [ -n "$sec_port" ] && OPENSEARCH_PORT=$sec_port OPENSEARCH_HEAP=${OPENSEARCH_HEAP:-512m} node scripts/cluster.mjs start --secure --nodes 1; then
+    ( eval "$(OPENSEARCH_PORT=$sec_port node scripts/cluster.mjs env --secure)" && npx vitest run --project secure \
+        --reporter=default --reporter=json --outputFile=test-results/secure.json ) || failed+=(secure)
+    OPENSEARCH_PORT=$sec_port node scripts/cluster.mjs stop --secure || true
+  else
+    failed+=(secure-node)
+  fi
+  echo "(secured step: $((SECONDS - t_sec)) s)"
+fi
+
+node scripts/test-summary.mjs test-results/unit.json test-results/live.json test-results/e2e.json test-results/live-os3.json test-results/secure.json || failed+=(summary)
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED: ${failed[*]}"
   exit 1

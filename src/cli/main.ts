@@ -7,6 +7,7 @@ import { BoundaryFileError } from '../core/index.ts';
 import { MissingPeerError } from '../data/optionalPeer.ts';
 import { CliError, problemLines } from './io.ts';
 import type { Command, Io } from './command.ts';
+import { PRIVILEGED_COMMANDS, setPrivilegedCommand, type PrivilegedCommand } from '../server/privileges.ts';
 
 /**
  * Every command, by name, loaded only when it runs: `geoshard route` must not pay
@@ -80,6 +81,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     io.out(cmd.usage + '\n');
     return 0;
   }
+  // A refusal for a missing privilege names this command's documented role (docs/security.md).
+  setPrivilegedCommand((PRIVILEGED_COMMANDS as readonly string[]).includes(name) ? (name as PrivilegedCommand) : null);
   try {
     return await cmd.run(rest, io);
   } catch (e) {

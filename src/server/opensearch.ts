@@ -13,7 +13,9 @@
  * messages or API responses (redactUrl).
  */
 import type { Client, ApiResponse } from '@opensearch-project/opensearch';
+import { readFileSync } from 'node:fs';
 import { loadPeer } from '../data/optionalPeer.ts';
+import { missingPrivilege, privilegeMessage } from './privileges.ts';
 import { redactUrl } from './wire.ts';
 
 type OfficialModule = typeof import('@opensearch-project/opensearch');
@@ -36,7 +38,18 @@ export interface OpenSearchConfig {
   apiKey?: string;
   /** Default deadline of one request in milliseconds, > 0. */
   timeoutMs: number;
+  /**
+   * A PEM file of the CA(s) to trust for an https URL, instead of the system's CAs (OPENSEARCH_CA).
+   * The node's host name is verified against its certificate either way.
+   */
+  caFile?: string;
+  /** Accept any certificate and host name (OPENSEARCH_INSECURE=1): never the default; warned about on every run. */
+  insecure?: boolean;
 }
+
+/** The warning printed (stderr) by every client made with `insecure`. */
+export const INSECURE_WARNING =
+  'geoshard: WARNING: OPENSEARCH_INSECURE=1: the OpenSearch node\'s TLS certificate and host name are NOT verified; anyone between here and the node can read and change the traffic, credentials included. Give the node\'s CA with OPENSEARCH_CA=/path/ca.pem instead.';
 
 /** Default deadline of one request (ms). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -69,6 +82,9 @@ export const ADMIN_ENGINE_TIMEOUTS = { master_timeout: '90s', timeout: '45s' } a
  *   OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD   basic authentication
  *   OPENSEARCH_API_KEY   "ApiKey" authentication (instead of basic)
  *   OPENSEARCH_TIMEOUT_MS  deadline of one request (default 10000)
+ *   OPENSEARCH_CA        a PEM file of the CA(s) that signed the node's certificate (https
+ *                        URLs; default: the system's CAs); the host name is always verified
+ *   OPENSEARCH_INSECURE  "1": no certificate or host name verification (warned on every run)
  * Throws an Error naming the variable when a value is invalid.
  */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): OpenSearchConfig {
@@ -93,16 +109,40 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): OpenSearchC
     throw new Error(`OPENSEARCH_TIMEOUT_MS ${JSON.stringify(env.OPENSEARCH_TIMEOUT_MS)} is invalid: expected a positive number of milliseconds`);
   }
   const url = parsed.toString().replace(/\/+$/, '');
-  if (env.OPENSEARCH_API_KEY) return { url, apiKey: env.OPENSEARCH_API_KEY, timeoutMs };
-  return username ? { url, auth: { username, password }, timeoutMs } : { url, timeoutMs };
+  const tls: Pick<OpenSearchConfig, 'caFile' | 'insecure'> = {};
+  const ca = env.OPENSEARCH_CA?.trim();
+  if (ca) {
+    try {
+      const pem = readFileSync(ca, 'utf8');
+      if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new Error('it holds no PEM certificate ("-----BEGIN CERTIFICATE-----")');
+    } catch (e) {
+      throw new Error(`OPENSEARCH_CA ${JSON.stringify(ca)} cannot be used: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}: expected a PEM file of the CA that signed the node's certificate`);
+    }
+    tls.caFile = ca;
+  }
+  const insecure = env.OPENSEARCH_INSECURE?.trim();
+  if (insecure !== undefined && insecure !== '' && insecure !== '0') {
+    if (insecure !== '1') throw new Error(`OPENSEARCH_INSECURE ${JSON.stringify(insecure)} is invalid: expected 1 (no TLS verification) or 0`);
+    tls.insecure = true;
+  }
+  if (env.OPENSEARCH_API_KEY) return { url, apiKey: env.OPENSEARCH_API_KEY, timeoutMs, ...tls };
+  return username ? { url, auth: { username, password }, timeoutMs, ...tls } : { url, timeoutMs, ...tls };
+}
+
+/** Where the client's trust comes from, for messages: the CA file, or "the system's CAs". */
+export function trustSource(config: Pick<OpenSearchConfig, 'caFile' | 'insecure'>): string {
+  if (config.insecure) return 'no verification (OPENSEARCH_INSECURE=1)';
+  return config.caFile ? `the CA file ${config.caFile} (OPENSEARCH_CA)` : "the system's CAs (OPENSEARCH_CA is not set)";
 }
 
 export { redactUrl };
 
 /** What went wrong with a request. */
 export type OpenSearchErrorKind =
-  /** Nothing answered: connection refused, DNS failure, TLS failure, reset. */
+  /** Nothing answered: connection refused, DNS failure, reset. */
   | 'unreachable'
+  /** The node answered with a TLS certificate that is not trusted, or not for its host name. */
+  | 'tls'
   /** The request's deadline passed before the response arrived. */
   | 'timeout'
   /** OpenSearch answered with a status >= 400. */
@@ -155,6 +195,12 @@ export class OpenSearchError extends Error {
   }
 }
 
+/** The metadata reads OpenSearchClient answers from the cluster state when refused (metadataFromClusterState). */
+const METADATA_READS = new Set(['indices:monitor/settings/get', 'indices:admin/mappings/get', 'indices:admin/aliases/get', 'cluster:admin/ingest/pipeline/get']);
+
+/** Messages of Node's TLS verification failures (certificate chain, self-signed, expired, host name). */
+const TLS_FAILURE = /certificate|self[- ]signed|CERT_|altnames|Hostname\/IP does not match|unable to get (local )?issuer/i;
+
 /** OpenSearch failure types that mean a shard had no copy to answer, not that the query was wrong. */
 const UNAVAILABLE_SHARD_REASONS = new Set([
   'no_shard_available_action_exception',
@@ -187,13 +233,20 @@ export interface Response<T> {
   body: T;
 }
 
-/** createClient returns the official client for a config: retries off, the config's deadline, its credentials. */
+/**
+ * createClient returns the official client for a config: retries off, the config's deadline, its
+ * credentials, its trust (the CA file, else the system's CAs; host names verified; `insecure`
+ * turns both checks off and prints INSECURE_WARNING to stderr).
+ */
 export function createClient(config: OpenSearchConfig): Client {
+  if (config.insecure) process.stderr.write(`${INSECURE_WARNING}\n`);
+  const ssl = config.insecure ? { rejectUnauthorized: false } : config.caFile ? { ca: readFileSync(config.caFile), rejectUnauthorized: true } : undefined;
   return new (official().Client)({
     node: config.url,
     maxRetries: 0,
     requestTimeout: config.timeoutMs,
     sniffOnStart: false,
+    ...(ssl ? { ssl } : {}),
     ...(config.auth ? { auth: config.auth } : {}),
     ...(config.apiKey ? { headers: { authorization: `ApiKey ${config.apiKey}` } } : {}),
   });
@@ -234,7 +287,10 @@ export class OpenSearchClient {
     try {
       res = await this.os.transport.request(params, { requestTimeout: timeoutMs, maxRetries: 0, ignore: opts.okStatuses });
     } catch (e) {
-      throw toOpenSearchError(e, method, p, where, timeoutMs);
+      const err = toOpenSearchError(e, method, p, where, timeoutMs, this.config);
+      const fallback = err.status === 403 && (method === 'GET' || method === 'HEAD') ? await this.metadataFromClusterState<T>(method, p, err, opts) : null;
+      if (fallback) return fallback;
+      throw err;
     }
     let body: unknown = res.body;
     if (typeof res.body === 'string') {
@@ -265,6 +321,82 @@ export class OpenSearchClient {
     return (await this.request<T>('GET', path, opts)).body;
   }
 
+  /**
+   * A read-only role (the plugin's built-in `readall_and_monitor`: `read` on indexes,
+   * `cluster_monitor`) may not read an index's settings, mapping or aliases, nor an ingest
+   * pipeline, through their own APIs (indices:monitor/settings/get, indices:admin/mappings/get,
+   * indices:admin/aliases/get, cluster:admin/ingest/pipeline/get), but it reads the same
+   * metadata in the cluster state (cluster:monitor/state). When such a GET is refused for one
+   * of those privileges, this answers it from `GET _cluster/state/metadata` in the shape the
+   * refused API has (with every setting and mapping of the index: a superset of a filtered
+   * answer; 404 when the index, alias or pipeline does not exist). Null for any other request,
+   * or when the cluster state is refused as well (the caller then reports the first refusal).
+   */
+  private async metadataFromClusterState<T>(method: string, path: string, refused: OpenSearchError, opts: RequestOptions): Promise<Response<T> | null> {
+    const okStatuses = opts.okStatuses ?? [];
+    const head = method === 'HEAD' ? /^\/([^/_][^/]*)$/.exec(path) : null;
+    if (head) {
+      // HEAD /<index or alias> (indices:admin/get): a refusal has no body to name the privilege.
+      let st: { metadata?: { indices?: Record<string, unknown> } };
+      try {
+        st = (await this.request<typeof st>('GET', `/_cluster/state/metadata/${head[1]}`, { query: { filter_path: 'metadata.indices.*.state', expand_wildcards: 'all', ignore_unavailable: true, allow_no_indices: true }, timeoutMs: opts.timeoutMs })).body;
+      } catch {
+        return null;
+      }
+      const status = Object.keys(st.metadata?.indices ?? {}).length > 0 ? 200 : 404;
+      if (status === 200 || okStatuses.includes(status)) return { status, body: {} as T };
+      throw refused;
+    }
+    if (method !== 'GET') return null;
+    const privilege = missingPrivilege(String((refused.body as { error?: { reason?: string } } | undefined)?.error?.reason ?? refused.message))?.privilege;
+    const m = /^\/([^/_][^/]*)\/(_settings|_mapping)(?:\/[^/]*)?$|^\/_alias\/([^/]+)$|^\/_ingest\/pipeline\/([^/]+)$/.exec(path);
+    if (!m || !privilege || !METADATA_READS.has(privilege)) return null;
+    type IndexMetadata = { settings?: Record<string, unknown>; mappings?: Record<string, unknown>; aliases?: string[] };
+    type State = { metadata?: { indices?: Record<string, IndexMetadata>; ingest?: { pipeline?: { id: string; config: unknown }[] } } };
+    const state = async (indices: string, filter: string): Promise<State | null> => {
+      try {
+        return (await this.request<State>('GET', `/_cluster/state/metadata/${indices}`, { query: { filter_path: filter, expand_wildcards: 'all', ignore_unavailable: true, allow_no_indices: true }, timeoutMs: opts.timeoutMs })).body;
+      } catch {
+        return null;
+      }
+    };
+    const answer = (status: number, body: unknown): Response<T> | null => {
+      if (status === 200 || okStatuses.includes(status)) return { status, body: body as T };
+      throw refused;
+    };
+    if (m[1] !== undefined) {
+      const st = await state(m[1], `metadata.indices.*.${m[2] === '_settings' ? 'settings' : 'mappings'}`);
+      if (!st) return null;
+      const out: Record<string, unknown> = {};
+      for (const [name, md] of Object.entries(st.metadata?.indices ?? {})) {
+        if (m[2] === '_settings') out[name] = { settings: md.settings ?? {} };
+        else {
+          const mp = md.mappings ?? {};
+          // The cluster state keeps the mapping under its type name (_doc); the mapping API does not.
+          const inner = Object.keys(mp).length === 1 && typeof mp._doc === 'object' ? (mp._doc as Record<string, unknown>) : mp;
+          out[name] = { mappings: inner };
+        }
+      }
+      return Object.keys(out).length === 0 ? answer(404, { error: { type: 'index_not_found_exception', reason: `no such index [${decodeURIComponent(m[1])}]` }, status: 404 }) : answer(200, out);
+    }
+    if (m[3] !== undefined) {
+      const st = await state('_all', 'metadata.indices.*.aliases');
+      if (!st) return null;
+      const wanted = new Set(decodeURIComponent(m[3]).split(','));
+      const out: Record<string, { aliases: Record<string, object> }> = {};
+      for (const [name, md] of Object.entries(st.metadata?.indices ?? {})) {
+        const hits = (md.aliases ?? []).filter((a) => wanted.has(a));
+        if (hits.length > 0) out[name] = { aliases: Object.fromEntries(hits.map((a) => [a, {}])) };
+      }
+      return Object.keys(out).length === 0 ? answer(404, { error: `alias [${[...wanted].join(',')}] missing`, status: 404 }) : answer(200, out);
+    }
+    const st = await state('_all', 'metadata.ingest.pipeline');
+    if (!st) return null;
+    const id = decodeURIComponent(m[4]);
+    const found = (st.metadata?.ingest?.pipeline ?? []).find((x) => x.id === id);
+    return found ? answer(200, { [id]: found.config }) : answer(404, {});
+  }
+
   /** close releases the client's connections. */
   async close(): Promise<void> {
     await this.os.close();
@@ -272,7 +404,7 @@ export class OpenSearchClient {
 }
 
 /** toOpenSearchError maps the official client's errors to OpenSearchError with a message naming the request. */
-function toOpenSearchError(e: unknown, method: string, path: string, where: string, timeoutMs: number): OpenSearchError {
+function toOpenSearchError(e: unknown, method: string, path: string, where: string, timeoutMs: number, config: OpenSearchConfig): OpenSearchError {
   const { errors } = official();
   if (e instanceof errors.TimeoutError) {
     return new OpenSearchError(`OpenSearch did not answer ${where} within ${timeoutMs} ms`, 'timeout', method, path);
@@ -283,10 +415,39 @@ function toOpenSearchError(e: unknown, method: string, path: string, where: stri
     const err = typeof body === 'object' ? body?.error : undefined;
     const type = typeof err === 'object' ? err?.type : undefined;
     const reason = typeof err === 'object' ? (err?.reason ?? err?.root_cause?.[0]?.reason) : typeof err === 'string' ? err : typeof body === 'string' ? body.slice(0, 200) : undefined;
+    if (status === 401) {
+      const who = config.auth ? `user "${config.auth.username}" (OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD; the password is not shown)` : config.apiKey ? 'the API key (OPENSEARCH_API_KEY; not shown)' : 'no credentials (set OPENSEARCH_USERNAME and OPENSEARCH_PASSWORD)';
+      return new OpenSearchError(`OpenSearch at ${redactUrl(config.url)} refused the credentials of ${who}: 401 Unauthorized, for ${where}. Check the user name and password; nothing was changed.`, 'http', method, path, status, type ?? 'unauthorized', body);
+    }
+    if (status === 403) {
+      const msg = privilegeMessage(reason ?? '', where);
+      if (msg) return new OpenSearchError(msg, 'http', method, path, status, type, body);
+    }
     return new OpenSearchError(`OpenSearch refused ${where}: ${status}${type ? ` ${type}` : ''}${reason ? `: ${reason}` : ''}`, 'http', method, path, status, type, body);
   }
   if (e instanceof errors.DeserializationError) {
     return new OpenSearchError(`OpenSearch answered ${where} with a body that is not JSON: ${String(e.data).slice(0, 200)}`, 'bad-response', method, path);
+  }
+  if (e instanceof errors.ConnectionError && TLS_FAILURE.test(e.message)) {
+    const host = (() => {
+      try {
+        return new URL(config.url).host;
+      } catch {
+        return config.url;
+      }
+    })();
+    const hostName = /altnames|Hostname\/IP does not match|ERR_TLS_CERT_ALTNAME/i.test(e.message);
+    return new OpenSearchError(
+      `OpenSearch at ${redactUrl(config.url)} answered, but its TLS certificate is not trusted: ${e.message} (for ${where}). ` +
+        (hostName ? `The certificate is not made out for the host name "${host}": connect by a name the certificate lists. ` : '') +
+        `Checked against ${trustSource(config)}. ` +
+        `Give the CA that signed the node's certificate as a PEM file: OPENSEARCH_CA=/path/to/ca.pem` +
+        (config.caFile ? ' (the one given did not sign it)' : '') +
+        '. (OPENSEARCH_INSECURE=1 turns verification off, for a throwaway test node only.)',
+      'tls',
+      method,
+      path,
+    );
   }
   if (e instanceof errors.ConnectionError || e instanceof errors.NoLivingConnectionsError) {
     return new OpenSearchError(`OpenSearch is unreachable: ${where} failed: ${e.message}`, 'unreachable', method, path);

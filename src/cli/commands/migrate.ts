@@ -9,7 +9,8 @@ import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/o
 import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../server/search.ts';
 import { tryInstallPipeline } from '../../server/pipeline.ts';
 import { aliasTargets } from '../../server/reindex.ts';
-import { acquireLock, readMigration, runMigration, writeMeta, withState, MigrationError, PAUSE_POINTS, type PausePoint } from '../../server/migration.ts';
+import { acquireLock, readMigration, runMigration, writeMeta, withState, LOCK_INDEX, MigrationError, PAUSE_POINTS, type PausePoint } from '../../server/migration.ts';
+import { checkPrivileges, migrateProbes, PrivilegeError } from '../../server/privilegeChecks.ts';
 
 /** Default wait after publishing dual-write and switched: a search deadline plus a second. */
 const DEFAULT_GRACE_MS = DEFAULT_SEARCH_TIMEOUT_MS + 1000;
@@ -141,6 +142,8 @@ OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), as for "geoshard see
         io.out(state ? stateText(state) : 'no migration in progress: running without --dry-run starts at step 1\n');
         return 0;
       }
+      // Every privilege the migration needs, checked before its first change (the lock).
+      await checkPrivileges(client, migrateProbes({ index, lockIndex: LOCK_INDEX }), 'migrate');
       const lock = await acquireLock(client, index, staleMs);
       if (lock.tookOver) say(lock.tookOver);
       try {
@@ -175,7 +178,7 @@ OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), as for "geoshard see
         await lock.release().catch(() => {});
       }
     } catch (e) {
-      if (e instanceof MigrationError) throw new CliError(`geoshard migrate: ${e.message}`);
+      if (e instanceof MigrationError || e instanceof PrivilegeError) throw new CliError(`geoshard migrate: ${e.message}`);
       if (e instanceof OpenSearchError) throw new CliError(`geoshard migrate: ${e.message}${e.kind === 'unreachable' ? '\nStart a local node with "npm run cluster:start", or set OPENSEARCH_URL.' : ''}`);
       if (e instanceof RangeError && !(e instanceof CliError)) throw new CliError(`geoshard migrate: ${e.message}`);
       throw e;

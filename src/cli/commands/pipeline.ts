@@ -5,6 +5,7 @@ import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/o
 import { installPipelineFromMeta, uninstallPipeline, readPipeline, PipelineError } from '../../server/pipeline.ts';
 import { readMigration, MigrationError } from '../../server/migration.ts';
 import { routingPipeline, pipelineId } from '../../opensearch/pipeline.ts';
+import { checkPipelineModules, checkPrivileges, ClusterAbilityError, pipelineProbes, PrivilegeError } from '../../server/privilegeChecks.ts';
 
 const USAGE_HINT = 'Run "geoshard pipeline --help" for usage.';
 
@@ -81,6 +82,9 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
         io.out(JSON.stringify({ id: pipelineId(index), pipeline: routingPipeline(m.base, m.state, index) }, null, 2) + '\n');
         return 0;
       }
+      // The privileges (and, to install, the modules) the change needs, checked before it.
+      await checkPrivileges(client, pipelineProbes(index), 'pipeline');
+      if (action === 'install') await checkPipelineModules(client);
       if (action === 'install') {
         const r = await installPipelineFromMeta(client, index);
         const back = await readPipeline(client, index);
@@ -101,7 +105,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
       );
       return 0;
     } catch (e) {
-      if (e instanceof PipelineError || e instanceof MigrationError) throw new CliError(`geoshard pipeline: ${e.message}`);
+      if (e instanceof PipelineError || e instanceof MigrationError || e instanceof PrivilegeError || e instanceof ClusterAbilityError) throw new CliError(`geoshard pipeline: ${e.message}`);
       if (e instanceof OpenSearchError) {
         throw new CliError(`geoshard pipeline: ${e.message}${e.kind === 'unreachable' ? '\nStart a local node with "npm run cluster:start", or set OPENSEARCH_URL.' : ''}`);
       }

@@ -19,6 +19,7 @@ import {
   type ReindexPausePoint,
 } from '../../server/reindex.ts';
 import { cancelCopy, copyTaskStatus, rethrottleCopy } from '../../server/reindex/copyEngine.ts';
+import { checkPipelineModules, checkPrivileges, ClusterAbilityError, PrivilegeError, reindexEndProbes, reindexProbes } from '../../server/privilegeChecks.ts';
 
 /** Default age of a heartbeat after which another host's lock is stale. */
 const DEFAULT_LOCK_STALE_MS = 30_000;
@@ -195,6 +196,7 @@ ${LOCK_INDEX}).`,
         const found = await readReindex(client, dest);
         if (found === undefined) throw new CliError(`geoshard reindex: index "${dest}" (--to) does not exist on ${client.url}`);
         if (!found?.state) throw new CliError(`geoshard reindex: index "${dest}" records no reindex: nothing to ${ending}`);
+        await checkPrivileges(client, reindexEndProbes({ src: found.state.from, dest, lockIndex: process.env.GEOSHARD_LOCK_INDEX || LOCK_INDEX }), 'reindex');
         const lock = await acquireLock(client, found.state.from, staleMs, process.env.GEOSHARD_LOCK_INDEX || LOCK_INDEX, 'reindex');
         try {
           if (ending === 'finalize') await finalizeReindex(client, dest, say);
@@ -237,6 +239,9 @@ ${LOCK_INDEX}).`,
           throw new CliError(`geoshard reindex: ${flag === 'location' ? (values.field !== undefined ? '--field' : 'the config\'s location') : `the config's ${flag}`} "${f}" is ${t === undefined ? 'not a field of' : `a ${t} field in`} "${src}"'s mapping: expected a geo_point field (give it with --field F or --config)`, 2);
         }
       }
+      // Every privilege and ability the reindex needs, checked before its first change (the lock).
+      await checkPrivileges(client, reindexProbes({ src, dest, alias: clientsAlias, lockIndex: process.env.GEOSHARD_LOCK_INDEX || LOCK_INDEX, engineCopy: copy === 'engine' }), 'reindex');
+      await checkPipelineModules(client);
       const lock = await acquireLock(client, src, staleMs, process.env.GEOSHARD_LOCK_INDEX || LOCK_INDEX, 'reindex');
       if (lock.tookOver) say(lock.tookOver);
       try {
@@ -274,7 +279,7 @@ ${LOCK_INDEX}).`,
         await lock.release().catch(() => {});
       }
     } catch (e) {
-      if (e instanceof ReindexError || e instanceof MigrationError) throw new CliError(`geoshard reindex: ${e.message}`);
+      if (e instanceof ReindexError || e instanceof MigrationError || e instanceof PrivilegeError || e instanceof ClusterAbilityError) throw new CliError(`geoshard reindex: ${e.message}`);
       if (e instanceof OpenSearchError) throw new CliError(`geoshard reindex: ${e.message}${e.kind === 'unreachable' ? '\nStart a local node with "npm run cluster:start", or set OPENSEARCH_URL.' : ''}`);
       throw e;
     } finally {
