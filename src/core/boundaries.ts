@@ -379,11 +379,11 @@ export function checkBoundaryFile(input: unknown, maxListed: number = MAX_LISTED
     err('parent', `${show(f.parent)} is invalid: expected null or the 64-hex-digit hash of the file this one derives from`);
   }
   if (typeof f.hash !== 'string' || !/^[0-9a-f]{64}$/.test(f.hash)) {
-    err('hash', `${show(f.hash)} is not a sha256: expected 64 lower-case hex digits (geoshard hash FILE --write computes it)`);
+    err('hash', `${show(f.hash)} is not a sha256: expected 64 lower-case hex digits (geoshard hash --boundaries FILE --write computes it)`);
   } else {
     const expected = computeHash(f);
     if (expected !== f.hash) {
-      err('hash', `"${f.hash}" does not match the content (sha256 ${expected}): the file was edited after it was hashed; review the edit, then run geoshard hash FILE --write`);
+      err('hash', `"${f.hash}" does not match the content (sha256 ${expected}): the file was edited after it was hashed; review the edit, then run geoshard hash --boundaries FILE --write`);
     }
   }
   return { problems, total };

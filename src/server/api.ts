@@ -57,6 +57,7 @@ import { GeoIndexer, GeoIndexError, type DeleteResult, type PutResult } from '..
 import type { ShardRef } from '../core/index.ts';
 import { MAX_WRITE_BODY_BYTES, parseDishBody, parseRestaurantBody, parseWriteId, type WriteAck, type WriteAnswer } from './wire.ts';
 import { PipelineGuard, pipelineStatusOf, readPipeline, type InstalledPipeline, type PipelineStatus } from './pipeline.ts';
+import { env } from './env.ts';
 
 /** The project's root folder. */
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -149,15 +150,15 @@ export class LiveApi {
 
   constructor(private readonly opts: ApiOptions = {}) {
     this.client = opts.client ?? new OpenSearchClient(configFromEnv());
-    const envTimeout = Number(process.env.GEOSHARD_SEARCH_TIMEOUT_MS);
+    const envTimeout = Number(env('GEOSHARD_SEARCH_TIMEOUT_MS'));
     this.searchTimeoutMs = opts.searchTimeoutMs ?? (envTimeout > 0 ? envTimeout : DEFAULT_SEARCH_TIMEOUT_MS);
-    this.writesEnabled = opts.writes ?? process.env.GEOSHARD_WRITES === '1';
+    this.writesEnabled = opts.writes ?? env('GEOSHARD_WRITES') === '1';
     this.pipelines = new PipelineGuard(this.client, opts.pipelineTtlMs ?? 1000, opts.pipelineSettleMs ?? 1000);
     this.loaded = this.load();
   }
 
   private load(): Loaded {
-    const path = this.opts.file ? '(given)' : resolve(this.opts.boundariesPath ?? (process.env.GEOSHARD_BOUNDARIES || DEFAULT_BOUNDARIES_PATH));
+    const path = this.opts.file ? '(given)' : resolve(this.opts.boundariesPath ?? (env('GEOSHARD_BOUNDARIES') || DEFAULT_BOUNDARIES_PATH));
     try {
       const file = this.opts.file ?? parseBoundaryFile(readFileSync(path, 'utf8'), path);
       const router = new Router(file, path);
@@ -170,7 +171,7 @@ export class LiveApi {
         config = this.loadConfig(file, path);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        throw new Error(code ? `index config ${publicName(resolve(this.opts.configPath ?? process.env.GEOSHARD_CONFIG ?? ''))} cannot be read (${code}): fix GEOSHARD_CONFIG` : (e as Error).message);
+        throw new Error(code ? `index config ${publicName(resolve(this.opts.configPath ?? env('GEOSHARD_CONFIG') ?? ''))} cannot be read (${code}): fix GEOSHARD_CONFIG` : (e as Error).message);
       }
       return { router, guard: new DriftGuard(this.client, file, this.opts.driftTtlMs ?? 0), path, config };
     } catch (e) {
@@ -186,7 +187,7 @@ export class LiveApi {
    * boundary file: the API routes by the file, so it searches the index the file was made for.
    */
   private loadConfig(file: BoundaryFile, boundariesPath: string): IndexConfig {
-    const path = this.opts.config ? null : this.opts.configPath ?? (process.env.GEOSHARD_CONFIG || null);
+    const path = this.opts.config ? null : this.opts.configPath ?? (env('GEOSHARD_CONFIG') || null);
     if (!this.opts.config && path === null) return { ...SAMPLE_CONFIG, index: file.index, facets: [...SAMPLE_CONFIG.facets] };
     const config = this.opts.config ?? parseIndexConfig(readFileSync(resolve(path!), 'utf8'), publicName(resolve(path!)));
     if (config.index !== file.index) {
