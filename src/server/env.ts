@@ -44,6 +44,9 @@ export const ENV_VARS = [
   { name: 'OPENSEARCH_JAVA_HOME', default: 'found automatically', description: 'Java home scripts/cluster.mjs runs the nodes with (Java 17 for 2.x, 21+ for 3.x).', scope: ['scripts'] },
   { name: 'JAVA_HOME', default: '', description: 'Considered by scripts/cluster.mjs when looking for a Java home.', scope: ['scripts'] },
   { name: 'GEOSHARD_CACHE', default: '~/.cache/geoshard (as root /var/cache/geoshard)', description: 'Cache root of scripts/cluster.mjs: distributions, node data and logs.', scope: ['scripts'] },
+  { name: 'BASE_URL', default: 'http://127.0.0.1:5173', description: 'The explorer scripts/screenshots.mjs photographs (a running `npm start`).', scope: ['scripts'] },
+  { name: 'OUT_DIR', default: 'docs/screenshots', description: 'Folder scripts/screenshots.mjs writes to.', scope: ['scripts'] },
+  { name: 'SHOTS', default: 'the README\'s screenshots', description: 'JSON list of the shots scripts/screenshots.mjs takes.', scope: ['scripts'] },
   { name: 'CHROMIUM_PATH', default: '/usr/bin/chromium', description: 'Chromium the browser tests and scripts/screenshots.mjs drive.', scope: ['scripts', 'tests'] },
 ] as const satisfies readonly EnvVar[];
 
@@ -55,4 +58,30 @@ export type EnvName = (typeof ENV_VARS)[number]['name'];
  */
 export function env(name: EnvName, source: NodeJS.ProcessEnv = process.env): string | undefined {
   return source[name];
+}
+
+/** envReference returns the Markdown of docs/reference/environment.md, made from ENV_VARS. */
+export function envReference(): string {
+  const scopes: [EnvScope, string][] = [
+    ['opensearch', 'Connection to OpenSearch (the CLI, the live API, the benches)'],
+    ['server', 'The live API and the explorer (`npm start`, `src/server/main.ts`)'],
+    ['cli', 'The CLI'],
+    ['scripts', 'Scripts (`scripts/cluster.mjs`, `scripts/start.mjs`, `scripts/test.sh`)'],
+  ];
+  let md = `# Environment variables
+
+<!-- Generated from ENV_VARS in src/server/env.ts by \`npm run docs:reference\`: do not edit by hand. -->
+
+Every variable geoshard reads. The code reads them through the one list in
+[src/server/env.ts](../../src/server/env.ts), and a test fails when any file of \`src/\` or
+\`scripts/\` reads one that is not in it. Secrets (\`OPENSEARCH_PASSWORD\`, \`OPENSEARCH_API_KEY\`,
+credentials in \`OPENSEARCH_URL\`) never appear in output.
+`;
+  for (const [scope, title] of scopes) {
+    const vars = ENV_VARS.filter((v) => (v.scope as readonly string[])[0] === scope);
+    if (vars.length === 0) continue;
+    md += `\n## ${title}\n\n| variable | default | meaning | read by |\n| --- | --- | --- | --- |\n`;
+    for (const v of vars) md += `| \`${v.name}\` | ${v.default ? `\`${v.default}\`` : '—'} | ${v.description} | ${v.scope.join(', ')} |\n`;
+  }
+  return md;
 }
