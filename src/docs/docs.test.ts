@@ -1,5 +1,5 @@
 /**
- * The documentation is checked (issue 32): in README.md, CHANGELOG.md and docs/**.md,
+ * The documentation is checked (issue 32): in README.md, CHANGELOG.md and every .md file under docs/,
  * - every relative link and image resolves to a file, and every #anchor to a heading of it
  *   (GitHub's slugs);
  * - every doc is reachable from the README by links;
@@ -149,7 +149,8 @@ function commandLines(): { file: string; line: string; inline?: boolean }[] {
       // Lines that show an old or a wrong form on purpose, or a placeholder command.
       if (/positional forms|old form|did you mean|\bCMD\b/.test(line)) continue;
       for (const m of line.matchAll(/`((?:npx )?geoshard [^`\n]+)`/g)) {
-        if (!/[[…]|\.\.\./.test(m[1])) out.push({ file: rel(f), line: m[1], inline: true });
+        // Not a synopsis ([--flag …]), an ellipsis, or a message quoted from the CLI (`geoshard diff: …`).
+        if (!/[[…]|\.\.\.|^(npx )?geoshard [\w-]+:/.test(m[1])) out.push({ file: rel(f), line: m[1], inline: true });
       }
     }
   }
@@ -207,13 +208,15 @@ describe('facts about the bundled files', () => {
     cellsRestaurants: n(sum(1)),
     cellsDishes: n(sum(2)),
     cellsDocuments: n(sum(1) + sum(2)),
+    apiExportsCore: /^(\d+) exports\./m.exec(readFileSync(join(ROOT, 'docs', 'api', 'geoshard.api.md'), 'utf8'))![1],
+    apiExportsOpensearch: /^(\d+) exports\./m.exec(readFileSync(join(ROOT, 'docs', 'api', 'geoshard-opensearch.api.md'), 'utf8'))![1],
   };
 
   it('marked facts are what the files say', () => {
     const wrong: string[] = [];
     let count = 0;
     for (const [f, md] of text) {
-      for (const m of md.matchAll(/<!-- fact:(\w+) -->([\s\S]*?)<!-- \/fact -->/g)) {
+      for (const m of prose(md).matchAll(/<!-- fact:(\w+) -->([\s\S]*?)<!-- \/fact -->/g)) {
         count++;
         const expected = FACTS[m[1]];
         if (expected === undefined) wrong.push(`${rel(f)}: unknown fact "${m[1]}"`);

@@ -1,5 +1,5 @@
 /**
- * The live API: two GET endpoints, no pass-through of OpenSearch requests,
+ * The live API: three GET endpoints and one POST (measure), no pass-through of OpenSearch requests,
  * and the write endpoints, off unless the server runs with GEOSHARD_WRITES=1.
  *
  *   GET /api/search?lat=..&lng=..&radius=15mi[&q=..][&diet=..][&allergen=..][&cuisine=..][&size=..][&compare=1][&profile=1]

@@ -1,7 +1,7 @@
 /**
  * Every environment variable geoshard reads, in one list: the code reads them through env(),
  * which only accepts a listed name, and docs/reference/environment.md is generated from the
- * list (scripts/gen-reference.ts; src/docs/reference.test.ts fails when they differ). The
+ * list (npm run docs:reference, src/docs/generate.ts; src/docs/reference.test.ts fails when they differ). The
  * scripts (scripts/*.mjs, plain Node) cannot import TypeScript; their variables are listed
  * here with `scope: 'scripts'`, and the same test fails when a script reads one that is not.
  */
@@ -41,12 +41,13 @@ export const ENV_VARS = [
   { name: 'OPENSEARCH_VERSION', default: '2.19.6', description: 'Version scripts/cluster.mjs fetches and starts (3.8.0 works too).', scope: ['scripts'] },
   { name: 'OPENSEARCH_HEAP', default: '1g for 1 node, 512m each for more', description: 'JVM heap per node for scripts/cluster.mjs, e.g. 1g or 512m.', scope: ['scripts'] },
   { name: 'OPENSEARCH_START_TIMEOUT', default: '180 + 60 per extra node', description: 'Seconds scripts/cluster.mjs waits for the cluster to become yellow.', scope: ['scripts'] },
-  { name: 'OPENSEARCH_JAVA_HOME', default: 'found automatically', description: 'Java home scripts/cluster.mjs runs the nodes with (Java 17 for 2.x, 21+ for 3.x).', scope: ['scripts'] },
+  { name: 'OPENSEARCH_JAVA_HOME', default: 'found automatically', description: 'Java home scripts/cluster.mjs runs the nodes with (2.x: Java 11 to 23, 17 or 21 preferred; 3.x: Java 21 or later).', scope: ['scripts'] },
   { name: 'JAVA_HOME', default: '', description: 'Considered by scripts/cluster.mjs when looking for a Java home.', scope: ['scripts'] },
   { name: 'GEOSHARD_CACHE', default: '~/.cache/geoshard (as root /var/cache/geoshard)', description: 'Cache root of scripts/cluster.mjs: distributions, node data and logs.', scope: ['scripts'] },
   { name: 'BASE_URL', default: 'http://127.0.0.1:5173', description: 'The explorer scripts/screenshots.mjs photographs (a running `npm start`).', scope: ['scripts'] },
   { name: 'OUT_DIR', default: 'docs/screenshots', description: 'Folder scripts/screenshots.mjs writes to.', scope: ['scripts'] },
   { name: 'SHOTS', default: 'the README\'s screenshots', description: 'JSON list of the shots scripts/screenshots.mjs takes.', scope: ['scripts'] },
+  { name: 'GEOSHARD_SKIP_OS3', default: 'off', description: '"1" makes `npm test` (scripts/test.sh) skip its OpenSearch 3.8 step.', scope: ['scripts', 'tests'] },
   { name: 'CHROMIUM_PATH', default: '/usr/bin/chromium', description: 'Chromium the browser tests and scripts/screenshots.mjs drive.', scope: ['scripts', 'tests'] },
 ] as const satisfies readonly EnvVar[];
 
