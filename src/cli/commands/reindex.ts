@@ -17,7 +17,7 @@ import {
   type CopyMode,
   type ReindexPausePoint,
 } from '../../server/reindex.ts';
-import { cancelCopy, copyTaskStatus, rethrottleCopy } from '../../server/reindexEngine.ts';
+import { cancelCopy, copyTaskStatus, rethrottleCopy } from '../../server/reindex/copyEngine.ts';
 import { env as readEnv } from '../../server/env.ts';
 
 /** Default age of a heartbeat after which another host's lock is stale. */
