@@ -90,7 +90,7 @@ async function loop(api: RunningApi, until: () => boolean, expected?: Map<number
 /** Runs the CLI; `started` resolves when it has written the migration state (the candidate's server answers from then on). */
 function cli(to: string): { started: Promise<void>; done: Promise<{ code: number | null; ms: number; err: string }> } {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'src/cli/bin.ts'), 'migrate', '--to', to], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'src/cli/bin.ts'), 'migrate', '--candidate', to], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   let onStart = () => {};
   const started = new Promise<void>((r) => (onStart = r));

@@ -173,7 +173,7 @@ for (const size of SIZES) {
       await open(page, '?candidate=/tmp/x.json');
       const errors = page.getByTestId('review-errors');
       await expect(errors).toContainText('the server returned HTML, not a boundary file');
-      await expect(errors).toContainText('npx geoshard review FILE');
+      await expect(errors).toContainText('npx geoshard review --candidate FILE');
       await expect(errors).not.toContainText('Unexpected token');
       await expect(errors).toBeInViewport();
     });

@@ -38,7 +38,7 @@ const TMP = mkdtempSync(join(tmpdir(), 'geoshard-review-'));
 
 /** The CLI's diff, as a user runs it (same 500-centre workload as the explorer). */
 function cliDiff(candidatePath: string) {
-  const out = execFileSync('npx', ['geoshard', 'diff', CURRENT_PATH, candidatePath, '--json', '--centres', '500', '--seed', '1'], { cwd: ROOT, encoding: 'utf8' });
+  const out = execFileSync('npx', ['geoshard', 'diff', '--boundaries', CURRENT_PATH, '--candidate', candidatePath, '--json', '--centres', '500', '--seed', '1'], { cwd: ROOT, encoding: 'utf8' });
   return JSON.parse(out) as {
     moves: { from: string; to: string; start: string; end: string | null; restaurants: number; dishes: number }[];
     totals: { restaurants: number; dishes: number; documents: number; share: number };
@@ -131,7 +131,7 @@ test('shows the load over the bundled workload before and after (mean shards, on
   const candidate = nudged(current, 7, 300);
   const path = join(TMP, 'nudged-load.json');
   writeFileSync(path, formatBoundaryFile(candidate));
-  const out = execFileSync('npx', ['geoshard', 'diff', CURRENT_PATH, path, '--json', '--centres', '1', '--workload', join(ROOT, 'data/workload.csv')], { cwd: ROOT, encoding: 'utf8' });
+  const out = execFileSync('npx', ['geoshard', 'diff', '--boundaries', CURRENT_PATH, '--candidate', path, '--json', '--centres', '1', '--workload', join(ROOT, 'data/workload.csv')], { cwd: ROOT, encoding: 'utf8' });
   const cli = (JSON.parse(out) as { workload: { searches: number; fanout: Record<'current' | 'candidate', { meanShards: number; oneShardShare: number }>; evenness: Record<'before' | 'after', { heaviestOverMean: number }>; hottest: Record<'before' | 'after', { name: string; overMean: number }[]>; shards: { name: string; before: { share: number } | null; after: { share: number } | null }[] } }).workload;
   await open(page, '?candidate=/review-candidate.json&layers=shards', formatBoundaryFile(candidate));
   await page.waitForFunction((h) => document.body.dataset.reviewLoad === h, candidate.hash, { timeout: 60_000 });
@@ -229,7 +229,7 @@ test('a 16-shard candidate from geoshard balance: reindex said prominently, move
   await expect(page.getByTestId('review-fanout-hash-current-mean')).toHaveText('15.000');
   await expect(page.getByTestId('review-fanout-hash-candidate-mean')).toHaveText('16.000');
   // Pairing by range overlap shows the geometric change instead (the CLI's --match range).
-  const byRange = JSON.parse(execFileSync('npx', ['geoshard', 'diff', CURRENT_PATH, path, '--json', '--centres', '1', '--match', 'range'], { cwd: ROOT, encoding: 'utf8' })) as { totals: { share: number } };
+  const byRange = JSON.parse(execFileSync('npx', ['geoshard', 'diff', '--boundaries', CURRENT_PATH, '--candidate', path, '--json', '--centres', '1', '--match', 'range'], { cwd: ROOT, encoding: 'utf8' })) as { totals: { share: number } };
   await page.getByTestId('review-match-range').click();
   await expect(page.getByTestId('review-moved-share')).toHaveText(`${(100 * byRange.totals.share).toFixed(2)}%`);
 });

@@ -204,11 +204,11 @@ export { routing, shards };
     expect(r.status === 0 || errors.length > 0, r.stderr).toBe(true);
   });
 
-  it("runs the README's indexer example and routes the restaurant to the shard the source core names", () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Use the core in an indexer'));
+  it("runs the indexer example of docs/library.md and routes the restaurant to the shard the source core names", () => {
+    const guide = readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8');
+    const section = guide.slice(guide.indexOf('# Use the core in an indexer'));
     const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-    expect(code, 'the README has a js example in "Use the core in an indexer"').toBeDefined();
+    expect(code, 'docs/library.md has a js example in "Use the core in an indexer"').toBeDefined();
     expect(code!.trim().split('\n').length).toBeLessThanOrEqual(12);
     writeFileSync(join(app, 'indexer.mjs'), code!);
     const [action, doc] = run(process.execPath, ['indexer.mjs']).trim().split('\n').map((l) => JSON.parse(l));

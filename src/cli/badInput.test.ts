@@ -57,7 +57,7 @@ beforeAll(async () => {
   writeFileSync(p.file, formatBoundaryFile(fileWithCuts([sf - 3, sf + 2, 3_000_000, 5_000_000])));
   copyFileSync(join(ROOT, 'data', 'boundaries.json'), p.cur);
   // A candidate with one more shard, made by the CLI itself: plan then has steps that publish files.
-  expect((await run('split', p.cur, 'india', '--out', p.cand, '--created-at', '2026-11-30T00:00:00.000Z')).code).toBe(0);
+  expect((await run('split', '--boundaries', p.cur, 'india', '--out', p.cand, '--created-at', '2026-11-30T00:00:00.000Z')).code).toBe(0);
   writeFileSync(p.aFile, 'not a folder\n');
   mkdirSync(p.aDir);
   expect(spawnSync('mkfifo', [p.fifo]).status).toBe(0);
@@ -100,12 +100,12 @@ const balance20 = (...more: string[]) => ['balance', '--cells', p.cells, '--min'
 
 const coordinates: Case[] = [
   ...['181', '-181', '1000000', '180.0000001'].flatMap((lng) => [
-    { name: `cover --lng ${lng}`, argv: () => ['cover', '--lat', '0', '--lng', lng, '--radius', '15mi', '--boundaries', p.file], code: 1, err: () => new RegExp(`--lng ${esc(lng)} is not a longitude: expected a number of degrees in \\[-180, 180\\]`) },
-    { name: `route --lng ${lng}`, argv: () => ['route', '--lat', '0', '--lng', lng, '--boundaries', p.file], code: 1, err: () => new RegExp(`--lng ${esc(lng)} is not a longitude: expected a number of degrees in \\[-180, 180\\]`) },
+    { name: `cover --lng ${lng}`, argv: () => ['cover', '--lat', '0', '--lng', lng, '--radius', '15mi', '--boundaries', p.file], code: 2, err: () => new RegExp(`--lng ${esc(lng)} is not a longitude: expected a number of degrees in \\[-180, 180\\]`) },
+    { name: `route --lng ${lng}`, argv: () => ['route', '--lat', '0', '--lng', lng, '--boundaries', p.file], code: 2, err: () => new RegExp(`--lng ${esc(lng)} is not a longitude: expected a number of degrees in \\[-180, 180\\]`) },
   ]),
   ...['90.5', '-91', '1e3'].flatMap((lat) => [
-    { name: `cover --lat ${lat}`, argv: () => ['cover', '--lat', lat, '--lng', '0', '--radius', '15mi', '--boundaries', p.file], code: 1, err: () => new RegExp(`--lat ${esc(lat)} is not a latitude: expected a number of degrees in \\[-90, 90\\]`) },
-    { name: `route --lat ${lat}`, argv: () => ['route', '--lat', lat, '--lng', '0', '--boundaries', p.file], code: 1, err: () => new RegExp(`--lat ${esc(lat)} is not a latitude: expected a number of degrees in \\[-90, 90\\]`) },
+    { name: `cover --lat ${lat}`, argv: () => ['cover', '--lat', lat, '--lng', '0', '--radius', '15mi', '--boundaries', p.file], code: 2, err: () => new RegExp(`--lat ${esc(lat)} is not a latitude: expected a number of degrees in \\[-90, 90\\]`) },
+    { name: `route --lat ${lat}`, argv: () => ['route', '--lat', lat, '--lng', '0', '--boundaries', p.file], code: 2, err: () => new RegExp(`--lat ${esc(lat)} is not a latitude: expected a number of degrees in \\[-90, 90\\]`) },
   ]),
   ...['0x10', '0b1', '0o7', '1e999', '-1e999', 'Infinity', '-Infinity', 'NaN', '', ' ', '1,5', '12abc', '1_0'].flatMap((v) =>
     (['lat', 'lng'] as const).flatMap((opt) => [
@@ -123,8 +123,8 @@ const coordinates: Case[] = [
       },
     ]),
   ),
-  { name: 'diff --qps 0x10', argv: () => ['diff', p.cur, p.cur, '--qps', '0x10', '--centres', '1'], code: 2, err: () => /--qps "0x10" is invalid: expected a non-negative number/ },
-  { name: 'diff --radii 5mi:0x2', argv: () => ['diff', p.cur, p.cur, '--radii', '5mi:0x2', '--centres', '1'], code: 2, err: () => /--radii weight "0x2" in "5mi:0x2" is invalid: expected a number greater than 0/ },
+  { name: 'diff --qps 0x10', argv: () => ['diff', '--boundaries', p.cur, '--candidate', p.cur, '--qps', '0x10', '--centres', '1'], code: 2, err: () => /--qps "0x10" is invalid: expected a non-negative number/ },
+  { name: 'diff --radii 5mi:0x2', argv: () => ['diff', '--boundaries', p.cur, '--candidate', p.cur, '--radii', '5mi:0x2', '--centres', '1'], code: 2, err: () => /--radii weight "0x2" in "5mi:0x2" is invalid: expected a number greater than 0/ },
 ];
 
 const optionValues: Case[] = [
@@ -138,43 +138,43 @@ const optionValues: Case[] = [
   ...['yesterday-ish', '2026-11-30', '2026-02-30T00:00:00Z', '2026-11-30T24:00:00Z', '2026-11-30T00:00:00', '30/11/2026 00:00', 'Mon Nov 30 2026', ''].flatMap((t) => [
     { name: `balance --created-at ${JSON.stringify(t)}`, argv: () => balance('--created-at', t, '--out', p.out), code: 2, err: () => new RegExp(`--created-at ${esc(JSON.stringify(t))} is not an ISO-8601 time: expected .*"2026-11-30T00:00:00.000Z"`), untouched: () => [p.out] },
   ]),
-  { name: 'split --created-at yesterday-ish', argv: () => ['split', p.cur, 'india', '--cells', p.cells, '--created-at', 'yesterday-ish', '--out', p.out], code: 2, err: () => /--created-at "yesterday-ish" is not an ISO-8601 time/, untouched: () => [p.out] },
-  { name: 'merge --created-at yesterday-ish', argv: () => ['merge', p.cur, 'india', 'mike', '--cells', p.cells, '--created-at', 'yesterday-ish', '--out', p.out], code: 2, err: () => /--created-at "yesterday-ish" is not an ISO-8601 time/, untouched: () => [p.out] },
+  { name: 'split --created-at yesterday-ish', argv: () => ['split', '--boundaries', p.cur, 'india', '--cells', p.cells, '--created-at', 'yesterday-ish', '--out', p.out], code: 2, err: () => /--created-at "yesterday-ish" is not an ISO-8601 time/, untouched: () => [p.out] },
+  { name: 'merge --created-at yesterday-ish', argv: () => ['merge', '--boundaries', p.cur, 'india', 'mike', '--cells', p.cells, '--created-at', 'yesterday-ish', '--out', p.out], code: 2, err: () => /--created-at "yesterday-ish" is not an ISO-8601 time/, untouched: () => [p.out] },
   { name: 'balance --index with an existing --out', argv: () => balance('--index', 'BAD INDEX', '--out', p.existing), code: 2, err: () => /--index "BAD INDEX" is not a valid OpenSearch index name/, untouched: () => [p.existing] },
 ];
 
 const targets: Case[] = [
   ...(['balance', 'split', 'merge'] as const).map((cmd) => ({
     name: `${cmd} --out FILE/y.json`,
-    argv: () => (cmd === 'balance' ? balance('--out', join(p.aFile, 'y.json')) : cmd === 'split' ? ['split', p.cur, 'india', '--cells', p.cells, '--out', join(p.aFile, 'y.json')] : ['merge', p.cur, 'india', 'mike', '--cells', p.cells, '--out', join(p.aFile, 'y.json')]),
+    argv: () => (cmd === 'balance' ? balance('--out', join(p.aFile, 'y.json')) : cmd === 'split' ? ['split', '--boundaries', p.cur, 'india', '--cells', p.cells, '--out', join(p.aFile, 'y.json')] : ['merge', '--boundaries', p.cur, 'india', 'mike', '--cells', p.cells, '--out', join(p.aFile, 'y.json')]),
     code: 1,
     err: () => new RegExp(`cannot write boundary file ${esc(join(p.aFile, 'y.json'))}: ${esc(p.aFile)} is a regular file, not a folder`),
     untouched: () => [p.aFile],
   })),
-  { name: 'plan --out-dir FILE', argv: () => ['plan', p.cur, p.cand, '--cells', p.cells, '--out-dir', p.aFile], code: 1, err: () => new RegExp(`${esc(p.aFile)} is a regular file, not a folder`), untouched: () => [p.aFile] },
-  { name: 'plan --out-dir FILE/sub', argv: () => ['plan', p.cur, p.cand, '--cells', p.cells, '--out-dir', join(p.aFile, 'sub')], code: 1, err: () => new RegExp(`${esc(p.aFile)} is a regular file, not a folder`), untouched: () => [p.aFile] },
+  { name: 'plan --out-dir FILE', argv: () => ['plan', '--boundaries', p.cur, '--candidate', p.cand, '--cells', p.cells, '--out-dir', p.aFile], code: 1, err: () => new RegExp(`${esc(p.aFile)} is a regular file, not a folder`), untouched: () => [p.aFile] },
+  { name: 'plan --out-dir FILE/sub', argv: () => ['plan', '--boundaries', p.cur, '--candidate', p.cand, '--cells', p.cells, '--out-dir', join(p.aFile, 'sub')], code: 1, err: () => new RegExp(`${esc(p.aFile)} is a regular file, not a folder`), untouched: () => [p.aFile] },
   { name: 'balance --out DIR', argv: () => balance('--out', p.aDir), code: 1, err: () => new RegExp(`cannot write boundary file ${esc(p.aDir)}: it is a directory; the CLI writes only regular files`) },
   { name: 'balance --out DIR/', argv: () => balance('--out', p.aDir + '/'), code: 1, err: () => /give a file name, not a folder/ },
   { name: 'balance --out FIFO', argv: () => balance('--out', p.fifo), code: 1, err: () => new RegExp(`cannot write boundary file ${esc(p.fifo)}: it is a named pipe \\(FIFO\\); the CLI writes only regular files`) },
   { name: 'balance --out SOCKET', argv: () => balance('--out', p.socket), code: 1, err: () => new RegExp(`cannot write boundary file ${esc(p.socket)}: it is a socket; the CLI writes only regular files`) },
-  { name: 'split --out FIFO', argv: () => ['split', p.cur, 'india', '--cells', p.cells, '--out', p.fifo], code: 1, err: () => /it is a named pipe \(FIFO\)/ },
+  { name: 'split --out FIFO', argv: () => ['split', '--boundaries', p.cur, 'india', '--cells', p.cells, '--out', p.fifo], code: 1, err: () => /it is a named pipe \(FIFO\)/ },
   { name: 'golden --out DIR', argv: () => ['golden', '--out', p.aDir], code: 1, err: () => new RegExp(`cannot write golden file ${esc(p.aDir)}: it is a directory; the CLI writes only regular files`) },
-  { name: 'hash --write on a FIFO', argv: () => ['hash', p.fifo, '--write'], code: 1, err: () => new RegExp(`cannot read boundary file ${esc(p.fifo)}: it is a named pipe \\(FIFO\\), not a regular file`) },
+  { name: 'hash --write on a FIFO', argv: () => ['hash', '--boundaries', p.fifo, '--write'], code: 1, err: () => new RegExp(`cannot read boundary file ${esc(p.fifo)}: it is a named pipe \\(FIFO\\), not a regular file`) },
 ];
 
 const bigFiles: Case[] = [
   ...(['validate', 'hash'] as const).map((cmd) => ({
     name: `${cmd} of a file over the size limit`,
-    argv: () => [cmd, p.huge],
+    argv: () => [cmd, '--boundaries', p.huge],
     code: 1,
     err: () => new RegExp(`cannot read boundary file ${esc(p.huge)}: it is ${(MAX_BOUNDARY_FILE_BYTES + 1).toLocaleString('en-US')} bytes \\(1.0 MiB\\), over the limit of ${MAX_BOUNDARY_FILE_BYTES.toLocaleString('en-US')} bytes \\(1.0 MiB\\)`),
     untouched: () => [p.huge],
   })),
   { name: 'cover --boundaries of a file over the size limit', argv: () => ['cover', '--lat', '1', '--lng', '1', '--radius', '5mi', '--boundaries', p.huge], code: 1, err: () => new RegExp(`cannot read boundary file ${esc(p.huge)}: it is ${(MAX_BOUNDARY_FILE_BYTES + 1).toLocaleString('en-US')} bytes`) },
-  { name: 'plan with a candidate over the size limit', argv: () => ['plan', p.cur, p.huge, '--out-dir', join(dir, 'never')], code: 1, err: () => new RegExp(`cannot read boundary file ${esc(p.huge)}: .* over the limit`), untouched: () => [join(dir, 'never')] },
-  { name: 'validate of 200,000 nested arrays', argv: () => ['validate', p.deep], code: 1, err: () => new RegExp(`${esc(p.deep)}(: 1 problem:| is invalid \\(1 problem\\):)\\n  \\(file\\): nests arrays or objects more than 32 deep`) },
+  { name: 'plan with a candidate over the size limit', argv: () => ['plan', '--boundaries', p.cur, '--candidate', p.huge, '--out-dir', join(dir, 'never')], code: 1, err: () => new RegExp(`cannot read boundary file ${esc(p.huge)}: .* over the limit`), untouched: () => [join(dir, 'never')] },
+  { name: 'validate of 200,000 nested arrays', argv: () => ['validate', '--boundaries', p.deep], code: 1, err: () => new RegExp(`${esc(p.deep)}(: 1 problem:| is invalid \\(1 problem\\):)\\n  \\(file\\): nests arrays or objects more than 32 deep`) },
   { name: 'cover --boundaries of 200,000 nested arrays', argv: () => ['cover', '--lat', '1', '--lng', '1', '--radius', '5mi', '--boundaries', p.deep], code: 1, err: () => new RegExp(`${esc(p.deep)}(: 1 problem:| is invalid \\(1 problem\\):)\\n  \\(file\\): nests arrays or objects more than 32 deep`) },
-  { name: 'hash --write of 200,000 nested arrays', argv: () => ['hash', p.deep, '--write'], code: 1, err: () => new RegExp(`${esc(p.deep)}(: 1 problem:| is invalid \\(1 problem\\):)\\n  \\(file\\): nests arrays or objects more than 32 deep`), untouched: () => [p.deep] },
+  { name: 'hash --write of 200,000 nested arrays', argv: () => ['hash', '--boundaries', p.deep, '--write'], code: 1, err: () => new RegExp(`${esc(p.deep)}(: 1 problem:| is invalid \\(1 problem\\):)\\n  \\(file\\): nests arrays or objects more than 32 deep`), untouched: () => [p.deep] },
 ];
 
 /** What each path holds: null when absent, else its kind and the sha256 of its bytes. */
@@ -219,7 +219,7 @@ describe('the CLI refuses bad input with one clear message and writes nothing', 
       expect({ lat, lng, code: r.code, err: r.err }).toEqual({ lat, lng, code: 0, err: '' });
     }
     expect((await run(...balance('--created-at', '2026-11-30T09:30:00.5+01:00', '--index', 'dishes.v2_a-1', '--out', join(dir, 'ok.json')))).code).toBe(0);
-    expect(await run('validate', join(dir, 'ok.json'))).toEqual({ code: 0, out: 'ok\n', err: '' });
+    expect(await run('validate', '--boundaries', join(dir, 'ok.json'))).toEqual({ code: 0, out: 'ok\n', err: '' });
   });
 
   it('never writes a boundary file the validator rejects', () => {
@@ -231,7 +231,7 @@ describe('the CLI refuses bad input with one clear message and writes nothing', 
   });
 
   it('lists the first 50 problems of a file with thousands, then says how many more', async () => {
-    const r = await run('validate', p.many);
+    const r = await run('validate', '--boundaries', p.many);
     expect(r.code).toBe(1);
     const lines = r.err.trimEnd().split('\n');
     const total = Number(/: ([\d,]+) problems:$/.exec(lines[0])![1].replace(/,/g, ''));
@@ -264,16 +264,16 @@ describe('hash --write changes only the top-level hash', () => {
     const text = JSON.stringify(obj, null, 4) + '\n';
     const path = join(dir, 'nested.json');
     writeFileSync(path, text);
-    const r = await run('hash', path, '--write');
+    const r = await run('hash', '--boundaries', path, '--write');
     expect(r.code).toBe(0);
     const expected = computeHash(obj);
     expect(r.out).toBe(`${expected}\n`);
     expect(readFileSync(path, 'utf8')).toBe(text.replace('"hash": "stale"', `"hash": "${expected}"`));
     expect(JSON.parse(readFileSync(path, 'utf8')).balance).toEqual({ hash: 'abc', method: 'hand' });
-    expect(await run('validate', path)).toEqual({ code: 0, out: 'ok\n', err: '' });
+    expect(await run('validate', '--boundaries', path)).toEqual({ code: 0, out: 'ok\n', err: '' });
     // Already right: the file is not rewritten.
     const mtime = statSync(path).mtimeMs;
-    expect((await run('hash', path, '--write')).code).toBe(0);
+    expect((await run('hash', '--boundaries', path, '--write')).code).toBe(0);
     expect(statSync(path).mtimeMs).toBe(mtime);
   });
 
@@ -282,10 +282,10 @@ describe('hash --write changes only the top-level hash', () => {
     const text = JSON.stringify({ ...obj, hash: 'x"y' });
     const path = join(dir, 'quote.json');
     writeFileSync(path, text);
-    const r = await run('hash', path, '--write');
+    const r = await run('hash', '--boundaries', path, '--write');
     expect(r).toMatchObject({ code: 0, err: '' });
     expect(readFileSync(path, 'utf8')).toBe(text.replace('"hash":"x\\"y"', `"hash":"${computeHash(obj)}"`));
-    expect(await run('validate', path)).toMatchObject({ code: 0 });
+    expect(await run('validate', '--boundaries', path)).toMatchObject({ code: 0 });
   });
 
   it('writes through a symbolic link to its target and keeps the file mode', async () => {
@@ -295,7 +295,7 @@ describe('hash --write changes only the top-level hash', () => {
     writeFileSync(target, JSON.stringify(obj, null, 2));
     chmodSync(target, 0o600);
     symlinkSync(target, link);
-    expect((await run('hash', link, '--write')).code).toBe(0);
+    expect((await run('hash', '--boundaries', link, '--write')).code).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(statSync(target).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(target, 'utf8')).hash).toBe(computeHash(obj));
@@ -307,7 +307,7 @@ describe('hash --write changes only the top-level hash', () => {
     const text = JSON.stringify(obj, null, 2).replace('"hash": "stale"', '"hash": "one",\n  "hash": "stale"');
     const path = join(dir, 'twice.json');
     writeFileSync(path, text);
-    const r = await run('hash', path, '--write');
+    const r = await run('hash', '--boundaries', path, '--write');
     expect(r).toMatchObject({ code: 1, err: expect.stringMatching(/twice.json is invalid \(1 problem\):\n {2}hash: appears twice in one object .*keep one/) });
     expect(readFileSync(path, 'utf8')).toBe(text);
   });
@@ -337,10 +337,10 @@ describe('the installed command', () => {
 
   it('refuses a longitude out of range and an unwritable path in one line, without a stack', () => {
     const r = cli(['cover', '--lat', '0', '--lng', '181', '--radius', '15mi']);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toBe('geoshard cover: --lng 181 is not a longitude: expected a number of degrees in [-180, 180]\n');
     expect(r.stdout).toBe('');
-    const w = cli(['plan', p.cur, p.cand, '--cells', p.cells, '--out-dir', join(p.aFile, 'sub')]);
+    const w = cli(['plan', '--boundaries', p.cur, '--candidate', p.cand, '--cells', p.cells, '--out-dir', join(p.aFile, 'sub')]);
     expect(w.status).toBe(1);
     expect(w.stderr).toBe(`geoshard plan: cannot write --out-dir folder ${join(p.aFile, 'sub')}: ${p.aFile} is a regular file, not a folder\n`);
   });

@@ -94,7 +94,7 @@ describe('geoshard cells --from-file', () => {
     expect(JSON.parse(r.out).totalWeight).toBe(3000);
     const file = JSON.parse(readFileSync(b, 'utf8'));
     expect(file.shards.reduce((a: number, s: { restaurants: number; dishes: number }) => a + s.restaurants + s.dishes, 0)).toBe(3000);
-    expect(await run('validate', b)).toMatchObject({ code: 0 });
+    expect(await run('validate', '--boundaries', b)).toMatchObject({ code: 0 });
   });
 });
 

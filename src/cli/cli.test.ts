@@ -54,9 +54,9 @@ describe('geoshard cover', () => {
   });
 
   it('rejects bad input with a message naming the value, exiting non-zero', async () => {
-    expect(await run('cover', '--lat', '95', '--lng', '0', '--radius', '5mi', '--boundaries', file)).toMatchObject({ code: 1, err: expect.stringMatching(/lat 95 is not a latitude/) });
+    expect(await run('cover', '--lat', '95', '--lng', '0', '--radius', '5mi', '--boundaries', file)).toMatchObject({ code: 2, err: expect.stringMatching(/lat 95 is not a latitude/) });
     expect(await run('cover', '--lat', 'x', '--lng', '0', '--radius', '5mi')).toMatchObject({ code: 2, err: expect.stringMatching(/--lat "x" is not a number/) });
-    expect(await run('cover', '--lat', '1', '--lng', '0', '--radius', '0mi', '--boundaries', file)).toMatchObject({ code: 1, err: expect.stringMatching(/radius "0mi" is out of range/) });
+    expect(await run('cover', '--lat', '1', '--lng', '0', '--radius', '0mi', '--boundaries', file)).toMatchObject({ code: 2, err: expect.stringMatching(/radius "0mi" is out of range/) });
     expect(await run('cover', '--lat', '1', '--lng', '0', '--boundaries', file)).toMatchObject({ code: 2, err: expect.stringMatching(/--radius is required/) });
     expect(await run('cover', '--lat', '1', '--lng', '0', '--radius', '5', '--boundaries', join(dir, 'missing.json'))).toMatchObject({ code: 1, err: expect.stringMatching(/cannot read boundary file .*missing.json: no such file/) });
     expect(await run('cover', '--bogus')).toMatchObject({ code: 2, err: expect.stringMatching(/Unknown option '--bogus'/) });
@@ -80,13 +80,13 @@ describe('geoshard route and shard-of', () => {
 
 describe('geoshard validate and hash', () => {
   it('prints ok for a valid file and every problem for a broken one', async () => {
-    expect(await run('validate', file)).toEqual({ code: 0, out: 'ok\n', err: '' });
+    expect(await run('validate', '--boundaries', file)).toEqual({ code: 0, out: 'ok\n', err: '' });
     const bad = JSON.parse(readFileSync(file, 'utf8'));
     bad.boundaries.reverse();
     bad.shards[0].name = bad.shards[1].name;
     const badPath = join(dir, 'bad.json');
     writeFileSync(badPath, JSON.stringify(bad));
-    const r = await run('validate', badPath);
+    const r = await run('validate', '--boundaries', badPath);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/boundaries\[1\]: .* is not after boundaries\[0\]/);
     expect(r.err).toMatch(/shards\[1\]\.name: .* is already the name of shards\[0\]/);
@@ -99,16 +99,16 @@ describe('geoshard validate and hash', () => {
     const p = join(dir, 'edited.json');
     const text = JSON.stringify(f, null, 2);
     writeFileSync(p, text);
-    expect((await run('validate', p)).code).toBe(1);
-    const h = await run('hash', p, '--write');
+    expect((await run('validate', '--boundaries', p)).code).toBe(1);
+    const h = await run('hash', '--boundaries', p, '--write');
     expect(h.code).toBe(0);
     const after = readFileSync(p, 'utf8');
     expect(after).toBe(text.replace(f.hash, h.out.trim()));
-    expect(await run('validate', p)).toMatchObject({ code: 0 });
+    expect(await run('validate', '--boundaries', p)).toMatchObject({ code: 0 });
     f.boundaries[0] = 'zz';
     writeFileSync(p, JSON.stringify(f));
     const before = readFileSync(p, 'utf8');
-    expect(await run('hash', p, '--write')).toMatchObject({ code: 1, err: expect.stringMatching(/not written: .*boundaries\[0\]: "zz"/s) });
+    expect(await run('hash', '--boundaries', p, '--write')).toMatchObject({ code: 1, err: expect.stringMatching(/not written: .*boundaries\[0\]: "zz"/s) });
     expect(readFileSync(p, 'utf8')).toBe(before);
   });
 });
@@ -133,7 +133,7 @@ describe('geoshard balance', () => {
     expect(r.code).toBe(0);
     const report = JSON.parse(r.out);
     expect(report.rows.map((x: { shards: number }) => x.shards)).toEqual([4, 5, 6, 7, 8]);
-    expect(await run('validate', out)).toMatchObject({ code: 0, out: 'ok\n' });
+    expect(await run('validate', '--boundaries', out)).toMatchObject({ code: 0, out: 'ok\n' });
     const written = JSON.parse(readFileSync(out, 'utf8'));
     expect(written.numberOfShards).toBe(report.chosen.shards);
     expect(written.shards.reduce((a: number, s: { restaurants: number; dishes: number }) => a + s.restaurants + s.dishes, 0)).toBe(report.totalWeight);
@@ -157,7 +157,7 @@ describe('the installed command', () => {
       expect(help).toContain(c);
       expect(execFileSync(process.execPath, [bin, c, '--help'], { encoding: 'utf8' })).toMatch(new RegExp(`geoshard ${c}`));
     }
-    expect(spawnSync(process.execPath, [bin, 'validate', file], { encoding: 'utf8' }).stdout).toBe('ok\n');
+    expect(spawnSync(process.execPath, [bin, 'validate', '--boundaries', file], { encoding: 'utf8' }).stdout).toBe('ok\n');
   });
 });
 

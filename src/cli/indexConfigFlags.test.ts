@@ -44,7 +44,7 @@ afterAll(() => {
 const COMMANDS: [string, string[]][] = [
   ['seed', []],
   ['verify-routing', []],
-  ['migrate', ['--to', BUNDLED]],
+  ['migrate', ['--candidate', BUNDLED]],
   ['pipeline', ['--install']],
   ['audit', []],
 ];
@@ -89,7 +89,7 @@ describe('--config on every command that touches an index', () => {
   });
 
   it.each([
-    ['migrate', ['--to', join(ROOT, 'data', 'boundaries.json')]],
+    ['migrate', ['--candidate', join(ROOT, 'data', 'boundaries.json')]],
   ] as [string, string[]][])('%s refuses a config of another document shape than the sample it reads, naming the keys and the valid values', async (cmd, extra) => {
     const flat = file(`flat-${cmd}.json`, JSON.stringify({ index: 'dishes', location: 'geo' }));
     const r = await run(cmd, ...extra, '--config', flat);
@@ -101,7 +101,7 @@ describe('--config on every command that touches an index', () => {
 
   it.each([['seed'], ['verify-routing'], ['migrate']])('%s refuses a config whose index is not the boundary file\'s, naming both', async (cmd) => {
     const other = file(`other-${cmd}.json`, JSON.stringify({ index: 'shops', location: 'location', join: { field: 'join', parent: 'restaurant', child: 'dish', childLocation: 'restaurant_location' } }));
-    const r = await run(cmd, ...(cmd === 'migrate' ? ['--to', BUNDLED] : []), '--config', other);
+    const r = await run(cmd, ...(cmd === 'migrate' ? ['--candidate', BUNDLED] : []), '--config', other);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(new RegExp(`^geoshard ${cmd}: index "shops" \\(the config's, or --index\\) is not valid with .*boundaries\\.json: expected its index "dishes"`));
   });

@@ -1,11 +1,16 @@
 /**
  * The `geoshard` command line: routing-core answers for people, scripts and CI.
- * main() returns the exit code; user errors print one clear message and exit
- * non-zero (2 for usage errors, 1 for bad input or failures).
+ * main() returns the exit code by one rule (EXIT_CODES): 2 when the command line
+ * itself is wrong, 1 when the input it reads is bad or a check or operation
+ * fails, 0 on success. User errors print one clear message.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { BoundaryFileError } from '../core/index.ts';
 import { MissingPeerError } from '../data/optionalPeer.ts';
-import { CliError, problemLines } from './io.ts';
+import { env } from '../server/env.ts';
+import { CliError, problemLines, ROOT } from './io.ts';
+import { setNoticeSink } from './args.ts';
 import type { Command, Io } from './command.ts';
 import { PRIVILEGED_COMMANDS, setPrivilegedCommand, type PrivilegedCommand } from '../server/privileges.ts';
 
@@ -53,22 +58,49 @@ const processIo: Io = {
   err: (t) => void process.stderr.write(t),
 };
 
+/** The exit-code rule every command follows (stated in --help and the CLI reference). */
+export const EXIT_CODES: { code: number; meaning: string }[] = [
+  { code: 0, meaning: 'success: the answer was printed, the check passed, the operation completed' },
+  { code: 1, meaning: 'bad input or failure: a file, index or cluster the command reads is missing or invalid, a check failed (validate, check, audit, verify-routing, golden --check), or an operation failed' },
+  { code: 2, meaning: 'usage: the command line itself is wrong (unknown command or option, a missing required option, an option value that is not valid for it, a stray argument)' },
+];
+
+/** version is the package's version, from package.json. */
+export function version(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 async function help(): Promise<string> {
   const commands = await loadCommands();
   const w = Math.max(...commands.map((c) => c.name.length));
   return `geoshard: route, cover and balance a geosharded OpenSearch index (S2 level-10 cells in Hilbert order)
 
-Usage: geoshard <command> [options]      geoshard <command> --help
+Usage: geoshard <command> [options]      geoshard help <command>      geoshard --version
 
 Commands:
 ${commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`).join('\n')}
+
+Exit codes: ${EXIT_CODES.map((e) => `${e.code} ${e.meaning.split(':')[0]}`).join(', ')}.
 `;
 }
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V') {
+    io.out(`geoshard ${version()}\n`);
+    return 0;
+  }
+  if (name === 'help' && rest.length > 0) {
+    const load = COMMAND_LOADERS.get(rest[0]);
+    if (!load) {
+      io.err(`geoshard help: unknown command "${rest[0]}"\n\n${await help()}`);
+      return 2;
+    }
+    io.out((await load()).usage + '\n');
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.out(await help());
+    (name ? io.out : io.err)(await help());
     return name ? 0 : 2;
   }
   const load = COMMAND_LOADERS.get(name);
@@ -83,6 +115,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
   // A refusal for a missing privilege names this command's documented role (docs/security.md).
   setPrivilegedCommand((PRIVILEGED_COMMANDS as readonly string[]).includes(name) ? (name as PrivilegedCommand) : null);
+  setNoticeSink(io.err);
   try {
     return await cmd.run(rest, io);
   } catch (e) {
@@ -107,7 +140,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       return 1;
     }
     // Last resort: a defect or an unexpected failure. One line, no stack unless GEOSHARD_DEBUG=1.
-    const debug = process.env.GEOSHARD_DEBUG === '1';
+    const debug = env('GEOSHARD_DEBUG') === '1';
     const first = String((e as Error)?.message ?? e).split('\n', 1)[0];
     io.err(`geoshard ${name}: internal error: ${first}${debug ? '' : ' (set GEOSHARD_DEBUG=1 for details)'}\n`);
     if (debug) io.err(`${(e as Error)?.stack ?? String(e)}\n`);

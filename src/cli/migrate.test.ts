@@ -19,18 +19,18 @@ describe('geoshard migrate (input checked before any request)', () => {
   it('requires --to and says how to get usage', async () => {
     const r = await run('migrate');
     expect(r.code).toBe(2);
-    expect(r.err).toContain('geoshard migrate: --to is required');
+    expect(r.err).toContain('geoshard migrate: --candidate is required');
   });
 
   it('refuses a batch size out of range, naming the option, the value and the range', async () => {
-    const r = await run('migrate', '--to', DEFAULT_BOUNDARIES, '--batch', '0');
+    const r = await run('migrate', '--candidate', DEFAULT_BOUNDARIES, '--batch', '0');
     expect(r.code).toBe(2);
     expect(r.err).toContain('--batch "0" is invalid: expected an integer in [1, 10000]');
   });
 
   it('refuses an unknown pause point in GEOSHARD_MIGRATE_PAUSE, listing the points', async () => {
     process.env.GEOSHARD_MIGRATE_PAUSE = 'switching:1';
-    const r = await run('migrate', '--to', DEFAULT_BOUNDARIES);
+    const r = await run('migrate', '--candidate', DEFAULT_BOUNDARIES);
     expect(r.code).toBe(2);
     expect(r.err).toContain('GEOSHARD_MIGRATE_PAUSE "switching:1" is invalid: expected <point>[:<range>] with point one of copying, cutover, verified, deleting');
   });

@@ -33,7 +33,7 @@ beforeAll(() => {
 
 describe('geoshard diff', () => {
   it('prints moves and totals as JSON with tokens as in the boundary file', async () => {
-    const r = await run('diff', p('current.json'), p('candidate.json'), '--cells', p('cells.csv'), '--json', '--centres', '20');
+    const r = await run('diff', '--boundaries', p('current.json'), '--candidate', p('candidate.json'), '--cells', p('cells.csv'), '--json', '--centres', '20');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.moves).toEqual([expect.objectContaining({ from: s1, to: s0, start: tok(100), end: tok(150), restaurants: 2, dishes: 20 })]);
@@ -51,18 +51,18 @@ describe('geoshard diff', () => {
   });
 
   it('reports no change for a file diffed with itself', async () => {
-    const r = await run('diff', p('current.json'), p('current.json'), '--cells', p('cells.csv'), '--centres', '10');
+    const r = await run('diff', '--boundaries', p('current.json'), '--candidate', p('current.json'), '--cells', p('cells.csv'), '--centres', '10');
     expect(r.code).toBe(0);
     expect(r.out).toContain('(the same file)');
     expect(r.out).toContain('no key range changes owner');
     expect(r.out).toMatch(/moved: 0 restaurants and 0 dishes = 0\.00% of the index's 110 documents/);
-    const j = JSON.parse((await run('diff', p('current.json'), p('current.json'), '--cells', p('cells.csv'), '--json', '--centres', '10')).out);
+    const j = JSON.parse((await run('diff', '--boundaries', p('current.json'), '--candidate', p('current.json'), '--cells', p('cells.csv'), '--json', '--centres', '10')).out);
     expect(j.moves).toEqual([]);
     expect(j.totals).toMatchObject({ restaurants: 0, dishes: 0, share: 0 });
   });
 
   it('rejects an invalid candidate with every message of the validator, exiting 1', async () => {
-    const r = await run('diff', p('current.json'), p('invalid.json'), '--cells', p('cells.csv'));
+    const r = await run('diff', '--boundaries', p('current.json'), '--candidate', p('invalid.json'), '--cells', p('cells.csv'));
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
     const errors = validateBoundaryFile(JSON.parse(readFileSync(p('invalid.json'), 'utf8')));
@@ -72,7 +72,7 @@ describe('geoshard diff', () => {
   });
 
   it('prints the moves table, evenness and fan-out beside the hash baseline, and warns when the shard count changes', async () => {
-    const r = await run('diff', p('current.json'), p('four.json'), '--cells', p('cells.csv'), '--centres', '10', '--qps', '500');
+    const r = await run('diff', '--boundaries', p('current.json'), '--candidate', p('four.json'), '--cells', p('cells.csv'), '--centres', '10', '--qps', '500');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/! reindex: numberOfShards changes \(3 → 4\)/);
     expect(r.out).toMatch(/paired by range overlap instead of name/);
@@ -82,19 +82,19 @@ describe('geoshard diff', () => {
   });
 
   it('takes a radius mix with weights and rejects bad options', async () => {
-    const r = await run('diff', p('current.json'), p('candidate.json'), '--cells', p('cells.csv'), '--json', '--centres', '5', '--radii', '10km:3,20km');
+    const r = await run('diff', '--boundaries', p('current.json'), '--candidate', p('candidate.json'), '--cells', p('cells.csv'), '--json', '--centres', '5', '--radii', '10km:3,20km');
     expect(JSON.parse(r.out).fanout.workload.radii.map((x: { weight: number }) => x.weight)).toEqual([0.75, 0.25]);
-    expect(await run('diff', p('current.json'), p('candidate.json'), '--qps', 'lots')).toMatchObject({ code: 2, err: expect.stringMatching(/--qps "lots" is invalid/) });
-    expect(await run('diff', p('current.json'), p('candidate.json'), '--radii', '10km:0')).toMatchObject({ code: 2, err: expect.stringMatching(/--radii weight "0"/) });
-    expect(await run('diff', p('current.json'))).toMatchObject({ code: 2, err: expect.stringMatching(/give CURRENT and CANDIDATE/) });
-    expect(await run('diff', p('current.json'), p('candidate.json'), '--match', 'best')).toMatchObject({ code: 2, err: expect.stringMatching(/--match "best" is invalid/) });
+    expect(await run('diff', '--boundaries', p('current.json'), '--candidate', p('candidate.json'), '--qps', 'lots')).toMatchObject({ code: 2, err: expect.stringMatching(/--qps "lots" is invalid/) });
+    expect(await run('diff', '--boundaries', p('current.json'), '--candidate', p('candidate.json'), '--radii', '10km:0')).toMatchObject({ code: 2, err: expect.stringMatching(/--radii weight "0"/) });
+    expect(await run('diff', '--boundaries', p('current.json'))).toMatchObject({ code: 2, err: expect.stringMatching(/--candidate FILE is required/) });
+    expect(await run('diff', '--boundaries', p('current.json'), '--candidate', p('candidate.json'), '--match', 'best')).toMatchObject({ code: 2, err: expect.stringMatching(/--match "best" is invalid/) });
   });
 });
 
 describe('geoshard plan', () => {
   it('prints the ordered steps as JSON and writes the file in force at each published step', async () => {
     const out = join(dir, 'steps');
-    const r = await run('plan', p('current.json'), p('candidate.json'), '--cells', p('cells.csv'), '--json', '--out-dir', out);
+    const r = await run('plan', '--boundaries', p('current.json'), '--candidate', p('candidate.json'), '--cells', p('cells.csv'), '--json', '--out-dir', out);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.kind).toBe('in-place');
@@ -109,12 +109,12 @@ describe('geoshard plan', () => {
   });
 
   it('says what writers and searches do at every step', async () => {
-    const r = await run('plan', p('current.json'), p('candidate.json'), '--cells', p('cells.csv'));
+    const r = await run('plan', '--boundaries', p('current.json'), '--candidate', p('candidate.json'), '--cells', p('cells.csv'));
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/1 range move between shards of the index: 2 restaurants and 20 dishes \(20\.00% of documents\)/);
     expect(r.out).toMatch(/4\. \[epoch 4, published\] Switch reads of range/);
     expect(r.out.match(/searches: /g)).toHaveLength(7);
-    const re = await run('plan', p('current.json'), p('four.json'), '--cells', p('cells.csv'));
+    const re = await run('plan', '--boundaries', p('current.json'), '--candidate', p('four.json'), '--cells', p('cells.csv'));
     expect(re.out).toMatch(/A new index: numberOfShards changes \(3 → 4\)/);
     expect(re.out).toMatch(/Create the new index with 4 primary shards/);
   });
@@ -122,7 +122,7 @@ describe('geoshard plan', () => {
 
 describe('geoshard split and merge', () => {
   it('splits a shard at its weighted median into a valid file and states the reindex', async () => {
-    const r = await run('split', p('current.json'), s1, '--cells', p('cells.csv'), '--out', p('split.json'), '--created-at', '2026-12-01T00:00:00.000Z');
+    const r = await run('split', '--boundaries', p('current.json'), s1, '--cells', p('cells.csv'), '--out', p('split.json'), '--created-at', '2026-12-01T00:00:00.000Z');
     expect(r.code).toBe(0);
     // s1 holds 22 | 33: the only cut is at 160, and the heavier right half keeps the name.
     expect(r.out).toMatch(new RegExp(`split "${s1}" at ${tok(160)}: \\w+ \\(22 documents\\) \\| ${s1} \\(33 documents\\)`));
@@ -133,12 +133,12 @@ describe('geoshard split and merge', () => {
   });
 
   it('merges two neighbours, and refuses shards that are not neighbours', async () => {
-    const r = await run('merge', p('current.json'), s1, s2, '--cells', p('cells.csv'), '--json');
+    const r = await run('merge', '--boundaries', p('current.json'), s1, s2, '--cells', p('cells.csv'), '--json');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j).toMatchObject({ name: s1, removed: tok(200), restaurants: 9, dishes: 90, shardsBefore: 3, shardsAfter: 2 });
     expect(validateBoundaryFile(j.file)).toEqual([]);
-    const bad = await run('merge', p('current.json'), s0, s2, '--cells', p('cells.csv'));
+    const bad = await run('merge', '--boundaries', p('current.json'), s0, s2, '--cells', p('cells.csv'));
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/are not neighbours/);
   });

@@ -68,7 +68,7 @@ describe('geoshard review', () => {
     const deps: ReviewDeps = { ...fakeWorld().deps, start: async () => ((started = true), { url: '', close: () => {} }) };
     let err = '';
     // Through main, as the person runs it: the core's BoundaryFileError becomes exit 1 naming the file.
-    const code = await main(['review', p('bad.json')], { out: () => {}, err: (t) => (err += t) });
+    const code = await main(['review', '--candidate', p('bad.json')], { out: () => {}, err: (t) => (err += t) });
     expect(code).toBe(1);
     expect(err).toMatch(/^geoshard review: .*bad\.json/);
     expect(err).toMatch(/boundaries\[1\]/);
@@ -79,14 +79,14 @@ describe('geoshard review', () => {
   it('names a missing file and a bad port, with exit codes 1 and 2', async () => {
     let err = '';
     const io = { out: () => {}, err: (t: string) => (err += t) };
-    expect(await main(['review', p('missing.json')], io)).toBe(1);
+    expect(await main(['review', '--candidate', p('missing.json')], io)).toBe(1);
     expect(err).toMatch(/cannot read boundary file .*missing\.json/);
     err = '';
-    expect(await main(['review', p('next.json'), '--port', '70000'], io)).toBe(2);
+    expect(await main(['review', '--candidate', p('next.json'), '--port', '70000'], io)).toBe(2);
     expect(err).toContain('--port 70000 is not a port: expected an integer from 1 to 65535');
     err = '';
     expect(await main(['review'], io)).toBe(2);
-    expect(err).toContain('give CANDIDATE');
+    expect(err).toContain('--candidate FILE is required');
   });
 
   it('serves a file whose name is not a plain file name under a fixed name', () => {

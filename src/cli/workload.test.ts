@@ -87,7 +87,7 @@ describe('geoshard check', () => {
     const candidate2 = join(dir, 'candidate2.json');
     writeFileSync(candidate2, formatBoundaryFile(fileWithCuts([1_000, sf + 50, 3_000_000, 5_000_000])));
     const xml = join(dir, 'out.xml');
-    const r = await run('check', current, candidate2, '--cells', cells, '--workload', workload, '--max-moved', '5%', '--max-heaviest', '3', '--cities', goldenPath, '--junit', xml);
+    const r = await run('check', '--boundaries', current, '--candidate', candidate2, '--cells', cells, '--workload', workload, '--max-moved', '5%', '--max-heaviest', '3', '--cities', goldenPath, '--junit', xml);
     expect(r.code).toBe(1);
     const tree = parseXml(xml);
     expect(tree.tag).toBe('testsuites');
@@ -117,7 +117,7 @@ describe('geoshard check', () => {
     const csv = join(dir, 'same.csv');
     writeFileSync(csv, 'name,lat,lng\nSF,37.7749,-122.4194\n');
     expect((await run('golden', '--cities', csv, '--boundaries', current)).code).toBe(0);
-    const r = await run('check', current, current, '--cells', cells, '--cities', join(dir, 'same.golden.json'), '--json');
+    const r = await run('check', '--boundaries', current, '--candidate', current, '--cells', cells, '--cities', join(dir, 'same.golden.json'), '--json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ pass: true, golden: { searches: 3, changed: [] } });
   });
@@ -178,7 +178,7 @@ describe('geoshard workload, hotspots, cache, balance and diff with a workload',
   });
 
   it('adds load per shard, the hottest shards and fan-out over the workload to diff', async () => {
-    const r = await run('diff', current, candidate, '--cells', cells, '--workload', workload, '--centres', '10', '--json');
+    const r = await run('diff', '--boundaries', current, '--candidate', candidate, '--cells', cells, '--workload', workload, '--centres', '10', '--json');
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out).workload;
     expect(j.searches).toBe(2);

@@ -82,6 +82,15 @@ export interface ValidationError {
  */
 export const MAX_BOUNDARY_FILE_BYTES = 1024 * 1024;
 
+/** An OpenSearch index (or alias) name as the validator accepts it (at most 255 characters). */
+export const INDEX_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
+
+/** A shard name (a routing value): no commas or spaces, since a routing string joins names with commas. */
+export const SHARD_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** A sha256 as the file writes it (hash, parent). */
+export const HASH_PATTERN = /^[0-9a-f]{64}$/;
+
 /**
  * MAX_OBJECT_FIELDS is the most keys one object of a boundary file may have:
  * the file itself has at most 13, `balance` a handful. More is refused before
@@ -260,7 +269,7 @@ export function checkBoundaryFile(input: unknown, maxListed: number = MAX_LISTED
   reportUnknownFields(input, '', 'a boundary file', BOUNDARY_FILE_FIELDS, err);
   const f = input;
   if (f.format !== BOUNDARY_FORMAT) err('format', `${show(f.format)} is not supported: expected "${BOUNDARY_FORMAT}"`);
-  if (typeof f.index !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/.test(f.index) || f.index.length > 255) {
+  if (typeof f.index !== 'string' || !INDEX_NAME_PATTERN.test(f.index) || f.index.length > 255) {
     err('index', `${show(f.index)} is not a valid OpenSearch index name: lower-case letters, digits, ".", "_" or "-", not starting with a symbol`);
   }
   if (f.level !== 10) err('level', `${show(f.level)} is not supported: expected 10`);
@@ -333,7 +342,7 @@ export function checkBoundaryFile(input: unknown, maxListed: number = MAX_LISTED
       }
       reportUnknownFields(s, p, 'a shard entry', SHARD_ENTRY_FIELDS, err);
       const name = s.name;
-      if (typeof name !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(name)) {
+      if (typeof name !== 'string' || !SHARD_NAME_PATTERN.test(name)) {
         err(`${p}.name`, `${show(name)} is not a valid shard name: 1 to 64 letters, digits, "_", "." or "-" (no commas or spaces: a routing string joins names with commas)`);
       } else if (names.has(name)) {
         err(`${p}.name`, `"${name}" is already the name of shards[${names.get(name)}]: names must be unique`);
@@ -379,15 +388,15 @@ export function checkBoundaryFile(input: unknown, maxListed: number = MAX_LISTED
   if (typeof f.createdAt !== 'string' || Number.isNaN(Date.parse(f.createdAt))) {
     err('createdAt', `${show(f.createdAt)} is not an ISO-8601 time such as "2026-11-30T00:00:00.000Z"`);
   }
-  if (f.parent !== null && (typeof f.parent !== 'string' || !/^[0-9a-f]{64}$/.test(f.parent))) {
+  if (f.parent !== null && (typeof f.parent !== 'string' || !HASH_PATTERN.test(f.parent))) {
     err('parent', `${show(f.parent)} is invalid: expected null or the 64-hex-digit hash of the file this one derives from`);
   }
-  if (typeof f.hash !== 'string' || !/^[0-9a-f]{64}$/.test(f.hash)) {
-    err('hash', `${show(f.hash)} is not a sha256: expected 64 lower-case hex digits (geoshard hash FILE --write computes it)`);
+  if (typeof f.hash !== 'string' || !HASH_PATTERN.test(f.hash)) {
+    err('hash', `${show(f.hash)} is not a sha256: expected 64 lower-case hex digits (geoshard hash --boundaries FILE --write computes it)`);
   } else {
     const expected = computeHash(f);
     if (expected !== f.hash) {
-      err('hash', `"${f.hash}" does not match the content (sha256 ${expected}): the file was edited after it was hashed; review the edit, then run geoshard hash FILE --write`);
+      err('hash', `"${f.hash}" does not match the content (sha256 ${expected}): the file was edited after it was hashed; review the edit, then run geoshard hash --boundaries FILE --write`);
     }
   }
   return { problems, total };

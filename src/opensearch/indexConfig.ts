@@ -46,7 +46,7 @@ export interface IndexConfig {
 
 /** The keys of the file, in the order the documentation lists them. */
 export const INDEX_CONFIG_KEYS = ['index', 'location', 'weight', 'name', 'join', 'facets'] as const;
-const JOIN_KEYS = ['field', 'parent', 'child', 'childLocation'] as const;
+export const JOIN_KEYS = ['field', 'parent', 'child', 'childLocation'] as const;
 
 /** The most facets a config names. */
 export const MAX_FACETS = 16;
@@ -65,7 +65,7 @@ export const SAMPLE_CONFIG: Readonly<IndexConfig> = Object.freeze({
 }) as IndexConfig;
 
 /** A field path as OpenSearch names a field: parts of letters, digits, `_`, `-` or `@` joined by single dots. */
-const FIELD_PATH = /^[A-Za-z0-9_@-]+(\.[A-Za-z0-9_@-]+)*$/;
+export const FIELD_PATH = /^[A-Za-z0-9_@-]+(\.[A-Za-z0-9_@-]+)*$/;
 const FIELD_WHAT = 'a field path: letters, digits, _, - or @, parts joined by single dots (such as "pos" or "geo.point"), at most 255 characters';
 
 /** fieldPathProblem returns why `v` is not a field path, or null when it is one. */
@@ -112,7 +112,8 @@ export function checkIndexConfig(value: unknown): { config: IndexConfig | null; 
   if (!isObj(value)) {
     return { config: null, problems: [{ field: '', message: `${show(value)} is not an object { ${INDEX_CONFIG_KEYS.join(', ')} }: the index, its location field and (optionally) weight, name, join, facets` }] };
   }
-  reportUnknownFields(value, '', 'an index config', INDEX_CONFIG_KEYS, err);
+  // "$schema" points an editor at data/config.schema.json; the config itself ignores it.
+  reportUnknownFields(value, '', 'an index config', [...INDEX_CONFIG_KEYS, '$schema'], err);
   for (const k of RESERVED_KEYS) if (Object.prototype.hasOwnProperty.call(value, k)) err(k, 'reserved key: remove it');
   const field = (key: string, v: unknown) => {
     const p = fieldPathProblem(v);

@@ -13,13 +13,15 @@
  */
 import { createServer } from 'node:http';
 import { LiveApi } from './api.ts';
+import { env } from './env.ts';
 
-const port = process.env.API_PORT === undefined || process.env.API_PORT === '' ? 8787 : Number(process.env.API_PORT);
+const apiPort = env('API_PORT');
+const port = apiPort === undefined || apiPort === '' ? 8787 : Number(apiPort);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`API_PORT ${JSON.stringify(process.env.API_PORT)} is invalid: expected an integer port in [0, 65535]`);
+  console.error(`API_PORT ${JSON.stringify(apiPort)} is invalid: expected an integer port in [0, 65535]`);
   process.exit(2);
 }
-const host = process.env.API_HOST || '127.0.0.1';
+const host = env('API_HOST') || '127.0.0.1';
 const api = new LiveApi();
 const first = await api.start();
 if ('error' in first) console.warn(`[geoshard] ${first.error}`);

@@ -137,7 +137,7 @@ interface Cli {
 
 function migrate(to: string, pause?: string, extra: string[] = []): Cli {
   const env = { ...process.env, GEOSHARD_MIGRATE_PAUSE: pause ?? '' };
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'src', 'cli', 'bin.ts'), 'migrate', '--to', to, '--grace-ms', GRACE_MS, ...extra], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'src', 'cli', 'bin.ts'), 'migrate', '--candidate', to, '--grace-ms', GRACE_MS, ...extra], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   let out = '';
   const waiters: { re: RegExp; resolve: () => void }[] = [];
@@ -350,7 +350,7 @@ describe('geoshard migrate on a live index', () => {
   it('refuses a shard-count change with the reindex plan, changing nothing', async () => {
     const p = join(dir, 'merged.json');
     // One shard fewer: the core's merge of the first two shards.
-    expect(await main(['merge', BASE_PATH, base.shards[0].name, base.shards[1].name, '--out', p, '--created-at', '2026-12-01T00:00:00.000Z'], { out: () => {}, err: () => {} })).toBe(0);
+    expect(await main(['merge', '--boundaries', BASE_PATH, base.shards[0].name, base.shards[1].name, '--out', p, '--created-at', '2026-12-01T00:00:00.000Z'], { out: () => {}, err: () => {} })).toBe(0);
     const before = await getIndexMeta(client, INDEX);
     const cli = migrate(p);
     expect(await cli.exit).toBe(1);

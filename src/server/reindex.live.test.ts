@@ -506,12 +506,12 @@ describe('geoshard reindex on a real node', () => {
     const basePath = join(dir, 'dishes.json');
     writeFileSync(basePath, JSON.stringify(base, null, 2));
     const splitPath = join(dir, 'dishes-split.json');
-    const sp = await cli('split', basePath, base.shards[0].name, '--out', splitPath, '--created-at', '2026-12-01T00:00:00.000Z');
+    const sp = await cli('split', '--boundaries', basePath, base.shards[0].name, '--out', splitPath, '--created-at', '2026-12-01T00:00:00.000Z');
     expect(sp.code, sp.err).toBe(0);
     const split: BoundaryFile = parseBoundaryFile(readFileSync(splitPath, 'utf8'), splitPath);
     expect(split.numberOfShards).toBe(base.numberOfShards + 1);
     // migrate refuses the change and names the command.
-    const mig = await cli('migrate', '--to', splitPath);
+    const mig = await cli('migrate', '--candidate', splitPath);
     expect(mig.code).not.toBe(0);
     expect(mig.err).toContain(`npx geoshard reindex --from ${SRC} --to ${SRC}-v${split.version} --boundaries ${splitPath} --alias ${SRC}-live`);
     const srcDocs = await docsByShard(SRC);

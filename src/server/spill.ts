@@ -34,6 +34,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { env } from './env.ts';
 
 /** Records a partition aims at (per side): 200 k records of ~60 bytes is ~12 MB of file, ~40 MB as a Map. */
 export const RECORDS_PER_PARTITION = 200_000;
@@ -126,7 +127,7 @@ export class SpillJoin {
    * @param o.perPartition records a partition aims at (default RECORDS_PER_PARTITION).
    */
   constructor(expected: number, o: { dir?: string; perPartition?: number } = {}) {
-    const root = o.dir ?? process.env.GEOSHARD_SPILL_DIR ?? os.tmpdir();
+    const root = o.dir ?? env('GEOSHARD_SPILL_DIR') ?? os.tmpdir();
     fs.mkdirSync(root, { recursive: true });
     this.dir = fs.mkdtempSync(path.join(root, 'geoshard-spill-'));
     this.partitions = partitionsFor(expected, o.perPartition);

@@ -81,7 +81,7 @@ export function MigrationPanel() {
           {ours && r.indexHash ? (ours === r.indexHash ? ' (the explorer’s file).' : ' (not the explorer’s file).') : '.'}
         </p>
         <p className="small dim">
-          Start one with <code>npx geoshard migrate --to CANDIDATE.json</code>: this view follows it while it runs.
+          Start one with <code>npx geoshard migrate --candidate CANDIDATE.json</code>: this view follows it while it runs.
         </p>
       </section>
     );

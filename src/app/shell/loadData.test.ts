@@ -48,7 +48,7 @@ describe('loading the boundary file', () => {
     const page = '<!doctype html>\n<html lang="en"><head><title>geoshard explorer</title></head><body><div id="root"></div></body></html>';
     const err = await loadBoundaries('/tmp/x.json', fetchOf(200, page)).catch((e: DataLoadError) => e);
     expect(err).toBeInstanceOf(DataLoadError);
-    expect((err as DataLoadError).problems[0]).toMatch(/^\/tmp\/x\.json: the server returned HTML, not a boundary file: .*npx geoshard review FILE/);
+    expect((err as DataLoadError).problems[0]).toMatch(/^\/tmp\/x\.json: the server returned HTML, not a boundary file: .*npx geoshard review --candidate FILE/);
     expect((err as DataLoadError).message).not.toMatch(/Unexpected token/);
   });
 });

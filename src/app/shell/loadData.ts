@@ -162,7 +162,7 @@ export async function fetchText(url: string, what: string, fetchFn: Fetch = fetc
   if (/^\s*<(!doctype\s+html|html[\s>])/i.test(text)) {
     const noun = /boundary file/.test(what) ? 'a boundary file' : what;
     throw new DataLoadError(`Cannot load ${what}`, [
-      `${url}: the server returned HTML, not ${noun}: the file is not served at this path (to review a file on your disk, run \`npx geoshard review FILE\`, which serves it and opens the explorer)`,
+      `${url}: the server returned HTML, not ${noun}: the file is not served at this path (to review a file on your disk, run \`npx geoshard review --candidate FILE\`, which serves it and opens the explorer)`,
     ]);
   }
   return text;

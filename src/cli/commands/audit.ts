@@ -32,8 +32,8 @@ intermediate file while "geoshard migrate" runs, when a range in a move has two 
 
 Exit 0 when every document is right; exit 1 naming each problem (document id, shard found,
 shard expected, why; the first N, and how many more). Progress (documents/s, ETA) on stderr.
+The index: --index, else the config's, else the index of data/boundaries.json.
 
-  --index I          the index (default: the config's, else the index of data/boundaries.json)
   --json             print the report as JSON (every problem up to 10,000; counts of all)
   --limit N          problems printed (default ${DEFAULT_LIMIT}; 0..10000)
   --page-size P      documents per page (default 10000; 100..10000)

@@ -5,7 +5,7 @@ import { workloadFanout, requestRates, cellLoads, shardTotals } from '../../core
 import { evaluateGate, type GateThresholds, type GateResult } from '../../core/gate.ts';
 import { formatShardCount } from '../../core/searches.ts';
 import { parse } from '../args.ts';
-import { loadBoundaryFile, loadCells, readText, writeFileAtomic, CliError, DEFAULT_CELLS } from '../io.ts';
+import { loadBoundaryFile, loadCells, readText, writeFileAtomic, CliError, DEFAULT_CELLS, DEFAULT_BOUNDARIES } from '../io.ts';
 import { loadWorkload, WORKLOAD_OPTION } from './workload.ts';
 import { junitXml, type JunitCase } from '../junit.ts';
 import type { GoldenEntry } from './goldenFile.ts';
@@ -46,12 +46,16 @@ export function goldenChanges(candidate: Router, entries: readonly GoldenEntry[]
 export const check: Command = {
   name: 'check',
   summary: 'gate a candidate boundary file in CI: thresholds on moves, fan-out and evenness; golden cities; JUnit XML',
-  usage: `geoshard check CURRENT CANDIDATE [--workload FILE] [--max-moved 5%] [--max-mean-shards 1.6]
+  usage: `geoshard check [--boundaries CURRENT] --candidate CANDIDATE [--workload FILE] [--max-moved 5%] [--max-mean-shards 1.6]
                 [--max-heaviest 1.05] [--max-heaviest-load X] [--cities e2e/cities.golden.json]
                 [--cells FILE] [--junit out.xml] [--json]
 
 Exits 0 when every threshold given holds (value ≤ limit) and no golden search changes, 1
 naming each threshold broken with its value and each golden search that changes.
+
+  --boundaries CURRENT  the boundary file in use (default data/boundaries.json)
+  --candidate FILE      the proposed boundary file (required); the old positional form
+                        CURRENT CANDIDATE still works for this release, with a notice
   --max-moved P          share of documents whose shard changes (the diff's "moved"), as 5% or 0.05
   --max-mean-shards X    mean shards a search asks under the candidate: over --workload, or over
                          the built-in mix (2,000 centres ∝ restaurants × 5/15/25/50 mi, seed 1)
@@ -65,9 +69,9 @@ ${WORKLOAD_OPTION}
                          golden search, failures with their messages
   --json                 print JSON instead of text`,
   run(argv, io) {
-    const { values, positionals } = parse(
+    const { values } = parse(
       argv,
-      {
+      { boundaries: { type: 'string' }, candidate: { type: 'string' },
         workload: { type: 'string' },
         'max-moved': { type: 'string' },
         'max-mean-shards': { type: 'string' },
@@ -79,16 +83,18 @@ ${WORKLOAD_OPTION}
         json: { type: 'boolean' },
       },
       'check',
-      true,
+      false,
+      { positional: ['boundaries', 'candidate'] },
     );
-    if (positionals.length !== 2) throw new CliError('geoshard check: give CURRENT and CANDIDATE boundary files\nRun "geoshard check --help" for usage.', 2);
+    if (values.candidate === undefined) throw new CliError('geoshard check: --candidate FILE is required: the boundary file to compare with --boundaries (default data/boundaries.json)\nRun "geoshard check --help" for usage.', 2);
     const thresholds: GateThresholds = {
       maxMoved: readLimit(values['max-moved'], 'max-moved', true),
       maxMeanShards: readLimit(values['max-mean-shards'], 'max-mean-shards', false),
       maxHeaviest: readLimit(values['max-heaviest'], 'max-heaviest', false),
       maxHeaviestLoad: readLimit(values['max-heaviest-load'], 'max-heaviest-load', false),
     };
-    const [currentPath, candidatePath] = positionals;
+    const currentPath = (values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES;
+    const candidatePath = values.candidate as string;
     const current = new Router(loadBoundaryFile(currentPath), currentPath);
     const candidate = new Router(loadBoundaryFile(candidatePath), candidatePath);
     const cells = loadCells((values.cells as string | undefined) ?? DEFAULT_CELLS);

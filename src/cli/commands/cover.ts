@@ -1,5 +1,5 @@
-import { parseRadius, cellToken, cellFromOrdinal } from '../../core/index.ts';
-import { parse, degrees, str } from '../args.ts';
+import { cellToken, cellFromOrdinal } from '../../core/index.ts';
+import { parse, degrees, radius as radiusOption } from '../args.ts';
 import { loadRouter, DEFAULT_BOUNDARIES } from '../io.ts';
 import type { Command } from '../command.ts';
 
@@ -21,7 +21,7 @@ per shard and the routing string.
     const { values } = parse(argv, { lat: { type: 'string' }, lng: { type: 'string' }, radius: { type: 'string' }, boundaries: { type: 'string' }, json: { type: 'boolean' } }, 'cover');
     const lat = degrees(values.lat, 'lat', 'cover');
     const lng = degrees(values.lng, 'lng', 'cover');
-    const radius = parseRadius(str(values.radius, 'radius', 'cover'), 'mi', '--radius');
+    const radius = radiusOption(values.radius, 'radius', 'cover');
     const router = loadRouter((values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES);
     const r = router.cover(lat, lng, radius.km);
     if (values.json) {

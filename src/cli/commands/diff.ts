@@ -2,7 +2,7 @@ import { diffBoundaries, parseRadius, formatRadius, Router, type BoundaryDiff, t
 import { searchWorkload, type RadiusShare } from '../../core/searchWorkload.ts';
 import { expectedFanout, type Fanout } from '../../core/expectedFanout.ts';
 import { parse, int, decimal } from '../args.ts';
-import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError } from '../io.ts';
+import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError, DEFAULT_BOUNDARIES } from '../io.ts';
 import type { Command } from '../command.ts';
 import { loadWorkload, WORKLOAD_OPTION } from './workload.ts';
 import { workloadLoadFigures, workloadLoadTable } from './diffWorkload.ts';
@@ -78,7 +78,7 @@ function shardsTable(d: BoundaryDiff): string {
 export const diff: Command = {
   name: 'diff',
   summary: 'what a candidate boundary file changes: moves, documents moved, evenness, fan-out',
-  usage: `geoshard diff CURRENT CANDIDATE [--cells FILE] [--json] [--qps N] [--centres N] [--seed N] [--radii LIST] [--match name|range]
+  usage: `geoshard diff [--boundaries CURRENT] --candidate CANDIDATE [--cells FILE] [--json] [--qps N] [--centres N] [--seed N] [--radii LIST] [--match name|range]
 
 Compares two boundary files over the cells file and prints
   - the key ranges whose owner changes (owners matched by shard name: a range moves when the
@@ -95,6 +95,9 @@ A candidate with another index name, shard count or routing shards needs a new i
 document is written again, and the diff says so. An invalid file is rejected with every
 problem the validator finds (exit 1).
 
+  --boundaries CURRENT  the boundary file in use (default data/boundaries.json)
+  --candidate FILE      the proposed boundary file (required); the old positional form
+                        CURRENT CANDIDATE still works for this release, with a notice
   --cells FILE    cells file, header token,restaurants,dishes (default data/cells.csv)
   --qps N         query rate for shard-queries per second (default 1000)
   --centres N     search centres in the workload (default 2000)
@@ -107,13 +110,14 @@ ${WORKLOAD_OPTION}
   --json          print JSON: { moves: [{ from, to, start, end, restaurants, dishes, ... }],
                   totals: { restaurants, dishes, share, ... }, shards, evenness, fanout, ... }`,
   run(argv, io) {
-    const { values, positionals } = parse(
+    const { values } = parse(
       argv,
-      { cells: { type: 'string' }, json: { type: 'boolean' }, qps: { type: 'string' }, centres: { type: 'string' }, seed: { type: 'string' }, radii: { type: 'string' }, match: { type: 'string' }, workload: { type: 'string' } },
+      { boundaries: { type: 'string' }, candidate: { type: 'string' }, cells: { type: 'string' }, json: { type: 'boolean' }, qps: { type: 'string' }, centres: { type: 'string' }, seed: { type: 'string' }, radii: { type: 'string' }, match: { type: 'string' }, workload: { type: 'string' } },
       'diff',
-      true,
+      false,
+      { positional: ['boundaries', 'candidate'] },
     );
-    if (positionals.length !== 2) throw new CliError('geoshard diff: give CURRENT and CANDIDATE boundary files\nRun "geoshard diff --help" for usage.', 2);
+    if (values.candidate === undefined) throw new CliError('geoshard diff: --candidate FILE is required: the boundary file to compare with --boundaries (default data/boundaries.json)\nRun "geoshard diff --help" for usage.', 2);
     const qps = values.qps === undefined ? 1000 : decimal(values.qps as string);
     if (qps === undefined || qps < 0) throw new CliError(`geoshard diff: --qps ${JSON.stringify(values.qps)} is invalid: expected a non-negative number of queries per second`, 2);
     const centres = int(values.centres, 'centres', 'diff', 2000, 1, 1_000_000);
@@ -121,7 +125,8 @@ ${WORKLOAD_OPTION}
     const match = (values.match as string | undefined) ?? 'name';
     if (match !== 'name' && match !== 'range') throw new CliError(`geoshard diff: --match ${JSON.stringify(match)} is invalid: expected "name" or "range"`, 2);
     const radii = values.radii === undefined ? undefined : parseRadii(values.radii as string, 'diff');
-    const [currentPath, candidatePath] = positionals;
+    const currentPath = (values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES;
+    const candidatePath = values.candidate as string;
     const current = new Router(loadBoundaryFile(currentPath), currentPath);
     const candidate = new Router(loadBoundaryFile(candidatePath), candidatePath);
     const cellsPath = (values.cells as string | undefined) ?? DEFAULT_CELLS;

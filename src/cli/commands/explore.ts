@@ -7,6 +7,7 @@ import { BoundaryFileError, parseBoundaryFile, parseCellsCsv, type BoundaryFile,
 import type { IndexConfig } from '../../opensearch/indexConfig.ts';
 import type { Command, Io } from '../command.ts';
 import type { ExplorerServer } from './review.ts';
+import { env as readEnv } from '../../server/env.ts';
 
 /** The paths the explorer serves the user's files at (src/server/staticFiles.ts servedFiles), and the page names them by. */
 export const SERVED_BOUNDARIES = '/explore/boundaries.json';
@@ -196,7 +197,7 @@ export async function runExplore(argv: string[], io: Io, deps: ExploreDeps = def
     port = /^\d+$/.test(values.port) ? Number(values.port) : NaN;
     if (!(Number.isInteger(port) && port >= 1 && port <= 65535)) throw new CliError(`geoshard explore: --port ${JSON.stringify(values.port)} is not a port: expected an integer from 1 to 65535`, 2);
   }
-  let opensearch: string | undefined = env.OPENSEARCH_URL?.trim() || undefined;
+  let opensearch: string | undefined = readEnv('OPENSEARCH_URL', env)?.trim() || undefined;
   if (values.opensearch !== undefined) {
     let u: URL | null = null;
     try {

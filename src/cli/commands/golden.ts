@@ -120,7 +120,7 @@ export function diffGolden(was: Partial<GoldenFile>, now: GoldenFile): string[] 
 export const golden: Command = {
   name: 'golden',
   summary: 'write (or --check) e2e/cities.golden.json, the explorer tests\' expected searches',
-  usage: `geoshard golden [--out FILE] [--check] [--boundaries FILE] [--cities FILE]
+  usage: `geoshard golden [--out FILE] [--check] [--boundaries FILE] [--cities FILE] [--json]
 
 Computes the expected cell count, "k / N" and routing string of the explorer's end-to-end
 searches from the routing core: ${GOLDEN_PRESETS.join(', ')} at ${GOLDEN_RADII.join(' and ')},
@@ -135,9 +135,10 @@ Writes them with the boundary file's hash and version, atomically.
                      or name,lat,lng) writes a golden file for those cities instead: every city at
                      every --radii, no straddling cities, to --out (default: the CSV's name with
                      .golden.json)
-  --radii LIST       radii for a .csv cities file (default 5,15,50; bare numbers are miles)`,
+  --radii LIST       radii for a .csv cities file (default 5,15,50; bare numbers are miles)
+  --json             print { "file", "boundaryFile", "boundaryVersion", "boundaryHash", "searches", ... }`,
   run(argv, io) {
-    const { values } = parse(argv, { out: { type: 'string' }, check: { type: 'boolean' }, boundaries: { type: 'string' }, cities: { type: 'string' }, radii: { type: 'string' } }, 'golden');
+    const { values } = parse(argv, { out: { type: 'string' }, check: { type: 'boolean' }, boundaries: { type: 'string' }, cities: { type: 'string' }, radii: { type: 'string' }, json: { type: 'boolean' } }, 'golden');
     const boundariesPath = (values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES;
     const citiesPath = (values.cities as string | undefined) ?? DEFAULT_CITIES;
     const csv = /\.csv$/i.test(citiesPath);
@@ -156,6 +157,11 @@ Writes them with the boundary file's hash and version, atomically.
     if (values.check) {
       if (!existsSync(out)) throw new CliError(`geoshard golden --check: no golden file at ${out}: run "npx geoshard golden" to write it`);
       const current = readText(out, 'golden file');
+      const summary = { file: rel(out), boundaryFile: g.boundaryFile, boundaryVersion: g.boundaryVersion, boundaryHash: g.boundaryHash, searches: g.cities.length };
+      if (values.json) {
+        io.out(JSON.stringify({ ...summary, matches: current === text }) + '\n');
+        return current === text ? 0 : 1;
+      }
       if (current === text) {
         io.out(`${rel(out)} matches ${g.boundaryFile} (version ${g.boundaryVersion}, hash ${g.boundaryHash.slice(0, 12)}…): ${g.cities.length} searches\n`);
         return 0;
@@ -175,6 +181,10 @@ Writes them with the boundary file's hash and version, atomically.
       return 1;
     }
     writeFileAtomic(out, text, 'golden file');
+    if (values.json) {
+      io.out(JSON.stringify({ file: rel(out), boundaryFile: g.boundaryFile, boundaryVersion: g.boundaryVersion, boundaryHash: g.boundaryHash, searches: g.cities.length, written: true }) + '\n');
+      return 0;
+    }
     if (csv) {
       io.out(`wrote ${rel(out)}: ${g.cities.length} searches from ${g.boundaryFile} (version ${g.boundaryVersion}, hash ${g.boundaryHash.slice(0, 12)}…)\n`);
       return 0;

@@ -2,7 +2,7 @@ import { computeHash, validateBoundaryFile, checkBoundaryFile, BoundaryFileError
 import { canonicalContent } from '../../core/boundaries.ts';
 import { readBoundaryJson } from '../../core/boundaryText.ts';
 import { parse } from '../args.ts';
-import { readText, naming, writeFileAtomic, problemLines, problemCount, CliError } from '../io.ts';
+import { readText, naming, writeFileAtomic, problemLines, problemCount, CliError, DEFAULT_BOUNDARIES } from '../io.ts';
 import type { Command } from '../command.ts';
 
 const JSON_SPACE = new Set([' ', '\t', '\n', '\r']);
@@ -55,17 +55,22 @@ export function topLevelMembers(text: string): { key: string; start: number; end
 export const hash: Command = {
   name: 'hash',
   summary: "print (or, after a hand edit, write) a boundary file's content hash",
-  usage: `geoshard hash FILE [--write]
+  usage: `geoshard hash [--boundaries FILE] [--write] [--json]
 
 Prints the sha256 of the file's canonical content (all fields but "hash", keys sorted,
 no white space). With --write, stores it in the file's "hash" field, and nothing else,
 once every other check passes: only the value of the top-level "hash" changes, the rest
 of the file is kept byte for byte; the file is replaced atomically, through a symbolic link
-to its target, keeping its permissions.`,
+to its target, keeping its permissions.
+
+  --boundaries FILE  boundary file (default data/boundaries.json); the old positional FILE
+                     still works for this release, with a notice
+  --write            store the hash in the file
+  --json             print { "file", "hash", "written" }`,
   run(argv, io) {
-    const { values, positionals } = parse(argv, { write: { type: 'boolean' } }, 'hash', true);
-    if (positionals.length !== 1) throw new CliError('geoshard hash: give exactly one FILE\nRun "geoshard hash --help" for usage.', 2);
-    const path = positionals[0];
+    const { values } = parse(argv, { boundaries: { type: 'string' }, write: { type: 'boolean' }, json: { type: 'boolean' } }, 'hash', false, { positional: ['boundaries'] });
+    const path = (values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES;
+    const print = (h: string, written: boolean) => io.out(values.json ? JSON.stringify({ file: path, hash: h, written }) + '\n' : `${h}\n`);
     return naming(path, 'boundary file', () => {
       const text = readText(path, 'boundary file');
       let obj: Record<string, unknown>;
@@ -78,7 +83,7 @@ to its target, keeping its permissions.`,
       if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new CliError(`${path}: expected a JSON object`);
       const h = computeHash(obj);
       if (!values.write) {
-        io.out(`${h}\n`);
+        print(h, false);
         return 0;
       }
       const next = { ...obj, hash: h };
@@ -104,11 +109,11 @@ to its target, keeping its permissions.`,
       }
       const b = back as Record<string, unknown> | undefined;
       if (!b || b.hash !== h || canonicalContent(b) !== canonicalContent(obj) || validateBoundaryFile(b).length > 0) {
-        throw new CliError(`${path}: not written: its layout cannot be kept while changing only the hash; run geoshard hash ${path} and put the printed hash in the top-level "hash" field by hand`);
+        throw new CliError(`${path}: not written: its layout cannot be kept while changing only the hash; run geoshard hash --boundaries ${path} and put the printed hash in the top-level "hash" field by hand`);
       }
       if (rewritten !== text) writeFileAtomic(path, rewritten, 'boundary file');
       if (hashes.length === 0) io.err(`${path}: had no top-level "hash" field: written in the standard layout\n`);
-      io.out(`${h}\n`);
+      print(h, rewritten !== text);
       return 0;
     });
   },

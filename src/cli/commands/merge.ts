@@ -1,6 +1,6 @@
 import { mergeShards, type EditResult } from '../../core/index.ts';
 import { parse, timestamp } from '../args.ts';
-import { loadBoundaryFile, loadCells, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';
+import { loadBoundaryFile, loadCells, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
 
 /** editReport is the part of split's and merge's output they share: renames, the reindex consequence, what was written. */
@@ -15,7 +15,7 @@ export function editReport(r: EditResult, out: string | undefined): string {
 export const merge: Command = {
   name: 'merge',
   summary: 'merge two neighbouring shards into one (a new file, one shard fewer)',
-  usage: `geoshard merge FILE SHARD_A SHARD_B [--cells FILE] [--out FILE] [--created-at T] [--json]
+  usage: `geoshard merge [--boundaries FILE] SHARD_A SHARD_B [--cells FILE] [--out FILE] [--created-at T] [--json]
 
 Merges two shards that are neighbours in key order into one, which keeps the name of the
 heavier, and makes a new boundary file: version + 1, parent = FILE's hash, one shard fewer.
@@ -23,14 +23,17 @@ Other names are kept where they still route to a free shard number under the new
 shard count changes, so shipping the file means a new index and a reindex of every document:
 the output says so; geoshard diff and geoshard plan show the cost.
 
+  --boundaries FILE  boundary file (default data/boundaries.json); the old form
+                  FILE SHARD_A SHARD_B still works for this release, with a notice
   --cells FILE    cells file (default data/cells.csv)
   --out FILE      write the new boundary file here, atomically (default: report only)
   --created-at T  createdAt of the new file, ISO-8601 such as 2026-11-30T00:00:00.000Z (default now)
   --json          print { name, removed, restaurants, dishes, renamed, consequence, hash, file }`,
   run(argv, io) {
-    const { values, positionals } = parse(argv, { cells: { type: 'string' }, out: { type: 'string' }, 'created-at': { type: 'string' }, json: { type: 'boolean' } }, 'merge', true);
-    if (positionals.length !== 3) throw new CliError('geoshard merge: give FILE and the names of two neighbouring shards\nRun "geoshard merge --help" for usage.', 2);
-    const [path, a, b] = positionals;
+    const { values, positionals } = parse(argv, { boundaries: { type: 'string' }, cells: { type: 'string' }, out: { type: 'string' }, 'created-at': { type: 'string' }, json: { type: 'boolean' } }, 'merge', true, { positional: ['boundaries'], keep: 2 });
+    if (positionals.length !== 2) throw new CliError('geoshard merge: give the names of two neighbouring shards (and the file with --boundaries FILE)\nRun "geoshard merge --help" for usage.', 2);
+    const path = (values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES;
+    const [a, b] = positionals;
     const createdAt = timestamp(values['created-at'], 'created-at', 'merge');
     const outPath = values.out as string | undefined;
     if (outPath !== undefined) resolveTarget(outPath, 'boundary file');

@@ -11,6 +11,7 @@ import { tryInstallPipeline } from '../../server/pipeline.ts';
 import { aliasTargets } from '../../server/reindex.ts';
 import { acquireLock, readMigration, runMigration, writeMeta, withState, LOCK_INDEX, MigrationError, PAUSE_POINTS, type PausePoint } from '../../server/migration.ts';
 import { checkPrivileges, migrateProbes, PrivilegeError } from '../../server/privilegeChecks.ts';
+import { env as readEnv } from '../../server/env.ts';
 
 /** Default wait after publishing dual-write and switched: a search deadline plus a second. */
 const DEFAULT_GRACE_MS = DEFAULT_SEARCH_TIMEOUT_MS + 1000;
@@ -25,7 +26,7 @@ const DEFAULT_LOCK_STALE_MS = 30_000;
  * stderr and waits forever: a test kills it there (kill -9) and runs the command again.
  */
 function pauseHook(io: Io, env = process.env): ((point: PausePoint, move: number) => Promise<void>) | undefined {
-  const v = env.GEOSHARD_MIGRATE_PAUSE;
+  const v = readEnv('GEOSHARD_MIGRATE_PAUSE', env);
   if (!v) return undefined;
   const [point, range = '1'] = v.split(':');
   if (!(PAUSE_POINTS as readonly string[]).includes(point) || !/^[1-9]\d*$/.test(range)) {
@@ -51,7 +52,7 @@ function stateText(s: MigrationState): string {
 export const migrate: Command = {
   name: 'migrate',
   summary: 'move ranges between shards of the live index to a candidate boundary file, searches answering right throughout',
-  usage: `geoshard migrate --to CANDIDATE [--dry-run] [--from FILE] [--cells FILE] [--batch N] [--grace-ms MS] [--lock-stale-ms MS] [--config FILE]
+  usage: `geoshard migrate --candidate FILE [--dry-run] [--boundaries FILE] [--cells FILE] [--batch N] [--grace-ms MS] [--lock-stale-ms MS] [--config FILE] [--json]
 
 Executes the plan (see "geoshard plan") from the boundary file the index was seeded with (its
 _meta) to CANDIDATE, on the real index, for a change with the same index and shard count. For
@@ -67,15 +68,17 @@ while one runs (a lock document in ${'geoshard-migration-locks'}, taken over onl
 is gone: a dead process on this host, or no heartbeat for --lock-stale-ms); a candidate other
 than the target of the migration in progress.
 
-  --to FILE            the candidate boundary file (required)
+  --candidate FILE     the candidate boundary file (required; the old name --to still works for
+                       this release, with a notice)
   --dry-run            print the plan and the migration's state; change nothing
-  --from FILE          the settled boundary file, for an index seeded before _meta held the file
-                       (its hash must be the index's _meta hash)
+  --boundaries FILE    the settled boundary file, for an index seeded before _meta held the file
+                       (its hash must be the index's _meta hash; the old name --from still works)
   --cells FILE         cells file for the counts the plan expects (default data/cells.csv)
   --batch N            restaurants per copy request, with their dishes (default 500), [1, 10000]
   --grace-ms MS        wait after publishing dual writes and the switch, so every search in flight
                        runs the new epoch (default ${DEFAULT_GRACE_MS}: the API's search deadline + 1 s)
   --lock-stale-ms MS   another host's lock is stale after this long without a heartbeat (default ${DEFAULT_LOCK_STALE_MS})
+  --json               print the outcome as JSON: { "index", "outcome", "candidate", ... }
 ${INDEX_CONFIG_USAGE}
                  The config's index must be the candidate's; migrate moves restaurants with their
                  dishes, so its location and join must be the sample's.
@@ -84,20 +87,22 @@ OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), as for "geoshard see
   async run(argv, io) {
     const { values } = parse(
       argv,
-      { to: { type: 'string' }, 'dry-run': { type: 'boolean' }, from: { type: 'string' }, cells: { type: 'string' }, batch: { type: 'string' }, 'grace-ms': { type: 'string' }, 'lock-stale-ms': { type: 'string' }, ...INDEX_CONFIG_OPTIONS },
+      { candidate: { type: 'string' }, 'dry-run': { type: 'boolean' }, boundaries: { type: 'string' }, json: { type: 'boolean' }, cells: { type: 'string' }, batch: { type: 'string' }, 'grace-ms': { type: 'string' }, 'lock-stale-ms': { type: 'string' }, ...INDEX_CONFIG_OPTIONS },
       'migrate',
+      false,
+      { renamed: { to: 'candidate', from: 'boundaries' } },
     );
-    const candidate = loadBoundaryFile(str(values.to, 'to', 'migrate'));
+    const candidate = loadBoundaryFile(str(values.candidate, 'candidate', 'migrate'));
     const { config, given } = indexConfigOf(values, 'migrate');
     if (given) {
-      requireFileIndex(config, candidate, values.to as string, 'migrate');
+      requireFileIndex(config, candidate, values.candidate as string, 'migrate');
       requireShape(config, SAMPLE_CONFIG, 'migrate', 'a migration copies each restaurant with its dishes, by the sample\'s join');
     }
     const batch = int(values.batch, 'batch', 'migrate', 500, 1, 10_000);
     const graceMs = int(values['grace-ms'], 'grace-ms', 'migrate', DEFAULT_GRACE_MS, 0, 600_000);
     const staleMs = int(values['lock-stale-ms'], 'lock-stale-ms', 'migrate', DEFAULT_LOCK_STALE_MS, 1000, 3_600_000);
     const pause = pauseHook(io);
-    if (candidate.migration) throw new CliError(`geoshard migrate: ${values.to} has a migration field: the candidate is the settled file a migration ends with`);
+    if (candidate.migration) throw new CliError(`geoshard migrate: ${values.candidate} has a migration field: the candidate is the settled file a migration ends with`);
     let client: OpenSearchClient;
     try {
       client = new OpenSearchClient(configFromEnv());
@@ -106,24 +111,26 @@ OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), as for "geoshard see
     }
     const index = candidate.index;
     const say = (line: string) => io.err(`geoshard migrate: ${line}\n`);
+    /** The result: a line of text, or with --json one object (every outcome names the index and the candidate). */
+    const done = (outcome: string, text: string, extra: Record<string, unknown> = {}) => {
+      io.out(values.json ? JSON.stringify({ index, outcome, candidate: { hash: candidate.hash, version: candidate.version }, ...extra }, null, 2) + '\n' : text);
+      return 0;
+    };
     try {
       const found = await readMigration(client, index);
       if (found === undefined) throw new CliError(`geoshard migrate: index "${index}" (named by the candidate) does not exist on ${client.url}: seed it first ("geoshard seed")`);
       let { meta, base, state } = found;
-      if (!state && meta.hash === candidate.hash) {
-        io.out(`index "${index}" already uses the candidate ${candidate.hash.slice(0, 12)} (version ${candidate.version}): nothing to do\n`);
-        return 0;
-      }
-      if (values.from !== undefined) {
-        const given = loadBoundaryFile(values.from as string);
-        if (given.hash !== meta.hash) throw new CliError(`geoshard migrate: --from ${values.from} has hash ${given.hash}, but index "${index}" was seeded with ${meta.hash} (version ${meta.version})`);
+      if (!state && meta.hash === candidate.hash) return done('unchanged', `index "${index}" already uses the candidate ${candidate.hash.slice(0, 12)} (version ${candidate.version}): nothing to do\n`);
+      if (values.boundaries !== undefined) {
+        const given = loadBoundaryFile(values.boundaries as string);
+        if (given.hash !== meta.hash) throw new CliError(`geoshard migrate: --boundaries ${values.boundaries} has hash ${given.hash}, but index "${index}" was seeded with ${meta.hash} (version ${meta.version})`);
         base ??= given;
       }
-      if (!base) throw new CliError(`geoshard migrate: index "${index}" _meta does not hold its boundary file (seeded by an older geoshard): give it with --from FILE (hash ${meta.hash})`);
+      if (!base) throw new CliError(`geoshard migrate: index "${index}" _meta does not hold its boundary file (seeded by an older geoshard): give it with --boundaries FILE (hash ${meta.hash})`);
       if (state && state.target !== candidate.hash) {
         throw new CliError(
-          `geoshard migrate: a migration of "${index}" to ${state.target} is in progress (epoch ${state.epoch}); ${values.to} is ${candidate.hash}. ` +
-            `Finish it first: geoshard migrate --to <the file with hash ${state.target}>`,
+          `geoshard migrate: a migration of "${index}" to ${state.target} is in progress (epoch ${state.epoch}); ${values.candidate} is ${candidate.hash}. ` +
+            `Finish it first: geoshard migrate --candidate <the file with hash ${state.target}>`,
         );
       }
       const p = makePlan(base, candidate, loadCells((values.cells as string | undefined) ?? DEFAULT_CELLS));
@@ -131,19 +138,15 @@ OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), as for "geoshard see
         // The exact command: through the alias when clients already use one, else a new alias name (see geoshard reindex --help).
         const viaAlias = (await aliasTargets(client, index)).length === 1;
         const dest = `${index}-v${candidate.version}`;
-        const command = `npx geoshard reindex --from ${index} --to ${dest} --boundaries ${values.to}${viaAlias ? '' : ` --alias ${index}-live`}`;
+        const command = `npx geoshard reindex --from ${index} --to ${dest} --boundaries ${values.candidate}${viaAlias ? '' : ` --alias ${index}-live`}`;
         throw new CliError(
           `geoshard migrate: refused: ${p.reindex}. Ranges move in place only between shards of one index; this change needs a new index: run\n\n  ${command}\n\n` +
             `(it copies "${index}" into "${dest}" with ${candidate.numberOfShards} shards while clients write, verifies it per document and switches ${viaAlias ? `the alias "${index}"` : `a new alias "${index}-live" (clients move to it; --finalize later gives "${index}" to the new index too)`} in one _aliases call). The reindex plan:\n\n${planText(p)}`,
         );
       }
-      if (values['dry-run']) {
-        io.out(planText(p));
-        io.out(state ? stateText(state) : 'no migration in progress: running without --dry-run starts at step 1\n');
-        return 0;
-      }
+      if (values['dry-run']) return done('dry-run', planText(p) + (state ? stateText(state) : 'no migration in progress: running without --dry-run starts at step 1\n'), { plan: p, state: state ?? null });
       // Every privilege the migration needs, checked before its first change (the lock).
-      await checkPrivileges(client, migrateProbes({ index, lockIndex: LOCK_INDEX }), 'migrate');
+      await checkPrivileges(client, migrateProbes({ index, lockIndex: readEnv('GEOSHARD_LOCK_INDEX') || LOCK_INDEX }), 'migrate');
       const lock = await acquireLock(client, index, staleMs);
       if (lock.tookOver) say(lock.tookOver);
       try {
@@ -151,18 +154,14 @@ OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), as for "geoshard see
         const again = (await readMigration(client, index))!;
         meta = again.meta;
         state = again.state;
-        if (!state && meta.hash === candidate.hash) {
-          io.out(`index "${index}" already uses the candidate ${candidate.hash.slice(0, 12)}: nothing to do\n`);
-          return 0;
-        }
+        if (!state && meta.hash === candidate.hash) return done('unchanged', `index "${index}" already uses the candidate ${candidate.hash.slice(0, 12)}: nothing to do\n`);
         if (p.kind === 'none') {
           // Only names or metadata change: no document moves.
           await writeMeta(client, index, { ...withState(meta, null), hash: candidate.hash, version: candidate.version, file: candidate });
           // The routing pipeline names the file it routes with: the candidate now.
           const installed = await tryInstallPipeline(client, index, candidate, null);
           if ('error' in installed) say(`no routing pipeline on "${index}": ${installed.error}`);
-          io.out(`no document changes shard: index "${index}" now uses the candidate ${candidate.hash.slice(0, 12)}\n`);
-          return 0;
+          return done('renamed', `no document changes shard: index "${index}" now uses the candidate ${candidate.hash.slice(0, 12)}\n`);
         }
         if (!state) {
           state = startState(base, candidate, p.moves, new Date().toISOString());
@@ -172,8 +171,8 @@ OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), as for "geoshard see
         } else say(`resuming at epoch ${state.epoch}: ${state.moves.map((m, k) => `range ${k + 1} ${m.step}`).join(', ')}`);
         const t0 = performance.now();
         await runMigration({ client, base, candidate, state, meta, graceMs, batch, progress: say, pause, lockLost: lock.lost });
-        io.out(`migrated index "${index}" to ${candidate.hash.slice(0, 12)} (version ${candidate.version}): ${p.moves.length} range(s) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
-        return 0;
+        const seconds = (performance.now() - t0) / 1000;
+        return done('migrated', `migrated index "${index}" to ${candidate.hash.slice(0, 12)} (version ${candidate.version}): ${p.moves.length} range(s) in ${seconds.toFixed(1)} s\n`, { ranges: p.moves.length, seconds });
       } finally {
         await lock.release().catch(() => {});
       }

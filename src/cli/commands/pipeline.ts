@@ -34,9 +34,9 @@ the routing (the shard name of the restaurant's cell, "geoshard route").
   --print            write the pipeline JSON to stdout: from the index's _meta, or from FILE
                      (--boundaries, no cluster needed)
   --uninstall        unset the index's default_pipeline (when it is geoshard's) and delete the pipeline
-  --index I          the index (default: the config's, else the index of data/boundaries.json)
   --boundaries FILE  with --print: the settled boundary file to make the pipeline from
 ${INDEX_CONFIG_USAGE}
+                 The index: --index, else the config's, else the index of data/boundaries.json.
                  The config names the index; the pipeline's fields come from the index's _meta.
 
 While an installed pipeline disagrees with the index's _meta (another boundary hash or routing

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { plan as makePlan, stepFile, formatBoundaryFile, type MigrationPlan } from '../../core/index.ts';
 import { parse } from '../args.ts';
-import { loadBoundaryFile, loadCells, writeFileAtomic, refuseInvalid, checkFolderTarget, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';
+import { loadBoundaryFile, loadCells, writeFileAtomic, refuseInvalid, checkFolderTarget, resolveTarget, DEFAULT_CELLS, CliError, DEFAULT_BOUNDARIES } from '../io.ts';
 import type { Command } from '../command.ts';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -29,7 +29,7 @@ export function planText(p: MigrationPlan): string {
 export const plan: Command = {
   name: 'plan',
   summary: 'the ordered migration plan from CURRENT to CANDIDATE on a live index',
-  usage: `geoshard plan CURRENT CANDIDATE [--cells FILE] [--together] [--json] [--out-dir DIR]
+  usage: `geoshard plan [--boundaries CURRENT] --candidate CANDIDATE [--cells FILE] [--together] [--json] [--out-dir DIR]
 
 Prints an ordered, reviewable plan. When both files have the same index, shard count and
 routing shards, each range that changes OpenSearch shard goes, one at a time, through: start
@@ -40,15 +40,19 @@ writers and searches do, and what must hold before the next step: the old owner 
 reader of a range until the switch, and searches ignore the other owner's copy, so no
 document is counted twice or missed. Otherwise the plan is a reindex into a new index.
 
+  --boundaries CURRENT  the boundary file in use (default data/boundaries.json)
+  --candidate FILE      the proposed boundary file (required); the old positional form
+                        CURRENT CANDIDATE still works for this release, with a notice
   --cells FILE    cells file for the counts each verify step expects (default data/cells.csv)
   --together      move all ranges through each phase together (fewer steps)
   --json          print the plan as JSON (kind, moves, renames, totals, steps with migration fields)
   --out-dir DIR   also write the boundary file in force at every step that publishes one
                   (step-NNN-epoch-E.json, each written atomically), to test routers step by step`,
   run(argv, io) {
-    const { values, positionals } = parse(argv, { cells: { type: 'string' }, together: { type: 'boolean' }, json: { type: 'boolean' }, 'out-dir': { type: 'string' } }, 'plan', true);
-    if (positionals.length !== 2) throw new CliError('geoshard plan: give CURRENT and CANDIDATE boundary files\nRun "geoshard plan --help" for usage.', 2);
-    const [currentPath, candidatePath] = positionals;
+    const { values } = parse(argv, { boundaries: { type: 'string' }, candidate: { type: 'string' }, cells: { type: 'string' }, together: { type: 'boolean' }, json: { type: 'boolean' }, 'out-dir': { type: 'string' } }, 'plan', false, { positional: ['boundaries', 'candidate'] });
+    if (values.candidate === undefined) throw new CliError('geoshard plan: --candidate FILE is required: the boundary file to compare with --boundaries (default data/boundaries.json)\nRun "geoshard plan --help" for usage.', 2);
+    const currentPath = (values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES;
+    const candidatePath = values.candidate as string;
     const outDir = values['out-dir'] as string | undefined;
     if (outDir !== undefined) {
       if (outDir === '') throw new CliError('geoshard plan: --out-dir is empty: give a folder', 2);

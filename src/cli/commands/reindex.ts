@@ -20,6 +20,7 @@ import {
 } from '../../server/reindex.ts';
 import { cancelCopy, copyTaskStatus, rethrottleCopy } from '../../server/reindex/copyEngine.ts';
 import { checkPipelineModules, checkPrivileges, ClusterAbilityError, PrivilegeError, reindexEndProbes, reindexProbes } from '../../server/privilegeChecks.ts';
+import { env as readEnv } from '../../server/env.ts';
 
 /** Default age of a heartbeat after which another host's lock is stale. */
 const DEFAULT_LOCK_STALE_MS = 30_000;
@@ -31,7 +32,7 @@ const DEFAULT_LOCK_STALE_MS = 30_000;
  * forever: a test kills it (kill -9) and runs the command again.
  */
 function pauseHook(io: Io, env = process.env): ((point: ReindexPausePoint) => Promise<void>) | undefined {
-  const v = env.GEOSHARD_REINDEX_PAUSE;
+  const v = readEnv('GEOSHARD_REINDEX_PAUSE', env);
   if (!v) return undefined;
   if (!(REINDEX_PAUSE_POINTS as readonly string[]).includes(v)) {
     throw new CliError(`geoshard reindex: GEOSHARD_REINDEX_PAUSE ${JSON.stringify(v)} is invalid: expected one of ${REINDEX_PAUSE_POINTS.join(', ')}`, 2);
@@ -47,7 +48,7 @@ export const reindex: Command = {
   name: 'reindex',
   summary: 'copy an index into a new geosharded one while clients write, verify it per document, switch the alias in one call',
   usage: `geoshard reindex --from SRC --to DEST --boundaries FILE [--alias NAME] [--config FILE] [--field F]
-                 [--copy client|engine] [--throttle N] [--batch N] [--concurrency C] [--lock-stale-ms MS]
+                 [--copy client|engine] [--throttle N] [--batch N] [--concurrency C] [--lock-stale-ms MS] [--json]
 geoshard reindex --to DEST --rethrottle N | --pause
 geoshard reindex --to DEST --finalize
 geoshard reindex --to DEST --rollback
@@ -94,6 +95,7 @@ when the same command runs again. A second reindex of SRC while one runs is refu
   --batch N         documents per copy page and bulk request (default 5000; 100..10000)
   --concurrency C   SRC shards copied at once (default 3; 1..16)
   --lock-stale-ms MS another host's lock is stale after this long (default ${DEFAULT_LOCK_STALE_MS})
+  --json            print the outcome as JSON: { "outcome", "index", ... }
   --finalize        after the switch: delete SRC (and give its name to DEST, see --alias)
   --rollback        after the switch, before --finalize: copy DEST's writes back to SRC and point
                     the alias at SRC again, in one _aliases call
@@ -119,9 +121,12 @@ ${LOCK_INDEX}).`,
         throttle: { type: 'string' },
         rethrottle: { type: 'string' },
         pause: { type: 'boolean' },
+        json: { type: 'boolean' },
       },
       'reindex',
     );
+    /** The result: a line of text, or with --json one object. */
+    const result = (text: string, obj: Record<string, unknown>) => io.out(values.json ? JSON.stringify(obj) + '\n' : text);
     const name = (v: unknown, flag: string) => fieldValue(str(v, flag, 'reindex'), 'index', flag, 'reindex');
     const dest = name(values.to, 'to');
     const say = (line: string) => io.err(`geoshard reindex: ${line}\n`);
@@ -149,10 +154,10 @@ ${LOCK_INDEX}).`,
         if (!st || st.completed) throw new CliError(`geoshard reindex: the copy task ${task.id} of "${dest}" is ${st ? 'finished' : 'gone'}: run the reindex again to go on`);
         if (control === 'rethrottle') {
           await rethrottleCopy(client, task.id, rps);
-          io.out(`the copy task ${task.id} into "${dest}" now runs at ${rps === -1 ? 'no throttle' : `at most ${rps} documents/s`}\n`);
+          result(`the copy task ${task.id} into "${dest}" now runs at ${rps === -1 ? 'no throttle' : `at most ${rps} documents/s`}\n`, { outcome: 'rethrottled', index: dest, task: task.id, requestsPerSecond: rps });
         } else {
           await cancelCopy(client, task.id);
-          io.out(`cancelled the copy task ${task.id} into "${dest}" (${st.written.toLocaleString('en-US')} of ${st.total.toLocaleString('en-US')} documents copied): run the reindex again to resume it\n`);
+          result(`cancelled the copy task ${task.id} into "${dest}" (${st.written.toLocaleString('en-US')} of ${st.total.toLocaleString('en-US')} documents copied): run the reindex again to resume it\n`, { outcome: 'paused', index: dest, task: task.id, written: st.written, total: st.total });
         }
         return 0;
       } catch (e) {
@@ -196,15 +201,15 @@ ${LOCK_INDEX}).`,
         const found = await readReindex(client, dest);
         if (found === undefined) throw new CliError(`geoshard reindex: index "${dest}" (--to) does not exist on ${client.url}`);
         if (!found?.state) throw new CliError(`geoshard reindex: index "${dest}" records no reindex: nothing to ${ending}`);
-        await checkPrivileges(client, reindexEndProbes({ src: found.state.from, dest, lockIndex: process.env.GEOSHARD_LOCK_INDEX || LOCK_INDEX }), 'reindex');
-        const lock = await acquireLock(client, found.state.from, staleMs, process.env.GEOSHARD_LOCK_INDEX || LOCK_INDEX, 'reindex');
+        await checkPrivileges(client, reindexEndProbes({ src: found.state.from, dest, lockIndex: readEnv('GEOSHARD_LOCK_INDEX') || LOCK_INDEX }), 'reindex');
+        const lock = await acquireLock(client, found.state.from, staleMs, readEnv('GEOSHARD_LOCK_INDEX') || LOCK_INDEX, 'reindex');
         try {
           if (ending === 'finalize') await finalizeReindex(client, dest, say);
           else await rollbackReindex(client, dest, say);
         } finally {
           await lock.release().catch(() => {});
         }
-        io.out(`${ending === 'finalize' ? 'finalized' : 'rolled back'} the reindex into "${dest}"\n`);
+        result(`${ending === 'finalize' ? 'finalized' : 'rolled back'} the reindex into "${dest}"\n`, { outcome: ending === 'finalize' ? 'finalized' : 'rolled-back', index: dest });
         return 0;
       }
       // SRC: an index, or an alias naming one.
@@ -240,9 +245,9 @@ ${LOCK_INDEX}).`,
         }
       }
       // Every privilege and ability the reindex needs, checked before its first change (the lock).
-      await checkPrivileges(client, reindexProbes({ src, dest, alias: clientsAlias, lockIndex: process.env.GEOSHARD_LOCK_INDEX || LOCK_INDEX, engineCopy: copy === 'engine' }), 'reindex');
+      await checkPrivileges(client, reindexProbes({ src, dest, alias: clientsAlias, lockIndex: readEnv('GEOSHARD_LOCK_INDEX') || LOCK_INDEX, engineCopy: copy === 'engine' }), 'reindex');
       await checkPipelineModules(client);
-      const lock = await acquireLock(client, src, staleMs, process.env.GEOSHARD_LOCK_INDEX || LOCK_INDEX, 'reindex');
+      const lock = await acquireLock(client, src, staleMs, readEnv('GEOSHARD_LOCK_INDEX') || LOCK_INDEX, 'reindex');
       if (lock.tookOver) say(lock.tookOver);
       try {
         const others = (await reindexesOf(client, src)).filter((r) => r.index !== dest && r.state.phase !== 'rolled-back');
@@ -273,7 +278,11 @@ ${LOCK_INDEX}).`,
           lockLost: lock.lost,
         });
         const copied = r.copied > 0 ? `, copied ${r.copied.toLocaleString('en-US')} documents at ${Math.round(r.docsPerSecond).toLocaleString('en-US')} documents/s` : '';
-        io.out(`reindexed "${src}" into "${dest}" behind "${clientsAlias}" in ${((performance.now() - t0) / 1000).toFixed(1)} s${copied}; writes blocked at the switch ${r.windowsMs.map((w) => `${w} ms`).join(', ') || '(none)'}. "${src}" is kept: "geoshard reindex --to ${dest} --finalize" deletes it, --rollback points "${clientsAlias}" back\n`);
+        const seconds = (performance.now() - t0) / 1000;
+        result(
+          `reindexed "${src}" into "${dest}" behind "${clientsAlias}" in ${seconds.toFixed(1)} s${copied}; writes blocked at the switch ${r.windowsMs.map((w) => `${w} ms`).join(', ') || '(none)'}. "${src}" is kept: "geoshard reindex --to ${dest} --finalize" deletes it, --rollback points "${clientsAlias}" back\n`,
+          { outcome: 'reindexed', from: src, index: dest, alias: clientsAlias, seconds, copied: r.copied, docsPerSecond: r.docsPerSecond, writesBlockedMs: r.windowsMs },
+        );
         return 0;
       } finally {
         await lock.release().catch(() => {});

@@ -73,11 +73,12 @@ export function reviewLink(candidatePath: string, currentPath: string | null): {
 
 /** runReview is the command with its world passed in (the CLI passes the real one). */
 export async function runReview(argv: string[], io: Io, deps: ReviewDeps = defaultDeps): Promise<number> {
-  const { values, positionals } = parse(argv, { port: { type: 'string' }, open: { type: 'boolean' } }, 'review', true);
-  if (positionals.length < 1 || positionals.length > 2) throw new CliError('geoshard review: give CANDIDATE and, optionally, CURRENT (boundary files)\nRun "geoshard review --help" for usage.', 2);
+  const { values } = parse(argv, { candidate: { type: 'string' }, boundaries: { type: 'string' }, port: { type: 'string' }, open: { type: 'boolean' } }, 'review', false, { positional: ['candidate', 'boundaries'] });
+  if (values.candidate === undefined) throw new CliError('geoshard review: --candidate FILE is required: the proposed boundary file (and, optionally, --boundaries CURRENT)\nRun "geoshard review --help" for usage.', 2);
   const port = values.port === undefined ? undefined : num(values.port, 'port', 'review');
   if (port !== undefined && !(Number.isInteger(port) && port >= 1 && port <= 65535)) throw new CliError(`geoshard review: --port ${values.port} is not a port: expected an integer from 1 to 65535`, 2);
-  const [candidate, current = null] = positionals;
+  const candidate = values.candidate as string;
+  const current = (values.boundaries as string | undefined) ?? null;
   // Checked by the core before anything starts: a bad file is refused here, with every problem.
   loadBoundaryFile(candidate);
   if (current !== null) loadBoundaryFile(current);
@@ -94,16 +95,18 @@ export async function runReview(argv: string[], io: Io, deps: ReviewDeps = defau
 export const review: Command = {
   name: 'review',
   summary: 'open the explorer\'s Review tab on a candidate boundary file (serves it, prints the URL)',
-  usage: `geoshard review CANDIDATE [CURRENT] [--port N] [--open]
+  usage: `geoshard review --candidate FILE [--boundaries CURRENT] [--port N] [--open]
 
 Checks CANDIDATE (and CURRENT) with the core's boundary reader, then starts the explorer (the
 built app, as npm start does; it builds it first when the sources are newer) with the files
 served at /review/<name>, and prints the link that opens the Review tab on them: what moves,
 how even the shards become, the fan-out of both files. Runs until Ctrl-C.
 
-  CANDIDATE   the proposed boundary file
-  CURRENT     the file it would replace (default: the bundled data/boundaries.json)
-  --port N    serve on port N (default: PORT, else 5173)
-  --open      also open the link in the default browser`,
+  --candidate FILE     the proposed boundary file (required)
+  --boundaries FILE    the file it would replace (default: the bundled data/boundaries.json);
+                       the old positional form CANDIDATE [CURRENT] still works for this
+                       release, with a notice
+  --port N             serve on port N (default: PORT, else 5173)
+  --open               also open the link in the default browser`,
   run: (argv, io) => runReview(argv, io),
 };

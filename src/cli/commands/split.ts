@@ -1,13 +1,13 @@
 import { splitShard } from '../../core/index.ts';
 import { parse, timestamp } from '../args.ts';
-import { loadBoundaryFile, loadCells, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, CliError } from '../io.ts';
+import { loadBoundaryFile, loadCells, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
 import { editReport } from './merge.ts';
 
 export const split: Command = {
   name: 'split',
   summary: 'split a hot shard in two at its weighted median (a new file, one more shard)',
-  usage: `geoshard split FILE SHARD [--cells FILE] [--out FILE] [--created-at T] [--json]
+  usage: `geoshard split [--boundaries FILE] SHARD [--cells FILE] [--out FILE] [--created-at T] [--json]
 
 Cuts the named shard between two of its non-empty cells so that the heavier half is as light
 as possible (weight = restaurants + dishes), and makes a new boundary file: version + 1,
@@ -16,14 +16,17 @@ number under the new count (the heavier half keeps the split shard's name); the 
 new names. The shard count changes, so shipping the file means a new index and a reindex of
 every document: the output says so; geoshard diff and geoshard plan show the cost.
 
+  --boundaries FILE  boundary file (default data/boundaries.json); the old form FILE SHARD
+                  still works for this release, with a notice
   --cells FILE    cells file (default data/cells.csv)
   --out FILE      write the new boundary file here, atomically (default: report only)
   --created-at T  createdAt of the new file, ISO-8601 such as 2026-11-30T00:00:00.000Z (default now)
   --json          print { at, left, right, renamed, consequence, hash, file }`,
   run(argv, io) {
-    const { values, positionals } = parse(argv, { cells: { type: 'string' }, out: { type: 'string' }, 'created-at': { type: 'string' }, json: { type: 'boolean' } }, 'split', true);
-    if (positionals.length !== 2) throw new CliError('geoshard split: give FILE and the SHARD name to split\nRun "geoshard split --help" for usage.', 2);
-    const [path, name] = positionals;
+    const { values, positionals } = parse(argv, { boundaries: { type: 'string' }, cells: { type: 'string' }, out: { type: 'string' }, 'created-at': { type: 'string' }, json: { type: 'boolean' } }, 'split', true, { positional: ['boundaries'], keep: 1 });
+    if (positionals.length !== 1) throw new CliError('geoshard split: give the SHARD name to split (and the file with --boundaries FILE)\nRun "geoshard split --help" for usage.', 2);
+    const path = (values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES;
+    const [name] = positionals;
     const createdAt = timestamp(values['created-at'], 'created-at', 'split');
     const outPath = values.out as string | undefined;
     if (outPath !== undefined) resolveTarget(outPath, 'boundary file');

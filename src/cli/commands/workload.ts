@@ -52,11 +52,12 @@ writes them atomically as a workload file (lat,lng,radius,timestamp,weight):
   --days D         length of the period in days (default 7), starting at --start
   --start ISO      start of the period (default 2026-11-23T00:00:00Z, a Monday)
   --hot-share F    share of lines that are hot-spot searches, in [0, 1] (default 0.15)
-  --hot-weight W   weight of a hot-spot line (default 3)`,
+  --hot-weight W   weight of a hot-spot line (default 3)
+  --json           print { "out", "searches", "weight", "seed" }`,
   run(argv, io) {
     const { values } = parse(
       argv,
-      { searches: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' }, days: { type: 'string' }, start: { type: 'string' }, 'hot-share': { type: 'string' }, 'hot-weight': { type: 'string' } },
+      { searches: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' }, days: { type: 'string' }, start: { type: 'string' }, 'hot-share': { type: 'string' }, 'hot-weight': { type: 'string' }, json: { type: 'boolean' } },
       'workload',
     );
     if (values.searches === undefined) throw new CliError('geoshard workload: --searches is required\nRun "geoshard workload --help" for usage.', 2);
@@ -82,7 +83,8 @@ writes them atomically as a workload file (lat,lng,radius,timestamp,weight):
     const result = syntheticWorkload(places, hot.map((c) => ({ lat: c.lat, lng: c.lng, population: c.population ?? 0 })), { searches, seed, days, start, hotShare, hotWeight });
     const header = `# geoshard workload --searches ${searches} --seed ${seed} --days ${days} --hot-share ${hotShare} --hot-weight ${hotWeight}${start ? ` --start ${start}` : ''}\n# hot spots: ${hot.map((c) => c.name).join(', ')}\n`;
     writeFileAtomic(out, header + formatWorkload(result));
-    io.out(`wrote ${out}: ${searches.toLocaleString('en-US')} searches, total weight ${workloadWeight(result).toLocaleString('en-US')}, seed ${seed}\n`);
+    if (values.json) io.out(JSON.stringify({ out, searches, weight: workloadWeight(result), seed }) + '\n');
+    else io.out(`wrote ${out}: ${searches.toLocaleString('en-US')} searches, total weight ${workloadWeight(result).toLocaleString('en-US')}, seed ${seed}\n`);
     return 0;
   },
 };

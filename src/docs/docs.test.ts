@@ -1,0 +1,249 @@
+/**
+ * The documentation is checked (issue 32): in README.md, CHANGELOG.md and every .md file under docs/,
+ * - every relative link and image resolves to a file, and every #anchor to a heading of it
+ *   (GitHub's slugs);
+ * - every doc is reachable from the README by links;
+ * - the README stays within 250 lines;
+ * - every `geoshard …` command line in a shell block is accepted by the CLI's parser (the
+ *   command exists, its options exist and have values, no positional where none is taken,
+ *   and no deprecated form);
+ * - every fact marked `<!-- fact:KEY -->VALUE<!-- /fact -->` is what the bundled files say,
+ *   computed here from data/boundaries.json and data/cells.csv; and every `routing=NAME`
+ *   about the bundled file names one of its shards.
+ */
+import { describe, it, expect, beforeAll } from 'vitest';
+import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { join, dirname, relative, resolve } from 'node:path';
+import { ROOT } from '../cli/io.ts';
+import { loadCommands } from '../cli/main.ts';
+import { describeOptions, parse, setNoticeSink, type ParseSpec } from '../cli/args.ts';
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (p.endsWith('.md')) out.push(p);
+  }
+  return out;
+}
+
+const DOCS = [join(ROOT, 'README.md'), join(ROOT, 'CHANGELOG.md'), ...walk(join(ROOT, 'docs'))];
+const text = new Map(DOCS.map((f) => [f, readFileSync(f, 'utf8')]));
+const rel = (f: string) => relative(ROOT, f);
+
+/** The text outside fenced code blocks, with inline code removed (links there are not links). */
+function prose(md: string): string {
+  return md.replace(/^(```|~~~)[\s\S]*?^\1/gm, '').replace(/`[^`\n]*`/g, '``');
+}
+
+/** GitHub's anchor slugs of a Markdown file's headings (duplicates get -1, -2, …). */
+function anchors(md: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  for (const m of md.replace(/^(```|~~~)[\s\S]*?^\1/gm, '').matchAll(/^#{1,6} (.+)$/gm)) {
+    const base = m[1]
+      .trim()
+      .toLowerCase()
+      .replace(/<[^>]+>/g, '')
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return out;
+}
+
+/** Every link target of a file: [text](target) and ![alt](target), outside code. */
+function links(md: string): string[] {
+  return [...prose(md).matchAll(/!?\[(?:[^\]\n]|\][^(])*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]);
+}
+
+describe('the docs', () => {
+  it('README.md is at most 250 lines', () => {
+    expect(text.get(join(ROOT, 'README.md'))!.split('\n').length).toBeLessThanOrEqual(250);
+  });
+
+  it('every relative link and anchor resolves', () => {
+    const broken: string[] = [];
+    for (const [f, md] of text) {
+      for (const target of links(md)) {
+        if (/^[a-z]+:/i.test(target)) continue;
+        const [path, anchor] = target.split('#');
+        const file = path === '' ? f : resolve(dirname(f), decodeURIComponent(path));
+        if (!existsSync(file)) {
+          broken.push(`${rel(f)}: ${target} (no such file)`);
+          continue;
+        }
+        if (anchor !== undefined && file.endsWith('.md')) {
+          const md2 = text.get(file) ?? readFileSync(file, 'utf8');
+          if (!anchors(md2).has(anchor)) broken.push(`${rel(f)}: ${target} (no heading #${anchor} in ${rel(file)})`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('every doc is reachable from the README', () => {
+    const reached = new Set<string>();
+    const queue = [join(ROOT, 'README.md')];
+    while (queue.length > 0) {
+      const f = queue.pop()!;
+      if (reached.has(f)) continue;
+      reached.add(f);
+      for (const target of links(text.get(f) ?? '')) {
+        if (/^[a-z]+:/i.test(target)) continue;
+        const path = target.split('#')[0];
+        if (!path) continue;
+        const file = resolve(dirname(f), decodeURIComponent(path));
+        const md = file.endsWith('/') || (existsSync(file) && statSync(file).isDirectory()) ? join(file, 'README.md') : file;
+        if (text.has(md)) queue.push(md);
+      }
+    }
+    expect(DOCS.filter((f) => !reached.has(f)).map(rel)).toEqual([]);
+  });
+});
+
+/** Shell-like words of a command line: quotes, and an end at a comment, pipe, redirection or &&. */
+function words(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quote: string | null = null;
+  let any = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else cur += c;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      any = true;
+    } else if (/\s/.test(c)) {
+      if (cur || any) out.push(cur);
+      cur = '';
+      any = false;
+    } else if (c === '#' && !cur || c === '|' || c === ';' || c === '>' || (c === '&' && line[i + 1] === '&')) break;
+    else cur += c;
+  }
+  if (cur || any) out.push(cur);
+  return out;
+}
+
+/** Every `geoshard …` command line in the docs: shell blocks (sh, bash, console, or none), CI steps, inline code; with its file. */
+function commandLines(): { file: string; line: string; inline?: boolean }[] {
+  const out: { file: string; line: string; inline?: boolean }[] = [];
+  for (const [f, md] of text) {
+    for (const block of md.matchAll(/^```(sh|bash|console|shell)?\n([\s\S]*?)^```/gm)) {
+      const body = block[2].replace(/\\\n\s*/g, ' ');
+      for (const raw of body.split('\n')) {
+        const line = raw.replace(/^\s*(\$\s+)?/, '').replace(/^([A-Z_]+=\S+\s+)+/, '');
+        if (/^(npx\s+)?geoshard\s/.test(line)) out.push({ file: rel(f), line });
+      }
+    }
+    // A CI step (`- run: npx geoshard …`) and inline code in the prose, unless it is a synopsis
+    // with optional parts ([--flag …]) or an ellipsis.
+    for (const m of md.matchAll(/^\s*- run: (npx geoshard .*)$/gm)) out.push({ file: rel(f), line: m[1] });
+    for (const line of md.replace(/^(```|~~~)[\s\S]*?^\1/gm, '').split('\n')) {
+      // Lines that show an old or a wrong form on purpose, or a placeholder command.
+      if (/positional forms|old form|did you mean|\bCMD\b/.test(line)) continue;
+      for (const m of line.matchAll(/`((?:npx )?geoshard [^`\n]+)`/g)) {
+        // Not a synopsis ([--flag …]), an ellipsis, or a message quoted from the CLI (`geoshard diff: …`).
+        if (!/[[…]|\.\.\.|^(npx )?geoshard [\w-]+:/.test(m[1])) out.push({ file: rel(f), line: m[1], inline: true });
+      }
+    }
+  }
+  return out;
+}
+
+describe('geoshard command lines in the docs', () => {
+  let specs: Map<string, ParseSpec>;
+  beforeAll(async () => {
+    specs = new Map();
+    for (const c of await loadCommands()) specs.set(c.name, await describeOptions(c.run));
+  });
+
+  it('are accepted by the CLI parser, in the current form', () => {
+    const lines = commandLines();
+    expect(lines.length).toBeGreaterThan(20);
+    const rejected: string[] = [];
+    for (const { file, line, inline } of lines) {
+      const argv = words(line).slice(line.startsWith('npx') ? 2 : 1);
+      const [name, ...rest] = argv;
+      if (name === 'help' || name === '--version' || name === '-V' || name === '--help') continue;
+      const spec = specs.get(name);
+      if (!spec) {
+        rejected.push(`${file}: ${line} (no command "${name}")`);
+        continue;
+      }
+      let notice = '';
+      setNoticeSink((t) => (notice += t));
+      try {
+        parse(rest, spec.options, name, spec.allowPositionals, spec.legacy);
+        if (notice) rejected.push(`${file}: ${line} (an old form: ${notice.trim()})`);
+      } catch (e) {
+        const message = (e as Error).message.split('\n')[0];
+        // Prose may name an option without its value (`geoshard cells --from-index`).
+        if (!(inline && /argument missing/.test(message))) rejected.push(`${file}: ${line} (${message})`);
+      } finally {
+        setNoticeSink((t) => void process.stderr.write(t));
+      }
+    }
+    expect(rejected).toEqual([]);
+  });
+});
+
+describe('facts about the bundled files', () => {
+  const file = JSON.parse(readFileSync(join(ROOT, 'data', 'boundaries.json'), 'utf8')) as { numberOfShards: number; index: string; shards: { name: string }[] };
+  const rows = readFileSync(join(ROOT, 'data', 'cells.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  const n = (x: number) => x.toLocaleString('en-US');
+  const sum = (k: number) => rows.reduce((s, r) => s + Number(r[k]), 0);
+  /** Each fact the docs may state, computed from the files. */
+  const FACTS: Record<string, string> = {
+    bundledShards: String(file.numberOfShards),
+    bundledIndex: file.index,
+    bundledShardNames: file.shards.map((s) => s.name).join(', '),
+    cellsRows: n(rows.length),
+    cellsRestaurants: n(sum(1)),
+    cellsDishes: n(sum(2)),
+    cellsDocuments: n(sum(1) + sum(2)),
+    apiExportsCore: /^(\d+) exports\./m.exec(readFileSync(join(ROOT, 'docs', 'api', 'geoshard.api.md'), 'utf8'))![1],
+    apiExportsOpensearch: /^(\d+) exports\./m.exec(readFileSync(join(ROOT, 'docs', 'api', 'geoshard-opensearch.api.md'), 'utf8'))![1],
+  };
+
+  it('marked facts are what the files say', () => {
+    const wrong: string[] = [];
+    let count = 0;
+    for (const [f, md] of text) {
+      for (const m of prose(md).matchAll(/<!-- fact:(\w+) -->([\s\S]*?)<!-- \/fact -->/g)) {
+        count++;
+        const expected = FACTS[m[1]];
+        if (expected === undefined) wrong.push(`${rel(f)}: unknown fact "${m[1]}"`);
+        else if (m[2].replace(/\s+/g, ' ').trim() !== expected) wrong.push(`${rel(f)}: ${m[1]} is "${m[2].trim()}", the files say "${expected}"`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(count).toBeGreaterThanOrEqual(5);
+  });
+
+  it('routing strings of the bundled index name its shards; "N shards" said of the bundled file is its count', () => {
+    const names = new Set(file.shards.map((s) => s.name));
+    const wrong: string[] = [];
+    for (const [f, md] of text) {
+      for (const line of md.split('\n')) {
+        if (/places|CANDIDATE|candidate|split|merge|\/tmp\//.test(line)) continue;
+        for (const m of line.matchAll(/routing=([a-z][\w.,-]*)/g)) {
+          for (const name of m[1].split(',')) if (name && !names.has(name) && name !== 'name') wrong.push(`${rel(f)}: routing=${m[1]} ("${name}" is not a shard of data/boundaries.json)`);
+        }
+        if (/bundled|data\/boundaries\.json/.test(line)) {
+          for (const m of line.matchAll(/\ball (\d+) shards\b|"numberOfShards": (\d+)/g)) {
+            const k = m[1] ?? m[2];
+            if (Number(k) !== file.numberOfShards) wrong.push(`${rel(f)}: "${m[0]}" beside the bundled file, which has ${file.numberOfShards}`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
