@@ -9,7 +9,9 @@
  * Test hooks: live-facets, live-facet-<kind>-<value> (aria-pressed).
  */
 import { appStore, useApp } from '../shell/store';
-import { liveNoun, type LiveFacet, type LiveFacets as Facets, type LiveFilterKind } from './liveApi';
+import { liveNoun } from '../api/status';
+import type { LiveFacet, LiveFacets as Facets } from '../api/search';
+import type { LiveFilterKind } from '../api/filters';
 import { formatInt } from '../shell/format';
 
 const GROUPS: { kind: LiveFilterKind; key: keyof Facets; title: string; hint: string }[] = [

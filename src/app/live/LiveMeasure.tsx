@@ -16,7 +16,8 @@
  */
 import { appStore, useApp } from '../shell/store';
 import { formatMs } from '../shell/format';
-import { liveSearchUrl, MEASURE_RUNS, MEASURE_CONCURRENCY, type MeasureAnswer } from './liveApi';
+import { liveSearchUrl } from '../api/search';
+import { MEASURE_RUNS, MEASURE_CONCURRENCY, type MeasureAnswer } from '../api/measure';
 import { liveQueryOf } from './liveRunner';
 
 const gainText = (g: number | null) => (g === null ? '—' : `${g.toFixed(g < 10 ? 2 : 1)}×`);

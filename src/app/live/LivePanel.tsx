@@ -22,7 +22,7 @@ import { useEffect, useRef } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { centreLabel } from '../search/searchGeometry';
-import type { LiveFailure } from './liveApi';
+import type { LiveFailure } from '../api/request';
 import { LiveStatus } from './LiveStatus';
 import { LiveCompare, LiveIdentical } from './LiveCompare';
 import { LiveTimings } from './LiveTimings';

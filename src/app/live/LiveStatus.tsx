@@ -9,7 +9,7 @@
  */
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { describeStatus, type StatusVerdict } from './liveApi';
+import { describeStatus, type StatusVerdict } from '../api/status';
 import { routingKeyOf } from '../../server/wire';
 
 export function LiveStatus() {

@@ -8,8 +8,11 @@
  * here; the panel (live/LivePanel.tsx) reads them.
  */
 import type { SliceCreator } from '../shell/types';
-import type { LiveFailure, LiveResult, LiveStatus, MeasureAnswer } from './liveApi';
-import { NO_FILTERS, type LiveFilterKind, type LiveFilters } from './liveFilters';
+import type { LiveFailure } from '../api/request';
+import type { LiveResult } from '../api/search';
+import type { LiveStatus } from '../api/status';
+import type { MeasureAnswer } from '../api/measure';
+import { NO_FILTERS, type LiveFilterKind, type LiveFilters } from '../api/filters';
 import { recordTimings, type LatencyHistory } from '../shell/latencyStats';
 
 /** The latest /api/status answer. */

@@ -1,7 +1,8 @@
 import { describe, it, expect, beforeEach } from 'vitest';
 import { appStore, resetAppStore } from '../shell/store';
 import { clusterLayout, missingShards } from './nodesSlice';
-import type { LiveResult, LiveStatus } from '../live/liveApi';
+import type { LiveResult } from '../api/search';
+import type { LiveStatus } from '../api/status';
 
 const status = (nodes: string[]): LiveStatus => ({
   connection: { up: true, url: 'u', version: '2.19.6', distribution: 'opensearch', health: 'green', nodes: nodes.length, message: null },

@@ -20,7 +20,7 @@ import { parsePasted, type Pasted } from './paste';
 import { parseAnyToken, cellShards } from '../../core/anyCell';
 import { cellCenter } from '../../core/index';
 import { cellExtentKm } from './pastedCellGeometry';
-import { lookupDocument, type DocLookup } from './docLookup';
+import { lookupDocument, type DocLookup } from '../api/documents';
 import { PastedCellCard, DocumentCard } from './PastedCards';
 import type { City } from '../shell/loadData';
 import '../ui/radius.css';

@@ -14,7 +14,7 @@ import { readyData } from '../shell/dataSlice';
 import { toHex } from '../shell/palette';
 import { formatLatLng } from '../shell/format';
 import { parseAnyToken, cellShards } from '../../core/anyCell';
-import type { DocLookup } from './docLookup';
+import type { DocLookup } from '../api/documents';
 
 function Swatch({ index }: { index: number }) {
   const data = useApp(readyData);

@@ -9,7 +9,7 @@
 import { useEffect, useRef, type FormEvent } from 'react';
 import { appStore } from '../shell/store';
 import { formatLatLng } from '../shell/format';
-import { CUISINES, PRICE_LEVELS } from '../live/writeApi';
+import { CUISINES, PRICE_LEVELS } from '../api/writes';
 import type { WriteDraft } from './writeSlice';
 import { submitDraft } from './writeActions';
 

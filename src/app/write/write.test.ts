@@ -10,7 +10,7 @@ import { Router, ShardTable, cellAt, cellOrdinal, cellFromOrdinal, cellToken, in
 import { fileWithCuts } from '../../core/testutil';
 import { parseRestaurantBody, WRITE_ID_RE, type MigrationStatus, type WriteAnswer } from '../../server/wire';
 import { appStore, resetAppStore } from '../shell/store';
-import { readStatus, type LiveStatus } from '../live/liveApi';
+import { readStatus, type LiveStatus } from '../api/status';
 import { coreRoute, routerFor, writeVerdict } from './coreRoute';
 import { DEFAULT_NAME } from './writeSlice';
 import { writeAvailability, writing, WRITES_OFF } from './availability';
