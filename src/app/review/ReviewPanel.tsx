@@ -6,10 +6,10 @@
  * review ribbon or cell by cell here; split and merge) and save it as the
  * next version of the current file.
  */
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { requestReviewCells, offerCandidateFile } from './reviewDriver';
+import { offerCandidateFile } from './reviewDriver';
 import { ReviewMoves, ReviewEvenness, ReviewFanoutTable, ReviewSearch } from './ReviewFigures';
 import { ReviewEditor } from './ReviewEditor';
 import { ReviewWorkload } from './ReviewWorkload';
@@ -139,7 +139,6 @@ function Totals() {
 }
 
 export function ReviewPanel() {
-  useEffect(() => requestReviewCells(), []);
   const hasCandidate = useApp((s) => s.candidate !== null);
   const hasCells = useApp((s) => s.reviewSums !== null);
   const notice = useApp((s) => s.reviewNotice);

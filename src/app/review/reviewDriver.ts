@@ -41,7 +41,10 @@ export function showReviewTab(): void {
   if (tab && tab.getAttribute('aria-selected') !== 'true') tab.click();
 }
 
-/** requestReviewCells starts loading the review's cells (once); the review panel calls it when shown. */
+/**
+ * requestReviewCells starts loading the review's cells (once): the driver calls it when the
+ * Review tab is open (by a click or by a link: `?tab=review`) or a candidate is shown.
+ */
 export function requestReviewCells(): void {
   if (!client || !store || cellsRequested) return;
   const url = DATA_URLS.cells;
@@ -181,10 +184,13 @@ export function startReview(st: AppStore): () => void {
       .catch((e: Error) => wanted(st.getState()) && st.getState().setReviewLoad(st.getState().reviewLoad, `load over the workload not computed: ${e.message}`));
   };
 
-  type Inputs = Pick<AppState, 'data' | 'candidate' | 'reviewCells' | 'reviewMatch' | 'requestWorkload'>;
-  const inputsOf = (s: AppState): Inputs => ({ data: s.data, candidate: s.candidate, reviewCells: s.reviewCells, reviewMatch: s.reviewMatch, requestWorkload: s.requestWorkload });
+  type Inputs = Pick<AppState, 'data' | 'candidate' | 'reviewCells' | 'reviewMatch' | 'requestWorkload' | 'tab'>;
+  const inputsOf = (s: AppState): Inputs => ({ data: s.data, candidate: s.candidate, reviewCells: s.reviewCells, reviewMatch: s.reviewMatch, requestWorkload: s.requestWorkload, tab: s.tab });
   const update = (s: AppState, p: Inputs | null) => {
-    if (s.candidate && !s.reviewCells) requestReviewCells();
+    // The cells are asked for from the state, not from the panel's first render: a link that
+    // opens the Review tab (`?tab=review`) shows the panel before this driver starts (after the
+    // first frame), and the panel would have asked a driver that was not there yet.
+    if ((s.candidate || s.tab === 'review') && !s.reviewCells) requestReviewCells();
     if (s.candidate) ensureRequestWorkload();
     if (s.candidate && (!p || s.data !== p.data || s.candidate.file !== p.candidate?.file || s.reviewCells !== p.reviewCells || s.requestWorkload !== p.requestWorkload)) loadFor(s);
     const data = readyData(s);
