@@ -3,7 +3,7 @@
  * answer read into DocumentAnswer or a sentence saying why there is none.
  */
 import type { DocumentAnswer, DocumentCopy } from '../../server/wire';
-import { isObj } from './request';
+import { isObj } from './read';
 
 /** A lookup's outcome: the answer, or a message for the box. */
 export type DocLookup = { ok: true; doc: DocumentAnswer } | { ok: false; message: string };

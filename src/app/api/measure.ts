@@ -7,7 +7,8 @@
  *   POST /api/measure   JSON { lat, lng, radius, size, diet?, allergen?, cuisine?, runs?, concurrency? }
  */
 import type { MeasureAnswer, MeasureRequest, MeasureSide, LoadAverage } from '../../server/wire';
-import { asked, isObj, num, str, strs, numOrNull, need, ShapeError, type Parsed } from './request';
+import { asked, type Parsed } from './request';
+import { isObj, num, str, strs, numOrNull, need, ShapeError } from './read';
 import { liveSearchParams, readSearch, type LiveQuery } from './search';
 
 export { MEASURE_RUNS, MEASURE_CONCURRENCY } from '../../server/wire';

@@ -5,7 +5,7 @@
  */
 import { MOVE_STEPS, type MoveStep } from '../../core/index';
 import type { MigrationStatus } from '../../server/wire';
-import { isObj } from './request';
+import { isObj } from './read';
 
 export type { MigrationStatus };
 

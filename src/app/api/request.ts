@@ -2,7 +2,7 @@
  * The explorer's one way to ask the live API (src/server/api.ts): the request itself
  * (requestJson: GET, or a write's method with its JSON body; the client's deadline; network
  * errors), the failure every endpoint maps a refusal to (LiveFailure, one message a person can
- * act on), and the defensive readers the endpoint modules share. Each endpoint family has its
+ * act on). The defensive readers the endpoint modules share are in read.ts. Each endpoint family has its
  * own module beside this one: search.ts (GET /api/search), status.ts (GET /api/status),
  * measure.ts (POST /api/measure), writes.ts (PUT/DELETE /api/restaurants/:id), documents.ts
  * (GET /api/documents/:id) and migration.ts (the `migration` section of /api/status).
@@ -12,6 +12,7 @@
  * status.ts strips them again, so none can reach the page.
  */
 import type { SearchPlacement } from '../../server/wire';
+import { isObj } from './read';
 
 /** Why there is no result. */
 export type LiveFailureKind =
@@ -57,28 +58,6 @@ export interface LiveFailure {
 
 /** An answer read: its value, or the failure to show instead. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; failure: LiveFailure };
-
-/** isObj: a JSON object (not an array, not null). */
-export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** num: a finite number, or `fallback`. */
-export const num = (v: unknown, fallback = NaN): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
-/** str: a string, or `fallback`. */
-export const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
-/** strs: the strings of an array (others dropped); [] when not an array. */
-export const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-/** strOrNull: a string, or null. */
-export const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-/** numOrNull: a finite number, or null. */
-export const numOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
-/** ShapeError: an answer lacks a field the panel needs (each reader maps it to a bad-response failure). */
-export class ShapeError extends Error {}
-
-/** need returns v, or throws a ShapeError naming `what` when it is missing. */
-export function need<T>(v: T | undefined | null, what: string): T {
-  if (v === undefined || v === null) throw new ShapeError(`the answer has no ${what}`);
-  return v;
-}
 
 /** The message when /api answers with something that is not the live API. */
 export const NOT_MOUNTED_MESSAGE =

@@ -19,7 +19,8 @@ import {
   type ShardTiming,
   type SearchPlacement,
 } from '../../server/wire';
-import { asked, isObj, num, str, strs, strOrNull, numOrNull, need, ShapeError, NOT_MOUNTED_MESSAGE, type LiveFailure, type Parsed } from './request';
+import { asked, NOT_MOUNTED_MESSAGE, type LiveFailure, type Parsed } from './request';
+import { isObj, num, str, strs, strOrNull, numOrNull, need, ShapeError } from './read';
 
 export { sideStatus, redactUrl, type ShardAnswer, type ShardTiming, type SearchPlacement };
 

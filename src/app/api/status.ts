@@ -10,7 +10,8 @@
  * readStatus strips credentials from the node URL (the server already does).
  */
 import { redactUrl, type ClusterNode, type ShardCopy, type ShardState } from '../../server/wire';
-import { asked, isObj, num, str, strs, strOrNull, numOrNull, NOT_MOUNTED_MESSAGE, type Parsed } from './request';
+import { asked, NOT_MOUNTED_MESSAGE, type LiveFailure, type Parsed } from './request';
+import { isObj, num, str, strs, strOrNull, numOrNull } from './read';
 
 export type { ClusterNode, ShardCopy };
 
@@ -194,4 +195,14 @@ export function describeStatus(s: LiveStatus, explorer: { hash: string; routing:
 /** fetchStatus asks /api/status; resolves to a status or a failure (rejects only when aborted). */
 export function fetchStatus(signal: AbortSignal, fetchImpl: typeof fetch = fetch, url = '/api/status'): Promise<Parsed<LiveStatus>> {
   return asked(url, signal, readStatus, fetchImpl, 10_000);
+}
+
+/** The latest /api/status answer, as the store keeps it (Live's runner and the Nodes poll write it). */
+export interface LiveStatusState {
+  /** idle: Live is off; loading: the first answer is on its way; ready / failed: an answer came. */
+  phase: 'idle' | 'loading' | 'ready' | 'failed';
+  status: LiveStatus | null;
+  failure: LiveFailure | null;
+  /** performance.now() of the answer, ms (0 before one). */
+  at: number;
 }

@@ -10,7 +10,8 @@
  *   DELETE /api/restaurants/:id   (the restaurant with all its dishes)
  */
 import { VOCABULARY, WRITE_ID_RE, PRICE_LEVEL_RANGE, type WriteAnswer, type WriteAck, type RestaurantBody } from '../../server/wire';
-import { isLiveFailure, requestJson, isObj, str, NOT_MOUNTED_MESSAGE, type LiveFailure, type Parsed } from './request';
+import { isLiveFailure, requestJson, NOT_MOUNTED_MESSAGE, type LiveFailure, type Parsed } from './request';
+import { isObj, str } from './read';
 
 export type { WriteAnswer, RestaurantBody };
 

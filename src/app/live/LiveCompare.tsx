@@ -13,7 +13,7 @@
  */
 import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { searchAsked } from '../search/searchSlice';
+import { searchAsked } from '../shell/searchAsked';
 import { formatShardCount } from '../../core/searches.ts';
 import { toHex } from '../shell/palette';
 import { formatInt, formatMs } from '../shell/format';

@@ -10,20 +10,11 @@
 import type { SliceCreator } from '../shell/types';
 import type { LiveFailure } from '../api/request';
 import type { LiveResult } from '../api/search';
-import type { LiveStatus } from '../api/status';
+import type { LiveStatus, LiveStatusState } from '../api/status';
+export type { LiveStatusState } from '../api/status';
 import type { MeasureAnswer } from '../api/measure';
 import { NO_FILTERS, type LiveFilterKind, type LiveFilters } from '../api/filters';
 import { recordTimings, type LatencyHistory } from '../shell/latencyStats';
-
-/** The latest /api/status answer. */
-export interface LiveStatusState {
-  /** idle: Live is off; loading: the first answer is on its way; ready / failed: an answer came. */
-  phase: 'idle' | 'loading' | 'ready' | 'failed';
-  status: LiveStatus | null;
-  failure: LiveFailure | null;
-  /** performance.now() of the answer, ms (0 before one). */
-  at: number;
-}
 
 /** The current search's answer. */
 export interface LiveSearchState {

@@ -7,7 +7,7 @@
 import { useMemo } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { searchAsked } from '../search/searchSlice';
+import { searchAsked } from '../shell/searchAsked';
 import { toHex, type RGB } from '../shell/palette';
 import { formatInt, formatCompact } from '../shell/format';
 import { candidateColors, evennessRows, searchUnderBoth, lowerBound } from './review';

@@ -11,7 +11,7 @@ import { cellAt, cellOrdinal } from '../../core/index';
 import { toHex } from '../shell/palette';
 import { formatCompact } from '../shell/format';
 import { chooseCentre } from './search';
-import { cityLabel } from './searchGeometry';
+import { cityLabel } from '../shell/format';
 import type { City } from '../shell/loadData';
 
 /** A city with where it routes. */

@@ -14,7 +14,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { chooseCentre, flyToFit } from './search';
-import { cityLabel } from './searchGeometry';
+import { cityLabel } from '../shell/format';
 import { formatLatLng } from '../shell/format';
 import { parsePasted, type Pasted } from './paste';
 import { parseAnyToken, cellShards } from '../../core/anyCell';

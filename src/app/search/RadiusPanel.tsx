@@ -3,17 +3,18 @@
  * centre (a preset, any sample city, or a click on the globe while this panel
  * is open) and a radius; the globe shows the circle and its level-10
  * covering, and the result says which shards the search asks and the exact
- * routing string. Below: the fan-out map switch, the sample cities and the
+ * routing string. Below: the fan-out map switch (the fanout feature's, in the slot
+ * `radius-fanout`: shell/Slot.tsx), the sample cities and the
  * worked searches.
  */
 import { useEffect } from 'react';
 import { appStore, useApp } from '../shell/store';
 import { chooseCentre, enableClickPicking } from './search';
-import { centreLabel, cityLabel } from './searchGeometry';
+import { centreLabel, cityLabel } from '../shell/format';
 import { RadiusControl } from './RadiusControl';
 import { SearchResult } from './SearchResult';
 import { CitySearch } from './CitySearch';
-import { FanoutControl } from '../fanout/FanoutControl';
+import { Slot } from '../shell/Slot';
 import { CitiesTable } from './CitiesTable';
 import { WorkedSearches } from './WorkedSearches';
 import '../ui/radius.css';
@@ -81,7 +82,7 @@ export function RadiusPanel() {
       </section>
       <RadiusControl />
       <SearchResult />
-      <FanoutControl />
+      <Slot name="radius-fanout" />
       <details className="radius-table" data-testid="cities-details">
         <summary>Sample cities</summary>
         <CitiesTable />

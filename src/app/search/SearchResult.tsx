@@ -13,11 +13,11 @@ import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
 import { appStore, useApp, type AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { searchAsked } from './searchSlice';
+import { searchAsked } from '../shell/searchAsked';
 import { formatShardCount } from '../../core/searches.ts';
 import { toHex } from '../shell/palette';
 import { formatInt } from '../shell/format';
-import { ShardBar } from '../shards/ShardBar';
+import { ShardBar } from '../shell/ShardBar';
 import { coveringExport, download } from './export';
 
 /** The asked indices, for the shard bar (a stable function, so the bar subscribes once). */

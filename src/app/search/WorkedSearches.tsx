@@ -11,7 +11,7 @@ import { appStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { formatRadius } from '../../core/index';
 import { parseRadii, formatShardCount, type WorkedSearch } from '../../core/searches';
-import { runWorkedSearches } from './covering';
+import { runWorkedSearches } from '../globe/covering';
 import { chooseCentre } from './search';
 import { workedExport, download } from './export';
 import { formatInt } from '../shell/format';
@@ -19,7 +19,7 @@ import { formatInt } from '../shell/format';
 /** The article's radii, in miles. */
 export const DEFAULT_WORKED_RADII = '5,15,25,50';
 
-const makeWorker = () => new Worker(new URL('./covering.worker.ts', import.meta.url), { type: 'module' });
+const makeWorker = () => new Worker(new URL('../globe/covering.worker.ts', import.meta.url), { type: 'module' });
 
 export function WorkedSearches() {
   const data = useApp(readyData);

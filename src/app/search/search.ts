@@ -15,7 +15,7 @@ import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
 import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
-import { createCoveringClient, routeOfAnswer, type CircleWish, type CoveringClient } from './covering';
+import { createCoveringClient, routeOfAnswer, type CircleWish, type CoveringClient } from '../globe/covering';
 import { fitZoom } from './searchGeometry';
 import type { BoundaryFile } from '../../core/index';
 
@@ -131,7 +131,7 @@ export function refitRadius(store: AppStore): void {
  * and the fan-out map's driver, fanout/fanoutLayer.ts, right after it).
  * Returns a stop function.
  */
-export function startSearch(store: AppStore, makeWorker = () => new Worker(new URL('./covering.worker.ts', import.meta.url), { type: 'module' })): () => void {
+export function startSearch(store: AppStore, makeWorker = () => new Worker(new URL('../globe/covering.worker.ts', import.meta.url), { type: 'module' })): () => void {
   // The covering: one request per animation frame at most, to a client per boundary file.
   let client: CoveringClient | null = null;
   let clientFile: BoundaryFile | null = null;

@@ -9,7 +9,7 @@ import { readyData } from '../shell/dataSlice';
 import { toHex } from '../shell/palette';
 import { formatCompact } from '../shell/format';
 import { cellToken, cellFromOrdinal } from '../../core/index';
-import { flyToShard } from './flyToShard';
+import { flyToShard } from '../shell/flyToShard';
 
 export function ShardsPanel() {
   const data = useApp(readyData);
