@@ -11,7 +11,7 @@
  * place by `at` (the scene draws in that order after the shard surface, coastlines, Hilbert
  * curve and pointer controls; each layer's frame callback runs after FrameDriver's).
  */
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
 import type { AppState } from './shell/types';
 import type { Layer } from './shell/url';
 import type { StripId } from './shell/shellSlice';
@@ -141,6 +141,11 @@ export const FEATURE_VIEWS: readonly FeatureViews[] = [
     scene: [{ at: 10, Component: RequestsLayer }],
     // The legend, loaded when the requests layer is first switched on.
     layerLegends: [{ layer: 'requests', Component: onDemand(() => import('./requests/RequestsLegend').then((m) => m.RequestsLegend), null) }],
+    // The workload's picker and status in the review's load figures (loaded with them).
+    slots: [
+      { slot: 'review-workload-picker', at: 10, Component: onDemand(() => import('./requests/RequestsLegend').then((m) => () => createElement(m.WorkloadPicker, { testid: 'review-workload-input' })), null) },
+      { slot: 'review-workload-status', at: 10, Component: onDemand(() => import('./requests/RequestsLegend').then((m) => m.WorkloadStatus), null) },
+    ],
   },
   // Write mode's click-to-place and pins, loaded while the Write switch is on.
   {

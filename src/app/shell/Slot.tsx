@@ -9,7 +9,7 @@
 import { createContext, createElement, Fragment, useContext, type ComponentType } from 'react';
 
 /** The slots, by the view that holds them. */
-export type SlotId = 'live-write' | 'live-placement' | 'radius-fanout' | 'ribbon-marks' | 'review-workload';
+export type SlotId = 'live-write' | 'live-placement' | 'radius-fanout' | 'ribbon-marks' | 'review-workload-picker' | 'review-workload-status';
 
 /** Each slot's parts, in order (empty where nothing provides them, as in a unit test). */
 export const SlotContext = createContext<Partial<Record<SlotId, ComponentType[]>>>({});
