@@ -6,7 +6,7 @@
  * through the one list of features (src/app/featureViews.ts, handed over by shell/App.tsx), its
  * slice, drivers and link parameters through src/app/features.ts. scripts/app-imports.mjs prints
  * the whole house. Also here: no feature imports another (outside tests), each query key has one
- * owner, one way to the store (shell/store.ts) and one way drivers start (shell/drivers.ts).
+ * owner, one way to the store (handed in: shell/store.ts) and one way drivers start (shell/drivers.ts).
  */
 import { describe, it, expect } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -128,14 +128,26 @@ describe('the link', () => {
 });
 
 describe('one way to the store and one way to start drivers', () => {
-  it('only shell/store.ts makes the store (tests make their own)', () => {
-    const makers = sources().filter((f) => f !== 'shell/store.ts' && /\bcreateAppStore\s*\(/.test(readFileSync(join(APP, f), 'utf8')));
+  it('only the entry (main.tsx) makes the store, and hands it to React and to boot (tests make their own)', () => {
+    const makers = sources().filter((f) => f !== 'main.tsx' && f !== 'shell/store.ts' && /\bcreateAppStore\s*\(/.test(readFileSync(join(APP, f), 'utf8')));
     expect(makers).toEqual([]);
+    const main = readFileSync(join(APP, 'main.tsx'), 'utf8');
+    expect(main).toMatch(/const store = createAppStore\(\)/);
+    expect(main).toMatch(/<StoreContext\.Provider value=\{store\}>/);
+    expect(main).toMatch(/boot\(store\)/);
   });
 
-  it('code outside React takes the store as an argument: only components, hooks and the entry import appStore', () => {
-    const imports = /import\s*\{[^}]*\bappStore\b[^}]*\}\s*from\s*['"][^'"]*\/store['"]/;
-    const offenders = sources().filter((f) => !f.endsWith('.tsx') && !/(^|\/)use[A-Z]\w*\.ts$/.test(f) && imports.test(readFileSync(join(APP, f), 'utf8')));
+  it('the store is handed in: React code takes it from the context (useApp, useAppStore), other code as an argument; no module holds one', () => {
+    // No module-level store (the singleton `appStore` is gone) and no import of one.
+    const singleton = /import\s*\{[^}]*\bappStore\b[^}]*\}\s*from|export\s+const\s+appStore\b/;
+    expect(sources().filter((f) => singleton.test(readFileSync(join(APP, f), 'utf8')))).toEqual([]);
+    // A component that acts on the store takes it from the context: every `appStore` it names is the hook's.
+    const offenders = sources()
+      .filter((f) => f.endsWith('.tsx'))
+      .filter((f) => {
+        const text = readFileSync(join(APP, f), 'utf8');
+        return /\bappStore\b/.test(text) && !/const appStore = useAppStore\(\)|appStore: AppStore/.test(text);
+      });
     expect(offenders).toEqual([]);
   });
 

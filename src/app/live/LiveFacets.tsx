@@ -8,7 +8,7 @@
  *
  * Test hooks: live-facets, live-facet-<kind>-<value> (aria-pressed).
  */
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { liveNoun } from '../api/status';
 import type { LiveFacet, LiveFacets as Facets } from '../api/search';
 import type { LiveFilterKind } from '../api/filters';
@@ -21,6 +21,7 @@ const GROUPS: { kind: LiveFilterKind; key: keyof Facets; title: string; hint: st
 ];
 
 export function LiveFacets({ facets }: { facets: Facets | null }) {
+  const appStore = useAppStore();
   const filters = useApp((s) => s.liveFilters);
   const any = filters.diet.length + filters.allergen.length + filters.cuisine.length > 0;
   // The filters are the sample's vocabulary (diets, allergens, cuisines): an index of another config has none of them.

@@ -14,7 +14,7 @@
  * data-all, data-gain), live-measure-load, live-measure-identical
  * (data-identical), live-measure-failure (data-kind).
  */
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { formatMs } from '../shell/format';
 import { liveSearchUrl } from '../api/search';
 import { MEASURE_RUNS, MEASURE_CONCURRENCY, type MeasureAnswer } from '../api/measure';
@@ -74,6 +74,7 @@ function MeasureTable({ a }: { a: MeasureAnswer }) {
 }
 
 export function LiveMeasure() {
+  const appStore = useAppStore();
   const m = useApp((s) => s.liveMeasure);
   const url = useApp((s) => liveSearchUrl(liveQueryOf(s)));
   const noCircle = useApp((s) => s.noLocation || !s.searchCentre);

@@ -21,7 +21,7 @@
  * PlacementNote, LiveFacets and LiveHits.
  */
 import { useEffect, useRef } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { centreLabel } from '../shell/format';
 import type { LiveFailure } from '../api/request';
@@ -59,6 +59,7 @@ const BADGE_TEXT: Record<string, string> = {
 };
 
 function LiveSwitch() {
+  const appStore = useAppStore();
   const on = useApp((s) => s.liveOn);
   return (
     <label className="live-switch">
@@ -115,6 +116,7 @@ function LiveVerdict() {
 }
 
 function LiveResults() {
+  const appStore = useAppStore();
   const search = useApp((s) => s.liveSearch);
   const { result, failure, pending } = search;
   return (

@@ -1,5 +1,9 @@
 import { describe, it, expect, beforeEach } from 'vitest';
-import { appStore, resetAppStore } from '../shell/store';
+import { createAppStore } from '../shell/store';
+
+/** A store of the test's own, made afresh before each test. */
+let appStore = createAppStore();
+const resetAppStore = () => void (appStore = createAppStore());
 import { clusterLayout, missingShards } from './nodesSlice';
 import type { LiveResult } from '../api/search';
 import type { LiveStatus } from '../api/status';

@@ -8,7 +8,7 @@
  * status are the Requests layer's (slots review-workload-picker and review-workload-status).
  */
 import { useEffect } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { formatInt } from '../shell/format';
 import { BUNDLED_WORKLOAD_NAME, BUNDLED_WORKLOAD_TEXT } from '../shell/workload';
@@ -19,6 +19,7 @@ const pct = (x: number, digits = 1) => `${(100 * x).toFixed(digits)}%`;
 const hottest = (list: HotShard[]) => list.map((h) => `${h.name} ${h.overMean.toFixed(2)}×`).join(', ');
 
 export function ReviewWorkload() {
+  const appStore = useAppStore();
   useEffect(() => appStore.getState().wantRequestWorkload(), []);
   const data = useApp(readyData);
   const c = useApp((s) => s.candidate);

@@ -8,7 +8,7 @@
  * worked searches.
  */
 import { useEffect } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { chooseCentre, enableClickPicking } from './search';
 import { centreLabel, cityLabel } from '../shell/format';
 import { RadiusControl } from './RadiusControl';
@@ -33,6 +33,7 @@ export const PRESETS: readonly { name: string; state: string }[] = [
 export const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
 function Presets() {
+  const appStore = useAppStore();
   const cities = useApp((s) => s.cities);
   const centre = useApp((s) => s.searchCentre);
   return (
@@ -51,6 +52,7 @@ function Presets() {
 }
 
 function CentreReadout() {
+  const appStore = useAppStore();
   const centre = useApp((s) => s.searchCentre);
   const cities = useApp((s) => s.cities);
   const noLocation = useApp((s) => s.noLocation);
@@ -68,6 +70,7 @@ function CentreReadout() {
 }
 
 export function RadiusPanel() {
+  const appStore = useAppStore();
   useEffect(() => enableClickPicking(appStore), []);
   return (
     <div className="radius-panel">

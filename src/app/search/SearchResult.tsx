@@ -11,7 +11,7 @@
  */
 import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
-import { appStore, useApp, type AppState } from '../shell/store';
+import { useAppStore, useApp, type AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { searchAsked } from '../shell/searchAsked';
 import { formatShardCount } from '../../core/searches.ts';
@@ -44,6 +44,7 @@ function stateOf(s: AppState): 'none' | 'pending' | 'ready' | 'all' {
 }
 
 export function SearchResult() {
+  const appStore = useAppStore();
   const data = useApp(readyData);
   const root = useRef<HTMLElement>(null);
   useEffect(() => {

@@ -6,7 +6,7 @@
  * highlights. The whole strip holds the slot `ribbon-marks` (shell/Slot.tsx): the migration
  * feature's moving ranges.
  */
-import { useApp, appStore } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { RibbonStrip } from './RibbonStrip';
 import { Slot } from '../shell/Slot';
@@ -15,6 +15,7 @@ import { CELL_COUNT } from '../../core/index';
 const FULL: [number, number] = [0, CELL_COUNT];
 
 export function Ribbon() {
+  const appStore = useAppStore();
   const ready = useApp((s) => readyData(s) !== null);
   const brushed = useApp((s) => s.brush !== null);
   const unit = useApp((s) => (s.cells ? (s.cells.unit ?? 'restaurants + dishes') : null));

@@ -18,12 +18,13 @@ import type { StripDef } from '../featureViews';
 import { UrlNotice } from './UrlNotice';
 import { Strip, loadStripPrefs } from './Strip';
 import { afterFirstFrame, onDemand } from './lazy';
-import { appStore, useApp } from './store';
+import { useAppStore, useApp } from './store';
 
 export function App() {
+  const appStore = useAppStore();
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    loadStripPrefs();
+    loadStripPrefs(appStore);
     // The readout hides when empty (no React render per pointer move: an attribute written here).
     const mark = (has: boolean) => root.current?.toggleAttribute('data-hover', has);
     mark(appStore.getState().hover !== null);

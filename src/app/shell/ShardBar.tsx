@@ -14,7 +14,7 @@
  */
 import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
-import { appStore, useApp, type AppState } from './store';
+import { useAppStore, useApp, type AppState } from './store';
 import { readyData } from './dataSlice';
 import { toHex, labelColor } from './palette';
 import { formatCompact } from './format';
@@ -30,6 +30,7 @@ export interface ShardBarProps {
 }
 
 export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) {
+  const appStore = useAppStore();
   const data = useApp(readyData);
   const bar = useRef<HTMLDivElement>(null);
   const tip = useRef<HTMLSpanElement>(null);

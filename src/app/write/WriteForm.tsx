@@ -7,7 +7,7 @@
  * write-price, write-submit, write-draft-cell, write-draft-core.
  */
 import { useEffect, useRef, type FormEvent } from 'react';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { formatLatLng } from '../shell/format';
 import { CUISINES, PRICE_LEVELS } from '../api/writes';
 import type { WriteDraft } from './writeSlice';
@@ -20,6 +20,7 @@ export interface WriteFormProps {
 }
 
 export function WriteForm({ draft, busy }: WriteFormProps) {
+  const appStore = useAppStore();
   const name = useRef<HTMLInputElement>(null);
   useEffect(() => {
     name.current?.focus({ preventScroll: true });

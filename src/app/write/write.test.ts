@@ -9,7 +9,11 @@ import { describe, it, expect, beforeEach } from 'vitest';
 import { Router, ShardTable, cellAt, cellOrdinal, cellFromOrdinal, cellToken, intermediateFile, type MigrationState } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
 import { parseRestaurantBody, WRITE_ID_RE, type MigrationStatus, type WriteAnswer } from '../../server/wire';
-import { appStore, resetAppStore } from '../shell/store';
+import { createAppStore } from '../shell/store';
+
+/** A store of the test's own, made afresh before each test. */
+let appStore = createAppStore();
+const resetAppStore = () => void (appStore = createAppStore());
 import { readStatus, type LiveStatus } from '../api/status';
 import { coreRoute, routerFor, writeVerdict } from './coreRoute';
 import { DEFAULT_NAME } from './writeSlice';
