@@ -1,6 +1,6 @@
 /**
  * `npm run bench:scale -- [--docs 2000000,20000000] [--shards 6] [--dest-shards 12] [--writes 50]
- *  [--phases cells,reindex,audit] [--copies client,engine] [--keep]`
+ *  [--phases cells,reindex,audit] [--copies client,engine] [--keep] [--load-only]`
  *
  * The commands that read a whole index, at two sizes, each by the client path and the engine
  * path, on a flat, hash-sharded index of small located documents written by plain `_bulk`
@@ -53,6 +53,8 @@ const WRITES = num('writes', 50);
 const PHASES = list('phases', 'cells,reindex,audit');
 const COPIES = list('copies', 'client,engine');
 const KEEP = argv.includes('--keep');
+/** Only build the source indexes (a long step at 20 M), then stop. */
+const LOAD_ONLY = argv.includes('--load-only');
 const LOCKS = 'gs-scale-locks';
 
 const client = liveClient();
@@ -283,6 +285,7 @@ for (const N of SIZES) {
   const SRC = `gs-scale-src-${N}`;
   const ALIAS = `gs-scale-${N}`;
   await ensureSource(SRC, N);
+  if (LOAD_ONLY) continue;
   const docs = (await client.request<{ count: number }>('POST', `/${SRC}/_count`)).body.count;
   const cellsPath = join(dir, `cells-${N}.csv`);
   const filePath = join(dir, `boundaries-${N}.json`);

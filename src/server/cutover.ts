@@ -59,7 +59,7 @@ export function rangeDishes(m: RangeOf, routing: string): Record<string, unknown
 // The per-document comparison (digests, diffs, fixes, the exact check) is shared with `geoshard
 // reindex`: docDiff.ts. A range on one owner is a DocSide (rangeSide below).
 export { canonicalJson, kindOf, digestOf, diffDigests, isClean, idsOf, type DocDigest, type RangeDigest, type RangeDiff, type FixCounts } from './docDiff.ts';
-import { describeDiff as describeDocDiff, compareSides, diffOfJoin, digestOf, fixDiff, kindOf, type DocSide, type FixCounts, type RangeDiff } from './docDiff.ts';
+import { describeDiff as describeDocDiff, compareSides, diffOfJoin, spillHash, fixDiff, kindOf, type DocSide, type FixCounts, type RangeDiff } from './docDiff.ts';
 
 interface Hit {
   _id: string;
@@ -101,7 +101,7 @@ export async function diffRange(client: OpenSearchClient, index: string, m: Rang
   try {
     const read = async (routing: string, add: (id: string, hash: string) => void) => {
       for (const q of [rangeRestaurants(m, routing), rangeDishes(m, routing)]) {
-        for await (const hits of pages(client, index, routing, q, PAGE)) for (const h of hits) add(h._id, digestOf(h._source!).hash);
+        for await (const hits of pages(client, index, routing, q, PAGE)) for (const h of hits) add(h._id, spillHash(h._source!));
       }
     };
     await Promise.all([read(m.from, (id, v) => join.a(id, v)), read(m.to, (id, v) => join.b(id, v))]);

@@ -12,7 +12,7 @@
  * each check's planted and found differences, and the peak heap used after a
  * full collection, sampled every 500 k records.
  *
- *   node --expose-gc --max-old-space-size=384 --import tsx src/server/flatMemory.run.ts 20000000
+ *   node --expose-gc --max-old-space-size=256 --import tsx src/server/flatMemory.run.ts 20000000 [verify|presence|rangeDiff|all]
  */
 import { presence, diffOfJoin, type DocSide } from './docDiff.ts';
 import { SpillJoin } from './spill.ts';
@@ -159,9 +159,10 @@ const timed = async <T>(name: string, f: () => T | Promise<T>) => {
   const r = await f();
   out[name] = { ...(r as object), seconds: +((performance.now() - t) / 1000).toFixed(1) };
 };
-await timed('verify', verify);
-await timed('presence', presenceCheck);
-await timed('rangeDiff', rangeDiff);
+const CHECKS: Record<string, () => unknown> = { verify, presence: presenceCheck, rangeDiff };
+const which = process.argv[3] ?? 'all';
+if (which !== 'all' && !(which in CHECKS)) throw new Error(`check "${which}" is not one of ${Object.keys(CHECKS).join(', ')} or all`);
+for (const [name, f] of Object.entries(CHECKS)) if (which === 'all' || which === name) await timed(name, f);
 out.baseHeapMB = +(base / 2 ** 20).toFixed(1);
 out.peakHeapMB = +(peak / 2 ** 20).toFixed(1);
 out.peakRssMB = +(process.resourceUsage().maxRSS / 1024).toFixed(1);

@@ -18,10 +18,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Router, parseBoundaryFile, type BoundaryFile } from '../core/index.ts';
+import { cellAt, cellVertices } from '../core/cells.ts';
 import { mulberry32 } from '../core/testutil.ts';
 import { loadGazetteer } from '../data/places.ts';
 import { ROOT, derivedFile, getJson, liveClient, startApi } from './testkit.ts';
-import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
+import { OpenSearchError } from './opensearch.ts';
 import { seedIndex } from './seeder.ts';
 import { main } from '../cli/main.ts';
 
@@ -386,6 +387,114 @@ describe('geoshard reindex on a real node', () => {
     expect(meta.reindex).toBeUndefined();
     expect(meta.hash).toBe(file.hash);
   }, 900_000);
+
+  it("(d) the cluster's copy (_reindex through DEST's pipeline) and the client's copy make the same index, document for document, with points within 10 cm of cell corners", async () => {
+    const SRC = 'ri-same-src';
+    await dropAll('ri-same');
+    await loadPlaces(SRC, 6000, 4);
+    // Points a few centimetres from level-10 cell corners (the core's cell vertices), around 150 places:
+    // 4 corners x 4 diagonal offsets of 3-7 cm each. Either side routing them differently would show.
+    const g = loadGazetteer().slice(0, 150);
+    const cm = 1e-7 * 0.9; // ~1 cm of latitude in degrees
+    let body = '';
+    let corners = 0;
+    for (const p of g) {
+      for (const v of cellVertices(cellAt(p.loc.coordinates[1], p.loc.coordinates[0]))) {
+        for (const [dy, dx] of [[5, 5], [-5, 5], [5, -5], [-3, -3]]) {
+          const lat = v.lat + dy * cm;
+          const lon = v.lng + (dx * cm) / Math.max(0.05, Math.cos((v.lat * Math.PI) / 180));
+          const id = `corner-${corners++}`;
+          body += JSON.stringify({ index: { _index: SRC, _id: id } }) + '\n' + JSON.stringify(placeSource(id, 'corner', 'XX', 1, lat, lon)) + '\n';
+        }
+      }
+    }
+    expect((await client.request<{ errors: boolean }>('POST', '/_bulk', { body, query: { refresh: 'true', filter_path: 'errors' }, timeoutMs: 120_000 })).body.errors).toBe(false);
+    const cellsPath = join(dir, 'same-cells.csv');
+    expect((await cli('cells', '--from-index', SRC, '--field', 'geo', '--out', cellsPath)).code).toBe(0);
+    const verdicts: string[] = [];
+    const dests: string[] = [];
+    let router: Router | null = null;
+    for (const copy of ['client', 'engine'] as const) {
+      const alias = `ri-same-${copy}`;
+      const dest = `ri-same-${copy}-geo`;
+      const filePath = join(dir, `same-${copy}.json`);
+      const bal = await cli('balance', '--cells', cellsPath, '--min', '5', '--max', '5', '--index', alias, '--out', filePath, '--created-at', '2026-12-01T00:00:00.000Z');
+      expect(bal.code, bal.err).toBe(0);
+      router = new Router(parseBoundaryFile(readFileSync(filePath, 'utf8'), filePath));
+      const run = await cli('reindex', '--from', SRC, '--to', dest, '--boundaries', filePath, '--alias', alias, '--field', 'geo', '--copy', copy);
+      expect(run.code, run.err).toBe(0);
+      verdicts.push(run.err.split('\n').filter((l) => /verify: (no difference|\d+ missing|\d+ different|\d+ only)/.test(l)).join('\n'));
+      dests.push(dest);
+      // Back on the source, so the next copy mode starts from the same index.
+      const back = await cli('reindex', '--to', dest, '--rollback');
+      expect(back.code, back.err).toBe(0);
+    }
+    // The same verify verdict: the copy left nothing to fix (no writer ran).
+    expect(verdicts[0]).toBe('geoshard reindex: verify: no difference');
+    expect(verdicts[1]).toBe(verdicts[0]);
+    // Document for document: the same ids on the same shard numbers with the same routing and source.
+    const flat = async (index: string) => {
+      const by = await docsByShard(index);
+      return [...by].flatMap(([k, docs]) => docs.map((d) => `${k} ${d.id} ${d.routing} ${sorted(d.source)}`)).sort();
+    };
+    const [c, e] = [await flat(dests[0]), await flat(dests[1])];
+    expect(c.length).toBe(6000 + corners);
+    expect(e).toEqual(c);
+    // And both put every corner point where the core's router says (the audit, apart from the command).
+    const byShard = await docsByShard(dests[1]);
+    expect(misplacedIn(byShard, router!, (s) => s.geo as { lat: number; lon: number })).toEqual([]);
+  }, 600_000);
+
+  it('(e) the cluster copy is throttled, rethrottled and paused through the tasks API, and a run after the pause resumes it, skipping what DEST holds', async () => {
+    const SRC = 'ri-pause-src';
+    const DEST = 'ri-pause-geo';
+    const ALIAS = 'ri-pause';
+    await dropAll('ri-pause');
+    const n = await loadPlaces(SRC, 30_000, 3);
+    const cellsPath = join(dir, 'pause-cells.csv');
+    const filePath = join(dir, 'pause.json');
+    expect((await cli('cells', '--from-index', SRC, '--field', 'geo', '--out', cellsPath)).code).toBe(0);
+    expect((await cli('balance', '--cells', cellsPath, '--min', '4', '--max', '4', '--index', ALIAS, '--out', filePath, '--created-at', '2026-12-01T00:00:00.000Z')).code).toBe(0);
+    const args = ['--from', SRC, '--to', DEST, '--boundaries', filePath, '--alias', ALIAS, '--field', 'geo', '--copy', 'engine'];
+    // 500 documents/s: the copy of 30,000 would take a minute.
+    const first = reindexChild([...args, '--throttle', '500', '--batch', '500']);
+    await first.waitFor(/with _reindex \(task ([^,]+),/);
+    const task = /with _reindex \(task ([^,]+),/.exec(first.text())![1];
+    await first.waitFor(/copy \(cluster\) [\d,]+\/30,000/);
+    // The task is the cluster's: the tasks API knows it, with its throttle.
+    // The task is the cluster's: the tasks API knows it and its slices, each with its share of the throttle.
+    const running = await client.request<{ completed: boolean }>('GET', `/_tasks/${task}`);
+    expect(running.body.completed).toBe(false);
+    type Kids = { nodes: Record<string, { tasks: Record<string, { status: { requests_per_second: number } }> }> };
+    const kids = await client.request<Kids>('GET', '/_tasks', { query: { parent_task_id: task, detailed: 'true' } });
+    const rates = Object.values(kids.body.nodes).flatMap((n) => Object.values(n.tasks).map((t) => t.status.requests_per_second));
+    expect(rates.length).toBe(3);
+    expect(rates.reduce((a, x) => a + x, 0)).toBeCloseTo(500, 0);
+    const re = await cli('reindex', '--to', DEST, '--rethrottle', '800');
+    expect(re.code, re.err).toBe(0);
+    expect(re.out).toContain(`the copy task ${task} into "${DEST}" now runs at at most 800 documents/s`);
+    const bad = await cli('reindex', '--to', DEST, '--rethrottle', '0');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--rethrottle "0" is not a throttle: expected documents per second > 0, or -1 for none');
+    const pause = await cli('reindex', '--to', DEST, '--pause');
+    expect(pause.code, pause.err).toBe(0);
+    expect(pause.out).toMatch(new RegExp(`cancelled the copy task ${task} into "${DEST}" \\([\\d,]+ of 30,000 documents copied\\)`));
+    expect(await first.exit).toBe(1);
+    expect(first.text()).toContain(`the cluster's copy task ${task} was cancelled (--pause, or by hand): run the command again to resume the copy`);
+    await client.request('POST', `/${DEST}/_refresh`);
+    const partial = (await client.request<{ count: number }>('POST', `/${DEST}/_count`)).body.count;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(n);
+    // The alias never moved.
+    expect(await aliasOf(ALIAS)).toEqual([SRC]);
+    const second = await cli('reindex', ...args);
+    expect(second.code, second.err).toBe(0);
+    expect(second.err).toContain(`copy: the cluster's copy task ${task} was cancelled: starting it again, skipping what DEST holds`);
+    expect(second.err).toMatch(/copy \(cluster\) 30,000\/30,000 documents \(100%\), [\d,]+ documents\/s, [\d,]+ already in DEST/);
+    expect(second.err).toContain('verify: no difference');
+    expect(await aliasOf(ALIAS)).toEqual([DEST]);
+    expect((await client.request<{ count: number }>('POST', `/${ALIAS}/_count`)).body.count).toBe(n);
+  }, 600_000);
 
   it('(b) splits the restaurant sample from N to N+1 shards with geoshard split + reindex', async () => {
     const SRC = 'ri-dishes';

@@ -25,8 +25,9 @@
  * page cache takes microseconds) and a partition is read back whole
  * (`readFileSync`), at most a few megabytes.
  *
- * Ids and values must not contain a newline or a tab (OpenSearch ids may:
- * such an id is escaped here and unescaped on read).
+ * Values must not contain a newline, a tab or a control character below
+ * U+0002; ids may hold anything (a tab or newline in an id, which
+ * OpenSearch allows, is escaped here and unescaped on read).
  *
  * Node only.
  */
@@ -56,6 +57,8 @@ const escape = (s: string) => (/[\t\n\\]/.test(s) ? s.replace(/\\/g, '\\\\').rep
 const unescape = (s: string) => (s.includes('\\') ? s.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c)) : s);
 
 const FLUSH_AT = 64 * 1024;
+/** Marks an id of a partition that only side B holds (values hold no control characters). */
+const ONLY_B = '\u0001';
 
 /** One side's partition files, written record by record. */
 class SideWriter {
@@ -149,15 +152,19 @@ export class SpillJoin {
     this.A.close();
     this.B.close();
     for (let p = 0; p < this.partitions; p++) {
+      // A's records by id. An id B has shown stays in the same map, marked (no second set): "\0" + A's
+      // value when A has it, "\1" when only B has it, so a second copy on B is known as such.
       const left = new Map<string, string>();
       eachLine(path.join(this.dir, `a.${p}`), (id, v) => void left.set(id, v));
-      const seen = new Set<string>();
       eachLine(path.join(this.dir, `b.${p}`), (id, v) => {
-        const dup = seen.has(id);
-        seen.add(id);
-        visit(id, left.get(id), v, dup);
+        const a = left.get(id);
+        if (a === undefined) return left.set(id, ONLY_B), visit(id, undefined, v, false);
+        if (a === ONLY_B) return visit(id, undefined, v, true);
+        if (a.charCodeAt(0) === 0) return visit(id, a.slice(1), v, true);
+        left.set(id, `\0${a}`);
+        visit(id, a, v, false);
       });
-      for (const [id, v] of left) if (!seen.has(id)) visit(id, v, undefined, false);
+      for (const [id, v] of left) if (v !== ONLY_B && v.charCodeAt(0) !== 0) visit(id, v, undefined, false);
       this.onPartition?.();
       fs.rmSync(path.join(this.dir, `a.${p}`), { force: true });
       fs.rmSync(path.join(this.dir, `b.${p}`), { force: true });

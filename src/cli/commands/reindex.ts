@@ -17,7 +17,7 @@ import {
   type CopyMode,
   type ReindexPausePoint,
 } from '../../server/reindex.ts';
-import { cancelCopy, copyTaskStatus, rethrottleCopy } from '../../server/reindexEngine.ts';
+import { cancelCopy, copyTaskStatus, rethrottleCopy } from '../../server/reindex/copyEngine.ts';
 
 /** Default age of a heartbeat after which another host's lock is stale. */
 const DEFAULT_LOCK_STALE_MS = 30_000;

@@ -21,7 +21,11 @@
  *
  * Node only.
  */
-import type { OpenSearchClient } from './opensearch.ts';
+import type { OpenSearchClient } from '../opensearch.ts';
+import { pipelineId } from '../../opensearch/pipeline.ts';
+import { LOAD_SETTINGS, RESTORED_SETTINGS } from '../seeder.ts';
+import type { ReindexRun } from './context.ts';
+import { fmt, ReindexError } from './state.ts';
 
 const enc = encodeURIComponent;
 
@@ -93,14 +97,29 @@ interface RawTask {
   error?: { type?: string; reason?: string };
 }
 
-/** copyTaskStatus reads a copy task (null: the cluster knows no such task, e.g. after a restart of its node). */
+/**
+ * copyTaskStatus reads a copy task (null: the cluster knows no such task,
+ * e.g. after a restart of its node). A sliced `_reindex` reports nothing in
+ * its own status until a slice ends (`slices: [null, …]`): while it runs,
+ * the figures are the sum over its slices, each taken from the slice's
+ * entry once it ended and from its running child task
+ * (`GET _tasks?parent_task_id=`) before.
+ */
 export async function copyTaskStatus(client: OpenSearchClient, taskId: string): Promise<CopyTaskStatus | null> {
   const res = await client.request<RawTask>('GET', `/_tasks/${enc(taskId)}`, { okStatuses: [404], timeoutMs: 60_000 });
   if (res.status === 404) return null;
   const b = res.body;
   const st = b.task?.status ?? {};
   const r = b.response;
-  const sum = (k: 'total' | 'created' | 'updated' | 'version_conflicts') => r?.[k] ?? st[k] ?? 0;
+  let parts: RawStatus[] = [r ?? st];
+  if (!b.completed && Array.isArray(st.slices)) {
+    type Kids = { nodes?: Record<string, { tasks?: Record<string, { status?: RawStatus & { slice_id?: number } }> }> };
+    const kids = await client.request<Kids>('GET', '/_tasks', { query: { parent_task_id: taskId, detailed: 'true' }, timeoutMs: 60_000 });
+    const running = new Map<number, RawStatus>();
+    for (const n of Object.values(kids.body.nodes ?? {})) for (const t of Object.values(n.tasks ?? {})) if (t.status?.slice_id !== undefined) running.set(t.status.slice_id, t.status);
+    parts = st.slices.map((done, i) => done ?? running.get(i) ?? {});
+  }
+  const sum = (k: 'total' | 'created' | 'updated' | 'version_conflicts' | 'requests_per_second') => parts.reduce((a, p) => a + ((p as Record<string, number | undefined>)[k] ?? 0), 0);
   const failures = [
     ...(r?.failures ?? []).map((f) => `${f.id ? `document ${f.id}: ` : ''}${f.cause?.type ?? f.reason?.type ?? ''} ${f.cause?.reason ?? f.reason?.reason ?? ''}`.trim()),
     ...(b.error ? [`${b.error.type ?? 'error'}: ${b.error.reason ?? ''}`] : []),
@@ -111,7 +130,7 @@ export async function copyTaskStatus(client: OpenSearchClient, taskId: string): 
     total: sum('total'),
     written: sum('created') + sum('updated'),
     skipped: sum('version_conflicts'),
-    requestsPerSecond: st.requests_per_second ?? -1,
+    requestsPerSecond: b.completed ? -1 : sum('requests_per_second'),
     failures,
   };
 }
@@ -139,4 +158,45 @@ export async function rethrottleCopy(client: OpenSearchClient, taskId: string, r
 /** cancelCopy cancels a running copy task (its slices too); a finished or unknown task is no error. */
 export async function cancelCopy(client: OpenSearchClient, taskId: string): Promise<void> {
   await client.request('POST', `/_tasks/${enc(taskId)}/_cancel`, { okStatuses: [404], timeoutMs: 60_000 });
+}
+
+/** copyByEngine has the cluster copy SRC into DEST (or follows or restarts its recorded task), then moves the state to verifying. */
+export async function copyByEngine(run: ReindexRun): Promise<void> {
+  const { client, src, dest, o, say, batch, result } = run;
+  const save = () => run.save();
+  // The cluster copies: sliced _reindex through DEST's routing pipeline, followed through the tasks API.
+  await client.admin('PUT', `/${enc(dest)}/_settings`, { body: { index: LOAD_SETTINGS } });
+  const t0 = performance.now();
+  let task = run.state.copyTask;
+  if (task) {
+    const st = await copyTaskStatus(client, task.id);
+    if (!st || (st.completed && st.cancelled)) {
+      say(`copy: the cluster's copy task ${task.id} was ${st ? 'cancelled' : 'lost (its node restarted?)'}: starting it again, skipping what DEST holds`);
+      task = undefined;
+    } else say(`copy: following the cluster's copy task ${task.id} (started ${task.startedAt})`);
+  }
+  if (!task) {
+    task = await startEngineCopy(client, { src, dest, pipeline: pipelineId(dest), batch, requestsPerSecond: o.requestsPerSecond, resumed: !!run.state.copyTask });
+    run.state = { ...run.state, copyMode: 'engine', copyTask: task };
+    await save();
+    say(`copy: the cluster copies "${src}" into "${dest}" with _reindex (task ${task.id}, slices auto, ${o.requestsPerSecond ? `throttled to ${fmt(o.requestsPerSecond)} documents/s` : 'no throttle'}) through DEST's routing pipeline. Follow it with GET _tasks/${task.id}; change its throttle with "geoshard reindex --to ${dest} --rethrottle N"; stop it with --pause (a run after that resumes the copy)`);
+  }
+  let paused = false;
+  let lastLine = 0;
+  const final = await followCopyTask(client, task.id, (st) => {
+    const t = performance.now();
+    if (t - lastLine < 2000 && !st.completed) return;
+    lastLine = t;
+    const rate = st.written / Math.max(0.001, (t - t0) / 1000);
+    say(`copy (cluster) ${fmt(st.written + st.skipped)}/${fmt(st.total)} documents (${st.total ? Math.min(100, Math.round((100 * (st.written + st.skipped)) / st.total)) : 100}%), ${fmt(rate)} documents/s${st.skipped ? `, ${fmt(st.skipped)} already in DEST` : ''}`);
+  }, o.pause ? 250 : 2000);
+  if (final.cancelled) throw new ReindexError(`the cluster's copy task ${task.id} was cancelled (--pause, or by hand): run the command again to resume the copy`);
+  if (final.failures.length > 0) throw new ReindexError(`the cluster's copy into "${dest}" failed for ${final.failures.length} documents or shards (task ${task.id}): ${final.failures.slice(0, 5).join('; ')}. A document the routing pipeline refuses has no location it reads (fix it in "${src}"), then run the command again`);
+  if (!paused && o.pause) (paused = true), await o.pause('copying');
+  result.copied = final.written;
+  result.copySeconds = (performance.now() - t0) / 1000;
+  result.docsPerSecond = result.copied / Math.max(0.001, result.copySeconds);
+  await client.admin('PUT', `/${enc(dest)}/_settings`, { body: { index: RESTORED_SETTINGS } });
+  run.state = { ...run.state, phase: 'verifying' };
+  await save();
 }
