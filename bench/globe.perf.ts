@@ -10,7 +10,15 @@
  * navigation like the explorer. Targets (issue 24): first screen ≤ 290 KB gzip, no task over
  * 200 ms during load, ready ≤ 3× the bare page (medians of GLOBE_PERF_RUNS, default 5).
  *
- * Run: npx tsx bench/globe.perf.ts [--skip-build] [--first-screen (load figures only)]
+ * A link's answer (issue 31): each run also opens one of three search links in a fresh page and
+ * times, from navigation, its first frame (the `geoshard-ready` mark) and its answer (the
+ * covering shown: the moment `data-covering` is set on <body>, seen by a MutationObserver the
+ * page gets before its own scripts, so no hook of the explorer's own is needed). Target: the
+ * answer at most 300 ms after the first frame. With `--against DIR` (a checkout of another
+ * commit, e.g. `git worktree add /work/wt-base main`) the same links are timed on DIR's build
+ * too, in the same runs and browser, alternating, so both builds share each moment's load.
+ *
+ * Run: npx tsx bench/globe.perf.ts [--skip-build] [--first-screen (load figures only)] [--against DIR]
  * Builds into test-results/globe-dist, serves it with `vite preview`, writes test-results/globe-perf.json.
  */
 import { build, preview } from 'vite';
@@ -34,11 +42,42 @@ const bundles = readdirSync(assets)
   });
 
 const server = await preview({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', preview: { port, strictPort: true, host: '127.0.0.1' }, build: { outDir } });
+// The baseline build (--against DIR): DIR's own sources and config, built into DIR's test-results.
+const againstAt = process.argv.indexOf('--against');
+const against = againstAt > 0 ? process.argv[againstAt + 1] : null;
+if (againstAt > 0 && !against) throw new Error('--against needs a directory: a checkout of the commit to compare with (e.g. git worktree add /work/wt-base main)');
+const againstOut = against ? join(against, 'test-results', 'globe-dist') : '';
+if (against && !process.argv.includes('--skip-build')) await build({ root: against, configFile: join(against, 'vite.config.ts'), logLevel: 'warn', build: { outDir: againstOut, emptyOutDir: true, sourcemap: false } });
+const againstServer = against ? await preview({ root: against, configFile: join(against, 'vite.config.ts'), logLevel: 'warn', preview: { port: port + 1, strictPort: true, host: '127.0.0.1' }, build: { outDir: againstOut } }) : null;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--disable-background-networking'],
 });
 const base = `http://127.0.0.1:${port}/`;
+const againstBase = `http://127.0.0.1:${port + 1}/`;
+
+/** The search links whose answer is timed, one per run in turn (the spin layer off: a still globe). */
+const LINKS = [
+  '?lat=37.7749&lng=-122.4194&radius=15mi&layers=shards,grid,land,labels',
+  '?lat=40.7143&lng=-74.006&radius=50mi&layers=shards,grid,land,labels',
+  '?lat=48.8566&lng=2.3522&radius=300km&layers=shards,grid,land,labels',
+];
+
+/** linkTimes opens `url` in a fresh page: ms from navigation to its first frame and to its covering shown. */
+async function linkTimes(url: string): Promise<{ readyMs: number; answerMs: number }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.addInitScript(() => {
+    const w = window as unknown as { __answerAt?: number };
+    new MutationObserver(() => {
+      if (w.__answerAt === undefined && document.body?.dataset.covering) w.__answerAt = performance.now();
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-covering'] });
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { __answerAt?: number }).__answerAt !== undefined && document.body.dataset.ready === 'true', null, { timeout: 120_000 });
+  const t = await page.evaluate(() => ({ readyMs: Math.round(performance.getEntriesByName('geoshard-ready')[0].startTime), answerMs: Math.round((window as unknown as { __answerAt: number }).__answerAt) }));
+  await page.close();
+  return t;
+}
 
 async function newPage(): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -71,7 +110,7 @@ async function waitStill(page: Page) {
 
 const runs = Number(process.env.GLOBE_PERF_RUNS ?? 5);
 const firstScreenOnly = process.argv.includes('--first-screen');
-const rows: Record<string, number[]> = { baselineFirstFrameMs: [], baselineLongestMs: [], readyMs: [], firstScreenJsGzipKb: [], loadedJsGzipKb: [], loadLongestMs: [], rotateLongestMs: [], spinLongestMs: [], levelLongestMs: [], flattenLongestMs: [] };
+const rows: Record<string, number[]> = { baselineFirstFrameMs: [], baselineLongestMs: [], readyMs: [], linkReadyMs: [], linkAnswerMs: [], linkAnswerAfterReadyMs: [], againstLinkReadyMs: [], againstLinkAnswerMs: [], againstLinkAnswerAfterReadyMs: [], firstScreenJsGzipKb: [], loadedJsGzipKb: [], loadLongestMs: [], rotateLongestMs: [], spinLongestMs: [], levelLongestMs: [], flattenLongestMs: [] };
 const gzipOf = new Map(bundles.map((b) => [b.file, b.gzipKb]));
 let firstScreenFiles: string[] = [];
 let loadedFiles: string[] = [];
@@ -91,6 +130,18 @@ for (let r = 0; r < runs; r++) {
   await bare.waitForTimeout(300);
   rows.baselineLongestMs.push(await bare.evaluate(() => Math.max(0, ...(window as unknown as { __long: { ms: number }[] }).__long.map((t) => Math.round(t.ms)))));
   await bare.close();
+
+  // A link's answer, on this build and (in turn, first or second by run) on the baseline's.
+  const link = LINKS[r % LINKS.length];
+  const order = against && r % 2 === 1 ? ['against', 'this'] : ['this', 'against'];
+  for (const which of order) {
+    if (which === 'against' && !against) continue;
+    const t = await linkTimes((which === 'this' ? base : againstBase) + link);
+    const k = which === 'this' ? 'link' : 'againstLink';
+    rows[`${k}ReadyMs`].push(t.readyMs);
+    rows[`${k}AnswerMs`].push(t.answerMs);
+    rows[`${k}AnswerAfterReadyMs`].push(t.answerMs - t.readyMs);
+  }
 
   const page = await newPage();
   // Every script requested before the first frame: the page's resource timing (which lists the
@@ -174,6 +225,7 @@ for (let r = 0; r < runs; r++) {
 }
 await browser.close();
 await server.close();
+await againstServer?.close();
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const result = {
@@ -199,6 +251,10 @@ console.log(`\ntargets (issue 24, first screen):`);
 console.log(`  first screen JS ≤ 290 KB gzip: ${result.median.firstScreenJsGzipKb} KB ${result.median.firstScreenJsGzipKb <= 290 ? 'met' : 'NOT met'} (all JS in the build: ${result.totalJsGzipKb.toFixed(0)} KB; loaded by the time cells, cities and land are drawn: ${result.median.loadedJsGzipKb} KB)`);
 console.log(`  no task > 200 ms during load: median run ${result.median.loadLongestMs} ms ${result.median.loadLongestMs <= 200 ? 'met' : 'NOT met'}, worst run ${result.max.loadLongestMs} ms (the bare WebGL page's longest task: ${result.median.baselineLongestMs} ms)`);
 console.log(`  ready ≤ 3× the bare WebGL page: ${ratio.toFixed(1)}x ${ratio <= 3 ? 'met' : 'NOT met'}`);
+const gap = result.median.linkAnswerAfterReadyMs;
+console.log(`\na link's answer (issue 31; links: ${LINKS.join(' ')}):`);
+console.log(`  this build: first frame ${result.median.linkReadyMs} ms, answer ${result.median.linkAnswerMs} ms from navigation; answer − first frame ${gap} ms ≤ 300 ms: ${gap <= 300 ? 'met' : 'NOT met'} (runs: ${rows.linkAnswerAfterReadyMs.join(', ')}); bare WebGL page ${result.median.baselineFirstFrameMs} ms`);
+if (against) console.log(`  ${against}: first frame ${result.median.againstLinkReadyMs} ms, answer ${result.median.againstLinkAnswerMs} ms; answer − first frame ${result.median.againstLinkAnswerAfterReadyMs} ms (runs: ${rows.againstLinkAnswerAfterReadyMs.join(', ')}); answer ratio this/baseline ${(result.median.linkAnswerMs / result.median.againstLinkAnswerMs).toFixed(2)}`);
 if (firstScreenOnly) {
   mkdirSync(join(root, 'test-results'), { recursive: true });
   writeFileSync(join(root, 'test-results', 'globe-perf.json'), JSON.stringify(result, null, 2) + '\n');

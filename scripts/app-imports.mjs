@@ -2,8 +2,8 @@
 // `node scripts/app-imports.mjs [--json]`: the explorer's house, measured. For each folder of
 // src/app: its files, and its imports of the other src/app folders (static `import … from`,
 // `export … from` and dynamic `import()`; type-only imports count too), with the kinds of folder
-// named: the rendering kit (globe/), the host (shell/, ui/, and the files directly in src/app:
-// main.tsx, features.ts) and the features (every other folder). src/app/kit.test.ts holds the
+// named: the rendering kit (globe/), the host (shell/, api/, ui/, and the files directly in src/app:
+// main.tsx, features.ts, featureViews.ts) and the features (every other folder). src/app/kit.test.ts holds the
 // rule this measures: the kit imports no feature.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -14,8 +14,11 @@ const APP = join(ROOT, 'src', 'app');
 
 /** The rendering kit's folder: materials, uniforms, shaders, view, frame, line geometry, the canvas. */
 export const KIT = 'globe';
-/** The host: the store, the URL codec, the palette, the side panel, boot, the shared CSS; `.` is src/app itself. */
-export const HOST = ['shell', 'ui', '.'];
+/**
+ * The host: the store, the URL codec, the palette, the side panel, boot (shell/), the live API's
+ * client every feature may use (api/), the shared CSS (ui/); `.` is src/app itself.
+ */
+export const HOST = ['shell', 'api', 'ui', '.'];
 
 /** The feature list (src/app/features.ts, featureViews.ts): the host's one place that names every feature. */
 export const LIST = ['features.ts', 'featureViews.ts'];

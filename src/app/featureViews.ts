@@ -11,11 +11,12 @@
  * place by `at` (the scene draws in that order after the shard surface, coastlines, Hilbert
  * curve and pointer controls; each layer's frame callback runs after FrameDriver's).
  */
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
 import type { AppState } from './shell/types';
 import type { Layer } from './shell/url';
 import type { StripId } from './shell/shellSlice';
 import { onDemand, whileCandidate, whileWriteMode, afterFirstFrame } from './shell/lazy';
+import type { SlotId } from './shell/Slot';
 import { SearchVeil } from './search/SearchVeil';
 import { CoveringCells } from './search/CoveringCells';
 import { SearchCircle } from './search/SearchCircle';
@@ -25,6 +26,7 @@ import { FanoutMap } from './fanout/FanoutMap';
 import { IndexBar } from './shards/IndexBar';
 import { Ribbon } from './shards/Ribbon';
 import { RequestsLayer } from './requests/RequestsLayer';
+import { MovingMarks } from './migration/MovingMarks';
 
 export interface PanelDef {
   /** Stable id, also the tab's test id (`tab-<id>`). */
@@ -63,6 +65,15 @@ export interface FeatureViews {
   layerLegends?: { layer: Layer; Component: ComponentType }[];
   /** Its strips below the globe. */
   strips?: StripDef[];
+  /** Its parts inside another feature's view (shell/Slot.tsx), in the order of `at` within each slot. */
+  slots?: SlotPart[];
+}
+
+/** A feature's part shown in a slot of another feature's view (shell/Slot.tsx). */
+export interface SlotPart {
+  slot: SlotId;
+  at: number;
+  Component: ComponentType;
 }
 
 export const FEATURE_VIEWS: readonly FeatureViews[] = [
@@ -82,13 +93,20 @@ export const FEATURE_VIEWS: readonly FeatureViews[] = [
     ],
   },
   // The fan-out map, drawn over the search's veil and under its covering.
-  { id: 'fanout', scene: [{ at: 21, Component: FanoutMap }] },
+  {
+    id: 'fanout',
+    scene: [{ at: 21, Component: FanoutMap }],
+    // Its switch and legend in the Radius tab, under the result (loaded with the tab's content).
+    slots: [{ slot: 'radius-fanout', at: 10, Component: onDemand(() => import('./fanout/FanoutControl').then((m) => m.FanoutControl), null) }],
+  },
   { id: 'live', panels: [{ id: 'live', title: 'Live', Component: onDemand(() => import('./live/LivePanel').then((m) => m.LivePanel)) }] },
   {
     id: 'nodes',
     panels: [{ id: 'nodes', title: 'Nodes', Component: onDemand(() => import('./nodes/NodesPanel').then((m) => m.NodesPanel)) }],
     // The "colour regions by" switch, loaded after the first frame.
     globeControls: [afterFirstFrame(onDemand(() => import('./nodes/ColourBy').then((m) => m.ColourBy), null))],
+    // What a lost node cost a live search, in Live's results.
+    slots: [{ slot: 'live-placement', at: 10, Component: onDemand(() => import('./nodes/PlacementNote').then((m) => m.PlacementNote), null) }],
   },
   {
     id: 'review',
@@ -100,7 +118,12 @@ export const FEATURE_VIEWS: readonly FeatureViews[] = [
     // The review's ribbon, loaded after the first frame: it also opens `?candidate=` links and takes dropped files.
     strips: [{ at: 30, id: 'review', title: 'Boundary review', Component: afterFirstFrame(onDemand(() => import('./review/ReviewRibbon').then((m) => m.ReviewRibbon), null)), show: (s) => s.candidate !== null }],
   },
-  { id: 'migration', panels: [{ id: 'migration', title: 'Migration', Component: onDemand(() => import('./migration/MigrationPanel').then((m) => m.MigrationPanel)) }] },
+  {
+    id: 'migration',
+    panels: [{ id: 'migration', title: 'Migration', Component: onDemand(() => import('./migration/MigrationPanel').then((m) => m.MigrationPanel)) }],
+    // The ranges a live migration is moving, marked on the Hilbert ribbon (a first-screen strip).
+    slots: [{ slot: 'ribbon-marks', at: 10, Component: MovingMarks }],
+  },
   {
     id: 'shards',
     panels: [{ id: 'shards', title: 'Shards', Component: onDemand(() => import('./shards/ShardsPanel').then((m) => m.ShardsPanel)) }],
@@ -118,7 +141,17 @@ export const FEATURE_VIEWS: readonly FeatureViews[] = [
     scene: [{ at: 10, Component: RequestsLayer }],
     // The legend, loaded when the requests layer is first switched on.
     layerLegends: [{ layer: 'requests', Component: onDemand(() => import('./requests/RequestsLegend').then((m) => m.RequestsLegend), null) }],
+    // The workload's picker and status in the review's load figures (loaded with them).
+    slots: [
+      { slot: 'review-workload-picker', at: 10, Component: onDemand(() => import('./requests/RequestsLegend').then((m) => () => createElement(m.WorkloadPicker, { testid: 'review-workload-input' })), null) },
+      { slot: 'review-workload-status', at: 10, Component: onDemand(() => import('./requests/RequestsLegend').then((m) => m.WorkloadStatus), null) },
+    ],
   },
   // Write mode's click-to-place and pins, loaded while the Write switch is on.
-  { id: 'write', scene: [{ at: 40, Component: whileWriteMode(onDemand(() => import('./write/WriteLayers').then((m) => m.WriteLayers), null)) }] },
+  {
+    id: 'write',
+    scene: [{ at: 40, Component: whileWriteMode(onDemand(() => import('./write/WriteLayers').then((m) => m.WriteLayers), null)) }],
+    // The Write section under Live's switch (loaded with the Live tab).
+    slots: [{ slot: 'live-write', at: 10, Component: onDemand(() => import('./write/WriteMode').then((m) => m.WriteMode), null) }],
+  },
 ];

@@ -63,7 +63,12 @@ export const FEATURES: readonly Feature[] = [
   },
   // The fan-out map's fields (which shards each place's searches ask), computed in its worker.
   { id: 'fanout', slice: createFanoutSlice, drivers: [{ name: 'startFanout', start: (store) => startFanout(store) }] },
-  { id: 'requests', slice: createRequestsSlice },
+  // The request workload: loaded when the layer or the review wants it, rated and its hot ranges found in the review's worker.
+  {
+    id: 'requests',
+    slice: createRequestsSlice,
+    drivers: [{ name: 'startRequests', when: 'firstFrame', start: (store) => import('./requests/requestsDriver').then((m) => m.startRequests(store)) }],
+  },
   // The globe's "colour regions by" paint (nodes, no started copy, latency, lost shards marked);
   // while the Nodes tab is open, its poll of the cluster and regions coloured by node.
   {

@@ -1,14 +1,17 @@
-/** The explorer's entry: mounts the app and boots the data. */
+/** The explorer's entry: makes the page's one store, mounts the app with it and boots the data with it. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './shell/App';
-import { appStore } from './shell/store';
+import { createAppStore, StoreContext } from './shell/store';
 import { boot } from './shell/boot';
 import './styles.css';
 
+const store = createAppStore();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <StoreContext.Provider value={store}>
+      <App />
+    </StoreContext.Provider>
   </StrictMode>,
 );
-void boot(appStore);
+void boot(store);

@@ -4,7 +4,7 @@
  * restaurant-weighted searches at this radius that ask exactly one shard,
  * and how long the worker took.
  */
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { FANOUT_COLORS } from './fanoutColors';
 import { formatInt } from '../shell/format';
 import { KM_PER_MILE } from '../../core/index';
@@ -12,6 +12,7 @@ import { KM_PER_MILE } from '../../core/index';
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 export function FanoutControl() {
+  const appStore = useAppStore();
   const on = useApp((s) => s.fanout);
   const unit = useApp((s) => s.searchRadius.unit);
   const f = useApp((s) => s.fanoutLayer);

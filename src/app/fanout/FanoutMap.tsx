@@ -16,7 +16,7 @@ import { lineGeometry, lineMaterial, withFixedBounds } from '../globe/lineMateri
 import { useUniforms } from '../globe/uniforms';
 import { FANOUT_COLORS } from './fanoutColors';
 import type { FanoutState } from './fanoutSlice';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { fanoutQuads, type BucketQuads } from './fanoutGeometry';
 import { FILL_VERTS } from '../globe/coveringGeometry';
 
@@ -25,6 +25,7 @@ function geometryOf(q: BucketQuads): THREE.BufferGeometry {
 }
 
 export function FanoutMap() {
+  const appStore = useAppStore();
   const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const world = useRef<(THREE.Mesh | null)[]>([]);

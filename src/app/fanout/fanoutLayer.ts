@@ -30,7 +30,7 @@ import type { FanoutBuckets } from '../../core/fanoutSandwich';
 import type { FanoutWeights } from '../../core/fanoutWeights';
 import { createFanoutClient, type FanoutClient, type FanoutGridResult, type FanoutFieldResult } from './fanout';
 import type { WorkerEndpoint } from '../shell/worker';
-import { loadFanoutWeights } from '../search/covering';
+import { loadFanoutWeights } from '../globe/covering';
 import { EMPTY_FANOUT, type FanoutState } from './fanoutSlice';
 import { loadCells } from '../globe/geometryClient';
 import type { CellsData } from '../shell/dataSlice';
@@ -143,7 +143,7 @@ const sameGrid = (a: FanoutGrid, b: FanoutGrid) => a.west === b.west && a.east =
 export function startFanout(
   store: AppStore,
   makeFanoutWorker: () => WorkerEndpoint = () => new Worker(new URL('./fanout.worker.ts', import.meta.url), { type: 'module' }),
-  makeCoveringWorker: () => WorkerEndpoint = () => new Worker(new URL('../search/covering.worker.ts', import.meta.url), { type: 'module' }),
+  makeCoveringWorker: () => WorkerEndpoint = () => new Worker(new URL('../globe/covering.worker.ts', import.meta.url), { type: 'module' }),
   cells: () => Promise<CellsData> | null = () => (DATA_URLS.cells ? loadCells(DATA_URLS.cells) : null),
 ): () => void {
   let client: FanoutClient | null = null;

@@ -11,7 +11,7 @@ import landUrl from 'world-atlas/land-50m.json?url';
 import land10Url from 'world-atlas/land-10m.json?url';
 import countriesUrl from 'world-atlas/countries-50m.json?url';
 import statesUrl from 'us-atlas/states-10m.json?url';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { loadLand, loadBorders, loadDetail } from './geometryClient';
 import { lineMaterial, segmentGeometry, withFixedBounds } from './lineMaterial';
 import { useUniforms } from './uniforms';
@@ -23,6 +23,7 @@ import type { SegmentArrays } from './typedArrays';
 const emptyGeometry = withFixedBounds(new THREE.BufferGeometry());
 
 export function Coastlines() {
+  const appStore = useAppStore();
   const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const world = useRef<THREE.LineSegments>(null);

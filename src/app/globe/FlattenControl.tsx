@@ -1,10 +1,11 @@
 /** FlattenControl: globe, equirectangular map or unfolded cube (an animated morph between them). */
-import { useApp, appStore } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { FLATTEN_MODES, type FlattenMode } from '../shell/url';
 
 const LABELS: Record<FlattenMode, string> = { globe: 'Globe', map: 'Map', net: 'Cube net' };
 
 export function FlattenControl() {
+  const appStore = useAppStore();
   const mode = useApp((s) => s.flatten);
   return (
     <div className="flatten-control segmented" role="group" aria-label="Flatten">

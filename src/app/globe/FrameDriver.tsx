@@ -9,7 +9,7 @@
 import { useEffect, useRef } from 'react';
 import { useFrame, useThree } from '@react-three/fiber';
 import type { OrthographicCamera } from 'three';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { panBy } from './frame';
 import { useUniforms } from './uniforms';
@@ -30,6 +30,7 @@ export interface FrameDriverProps {
 }
 
 export function FrameDriver({ labels }: FrameDriverProps) {
+  const appStore = useAppStore();
   const frame = appStore.getState().frame;
   const uniforms = useUniforms();
   /** The region paint uploaded last (undefined: none yet). */

@@ -4,13 +4,14 @@
  * writes the DOM directly: the pointer never causes a React render.
  */
 import { useEffect, useRef } from 'react';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { formatLatLng, formatInt } from '../shell/format';
 import { toHex } from '../shell/palette';
 import type { Hover } from './viewSlice';
 
 export function HoverReadout() {
+  const appStore = useAppStore();
   const refs = {
     latlng: useRef<HTMLElement>(null),
     face: useRef<HTMLElement>(null),

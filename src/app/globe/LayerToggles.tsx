@@ -1,5 +1,5 @@
 /** LayerToggles: one switch per layer (shards, hilbert, grid, land, labels, spin, requests), and under them the legends it is given (the Requests layer's) while their layer is on. */
-import { useApp, appStore } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { LAYERS, type Layer } from '../shell/url';
 import type { ComponentType } from 'react';
 
@@ -20,6 +20,7 @@ const TITLES: Record<Layer, string> = {
 };
 
 export function LayerToggles({ legends }: { legends: readonly LayerLegend[] }) {
+  const appStore = useAppStore();
   const layers = useApp((s) => s.layers);
   return (
     <section className="layer-toggles" aria-label="Layers">

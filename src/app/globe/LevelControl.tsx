@@ -1,10 +1,11 @@
 /** LevelControl: the S2 level drawn (0 to 10) and the readout "drawn at L4 · 1,536 cells". */
-import { useApp, appStore } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { formatLevelReadout } from '../shell/format';
 import { MAX_LEVEL } from '../shell/url';
 import { MAX_CURVE_LEVEL } from './HilbertCurve';
 
 export function LevelControl() {
+  const appStore = useAppStore();
   const level = useApp((s) => s.level);
   const curve = useApp((s) => s.layers.hilbert);
   const setLevel = appStore.getState().setLevel;

@@ -6,13 +6,14 @@
  */
 import { useEffect } from 'react';
 import { useThree } from '@react-three/fiber';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { panBy } from './frame';
 import { unprojectScreen } from './view';
 import { hoverAt } from './hover';
 
 export function PointerControls() {
+  const appStore = useAppStore();
   const frame = appStore.getState().frame;
   const el = useThree((s) => s.gl.domElement);
 

@@ -10,7 +10,8 @@
  * the canvas element themselves. The canvas is sized to its container (a ResizeObserver), from
  * the first layout on, so the first frame does not wait for a measuring render.
  */
-import { useInsertionEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { createElement, useInsertionEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { StoreContext, useAppStore } from '../shell/store';
 import { createRoot, extend, type ReconcilerRoot, type RenderProps, type RootState } from '@react-three/fiber';
 import { Group, LineSegments, Mesh, type Material } from 'three';
 import { contextAttributes } from './contextAttributes';
@@ -49,7 +50,11 @@ export interface SceneCanvasProps extends Omit<RenderProps<HTMLCanvasElement>, '
   children: ReactNode;
 }
 
-export function SceneCanvas({ children, ...config }: SceneCanvasProps) {
+export function SceneCanvas({ children: scene, ...config }: SceneCanvasProps) {
+  // The scene is a React root of its own (react-three-fiber's), which React's context does not
+  // reach: the store the page renders with is handed on to it here.
+  const store = useAppStore();
+  const children = createElement(StoreContext.Provider, { value: store }, scene);
   const container = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const root = useRef<ReconcilerRoot<HTMLCanvasElement> | null>(null);

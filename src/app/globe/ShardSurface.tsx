@@ -13,7 +13,7 @@ import { SURFACE_VERTEX, SURFACE_FRAGMENT } from './shaders';
 import { useUniforms, setShardData, type SceneUniforms } from './uniforms';
 import { withFixedBounds } from './lineMaterial';
 import type { RGB } from '../shell/palette';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 
 export interface ShardSurfaceProps {
   /** Range starts by shard (ShardTable.starts). */
@@ -43,6 +43,7 @@ function surfaceMaterial(uniforms: SceneUniforms, net: boolean): THREE.ShaderMat
 }
 
 export function ShardSurface({ starts, colors }: ShardSurfaceProps) {
+  const appStore = useAppStore();
   const frame = appStore.getState().frame;
   const uniforms = useUniforms();
   const mapMesh = useRef<THREE.Mesh>(null);

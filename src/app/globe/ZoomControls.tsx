@@ -1,9 +1,10 @@
 /** ZoomControls: − and + buttons around the zoom percentage (kept current without React renders). */
 import { useEffect, useRef } from 'react';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { formatZoom } from '../shell/format';
 
 export function ZoomControls() {
+  const appStore = useAppStore();
   const pct = useRef<HTMLOutputElement>(null);
   useEffect(() => {
     const write = (z: number) => {

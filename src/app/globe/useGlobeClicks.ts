@@ -6,10 +6,11 @@
  */
 import { useEffect } from 'react';
 import { useThree } from '@react-three/fiber';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { listenClicks } from './clicks';
 
 export function useGlobeClicks(wanted: () => boolean, onPoint: (lat: number, lng: number) => void): void {
+  const appStore = useAppStore();
   const frame = appStore.getState().frame;
   const el = useThree((s) => s.gl.domElement);
   // The callbacks read the store when a click comes, so the listener is set once per canvas.

@@ -1,5 +1,9 @@
 import { describe, it, expect, beforeEach } from 'vitest';
-import { appStore, resetAppStore } from '../shell/store';
+import { createAppStore } from '../shell/store';
+
+/** A store of the test's own, made afresh before each test. */
+let appStore = createAppStore();
+const resetAppStore = () => void (appStore = createAppStore());
 import { urlViewOf } from './viewSlice';
 import { readyData } from '../shell/dataSlice';
 import { fileWithCuts } from '../../core/testutil';

@@ -13,11 +13,12 @@
  */
 import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { searchAsked } from '../search/searchSlice';
+import { searchAsked } from '../shell/searchAsked';
 import { formatShardCount } from '../../core/searches.ts';
 import { toHex } from '../shell/palette';
 import { formatInt, formatMs } from '../shell/format';
-import { liveNoun, type LiveResult, type LiveShard, type LiveSide } from './liveApi';
+import { liveNoun } from '../api/status';
+import type { LiveResult, LiveShard, LiveSide } from '../api/search';
 
 const ANSWER_TEXT: Record<LiveShard['status'], { icon: string; text: string }> = {
   ok: { icon: '✓', text: 'answered' },

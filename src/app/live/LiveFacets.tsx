@@ -8,8 +8,10 @@
  *
  * Test hooks: live-facets, live-facet-<kind>-<value> (aria-pressed).
  */
-import { appStore, useApp } from '../shell/store';
-import { liveNoun, type LiveFacet, type LiveFacets as Facets, type LiveFilterKind } from './liveApi';
+import { useAppStore, useApp } from '../shell/store';
+import { liveNoun } from '../api/status';
+import type { LiveFacet, LiveFacets as Facets } from '../api/search';
+import type { LiveFilterKind } from '../api/filters';
 import { formatInt } from '../shell/format';
 
 const GROUPS: { kind: LiveFilterKind; key: keyof Facets; title: string; hint: string }[] = [
@@ -19,6 +21,7 @@ const GROUPS: { kind: LiveFilterKind; key: keyof Facets; title: string; hint: st
 ];
 
 export function LiveFacets({ facets }: { facets: Facets | null }) {
+  const appStore = useAppStore();
   const filters = useApp((s) => s.liveFilters);
   const any = filters.diet.length + filters.allergen.length + filters.cuisine.length > 0;
   // The filters are the sample's vocabulary (diets, allergens, cuisines): an index of another config has none of them.

@@ -13,7 +13,8 @@ import { readyData } from '../shell/dataSlice';
 import { KM_PER_MILE } from '../../core/index';
 import { toHex } from '../shell/palette';
 import { formatInt } from '../shell/format';
-import { liveNoun, type LiveHit, type LiveSide } from './liveApi';
+import { liveNoun } from '../api/status';
+import type { LiveHit, LiveSide } from '../api/search';
 
 /** The value of a document's field for people: strings and numbers as they are, lists joined, other shapes as JSON. */
 const fieldText = (v: unknown): string => (Array.isArray(v) ? v.map(fieldText).join(', ') : typeof v === 'string' ? v : typeof v === 'number' ? formatInt(v) : JSON.stringify(v));

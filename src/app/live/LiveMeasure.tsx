@@ -14,9 +14,10 @@
  * data-all, data-gain), live-measure-load, live-measure-identical
  * (data-identical), live-measure-failure (data-kind).
  */
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { formatMs } from '../shell/format';
-import { liveSearchUrl, MEASURE_RUNS, MEASURE_CONCURRENCY, type MeasureAnswer } from './liveApi';
+import { liveSearchUrl } from '../api/search';
+import { MEASURE_RUNS, MEASURE_CONCURRENCY, type MeasureAnswer } from '../api/measure';
 import { liveQueryOf } from './liveRunner';
 
 const gainText = (g: number | null) => (g === null ? '—' : `${g.toFixed(g < 10 ? 2 : 1)}×`);
@@ -73,6 +74,7 @@ function MeasureTable({ a }: { a: MeasureAnswer }) {
 }
 
 export function LiveMeasure() {
+  const appStore = useAppStore();
   const m = useApp((s) => s.liveMeasure);
   const url = useApp((s) => liveSearchUrl(liveQueryOf(s)));
   const noCircle = useApp((s) => s.noLocation || !s.searchCentre);

@@ -5,32 +5,33 @@
  * sidebar and the top dishes. Failures are loud: node down, index missing,
  * boundary drift and partial results each say so, and the rest of the
  * explorer keeps working. The verdict (badge, identical ✓/✗) leads the results
- * and stays in view; then what a lost node cost the answer (PlacementNote),
+ * and stays in view; then what a lost node cost the answer (the nodes feature's
+ * PlacementNote, in the slot `live-placement`),
  * both sides, the Measure action (LiveMeasure: the search many times per plan,
  * p50/p99, CPU per search, searches per second), each shard's time
  * (LiveTimings), facets, dishes, and last the node's status. With the live API taking writes (GEOSHARD_WRITES=1), the
- * Write section (write/WriteMode.tsx) comes first, under the Live switch.
+ * Write section (the write feature's WriteMode, in the slot `live-write`: shell/Slot.tsx) comes
+ * first, under the Live switch.
  *
- * The requests are made by live/liveRunner.ts while this panel is open and the
- * switch is on. Test hooks: live-toggle (role switch, aria-checked),
+ * The requests are made by live/liveRunner.ts (started from src/app/features.ts) while the Live
+ * tab is open and the switch is on. Test hooks: live-toggle (role switch, aria-checked),
  * live-status (LiveStatus.tsx), live-badge (data-status complete | partial |
  * unavailable | drift | invalid | error | pending | none), live-search,
  * live-failure, live-verdict, and those of LiveCompare, LiveMeasure, LiveTimings,
  * PlacementNote, LiveFacets and LiveHits.
  */
 import { useEffect, useRef } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { centreLabel } from '../search/searchGeometry';
-import type { LiveFailure } from './liveApi';
+import { centreLabel } from '../shell/format';
+import type { LiveFailure } from '../api/request';
 import { LiveStatus } from './LiveStatus';
 import { LiveCompare, LiveIdentical } from './LiveCompare';
 import { LiveTimings } from './LiveTimings';
 import { LiveMeasure } from './LiveMeasure';
-import { PlacementNote } from '../nodes/PlacementNote';
+import { Slot } from '../shell/Slot';
 import { LiveFacets } from './LiveFacets';
 import { LiveHits } from './LiveHits';
-import { WriteMode } from '../write/WriteMode';
 import '../ui/live.css';
 import '../ui/nodes.css';
 
@@ -58,6 +59,7 @@ const BADGE_TEXT: Record<string, string> = {
 };
 
 function LiveSwitch() {
+  const appStore = useAppStore();
   const on = useApp((s) => s.liveOn);
   return (
     <label className="live-switch">
@@ -114,6 +116,7 @@ function LiveVerdict() {
 }
 
 function LiveResults() {
+  const appStore = useAppStore();
   const search = useApp((s) => s.liveSearch);
   const { result, failure, pending } = search;
   return (
@@ -134,7 +137,7 @@ function LiveResults() {
           </button>
         </div>
       )}
-      <PlacementNote />
+      <Slot name="live-placement" />
       {result && (
         <>
           {result.note && <p className="small dim">{result.note}.</p>}
@@ -161,7 +164,7 @@ export function LivePanel() {
       <LiveSwitch />
       {on && (
         <>
-          <WriteMode />
+          <Slot name="live-write" />
           <SearchLine />
           <LiveResults />
           <LiveStatus />

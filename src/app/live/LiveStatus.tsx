@@ -7,12 +7,13 @@
  * drift | missing-index | no-meta | boundary-error | index-error | other-file |
  * not-mounted | network | timeout | error | bad-response.
  */
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { describeStatus, type StatusVerdict } from './liveApi';
+import { describeStatus, type StatusVerdict } from '../api/status';
 import { routingKeyOf } from '../../server/wire';
 
 export function LiveStatus() {
+  const appStore = useAppStore();
   const st = useApp((s) => s.liveStatus);
   const data = useApp(readyData);
   let verdict: StatusVerdict;

@@ -13,7 +13,7 @@ import { readyData } from '../shell/dataSlice';
 import { toHex } from '../shell/palette';
 import { formatMs } from '../shell/format';
 import { shardLatencies, LATENCY_WINDOW } from '../shell/latencyStats';
-import type { LiveResult } from './liveApi';
+import type { LiveResult } from '../api/search';
 
 export function LiveTimings({ result }: { result: LiveResult }) {
   const data = useApp(readyData);

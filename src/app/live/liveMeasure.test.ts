@@ -1,7 +1,9 @@
 import { describe, it, expect, vi, beforeEach, afterEach } from 'vitest';
 import { createAppStore } from '../shell/store';
 import { startLiveRunner } from './liveRunner';
-import { liveMeasureBody, readMeasure, NO_FILTERS, type LiveQuery } from './liveApi';
+import { liveMeasureBody, readMeasure } from '../api/measure';
+import { NO_FILTERS } from '../api/filters';
+import type { LiveQuery } from '../api/search';
 import { parseMeasureRequest } from '../../server/wire';
 
 /** An answer of POST /api/measure in the server's shape (wire.ts MeasureAnswer). */

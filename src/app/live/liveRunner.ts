@@ -21,7 +21,10 @@
 import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
 import type { AppStore } from '../shell/types';
-import { fetchMeasure, fetchSearch, fetchStatus, liveMeasureBody, liveSearchUrl, LIVE_SIZE, type LiveFailureKind, type LiveQuery } from './liveApi';
+import { fetchMeasure, liveMeasureBody } from '../api/measure';
+import { fetchSearch, liveSearchUrl, LIVE_SIZE, type LiveQuery } from '../api/search';
+import { fetchStatus } from '../api/status';
+import type { LiveFailureKind } from '../api/request';
 
 export interface LiveRunnerOptions {
   /** The fetch to use (tests pass a fake). */

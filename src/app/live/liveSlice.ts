@@ -8,19 +8,13 @@
  * here; the panel (live/LivePanel.tsx) reads them.
  */
 import type { SliceCreator } from '../shell/types';
-import type { LiveFailure, LiveResult, LiveStatus, MeasureAnswer } from './liveApi';
-import { NO_FILTERS, type LiveFilterKind, type LiveFilters } from './liveFilters';
+import type { LiveFailure } from '../api/request';
+import type { LiveResult } from '../api/search';
+import type { LiveStatus, LiveStatusState } from '../api/status';
+export type { LiveStatusState } from '../api/status';
+import type { MeasureAnswer } from '../api/measure';
+import { NO_FILTERS, type LiveFilterKind, type LiveFilters } from '../api/filters';
 import { recordTimings, type LatencyHistory } from '../shell/latencyStats';
-
-/** The latest /api/status answer. */
-export interface LiveStatusState {
-  /** idle: Live is off; loading: the first answer is on its way; ready / failed: an answer came. */
-  phase: 'idle' | 'loading' | 'ready' | 'failed';
-  status: LiveStatus | null;
-  failure: LiveFailure | null;
-  /** performance.now() of the answer, ms (0 before one). */
-  at: number;
-}
 
 /** The current search's answer. */
 export interface LiveSearchState {

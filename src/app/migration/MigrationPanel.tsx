@@ -13,7 +13,7 @@
 import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { shardColor, toHex } from '../shell/palette';
-import { STEP_TEXT, cutoverText, isMoving, type MigrationStatus } from './migrationApi';
+import { STEP_TEXT, cutoverText, isMoving, type MigrationStatus } from '../api/migration';
 import '../ui/migration.css';
 
 const n = (x: number) => x.toLocaleString('en-US');

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { cutoverText, readMigration } from './migrationApi';
+import { cutoverText, readMigration } from '../api/migration';
 import { startMigrationPoller } from './migrationPoller';
 import type { MigrationWatch } from './migrationSlice';
 

@@ -4,8 +4,8 @@
  * store. A migration runs in another process (`geoshard migrate`); the
  * index's `_meta` is the truth both read.
  */
-import { requestJson } from '../live/liveApi';
-import { readMigration } from './migrationApi';
+import { requestJson } from '../api/request';
+import { readMigration } from '../api/migration';
 import { IDLE_WATCH, type MigrationWatch } from './migrationSlice';
 import type { AppStore } from '../shell/types';
 

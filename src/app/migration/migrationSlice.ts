@@ -3,7 +3,7 @@
  * migration/migrationPoller.ts while the Migration tab is open.
  */
 import type { SliceCreator } from '../shell/types';
-import type { MigrationReading } from './migrationApi';
+import type { MigrationReading } from '../api/migration';
 
 export interface MigrationWatch {
   /** idle: not watching; loading: first answer on its way; ready: `reading` holds the latest answer. */

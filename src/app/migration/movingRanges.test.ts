@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { movingRanges } from './movingRanges';
-import type { MigrationReading } from './migrationApi';
+import type { MigrationReading } from '../api/migration';
 import type { MigrationStatus } from '../../server/wire';
 import { cellFromOrdinal, cellToken, CELL_COUNT } from '../../core/index';
 

@@ -4,8 +4,8 @@
  * on the surface shader by startMovingPaint (started once at boot).
  */
 import type { AppStore } from '../shell/types';
-import type { MigrationReading } from './migrationApi';
-import { isMoving } from './migrationApi';
+import type { MigrationReading } from '../api/migration';
+import { isMoving } from '../api/migration';
 import { MAX_MOVING_RANGES } from '../globe/regionPaint';
 import { parseToken, cellOrdinal, CELL_COUNT } from '../../core/index';
 

@@ -8,7 +8,7 @@
  * data-marked: the marked shards' names in key order, comma-joined);
  * region-legend-node-<name>; region-legend-latency (data-min, data-max, ms).
  */
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { COLOUR_BY, type ColourBy as Mode } from '../globe/regionPaint';
 import { shardLatencies } from '../shell/latencyStats';
 import { formatMs } from '../shell/format';
@@ -84,6 +84,7 @@ function LatencyLegend() {
 }
 
 export function ColourBy() {
+  const appStore = useAppStore();
   const by = useApp((s) => s.colourBy);
   const markedText = useApp((s) => {
     const missing = missingShards(s);

@@ -7,7 +7,7 @@
  * request in flight.
  */
 import type { AppStore } from '../shell/types';
-import { fetchStatus } from '../live/liveApi';
+import { fetchStatus } from '../api/status';
 
 export interface NodesPollerOptions {
   fetch?: typeof fetch;

@@ -1,7 +1,12 @@
 import { describe, it, expect, beforeEach } from 'vitest';
-import { appStore, resetAppStore } from '../shell/store';
+import { createAppStore } from '../shell/store';
+
+/** A store of the test's own, made afresh before each test. */
+let appStore = createAppStore();
+const resetAppStore = () => void (appStore = createAppStore());
 import { clusterLayout, missingShards } from './nodesSlice';
-import type { LiveResult, LiveStatus } from '../live/liveApi';
+import type { LiveResult } from '../api/search';
+import type { LiveStatus } from '../api/status';
 
 const status = (nodes: string[]): LiveStatus => ({
   connection: { up: true, url: 'u', version: '2.19.6', distribution: 'opensearch', health: 'green', nodes: nodes.length, message: null },

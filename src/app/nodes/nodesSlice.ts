@@ -8,7 +8,8 @@
 import type { SliceCreator } from '../shell/types';
 import type { AppState } from '../shell/store';
 import type { ColourBy } from '../globe/regionPaint';
-import type { LiveFailure, LiveStatus, ClusterNode, ShardCopy } from '../live/liveApi';
+import type { LiveFailure } from '../api/request';
+import type { LiveStatus, ClusterNode, ShardCopy } from '../api/status';
 
 /** The latest status the Nodes view asked for. */
 export interface NodesStatusState {

@@ -14,7 +14,7 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import type { AppState } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
 import { lineGeometry, lineMaterial, withFixedBounds } from '../globe/lineMaterial';
@@ -48,6 +48,7 @@ type Inputs = Pick<AppState, 'requestWorkload' | 'requestHotspots' | 'data'>;
 const inputsOf = (s: AppState): Inputs => ({ requestWorkload: s.requestWorkload, requestHotspots: s.requestHotspots, data: s.data });
 
 export function RequestsLayer() {
+  const appStore = useAppStore();
   const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const group = useRef<THREE.Group>(null);

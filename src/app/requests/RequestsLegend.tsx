@@ -6,7 +6,7 @@
  * its suggested split; a click flies to the split.
  */
 import { useMemo, useRef } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { toHex } from '../shell/palette';
 import { formatInt } from '../shell/format';
@@ -15,10 +15,11 @@ import { type Hotspot } from '../../core/requestLoad';
 import { formatRate, hotCells, HOT_FACTOR, HOT_RGB } from './requests';
 import { offerWorkloadFile, loadBundledWorkload, BUNDLED_WORKLOAD } from './requestsDriver';
 import './requests.css';
+import type { AppStore } from '../shell/types';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-function flyToSplit(h: Hotspot) {
+function flyToSplit(appStore: AppStore, h: Hotspot) {
   if (!h.split) return;
   const c = cellCenter(cellFromOrdinal(h.split.ordinal));
   appStore.getState().flyTo(c.lat, c.lng);
@@ -67,6 +68,7 @@ export function WorkloadStatus() {
 }
 
 export function RequestsLegend() {
+  const appStore = useAppStore();
   const w = useApp((s) => s.requestWorkload);
   const hot = useApp((s) => s.requestHotspots);
   const data = useApp(readyData);
@@ -122,7 +124,7 @@ export function RequestsLegend() {
             ) : (
               <ul>
                 {hotList.map((h) => (
-                  <li key={h.index} data-testid="requests-hot-row" data-name={h.name} onClick={() => flyToSplit(h)} title={h.split ? 'click to go to the suggested split (the cut that evens its load best)' : undefined}>
+                  <li key={h.index} data-testid="requests-hot-row" data-name={h.name} onClick={() => flyToSplit(appStore, h)} title={h.split ? 'click to go to the suggested split (the cut that evens its load best)' : undefined}>
                     <span className="mono">{h.name}</span> <b>{h.overMean.toFixed(2)}×</b> <span className="dim">{pct(h.share)}</span>
                     <span className="dim">{h.split ? <> · split at <span className="mono">{h.split.token}</span></> : ' · one cell: cannot split'}</span>
                   </li>

@@ -4,15 +4,16 @@
  * of the hot ranges. No DOM, no three, no React: unit-tested in
  * requests.test.ts. The rates themselves are the core's requestRates,
  * computed in the review worker (review/reviewWorker.ts); the shapes that
- * cross from it (WorkloadAnswer, HotspotsAnswer, WorkloadClient) are defined
- * here, so the Requests layer needs nothing of the review.
+ * cross from it (WorkloadAnswer, HotspotsAnswer, WorkloadClient) are the
+ * host's (shell/workload.ts), so neither feature imports the other.
  *
  * Request rate of a level-10 cell = Σ weight of the workload's searches whose
  * circle's covering holds the cell: searches per workload, not per second.
  */
 import { oklabToSrgb, type RGB } from '../shell/palette';
-import type { BoundaryFile } from '../../core/index';
 import type { Hotspot } from '../../core/requestLoad';
+
+export type { WorkloadAnswer, HotspotsAnswer, WorkloadClient } from '../shell/workload';
 
 /** The load / mean shard load at which a range is hot (the CLI's `geoshard hotspots` default). */
 export const HOT_FACTOR = 2;
@@ -154,36 +155,4 @@ export function formatRate(x: number): string {
   if (x >= 1e6) return `${Number((x / 1e6).toPrecision(3))}M`;
   if (x >= 1e3) return `${Number((x / 1e3).toPrecision(3))}k`;
   return String(Number(x.toPrecision(3)));
-}
-
-/** A request workload as it crosses from the worker that parses and covers it (review/reviewWorker.ts): its summary and the request rate of every covered level-10 cell. */
-export interface WorkloadAnswer {
-  /** Where the text came from (a file name or the bundled file's path). */
-  source: string;
-  /** Searches (lines) and their total weight. */
-  searches: number;
-  weight: number;
-  /** Covered level-10 cells, ascending curve ordinals. */
-  ordinals: Int32Array;
-  /** rates[k]: Σ weight of the searches whose circle covers ordinals[k] (> 0). */
-  rates: Float64Array;
-  /** Corners of each covered cell (globe/coveringGeometry.ts cellCorners): 8 floats per cell. */
-  corners: Float32Array;
-  /** Parse, cover and rate time in the worker, ms. */
-  ms: number;
-}
-
-/** The hot ranges of one file (by hash) at one factor. */
-export interface HotspotsAnswer {
-  hash: string;
-  factor: number;
-  hotspots: Hotspot[];
-}
-
-/** What parses and covers a workload file and finds a file's hot ranges over it, for the Requests layer (the review's worker client does). */
-export interface WorkloadClient {
-  /** Parses and covers a workload file's text (replacing the previous workload); rejects with the parser's message. */
-  workload: (text: string, source: string) => Promise<WorkloadAnswer>;
-  /** The hot ranges of a file over the workload; rejects before the cells or a workload are loaded. */
-  hotspots: (file: BoundaryFile, factor: number) => Promise<HotspotsAnswer>;
 }

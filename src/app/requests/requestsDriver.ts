@@ -5,8 +5,10 @@
  * file the user picks, hands the text to the review worker (parsed with the
  * core's parseWorkload, covered and rated there, never on the main thread)
  * and asks it for the current file's hot ranges whenever the file, the cells
- * or the workload change. review/reviewDriver.ts starts it with the review
- * worker's client.
+ * or the workload change. Started from src/app/features.ts after the first
+ * frame; it works once the review's driver has put its worker's client in the
+ * store (workloadClient), and asks for the cells through the store too
+ * (requestCellsWanted): it imports nothing of the review.
  *
  * Test hook on <body>: data-requests = "<source> <file hash>" once the rates
  * and the hot ranges for that file are in the store.
@@ -16,18 +18,16 @@ import type { AppState } from '../shell/store';
 import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
 import { fetchText } from '../shell/loadData';
-import type { WorkloadClient } from './requests';
+import type { WorkloadClient } from '../shell/workload';
+import { BUNDLED_WORKLOAD_NAME } from '../shell/workload';
 import { HOT_FACTOR } from './requests';
 
 const BUNDLED = import.meta.glob('/data/workload.csv', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 
 /** The bundled workload: its URL (undefined when data/workload.csv is missing) and how people know it. */
-export const BUNDLED_WORKLOAD = { url: BUNDLED['/data/workload.csv'] as string | undefined, name: 'data/workload.csv' };
+export const BUNDLED_WORKLOAD = { url: BUNDLED['/data/workload.csv'] as string | undefined, name: BUNDLED_WORKLOAD_NAME };
 
-/** How the bundled workload was made, for the panels. */
-export const BUNDLED_WORKLOAD_TEXT = '1,000 searches from `geoshard workload --searches 1000 --seed 1`: centres ∝ people, 15% lunchtime hot spots in the 8 largest US cities';
-
-let wiring: { store: AppStore; client: WorkloadClient; requestCells: () => void } | null = null;
+let wiring: { store: AppStore; client: WorkloadClient } | null = null;
 /** Counts loads, so an older load that finishes late does not replace a newer one. */
 let generation = 0;
 
@@ -55,26 +55,40 @@ export function loadBundledWorkload(): void {
   void load(BUNDLED_WORKLOAD.name, () => fetchText(url, BUNDLED_WORKLOAD.name));
 }
 
-/** ensureRequestWorkload loads the bundled workload unless a workload is loaded, loading or failed (the layer and the review call it when shown). */
-export function ensureRequestWorkload(): void {
+/** ensureRequestWorkload loads the bundled workload unless a workload is loaded, loading or failed. */
+function ensureRequestWorkload(): void {
   if (!wiring) return;
-  wiring.requestCells();
   if (wiring.store.getState().requestStatus.state === 'idle') loadBundledWorkload();
 }
 
 /** offerWorkloadFile reads a workload file the user picked (lat,lng,radius[,timestamp][,weight] per line) and makes it the workload. */
 export function offerWorkloadFile(file: File): Promise<void> {
-  wiring?.requestCells();
+  wiring?.store.getState().wantRequestCells();
   return load(file.name, () => file.text());
 }
 
 /**
- * startRequests wires the workload into the page with the review worker's
- * client; returns a function that unwires it. requestCells starts loading the
- * cells (hot ranges and load need each cell's documents).
+ * startRequests wires the workload into the page while the store holds a workload client (the
+ * review worker's: review/reviewDriver.ts puts it there); returns a function that unwires it.
  */
-export function startRequests(store: AppStore, client: WorkloadClient, requestCells: () => void): () => void {
-  wiring = { store, client, requestCells };
+export function startRequests(store: AppStore): () => void {
+  let stop: (() => void) | null = null;
+  const follow = (client: WorkloadClient | null) => {
+    stop?.();
+    stop = client ? wire(store, client) : null;
+  };
+  const unfollow = store.subscribe((s) => s.workloadClient, follow);
+  follow(store.getState().workloadClient);
+  return () => {
+    unfollow();
+    stop?.();
+    stop = null;
+  };
+}
+
+/** wire runs the workload with one client: the layer's and the review's wishes, the hot ranges of the current file. */
+function wire(store: AppStore, client: WorkloadClient): () => void {
+  wiring = { store, client };
   const mine = wiring;
   type Inputs = Pick<AppState, 'data' | 'reviewCells' | 'requestWorkload'>;
   const inputsOf = (s: AppState): Inputs => ({ data: s.data, reviewCells: s.reviewCells, requestWorkload: s.requestWorkload });
@@ -94,16 +108,23 @@ export function startRequests(store: AppStore, client: WorkloadClient, requestCe
       .catch((e: Error) => wiring === mine && store.getState().setRequestError(w.source, `hot ranges not computed: ${e.message}`));
   };
   const unsubscribe = store.subscribe(inputsOf, () => update(store.getState()), { equalityFn: shallow });
-  if (store.getState().layers.requests) ensureRequestWorkload();
+  // The layer wants a workload while it is on; the review's panel asks with wantRequestWorkload.
+  if (store.getState().layers.requests) store.getState().wantRequestWorkload();
   const unsubscribeLayer = store.subscribe(
     (s) => s.layers.requests,
-    (on) => on && ensureRequestWorkload(),
+    (on) => on && store.getState().wantRequestWorkload(),
+  );
+  if (store.getState().requestWanted) ensureRequestWorkload();
+  const unsubscribeWanted = store.subscribe(
+    (s) => s.requestWanted,
+    (wanted) => wanted && ensureRequestWorkload(),
   );
   update(store.getState());
   return () => {
     unsubscribe();
     unsubscribeLayer();
-    wiring = null;
+    unsubscribeWanted();
+    if (wiring === mine) wiring = null;
     generation++;
     delete document.body.dataset.requests;
   };

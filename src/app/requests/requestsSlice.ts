@@ -3,7 +3,8 @@
  * the globe by and the Review panel judges a candidate against. One workload
  * at a time: the bundled data/workload.csv (loaded only when the layer or the
  * review asks for it) or a file the user picks, parsed, covered and rated in
- * the review worker (requests/requestsDriver.ts asks it).
+ * the review worker (requests/requestsDriver.ts asks it, through the client
+ * the review's driver puts here: workloadClient).
  *
  * Panels select narrowly:
  *   useApp(s => s.requestWorkload)   the rated workload, or null
@@ -12,7 +13,8 @@
  */
 import type { SliceCreator } from '../shell/types';
 import type { Hotspot } from '../../core/requestLoad.ts';
-import { rateScale, type RateScale, type WorkloadAnswer } from './requests';
+import { rateScale, type RateScale } from './requests';
+import type { WorkloadAnswer, WorkloadClient } from '../shell/workload';
 
 /** A rated workload and its colour scale. */
 export type RequestWorkload = WorkloadAnswer & { scale: RateScale };
@@ -38,13 +40,24 @@ export interface RequestsSlice {
   /** Records why a load failed; the previous workload, if any, stays. */
   setRequestError: (source: string, error: string) => void;
   setRequestHotspots: (h: RequestsSlice['requestHotspots']) => void;
+  /** Whether a workload is wanted (the layer is on, or the review shows its load): the driver then loads the bundled one unless one is loaded, loading or failed. */
+  requestWanted: boolean;
+  /** Whether the workload's figures need the cell weights (the review's driver loads them). */
+  requestCellsWanted: boolean;
+  /** Asks for a workload (and the cells its figures need); the review's panel and the layer call it when shown. */
+  wantRequestWorkload: () => void;
+  /** Asks for the cell weights alone (a picked workload file). */
+  wantRequestCells: () => void;
+  /** The worker that parses, covers and rates workloads (the review's driver provides its worker's client); null before it starts. */
+  workloadClient: WorkloadClient | null;
+  setWorkloadClient: (c: WorkloadClient | null) => void;
 }
 
 declare module '../shell/types' {
   interface AppState extends RequestsSlice {}
 }
 
-export const createRequestsSlice: SliceCreator<RequestsSlice> = (set) => ({
+export const createRequestsSlice: SliceCreator<RequestsSlice> = (set, get) => ({
   requestWorkload: null,
   requestStatus: { state: 'idle', source: null, error: null },
   requestHotspots: null,
@@ -52,4 +65,14 @@ export const createRequestsSlice: SliceCreator<RequestsSlice> = (set) => ({
   setRequestWorkload: (w) => set({ requestWorkload: { ...w, scale: rateScale(w.rates) }, requestStatus: { state: 'ready', source: w.source, error: null }, requestHotspots: null }),
   setRequestError: (source, error) => set({ requestStatus: { state: 'error', source, error } }),
   setRequestHotspots: (h) => set({ requestHotspots: h }),
+  requestWanted: false,
+  requestCellsWanted: false,
+  wantRequestWorkload: () => {
+    if (!get().requestWanted || !get().requestCellsWanted) set({ requestWanted: true, requestCellsWanted: true });
+  },
+  wantRequestCells: () => {
+    if (!get().requestCellsWanted) set({ requestCellsWanted: true });
+  },
+  workloadClient: null,
+  setWorkloadClient: (workloadClient) => set({ workloadClient }),
 });

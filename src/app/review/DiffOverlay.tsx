@@ -16,7 +16,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useFrame } from '@react-three/fiber';
 import * as THREE from 'three';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { latLngGrid, cubePatches, type SurfaceArrays } from '../globe/typedArrays';
 import { movesTexels } from './review';
 import { S2_GLSL } from '../globe/s2glsl';
@@ -168,6 +168,7 @@ function uploadMoves(own: OwnUniforms, moves: readonly { startOrdinal: number; e
 }
 
 export function DiffOverlay() {
+  const appStore = useAppStore();
   const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const mapMesh = useRef<THREE.Mesh>(null);

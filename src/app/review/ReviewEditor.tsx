@@ -6,11 +6,12 @@
  * result as the next version of the current file once it passes validation.
  */
 import { useMemo, useState } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { formatBoundaryFile, type BoundaryFile } from '../../core/index';
 import { savedFileName } from './review';
 import { formatCompact } from '../shell/format';
+import type { AppStore } from '../shell/types';
 
 /** download hands a file to the browser as a download. */
 function download(file: BoundaryFile) {
@@ -26,7 +27,7 @@ function download(file: BoundaryFile) {
 }
 
 /** nudgeKeys moves the selected boundary with ← / → (Shift: 10 cells). */
-export function nudgeKeys(e: React.KeyboardEvent | KeyboardEvent): boolean {
+export function nudgeKeys(appStore: AppStore, e: React.KeyboardEvent | KeyboardEvent): boolean {
   if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return false;
   if (appStore.getState().selectedBoundary < 1) return false;
   e.preventDefault();
@@ -35,6 +36,7 @@ export function nudgeKeys(e: React.KeyboardEvent | KeyboardEvent): boolean {
 }
 
 function BoundaryNudge() {
+  const appStore = useAppStore();
   const c = useApp((s) => s.candidate);
   const selected = useApp((s) => s.selectedBoundary);
   if (!c) return null;
@@ -43,7 +45,7 @@ function BoundaryNudge() {
   const migrating = !!c.file.migration;
   const nudge = (k: number) => appStore.getState().nudgeSelected(k);
   return (
-    <div className="review-edit-row" onKeyDown={(e) => nudgeKeys(e)}>
+    <div className="review-edit-row" onKeyDown={(e) => nudgeKeys(appStore, e)}>
       <label className="small">
         boundary{' '}
         <select value={selected} data-testid="review-boundary-select" disabled={migrating || n < 2} onChange={(e) => appStore.getState().selectBoundary(Number(e.currentTarget.value))}>
@@ -68,6 +70,7 @@ function BoundaryNudge() {
 }
 
 function SplitMerge() {
+  const appStore = useAppStore();
   const data = useApp(readyData);
   const c = useApp((s) => s.candidate);
   const file = c?.file ?? data?.file ?? null;
@@ -143,6 +146,7 @@ function LastEdit() {
 }
 
 function Save() {
+  const appStore = useAppStore();
   const c = useApp((s) => s.candidate);
   const problems = useApp((s) => s.reviewSaveProblems);
   const data = useApp(readyData);

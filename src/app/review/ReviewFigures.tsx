@@ -5,15 +5,16 @@
  * store's reviewDiff / reviewFanout, which the driver keeps current.
  */
 import { useMemo } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { searchAsked } from '../search/searchSlice';
+import { searchAsked } from '../shell/searchAsked';
 import { toHex, type RGB } from '../shell/palette';
 import { formatInt, formatCompact } from '../shell/format';
 import { candidateColors, evennessRows, searchUnderBoth, lowerBound } from './review';
 import { REVIEW_WORKLOAD_TEXT, REVIEW_QPS } from './reviewWorker';
 import { cellCenter, cellFromOrdinal, type BoundaryMove } from '../../core/index';
 import type { Fanout } from '../../core/expectedFanout';
+import type { AppStore } from '../shell/types';
 
 const pct = (x: number, digits = 2) => `${(100 * x).toFixed(digits)}%`;
 const signedPct = (x: number) => (Math.abs(x) < 0.0005 ? '0.0%' : `${x > 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`);
@@ -41,7 +42,7 @@ function Swatch({ color }: { color: RGB | undefined }) {
 }
 
 /** flyToMove glides to the heaviest non-empty cell of a move (or its middle). */
-function flyToMove(m: BoundaryMove) {
+function flyToMove(appStore: AppStore, m: BoundaryMove) {
   const s = appStore.getState();
   let best = Math.floor((m.startOrdinal + m.endOrdinal) / 2);
   const cells = s.reviewCells;
@@ -60,6 +61,7 @@ function flyToMove(m: BoundaryMove) {
 const MAX_ROWS = 120;
 
 export function ReviewMoves() {
+  const appStore = useAppStore();
   const d = useApp((s) => s.reviewDiff);
   const colors = useReviewColors();
   // A token,docs cells file has no dishes: one documents column instead of restaurants and dishes.
@@ -94,7 +96,7 @@ export function ReviewMoves() {
             </thead>
             <tbody>
               {d.moves.slice(0, MAX_ROWS).map((m) => (
-                <tr key={`${m.startOrdinal}`} onClick={() => flyToMove(m)} title={m.sameShard ? 'same OpenSearch shard: a rename, nothing moves' : `${formatInt(m.cells)} non-empty cells`}>
+                <tr key={`${m.startOrdinal}`} onClick={() => flyToMove(appStore, m)} title={m.sameShard ? 'same OpenSearch shard: a rename, nothing moves' : `${formatInt(m.cells)} non-empty cells`}>
                   <td className="mono">
                     {m.start}…
                     <br />

@@ -7,13 +7,14 @@
  */
 import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { moveAt } from './review';
 import { formatInt } from '../shell/format';
 import '../ui/review.css';
 
 export function ReviewHover() {
+  const appStore = useAppStore();
   const frame = appStore.getState().frame;
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {

@@ -6,10 +6,10 @@
  * review ribbon or cell by cell here; split and merge) and save it as the
  * next version of the current file.
  */
-import { useEffect, useRef } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useRef } from 'react';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { requestReviewCells, offerCandidateFile } from './reviewDriver';
+import { offerCandidateFile } from './reviewDriver';
 import { ReviewMoves, ReviewEvenness, ReviewFanoutTable, ReviewSearch } from './ReviewFigures';
 import { ReviewEditor } from './ReviewEditor';
 import { ReviewWorkload } from './ReviewWorkload';
@@ -19,6 +19,7 @@ import '../ui/review.css';
 const pct = (x: number, digits = 2) => `${(100 * x).toFixed(digits)}%`;
 
 function Loader() {
+  const appStore = useAppStore();
   const input = useRef<HTMLInputElement>(null);
   const hasCells = useApp((s) => s.reviewSums !== null);
   return (
@@ -54,6 +55,7 @@ function Loader() {
 }
 
 function Errors() {
+  const appStore = useAppStore();
   const err = useApp((s) => s.candidateError);
   if (!err) return null;
   return (
@@ -74,6 +76,7 @@ function Errors() {
 }
 
 function Files() {
+  const appStore = useAppStore();
   const data = useApp(readyData);
   const c = useApp((s) => s.candidate);
   if (!data || !c) return null;
@@ -97,6 +100,7 @@ function Files() {
 }
 
 function Totals() {
+  const appStore = useAppStore();
   const d = useApp((s) => s.reviewDiff);
   const match = useApp((s) => s.reviewMatch);
   const generic = useApp((s) => s.cells?.unit === 'documents');
@@ -139,7 +143,6 @@ function Totals() {
 }
 
 export function ReviewPanel() {
-  useEffect(() => requestReviewCells(), []);
   const hasCandidate = useApp((s) => s.candidate !== null);
   const hasCells = useApp((s) => s.reviewSums !== null);
   const notice = useApp((s) => s.reviewNotice);

@@ -21,7 +21,7 @@
  */
 import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { candidateColors, moveAt, snapBoundary, lowerBound } from './review';
 import { ribbonBins } from '../globe/typedArrays';
@@ -232,6 +232,7 @@ function draw(canvas: HTMLCanvasElement, s: AppState, from: number, to: number) 
 }
 
 function Strip() {
+  const appStore = useAppStore();
   const canvas = useRef<HTMLCanvasElement>(null);
   const tip = useRef<HTMLDivElement>(null);
   const view = useRef<{ from: number; to: number; fitted: boolean }>({ from: 0, to: CELL_COUNT, fitted: false });
@@ -361,7 +362,7 @@ function Strip() {
     const leave = () => {
       if (tip.current) tip.current.style.display = 'none';
     };
-    const key = (e: KeyboardEvent) => nudgeKeys(e);
+    const key = (e: KeyboardEvent) => nudgeKeys(appStore, e);
     el.addEventListener('pointerdown', down);
     el.addEventListener('pointermove', move);
     el.addEventListener('pointerup', up);

@@ -4,21 +4,23 @@
  * each file, the hottest shards before and after, and each shard's share of
  * the load before/after. The workload is the Requests layer's (the bundled
  * data/workload.csv, or a file opened here or in the layer's legend); the
- * figures are the core's loadDiff, computed in the review worker.
+ * figures are the core's loadDiff, computed in the review worker. The workload's picker and
+ * status are the Requests layer's (slots review-workload-picker and review-workload-status).
  */
 import { useEffect } from 'react';
-import { useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { formatInt } from '../shell/format';
-import { ensureRequestWorkload, BUNDLED_WORKLOAD, BUNDLED_WORKLOAD_TEXT } from '../requests/requestsDriver';
-import { WorkloadPicker, WorkloadStatus } from '../requests/RequestsLegend';
+import { BUNDLED_WORKLOAD_NAME, BUNDLED_WORKLOAD_TEXT } from '../shell/workload';
+import { Slot } from '../shell/Slot';
 import type { HotShard } from '../../core/loadDiff.ts';
 
 const pct = (x: number, digits = 1) => `${(100 * x).toFixed(digits)}%`;
 const hottest = (list: HotShard[]) => list.map((h) => `${h.name} ${h.overMean.toFixed(2)}×`).join(', ');
 
 export function ReviewWorkload() {
-  useEffect(() => ensureRequestWorkload(), []);
+  const appStore = useAppStore();
+  useEffect(() => appStore.getState().wantRequestWorkload(), []);
   const data = useApp(readyData);
   const c = useApp((s) => s.candidate);
   const w = useApp((s) => s.requestWorkload);
@@ -45,9 +47,9 @@ export function ReviewWorkload() {
         ) : (
           <span className="dim">no workload yet · </span>
         )}
-        <WorkloadPicker testid="review-workload-input" />
+        <Slot name="review-workload-picker" />
       </div>
-      <WorkloadStatus />
+      <Slot name="review-workload-status" />
       {d && (
         <div className={fresh ? '' : 'stale'}>
           <table className="review-table review-metrics" data-testid="review-load-table">
@@ -97,7 +99,7 @@ export function ReviewWorkload() {
           </div>
           <p className="dim small">
             bars: each shard’s share of all load, upper current, lower candidate (full width = {pct(top)}); — where a file has no shard of that name.{' '}
-            {w?.source === BUNDLED_WORKLOAD.name ? `Bundled workload: ${BUNDLED_WORKLOAD_TEXT}. ` : ''}
+            {w?.source === BUNDLED_WORKLOAD_NAME ? `Bundled workload: ${BUNDLED_WORKLOAD_TEXT}. ` : ''}
             <code>geoshard diff --workload {w?.source ?? 'FILE'}</code> gives the same figures. Computed in a Web Worker{fresh ? ` in ${Math.round(load!.ms)} ms` : ' · updating…'}.
           </p>
         </div>

@@ -11,8 +11,9 @@
  * frame, so the diff runs at most once per frame too. Fan-out runs in the
  * worker (reviewWorker.ts), latest wish only.
  *
- * It also starts the request workload's wiring (requests/requestsDriver.ts)
- * with the same worker, and asks the worker for the load before/after of
+ * It also puts the worker's client in the store (workloadClient), for the
+ * request workload's driver (requests/requestsDriver.ts), loads the cells when
+ * that workload needs them (requestCellsWanted), and asks the worker for the load before/after of
  * the candidate over that workload (latest wish only) once a candidate, the
  * cells and a workload are there; a candidate asks for the bundled workload.
  *
@@ -29,7 +30,6 @@ import { createReviewClient, type ReviewClient } from './reviewWorker';
 import { loadCells } from '../globe/geometryClient';
 import { candidateUrl } from '../shell/url';
 import { DATA_URLS, fetchText, DataLoadError } from '../shell/loadData';
-import { startRequests, ensureRequestWorkload } from '../requests/requestsDriver';
 
 let client: ReviewClient | null = null;
 let store: AppStore | null = null;
@@ -41,7 +41,10 @@ export function showReviewTab(): void {
   if (tab && tab.getAttribute('aria-selected') !== 'true') tab.click();
 }
 
-/** requestReviewCells starts loading the review's cells (once); the review panel calls it when shown. */
+/**
+ * requestReviewCells starts loading the review's cells (once): the driver calls it when the
+ * Review tab is open (by a click or by a link: `?tab=review`) or a candidate is shown.
+ */
 export function requestReviewCells(): void {
   if (!client || !store || cellsRequested) return;
   const url = DATA_URLS.cells;
@@ -181,11 +184,22 @@ export function startReview(st: AppStore): () => void {
       .catch((e: Error) => wanted(st.getState()) && st.getState().setReviewLoad(st.getState().reviewLoad, `load over the workload not computed: ${e.message}`));
   };
 
-  type Inputs = Pick<AppState, 'data' | 'candidate' | 'reviewCells' | 'reviewMatch' | 'requestWorkload'>;
-  const inputsOf = (s: AppState): Inputs => ({ data: s.data, candidate: s.candidate, reviewCells: s.reviewCells, reviewMatch: s.reviewMatch, requestWorkload: s.requestWorkload });
+  type Inputs = Pick<AppState, 'data' | 'candidate' | 'reviewCells' | 'reviewMatch' | 'requestWorkload' | 'tab' | 'requestCellsWanted'>;
+  const inputsOf = (s: AppState): Inputs => ({
+    data: s.data,
+    candidate: s.candidate,
+    reviewCells: s.reviewCells,
+    reviewMatch: s.reviewMatch,
+    requestWorkload: s.requestWorkload,
+    tab: s.tab,
+    requestCellsWanted: s.requestCellsWanted,
+  });
   const update = (s: AppState, p: Inputs | null) => {
-    if (s.candidate && !s.reviewCells) requestReviewCells();
-    if (s.candidate) ensureRequestWorkload();
+    // The cells are asked for from the state, not from the panel's first render: a link that
+    // opens the Review tab (`?tab=review`) shows the panel before this driver starts (after the
+    // first frame), and the panel would have asked a driver that was not there yet.
+    if ((s.candidate || s.tab === 'review' || s.requestCellsWanted) && !s.reviewCells) requestReviewCells();
+    if (s.candidate) st.getState().wantRequestWorkload();
     if (s.candidate && (!p || s.data !== p.data || s.candidate.file !== p.candidate?.file || s.reviewCells !== p.reviewCells || s.requestWorkload !== p.requestWorkload)) loadFor(s);
     const data = readyData(s);
     const inputs = !p || s.data !== p.data || s.candidate !== p.candidate || s.reviewCells !== p.reviewCells || s.reviewMatch !== p.reviewMatch;
@@ -210,14 +224,14 @@ export function startReview(st: AppStore): () => void {
       } else fanoutFor('candidate', hash, s.candidate.file);
     }
   };
-  const stopRequests = startRequests(st, c, requestReviewCells);
+  st.getState().setWorkloadClient(c);
   const unsubscribe = st.subscribe(inputsOf, (_, p) => update(st.getState(), p), { equalityFn: shallow });
   update(st.getState(), null);
   void openUrlCandidate(st);
 
   return () => {
     unsubscribe();
-    stopRequests();
+    st.getState().setWorkloadClient(null);
     uninstallDrop();
     c.dispose();
     client = null;

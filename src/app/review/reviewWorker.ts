@@ -33,7 +33,7 @@ import { wrap, transfer, type Remote } from 'comlink';
 import { errorMessage, type WorkerEndpoint } from '../shell/worker';
 import { cellsFromColumns } from './review';
 import { cellCorners } from '../globe/coveringGeometry';
-import type { WorkloadAnswer, HotspotsAnswer } from '../requests/requests';
+import type { WorkloadAnswer, HotspotsAnswer } from '../shell/workload';
 
 /** Search centres of the review's fan-out workload. */
 export const REVIEW_WORKLOAD_CENTRES = 500;

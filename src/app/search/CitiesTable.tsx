@@ -5,13 +5,13 @@
  * Clicking a row makes the city the search centre.
  */
 import { useMemo, useState } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { cellAt, cellOrdinal } from '../../core/index';
 import { toHex } from '../shell/palette';
 import { formatCompact } from '../shell/format';
 import { chooseCentre } from './search';
-import { cityLabel } from './searchGeometry';
+import { cityLabel } from '../shell/format';
 import type { City } from '../shell/loadData';
 
 /** A city with where it routes. */
@@ -57,6 +57,7 @@ const COLUMNS: { id: CitySort; title: string; num?: boolean }[] = [
 ];
 
 export function CitiesTable() {
+  const appStore = useAppStore();
   const data = useApp(readyData);
   const cities = useApp((s) => s.cities);
   const [sort, setSort] = useState<{ by: CitySort; desc: boolean }>({ by: 'shard', desc: false });

@@ -11,19 +11,20 @@
  * reading in the list), paste-error, paste-cell, paste-doc.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { chooseCentre, flyToFit } from './search';
-import { cityLabel } from './searchGeometry';
+import { cityLabel } from '../shell/format';
 import { formatLatLng } from '../shell/format';
 import { parsePasted, type Pasted } from './paste';
 import { parseAnyToken, cellShards } from '../../core/anyCell';
 import { cellCenter } from '../../core/index';
 import { cellExtentKm } from './pastedCellGeometry';
-import { lookupDocument, type DocLookup } from './docLookup';
+import { lookupDocument, type DocLookup } from '../api/documents';
 import { PastedCellCard, DocumentCard } from './PastedCards';
 import type { City } from '../shell/loadData';
 import '../ui/radius.css';
+import type { AppStore } from '../shell/types';
 
 const MAX_MATCHES = 8;
 
@@ -51,7 +52,7 @@ interface Option {
 }
 
 /** showCell draws a cell of any level, names its shards (the card reads the store) and glides to it. */
-export function showCell(token: string): void {
+export function showCell(appStore: AppStore, token: string): void {
   const cell = parseAnyToken(token);
   appStore.getState().setPastedCell({ token: cell.token, level: cell.level });
   const c = cellCenter(cell.id);
@@ -69,6 +70,7 @@ function pasteLabel(p: Pasted, shardNames: (token: string) => string): { label: 
 }
 
 export function CitySearch() {
+  const appStore = useAppStore();
   const cities = useApp((s) => s.cities);
   const live = useApp((s) => s.liveOn);
   const data = useApp(readyData);
@@ -121,7 +123,7 @@ export function CitySearch() {
       ...lbl,
       paste: true,
       pick: () => {
-        if (pasted.kind === 'cell') showCell(pasted.cell.token);
+        if (pasted.kind === 'cell') showCell(appStore, pasted.cell.token);
         else if (pasted.kind === 'point') chooseCentre(appStore, pasted.lat, pasted.lng, formatLatLng(pasted.lat, pasted.lng));
         else if (pasted.kind === 'doc') findDocument(pasted.id);
         setQuery('');

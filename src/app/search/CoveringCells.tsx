@@ -9,7 +9,7 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import type { SearchCovering } from './searchSlice';
 import { lineGeometry, lineMaterial, withFixedBounds } from '../globe/lineMaterial';
 import { useUniforms } from '../globe/uniforms';
@@ -34,6 +34,7 @@ function touch(g: THREE.BufferGeometry, vertices: number): void {
 }
 
 export function CoveringCells() {
+  const appStore = useAppStore();
   const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const fillRef = useRef<THREE.Mesh>(null);

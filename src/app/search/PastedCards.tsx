@@ -9,12 +9,12 @@
  *   its level-10 cell, the shard the boundary file names, the shard(s) that hold it, and whether
  *   they agree. Test hook paste-doc (data-agrees).
  */
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { toHex } from '../shell/palette';
 import { formatLatLng } from '../shell/format';
 import { parseAnyToken, cellShards } from '../../core/anyCell';
-import type { DocLookup } from './docLookup';
+import type { DocLookup } from '../api/documents';
 
 function Swatch({ index }: { index: number }) {
   const data = useApp(readyData);
@@ -23,6 +23,7 @@ function Swatch({ index }: { index: number }) {
 }
 
 export function PastedCellCard() {
+  const appStore = useAppStore();
   const pasted = useApp((s) => s.pastedCell);
   const data = useApp(readyData);
   if (!pasted || !data) return null;

@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { lineGeometry, lineMaterial, withFixedBounds } from '../globe/lineMaterial';
 import { useUniforms } from '../globe/uniforms';
 import { parseAnyToken } from '../../core/anyCell';
@@ -16,6 +16,7 @@ import { cellOutlineSegments } from './pastedCellGeometry';
 const OUTLINE: [number, number, number] = [1, 0.78, 0.1];
 
 export function PastedCell() {
+  const appStore = useAppStore();
   const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const ref = useRef<THREE.LineSegments>(null);

@@ -10,7 +10,7 @@
  * circle outgrew it.
  */
 import { useEffect, useRef, useState } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { maxRadiusIn } from './searchSlice';
 import { parseRadius, MAX_RADIUS_KM, KM_PER_MILE, type Radius, type RadiusUnit } from '../../core/index';
 import { refitRadius } from './search';
@@ -21,6 +21,7 @@ export const SLIDER_RANGE: Record<RadiusUnit, [number, number]> = { mi: [1, 100]
 const show = (v: number) => String(Number(v.toFixed(2)));
 
 export function RadiusControl() {
+  const appStore = useAppStore();
   const unit = useApp((s) => s.searchRadius.unit);
   const noLocation = useApp((s) => s.noLocation);
   const slider = useRef<HTMLInputElement>(null);

@@ -3,17 +3,18 @@
  * centre (a preset, any sample city, or a click on the globe while this panel
  * is open) and a radius; the globe shows the circle and its level-10
  * covering, and the result says which shards the search asks and the exact
- * routing string. Below: the fan-out map switch, the sample cities and the
+ * routing string. Below: the fan-out map switch (the fanout feature's, in the slot
+ * `radius-fanout`: shell/Slot.tsx), the sample cities and the
  * worked searches.
  */
 import { useEffect } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { chooseCentre, enableClickPicking } from './search';
-import { centreLabel, cityLabel } from './searchGeometry';
+import { centreLabel, cityLabel } from '../shell/format';
 import { RadiusControl } from './RadiusControl';
 import { SearchResult } from './SearchResult';
 import { CitySearch } from './CitySearch';
-import { FanoutControl } from '../fanout/FanoutControl';
+import { Slot } from '../shell/Slot';
 import { CitiesTable } from './CitiesTable';
 import { WorkedSearches } from './WorkedSearches';
 import '../ui/radius.css';
@@ -32,6 +33,7 @@ export const PRESETS: readonly { name: string; state: string }[] = [
 export const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
 function Presets() {
+  const appStore = useAppStore();
   const cities = useApp((s) => s.cities);
   const centre = useApp((s) => s.searchCentre);
   return (
@@ -50,6 +52,7 @@ function Presets() {
 }
 
 function CentreReadout() {
+  const appStore = useAppStore();
   const centre = useApp((s) => s.searchCentre);
   const cities = useApp((s) => s.cities);
   const noLocation = useApp((s) => s.noLocation);
@@ -67,6 +70,7 @@ function CentreReadout() {
 }
 
 export function RadiusPanel() {
+  const appStore = useAppStore();
   useEffect(() => enableClickPicking(appStore), []);
   return (
     <div className="radius-panel">
@@ -81,7 +85,7 @@ export function RadiusPanel() {
       </section>
       <RadiusControl />
       <SearchResult />
-      <FanoutControl />
+      <Slot name="radius-fanout" />
       <details className="radius-table" data-testid="cities-details">
         <summary>Sample cities</summary>
         <CitiesTable />

@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useFrame, useThree } from '@react-three/fiber';
 import * as THREE from 'three';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { lineGeometry, lineMaterial } from '../globe/lineMaterial';
 import { useUniforms } from '../globe/uniforms';
 import { circleOutline } from './searchGeometry';
@@ -20,6 +20,7 @@ import '../ui/radius.css';
 const POINTS = 360;
 
 export function SearchCircle() {
+  const appStore = useAppStore();
   const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const ref = useRef<THREE.LineSegments>(null);

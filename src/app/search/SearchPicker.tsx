@@ -4,12 +4,13 @@
  * globe/clicks.ts defines it: a drag never picks, a double-click centres the
  * view). Renders nothing.
  */
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { useGlobeClicks } from '../globe/useGlobeClicks';
 import { chooseCentre, clickPicks } from './search';
 import { formatLatLng } from '../shell/format';
 
 export function SearchPicker() {
+  const appStore = useAppStore();
   useGlobeClicks(
     () => clickPicks(appStore.getState()),
     (lat, lng) => chooseCentre(appStore, lat, lng, formatLatLng(lat, lng)),

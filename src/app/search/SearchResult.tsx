@@ -5,19 +5,19 @@
  * every covering (one per animation frame while the radius is dragged) is
  * written straight to the DOM from a store subscription.
  *
- * Test hooks: cell-count (an integer), shard-count ("k / N"), routing (the
+ * Test hooks: cell-count (an integer; "…" while the first covering of a search is computed), shard-count ("k / N", "… / N" likewise), routing (the
  * names, comma-separated), shard-bar (children with data-shard, data-asked),
  * and data-state on the section: "none", "pending", "ready" or "all".
  */
 import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
-import { appStore, useApp, type AppState } from '../shell/store';
+import { useAppStore, useApp, type AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { searchAsked } from './searchSlice';
+import { searchAsked } from '../shell/searchAsked';
 import { formatShardCount } from '../../core/searches.ts';
 import { toHex } from '../shell/palette';
 import { formatInt } from '../shell/format';
-import { ShardBar } from '../shards/ShardBar';
+import { ShardBar } from '../shell/ShardBar';
 import { coveringExport, download } from './export';
 
 /** The asked indices, for the shard bar (a stable function, so the bar subscribes once). */
@@ -44,6 +44,7 @@ function stateOf(s: AppState): 'none' | 'pending' | 'ready' | 'all' {
 }
 
 export function SearchResult() {
+  const appStore = useAppStore();
   const data = useApp(readyData);
   const root = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -61,8 +62,11 @@ export function SearchResult() {
       el.dataset.state = state;
       const asked = searchAsked(s);
       const route = !s.noLocation && s.searchCentre ? s.covering?.route : null;
-      cells.textContent = route ? String(route.cellShards.length) : '0';
-      shards.textContent = formatShardCount(asked ? asked.indices.length : 0, N);
+      // A figure not computed yet reads as pending (…), never as 0: until the first covering of
+      // a search arrives there is no count to show.
+      const pending = state === 'pending' && !route;
+      cells.textContent = route ? String(route.cellShards.length) : pending ? '…' : '0';
+      shards.textContent = pending && !asked ? `… / ${N}` : formatShardCount(asked ? asked.indices.length : 0, N);
       writeRouting(routing, asked ? asked.routing : '—');
       const counts = new Map(route?.shards.map((x) => [x.index, x.cells]) ?? []);
       for (let i = 0; i < perShard.children.length; i++) {

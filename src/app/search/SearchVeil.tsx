@@ -10,7 +10,7 @@
 import { useMemo, useRef } from 'react';
 import { useFrame } from '@react-three/fiber';
 import * as THREE from 'three';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { useUniforms, type SceneUniforms } from '../globe/uniforms';
 
 /** How far the veil fades the surface toward the background, 0..1. */
@@ -46,6 +46,7 @@ function veilMaterial(uniforms: SceneUniforms, mapMode: boolean): THREE.ShaderMa
 }
 
 export function SearchVeil() {
+  const appStore = useAppStore();
   const uniforms = useUniforms();
   const frame = appStore.getState().frame;
   const disc = useRef<THREE.Mesh>(null);

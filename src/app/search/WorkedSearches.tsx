@@ -7,11 +7,11 @@
  * file change. Clicking a row searches it.
  */
 import { Fragment, useEffect, useState } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { formatRadius } from '../../core/index';
 import { parseRadii, formatShardCount, type WorkedSearch } from '../../core/searches';
-import { runWorkedSearches } from './covering';
+import { runWorkedSearches } from '../globe/covering';
 import { chooseCentre } from './search';
 import { workedExport, download } from './export';
 import { formatInt } from '../shell/format';
@@ -19,9 +19,10 @@ import { formatInt } from '../shell/format';
 /** The article's radii, in miles. */
 export const DEFAULT_WORKED_RADII = '5,15,25,50';
 
-const makeWorker = () => new Worker(new URL('./covering.worker.ts', import.meta.url), { type: 'module' });
+const makeWorker = () => new Worker(new URL('../globe/covering.worker.ts', import.meta.url), { type: 'module' });
 
 export function WorkedSearches() {
+  const appStore = useAppStore();
   const data = useApp(readyData);
   const cities = useApp((s) => s.cities);
   const [radiiText, setRadiiText] = useState(DEFAULT_WORKED_RADII);

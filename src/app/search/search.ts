@@ -15,7 +15,7 @@ import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
 import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
-import { createCoveringClient, routeOfAnswer, type CircleWish, type CoveringClient } from './covering';
+import { createCoveringClient, routeOfAnswer, type CircleWish, type CoveringClient } from '../globe/covering';
 import { fitZoom } from './searchGeometry';
 import type { BoundaryFile } from '../../core/index';
 
@@ -131,11 +131,20 @@ export function refitRadius(store: AppStore): void {
  * and the fan-out map's driver, fanout/fanoutLayer.ts, right after it).
  * Returns a stop function.
  */
-export function startSearch(store: AppStore, makeWorker = () => new Worker(new URL('./covering.worker.ts', import.meta.url), { type: 'module' })): () => void {
+export function startSearch(store: AppStore, makeWorker = () => new Worker(new URL('../globe/covering.worker.ts', import.meta.url), { type: 'module' })): () => void {
   // The covering: one request per animation frame at most, to a client per boundary file.
   let client: CoveringClient | null = null;
   let clientFile: BoundaryFile | null = null;
   let raf = 0;
+  // Warm by the first frame: a link's search is answered as soon as the boundary file is in, so
+  // the worker is created now, at boot, and loads its module while the page loads the file and
+  // builds the scene; the first client takes it (later ones make their own).
+  let spare: ReturnType<typeof makeWorker> | null = wantedCircle(store.getState()) ? makeWorker() : null;
+  const worker = () => {
+    const w = spare ?? makeWorker();
+    spare = null;
+    return w;
+  };
   const request = () => {
     raf = 0;
     const s = store.getState();
@@ -146,7 +155,7 @@ export function startSearch(store: AppStore, makeWorker = () => new Worker(new U
       client?.dispose();
       clientFile = data.file;
       client = createCoveringClient(
-        makeWorker,
+        worker,
         data.file,
         (a) => {
           const now = store.getState();
@@ -168,16 +177,23 @@ export function startSearch(store: AppStore, makeWorker = () => new Worker(new U
       return [want?.lat, want?.lng, want?.radiusKm, s.data];
     },
     () => {
-      if (!raf) raf = requestAnimationFrame(request);
+      // The first covering of a file is asked at once (the link's answer, with the first frame);
+      // later ones at most once per animation frame (a dragged radius).
+      if (!client && readyData(store.getState())) {
+        cancelAnimationFrame(raf);
+        request();
+      } else if (!raf) raf = requestAnimationFrame(request);
     },
     { equalityFn: shallow },
   );
-  if (wantedCircle(store.getState()) || readyData(store.getState())) raf = requestAnimationFrame(request);
+  if (readyData(store.getState())) request();
+  else if (wantedCircle(store.getState())) raf = requestAnimationFrame(request);
 
   return () => {
     unsubCovering();
     cancelAnimationFrame(raf);
     client?.dispose();
+    spare?.terminate();
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { circleOutline, fitZoom, centreLabel, cityLabel, FIT_FRACTION } from './searchGeometry';
+import { circleOutline, fitZoom, FIT_FRACTION } from './searchGeometry';
+import { centreLabel, cityLabel } from '../shell/format';
 import { EARTH_RADIUS_KM, KM_PER_MILE } from '../../core/index';
 import { baseScale } from '../globe/view';
 import { MAX_ZOOM } from '../shell/url';

@@ -7,7 +7,6 @@ import { geoRotation } from 'd3-geo';
 import { EARTH_RADIUS_KM } from '../../core/index';
 import { baseScale, type FlatKind } from '../globe/view';
 import { MIN_ZOOM, MAX_ZOOM } from '../shell/url';
-import { formatLatLng } from '../shell/format';
 
 const RAD = Math.PI / 180;
 
@@ -51,25 +50,4 @@ export function fitZoom(radiusKm: number, kind: 'globe' | FlatKind, width: numbe
 }
 
 /** A place with a name, as data/cities.json lists it. */
-export interface NamedPoint {
-  name: string;
-  state: string;
-  lat: number;
-  lng: number;
-}
 
-/**
- * centreLabel names a search centre: the sample city at that point (within
- * 1e-4°, the URL's precision) as "New York, NY", else the coordinates.
- */
-export function centreLabel(lat: number, lng: number, cities: readonly NamedPoint[]): string {
-  for (const c of cities) {
-    if (Math.abs(c.lat - lat) < 1e-4 && Math.abs(c.lng - lng) < 1e-4) return cityLabel(c);
-  }
-  return formatLatLng(lat, lng);
-}
-
-/** cityLabel writes "Name, ST" (just the name when the state is unknown). */
-export function cityLabel(c: { name: string; state: string }): string {
-  return c.state ? `${c.name}, ${c.state}` : c.name;
-}

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createAppStore } from '../shell/store';
-import { maxRadiusIn, searchAsked, DEFAULT_RADIUS } from './searchSlice';
+import { maxRadiusIn, DEFAULT_RADIUS } from './searchSlice';
+import { searchAsked } from '../shell/searchAsked';
 import { KM_PER_MILE, MAX_RADIUS_KM, Router, cellAt, cellOrdinal, type CircleRoute } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
 

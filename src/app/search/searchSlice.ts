@@ -5,7 +5,7 @@
  * The covering is not computed here: search/search.ts watches this slice,
  * computes the covering in a worker (a 1,000 km circle, 46,686 cells, takes
  * 80–320 ms) at most once per animation frame, and writes the answer to
- * `covering`. Read the shards a search asks with searchAsked(s), which also
+ * `covering`. Read the shards a search asks with searchAsked(s) (shell/searchAsked.ts), which also
  * covers "no location" (all N).
  *
  * Other panels (live mode, boundary review) select from here:
@@ -43,15 +43,6 @@ export interface SearchCovering {
   ms: number;
 }
 
-/** The shards the current search asks. */
-export interface SearchAsked {
-  /** Key-order indices, ascending. */
-  indices: number[];
-  /** The routing string as sent (names in key order, comma-joined). */
-  routing: string;
-  /** True in "no location" mode: no circle, every shard is asked. */
-  all: boolean;
-}
 
 export interface SearchSlice {
   /** The search centre, or null before one is chosen (no circle drawn). */
@@ -161,27 +152,3 @@ export const createSearchSlice: SliceCreator<SearchSlice> = (set, get) => ({
     if (get().pastedCell?.token !== pastedCell?.token) set({ pastedCell });
   },
 });
-
-let askedMemo: { key: unknown[]; value: SearchAsked } | null = null;
-
-/**
- * searchAsked returns the shards the current search asks: all N in no-location
- * mode, else the shards of the latest covering (while the radius is dragged
- * it may trail the slider by a frame), or null when there is no search or its
- * first covering is still being computed.
- * Memoised: the same object while its inputs are unchanged, so it can be
- * selected with useApp.
- */
-export function searchAsked(s: Pick<SearchSlice, 'searchCentre' | 'searchRadius' | 'noLocation' | 'covering'> & { data: { status: string } }): SearchAsked | null {
-  const data = s.data as { status: string; router?: { numberOfShards: number; allShardsRouting(): string } };
-  const key = [s.noLocation, s.covering, s.searchCentre, data.router];
-  if (askedMemo && askedMemo.key.every((k, i) => k === key[i])) return askedMemo.value;
-  let value: SearchAsked | null = null;
-  if (s.noLocation && data.router) {
-    value = { indices: Array.from({ length: data.router.numberOfShards }, (_, i) => i), routing: data.router.allShardsRouting(), all: true };
-  } else if (s.searchCentre && s.covering) {
-    value = { indices: s.covering.route.shards.map((x) => x.index), routing: s.covering.route.routing, all: false };
-  }
-  if (value) askedMemo = { key, value };
-  return value;
-}

@@ -7,7 +7,7 @@
  */
 import { useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
-import { ShardBar } from './ShardBar';
+import { ShardBar } from '../shell/ShardBar';
 
 export function IndexBar() {
   const data = useApp(readyData);

@@ -3,17 +3,19 @@
  * strip: shards as coloured ranges, boundaries as ticks, the weight per cell
  * (data/cells.csv) as a density plot. A second strip magnifies the stretch
  * that holds data, or the stretch brushed on either strip, which the globe
- * highlights.
+ * highlights. The whole strip holds the slot `ribbon-marks` (shell/Slot.tsx): the migration
+ * feature's moving ranges.
  */
-import { useApp, appStore } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { RibbonStrip } from './RibbonStrip';
-import { MovingMarks } from '../migration/MovingMarks';
+import { Slot } from '../shell/Slot';
 import { CELL_COUNT } from '../../core/index';
 
 const FULL: [number, number] = [0, CELL_COUNT];
 
 export function Ribbon() {
+  const appStore = useAppStore();
   const ready = useApp((s) => readyData(s) !== null);
   const brushed = useApp((s) => s.brush !== null);
   const unit = useApp((s) => (s.cells ? (s.cells.unit ?? 'restaurants + dishes') : null));
@@ -24,7 +26,7 @@ export function Ribbon() {
         Hilbert ribbon <span className="dim">· all 6,291,456 level-10 cells in key order · {unit ? `density: ${unit} per cell (log)` : 'loading cell weights…'} · drag to brush, double-click to go there</span>
       </h3>
       <RibbonStrip range="all" full={FULL}>
-        <MovingMarks />
+        <Slot name="ribbon-marks" />
       </RibbonStrip>
       <div className="ribbon-detail">
         {brushed && (

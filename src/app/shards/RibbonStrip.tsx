@@ -6,7 +6,7 @@
  */
 import { shallow } from 'zustand/shallow';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { readyData, type ReadyData, type CellsData } from '../shell/dataSlice';
 import { ribbonBins } from '../globe/typedArrays';
 import { toHex, shade } from '../shell/palette';
@@ -106,6 +106,7 @@ function draw(canvas: HTMLCanvasElement, from: number, to: number, data: ReadyDa
 }
 
 export function RibbonStrip({ range, full, children }: RibbonStripProps) {
+  const appStore = useAppStore();
   const canvas = useRef<HTMLCanvasElement>(null);
   const marker = useRef<HTMLDivElement>(null);
   const brushBox = useRef<HTMLDivElement>(null);

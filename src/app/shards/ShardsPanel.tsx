@@ -4,14 +4,15 @@
  * highlights the shard on the globe; clicking glides to its heaviest cell.
  */
 import { useEffect, useRef } from 'react';
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { toHex } from '../shell/palette';
 import { formatCompact } from '../shell/format';
 import { cellToken, cellFromOrdinal } from '../../core/index';
-import { flyToShard } from './flyToShard';
+import { flyToShard } from '../shell/flyToShard';
 
 export function ShardsPanel() {
+  const appStore = useAppStore();
   const data = useApp(readyData);
   const body = useRef<HTMLTableSectionElement>(null);
   useEffect(() => {

@@ -12,38 +12,42 @@ import { Header } from './Header';
 import { GlobeView } from '../globe/GlobeView';
 import { SidePanel } from './SidePanel';
 import { DataError } from './DataError';
-import { SCENE_LAYERS, GLOBE_OVERLAYS, GLOBE_CONTROLS, LAYER_LEGENDS, STRIP_VIEWS } from './panels';
+import { SCENE_LAYERS, GLOBE_OVERLAYS, GLOBE_CONTROLS, LAYER_LEGENDS, STRIP_VIEWS, SLOT_VIEWS } from './panels';
+import { SlotContext } from './Slot';
 import type { StripDef } from '../featureViews';
 import { UrlNotice } from './UrlNotice';
 import { Strip, loadStripPrefs } from './Strip';
 import { afterFirstFrame, onDemand } from './lazy';
-import { appStore, useApp } from './store';
+import { useAppStore, useApp } from './store';
 
 export function App() {
+  const appStore = useAppStore();
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    loadStripPrefs();
+    loadStripPrefs(appStore);
     // The readout hides when empty (no React render per pointer move: an attribute written here).
     const mark = (has: boolean) => root.current?.toggleAttribute('data-hover', has);
     mark(appStore.getState().hover !== null);
     return appStore.subscribe((s) => s.hover !== null, mark);
   }, []);
   return (
-    <div className="app" ref={root}>
-      <Header />
-      <DataError />
-      <main className="stage">
-        <GlobeView scene={SCENE_LAYERS} overlays={GLOBE_OVERLAYS} controls={GLOBE_CONTROLS} legends={LAYER_LEGENDS} />
-        <UrlNotice />
-        <SidePanel />
-        <Tour />
-      </main>
-      <footer className="strips">
-        {STRIP_VIEWS.map((strip) => (
-          <StripSlot key={strip.id} strip={strip} />
-        ))}
-      </footer>
-    </div>
+    <SlotContext.Provider value={SLOT_VIEWS}>
+      <div className="app" ref={root}>
+        <Header />
+        <DataError />
+        <main className="stage">
+          <GlobeView scene={SCENE_LAYERS} overlays={GLOBE_OVERLAYS} controls={GLOBE_CONTROLS} legends={LAYER_LEGENDS} />
+          <UrlNotice />
+          <SidePanel />
+          <Tour />
+        </main>
+        <footer className="strips">
+          {STRIP_VIEWS.map((strip) => (
+            <StripSlot key={strip.id} strip={strip} />
+          ))}
+        </footer>
+      </div>
+    </SlotContext.Provider>
   );
 }
 

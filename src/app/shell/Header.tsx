@@ -2,7 +2,7 @@
  * Header: the explorer's name, the boundary file on display, the "?" (How to
  * read) and Tour buttons, and a one-line caption of what the colours mean.
  */
-import { appStore, useApp } from './store';
+import { useAppStore, useApp } from './store';
 import { readyData } from './dataSlice';
 import { goToStep } from '../tour/tour';
 
@@ -10,6 +10,7 @@ import { goToStep } from '../tour/tour';
 const CAPTION = 'Each colour is one shard, a stretch of the Hilbert curve: nearby places share a colour.';
 
 export function Header() {
+  const appStore = useAppStore();
   const data = useApp(readyData);
   const touring = useApp((s) => s.tour !== null);
   return (

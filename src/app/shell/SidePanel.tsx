@@ -3,11 +3,12 @@
  * the URL, shell/shellState.ts). Beside the globe on wide screens, a bottom
  * sheet under it on narrow ones (styles.css); the same test ids at every size.
  */
-import { appStore, useApp } from './store';
+import { useAppStore, useApp } from './store';
 import { PANELS } from './panels';
 import type { TabId } from './url';
 
 export function SidePanel() {
+  const appStore = useAppStore();
   const active = useApp((s) => s.tab);
   return (
     <aside className="side-panel" aria-label="Panels" data-testid="side-panel">

@@ -6,13 +6,14 @@
  * with the strips collapsed.
  */
 import type { ReactNode } from 'react';
-import { appStore, useApp } from './store';
+import { useAppStore, useApp } from './store';
 import { STRIPS, type StripId } from './shellSlice';
+import type { AppStore } from './types';
 
 const KEY = 'geoshard.strips.collapsed';
 
 /** loadStripPrefs applies the stored collapsed strips (or, with none stored, collapses all on a narrow screen). */
-export function loadStripPrefs(): void {
+export function loadStripPrefs(appStore: AppStore): void {
   let stored: unknown = null;
   try {
     stored = JSON.parse(localStorage.getItem(KEY) ?? 'null');
@@ -27,6 +28,7 @@ export function loadStripPrefs(): void {
 }
 
 export function Strip({ id, title, show = true, children }: { id: StripId; title: string; show?: boolean; children: ReactNode }) {
+  const appStore = useAppStore();
   const collapsed = useApp((s) => s.collapsed[id]);
   const toggle = () => {
     appStore.getState().setCollapsed(id, !collapsed);

@@ -1,7 +1,8 @@
 /** UrlNotice: names each parameter of the link that was ignored, and what is valid (the address bar already shows what the page shows). */
-import { appStore, useApp } from './store';
+import { useAppStore, useApp } from './store';
 
 export function UrlNotice() {
+  const appStore = useAppStore();
   const problems = useApp((s) => s.urlProblems);
   if (problems.length === 0) return null;
   return (

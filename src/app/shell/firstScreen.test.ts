@@ -102,7 +102,7 @@ describe('the first screen’s JavaScript (production build)', () => {
   it('keeps the Radius tab’s content, the tour and the live API client out of what the page loads first', () => {
     // Each loads after the first frame (featureViews.ts, App.tsx) or with its tab; the markers are
     // strings only those modules hold: test ids of RadiusPanel, SearchResult and Tour, and
-    // liveApi's message for a server without /api.
+    // the API client's message for a server without /api (api/request.ts).
     const first = staticFiles.map(code).join('\n');
     const all = readdirSync(join(outDir, 'assets')).filter((f) => f.endsWith('.js')).map((f) => code(`assets/${f}`)).join('\n');
     for (const marker of ['worked-details', 'cells-per-shard', 'tour-no-node', 'The live API is not served here']) {

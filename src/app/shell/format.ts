@@ -36,3 +36,26 @@ export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return '—';
   return ms < 1 ? `${ms.toFixed(2)} ms` : ms < 100 ? `${ms.toFixed(1)} ms` : `${formatInt(Math.round(ms))} ms`;
 }
+
+export interface NamedPoint {
+  name: string;
+  state: string;
+  lat: number;
+  lng: number;
+}
+
+/**
+ * centreLabel names a search centre: the sample city at that point (within
+ * 1e-4°, the URL's precision) as "New York, NY", else the coordinates.
+ */
+export function centreLabel(lat: number, lng: number, cities: readonly NamedPoint[]): string {
+  for (const c of cities) {
+    if (Math.abs(c.lat - lat) < 1e-4 && Math.abs(c.lng - lng) < 1e-4) return cityLabel(c);
+  }
+  return formatLatLng(lat, lng);
+}
+
+/** cityLabel writes "Name, ST" (just the name when the state is unknown). */
+export function cityLabel(c: { name: string; state: string }): string {
+  return c.state ? `${c.name}, ${c.state}` : c.name;
+}

@@ -1,5 +1,9 @@
 import { describe, it, expect, beforeEach } from 'vitest';
-import { appStore, resetAppStore } from './store';
+import { createAppStore } from './store';
+
+/** A store of the test's own, made afresh before each test. */
+let appStore = createAppStore();
+const resetAppStore = () => void (appStore = createAppStore());
 import { readKept, restoreKept, hasUnsavedEdits, KEEP_KEY, type KeptCandidate } from './keep';
 import { fileWithCuts } from '../../core/testutil';
 import { formatBoundaryFile } from '../../core/index';

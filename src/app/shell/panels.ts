@@ -2,10 +2,11 @@
  * The shell's slots, each the features' entries for it (src/app/featureViews.ts) in order: the
  * side panel's tabs (the features' and then the shell's own "How to read"), the globe's scene
  * layers, overlays, controls and layer legends (shell/App.tsx hands them to GlobeView), and the
- * strips below the globe. To add a panel or a layer, add it to its feature's entry there.
+ * strips below the globe, and the parts features show inside each other's views (slots). To add a panel or a layer, add it to its feature's entry there.
  */
 import type { ComponentType } from 'react';
 import { FEATURE_VIEWS, type PanelDef, type StripDef } from '../featureViews';
+import type { SlotId } from './Slot';
 import { onDemand } from './lazy';
 import type { Layer } from './url';
 
@@ -32,3 +33,7 @@ export const LAYER_LEGENDS: { layer: Layer; Component: ComponentType }[] = FEATU
 
 /** The strips below the globe, in order. */
 export const STRIP_VIEWS: StripDef[] = byAt(FEATURE_VIEWS.flatMap((f) => f.strips ?? []));
+
+/** Each slot's parts (shell/Slot.tsx), in order of `at`: App provides them through SlotContext. */
+export const SLOT_VIEWS: Partial<Record<SlotId, ComponentType[]>> = {};
+for (const part of byAt(FEATURE_VIEWS.flatMap((f) => f.slots ?? []))) (SLOT_VIEWS[part.slot] ??= []).push(part.Component);

@@ -4,7 +4,7 @@
  * answer, when to try again. Test hooks: write-failure (data-kind,
  * data-param), write-failure-param.
  */
-import type { LiveFailure } from '../live/liveApi';
+import type { LiveFailure } from '../api/request';
 
 export interface WriteFailureNoteProps {
   failure: LiveFailure;

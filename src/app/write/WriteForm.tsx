@@ -7,9 +7,9 @@
  * write-price, write-submit, write-draft-cell, write-draft-core.
  */
 import { useEffect, useRef, type FormEvent } from 'react';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { formatLatLng } from '../shell/format';
-import { CUISINES, PRICE_LEVELS } from '../live/writeApi';
+import { CUISINES, PRICE_LEVELS } from '../api/writes';
 import type { WriteDraft } from './writeSlice';
 import { submitDraft } from './writeActions';
 
@@ -20,6 +20,7 @@ export interface WriteFormProps {
 }
 
 export function WriteForm({ draft, busy }: WriteFormProps) {
+  const appStore = useAppStore();
   const name = useRef<HTMLInputElement>(null);
   useEffect(() => {
     name.current?.focus({ preventScroll: true });

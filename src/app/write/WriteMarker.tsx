@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { useFrame, useThree } from '@react-three/fiber';
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { projectLatLng } from '../globe/view';
 import { writing } from './availability';
 import '../ui/write.css';
@@ -14,6 +14,7 @@ import '../ui/write.css';
 type Pin = 'draft' | 'placed';
 
 export function WriteMarker() {
+  const appStore = useAppStore();
   const frame = appStore.getState().frame;
   const el = useThree((s) => s.gl.domElement);
   const pins = useRef<Record<Pin, HTMLDivElement | null>>({ draft: null, placed: null });

@@ -7,7 +7,7 @@
  * the switch is disabled and says why. Test hooks: write-mode (data-on),
  * write-hint, write-delete, write-pending, and those of the parts.
  */
-import { appStore, useApp } from '../shell/store';
+import { useAppStore, useApp } from '../shell/store';
 import { writeAvailability } from './availability';
 import { deletePlaced } from './writeActions';
 import { WriteSwitch } from './WriteSwitch';
@@ -17,6 +17,7 @@ import { WriteFailureNote } from './WriteFailureNote';
 import '../ui/write.css';
 
 export function WriteMode() {
+  const appStore = useAppStore();
   const on = useApp((s) => s.writeMode);
   const live = useApp((s) => s.liveStatus);
   const draft = useApp((s) => s.writeDraft);

@@ -4,12 +4,13 @@
  * (globe/clicks.ts: a drag never places, a double-click centres the view).
  * Renders nothing.
  */
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import { useGlobeClicks } from '../globe/useGlobeClicks';
 import { writing } from './availability';
 import { placeAt } from './writeActions';
 
 export function WritePicker() {
+  const appStore = useAppStore();
   useGlobeClicks(
     () => writing(appStore.getState()),
     (lat, lng) => placeAt(appStore, lat, lng),

@@ -5,7 +5,7 @@
  * switch, aria-checked, disabled), write-availability (data-state enabled |
  * disabled | unknown).
  */
-import { appStore } from '../shell/store';
+import { useAppStore } from '../shell/store';
 import type { WriteAvailability } from './availability';
 
 export interface WriteSwitchProps {
@@ -15,6 +15,7 @@ export interface WriteSwitchProps {
 }
 
 export function WriteSwitch({ on, availability }: WriteSwitchProps) {
+  const appStore = useAppStore();
   const enabled = availability.state === 'enabled';
   return (
     <div className="write-switch-row">

@@ -4,7 +4,7 @@
  * only by Write mode's own (lazily loaded) parts.
  */
 import type { AppState } from '../shell/types';
-import type { LiveStatusState } from '../live/liveSlice';
+import type { LiveStatusState } from '../api/status';
 
 /** The availability of Write mode: from the live API's status. */
 export type WriteAvailability = { state: 'enabled' } | { state: 'disabled' | 'unknown'; reason: string };

@@ -15,7 +15,7 @@ import type { MigrationStatus } from '../../server/wire';
 import type { WriteAnswer } from '../../server/wire';
 import type { AppState } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
-import { readMigration } from '../migration/migrationApi';
+import { readMigration } from '../api/migration';
 
 /** The core's routing of one point. */
 export interface CoreRoute {

@@ -10,8 +10,12 @@ import { Router, ShardTable, cellAt, cellOrdinal, cellFromOrdinal, cellToken } f
 import { intermediateFile, type MigrationState } from '../../core/migrationState';
 import { fileWithCuts } from '../../core/testutil';
 import { parseRestaurantBody, WRITE_ID_RE, type MigrationStatus, type WriteAnswer } from '../../server/wire';
-import { appStore, resetAppStore } from '../shell/store';
-import { readStatus, type LiveStatus } from '../live/liveApi';
+import { createAppStore } from '../shell/store';
+
+/** A store of the test's own, made afresh before each test. */
+let appStore = createAppStore();
+const resetAppStore = () => void (appStore = createAppStore());
+import { readStatus, type LiveStatus } from '../api/status';
 import { coreRoute, routerFor, writeVerdict } from './coreRoute';
 import { DEFAULT_NAME } from './writeSlice';
 import { writeAvailability, writing, WRITES_OFF } from './availability';

@@ -7,7 +7,7 @@
  * API last reported, so the verdict compares like with like.
  */
 import type { AppStore } from '../shell/types';
-import { deleteRestaurant, newRestaurantId, putRestaurant, type RestaurantBody } from '../live/writeApi';
+import { deleteRestaurant, newRestaurantId, putRestaurant, type RestaurantBody } from '../api/writes';
 import type { WriteDraft } from './writeSlice';
 import { coreRouteAt } from './coreRoute';
 

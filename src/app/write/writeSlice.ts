@@ -10,7 +10,7 @@
  * click on the globe places a restaurant now.
  */
 import type { SliceCreator } from '../shell/types';
-import type { LiveFailure } from '../live/liveApi';
+import type { LiveFailure } from '../api/request';
 import type { WriteAnswer } from '../../server/wire';
 import type { CoreRoute } from './coreRoute';
 

@@ -6,7 +6,7 @@
 import { describe, it, expect } from 'vitest';
 import { parseRestaurantBody, parseWriteId, WRITE_ID_RE, type WriteAnswer } from '../../server/wire';
 import { mulberry32 } from '../../core/testutil';
-import { readWrite, putRestaurant, deleteRestaurant, newRestaurantId, restaurantUrl, PRICE_LEVELS } from './writeApi';
+import { readWrite, putRestaurant, deleteRestaurant, newRestaurantId, restaurantUrl, PRICE_LEVELS } from './writes';
 
 const ANSWER: WriteAnswer = {
   status: 'written',

@@ -3,11 +3,11 @@
  * answer read into DocumentAnswer or a sentence saying why there is none.
  */
 import type { DocumentAnswer, DocumentCopy } from '../../server/wire';
+import { isObj } from './read';
 
 /** A lookup's outcome: the answer, or a message for the box. */
 export type DocLookup = { ok: true; doc: DocumentAnswer } | { ok: false; message: string };
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** readDocument reads an answer of GET /api/documents/:id (HTTP status and parsed body). */
 export function readDocument(httpStatus: number, body: unknown): DocLookup {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { readDocument } from './docLookup';
+import { readDocument } from './documents';
 
 const found = {
   status: 'found', index: 'dishes', id: 'r1', kind: 'restaurant', location: { lat: 37.7749, lng: -122.4194 }, cell: '808581',

@@ -1,7 +1,7 @@
 /**
  * The live search's filters: which kinds there are and the empty selection. A module of its
  * own so the store's live slice (on the first screen) takes these lines without the rest of
- * liveApi.ts, which the Live tab loads on demand (liveApi.ts re-exports them).
+ * the search client (api/search.ts, loaded with the Live tab; it re-exports them).
  */
 import type { FilterKind } from '../../server/wire';
 

@@ -5,6 +5,7 @@
  */
 import { MOVE_STEPS, type MoveStep } from '../../core/migrationState';
 import type { MigrationStatus } from '../../server/wire';
+import { isObj } from './read';
 
 export type { MigrationStatus };
 
@@ -14,7 +15,6 @@ export type MigrationReading =
   | { kind: 'settled'; indexHash: string | null; index: string | null }
   | { kind: 'unknown'; message: string };
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 const isCounts = (v: unknown): boolean => isObj(v) && isCount(v.restaurants) && isCount(v.dishes);
 

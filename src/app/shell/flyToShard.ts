@@ -1,6 +1,6 @@
 /** flyToShard glides the view to a shard's heaviest cell (or the middle of its range before the cells file has loaded). */
-import type { AppStore } from '../shell/types';
-import { readyData } from '../shell/dataSlice';
+import type { AppStore } from './types';
+import { readyData } from './dataSlice';
 import { cellCenter, cellFromOrdinal } from '../../core/index';
 
 export function flyToShard(store: AppStore, index: number): void {

@@ -3,14 +3,15 @@
  * GEOSHARD_WRITES=1): the request of a restaurant put and of a delete, the
  * answer read defensively into a typed value, and every refusal mapped to a
  * LiveFailure carrying the server's own message (and the field at fault).
- * Requests go through liveApi.ts's requestJson: one protocol for reads and
+ * Requests go through request.ts's requestJson: one protocol for reads and
  * writes. No DOM, no store: write/writeActions.ts does the asking.
  *
  *   PUT    /api/restaurants/:id   JSON { name, lat, lng, cuisines?, price_level? }
  *   DELETE /api/restaurants/:id   (the restaurant with all its dishes)
  */
 import { VOCABULARY, WRITE_ID_RE, PRICE_LEVEL_RANGE, type WriteAnswer, type WriteAck, type RestaurantBody } from '../../server/wire';
-import { isLiveFailure, requestJson, NOT_MOUNTED_MESSAGE, type LiveFailure, type Parsed } from './liveApi';
+import { isLiveFailure, requestJson, NOT_MOUNTED_MESSAGE, type LiveFailure, type Parsed } from './request';
+import { isObj, str } from './read';
 
 export type { WriteAnswer, RestaurantBody };
 
@@ -40,10 +41,8 @@ export function restaurantUrl(id: string, base = '/api/restaurants'): string {
   return `${base}/${id}`;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isInt = (v: unknown): v is number => isNum(v) && Number.isInteger(v);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** A failure of the answer's shape: names what is missing. */
 function badShape(httpStatus: number, what: string): Parsed<WriteAnswer> {

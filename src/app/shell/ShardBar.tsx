@@ -14,10 +14,10 @@
  */
 import { shallow } from 'zustand/shallow';
 import { useEffect, useRef } from 'react';
-import { appStore, useApp, type AppState } from '../shell/store';
-import { readyData } from '../shell/dataSlice';
-import { toHex, labelColor } from '../shell/palette';
-import { formatCompact } from '../shell/format';
+import { useAppStore, useApp, type AppState } from './store';
+import { readyData } from './dataSlice';
+import { toHex, labelColor } from './palette';
+import { formatCompact } from './format';
 import { flyToShard } from './flyToShard';
 
 export interface ShardBarProps {
@@ -30,6 +30,7 @@ export interface ShardBarProps {
 }
 
 export function ShardBar({ testId, segmentTestIdPrefix, asked }: ShardBarProps) {
+  const appStore = useAppStore();
   const data = useApp(readyData);
   const bar = useRef<HTMLDivElement>(null);
   const tip = useRef<HTMLSpanElement>(null);
