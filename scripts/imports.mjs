@@ -28,6 +28,8 @@ export const LOWER = {
   data: ['core'],
   server: ['core', 'opensearch', 'data'],
   cli: ['core', 'opensearch', 'data', 'server'],
+  // The docs' generator and checks (src/docs): above the CLI, whose commands they describe.
+  docs: ['core', 'opensearch', 'data', 'server', 'cli'],
   app: ['core'],
 };
 
@@ -51,8 +53,8 @@ function walk(dir) {
 /** layerOf names a file's layer: the folder under src/ (`core`, `server`, …). */
 export const layerOf = (file) => file.split('/')[1];
 
-/** isTest says whether a file is a test (exempt from the layer rule, never from the circle rule). */
-export const isTest = (file) => /\.test\.tsx?$/.test(file);
+/** isTest says whether a file is a test or a test's helper (*.testing.ts) (exempt from the layer rule, never from the circle rule). */
+export const isTest = (file) => /\.(test|testing)\.tsx?$/.test(file);
 
 /** resolveSpec resolves a relative specifier from `from` to a file of `files`, or null (a package). */
 function resolveSpec(files, from, spec) {

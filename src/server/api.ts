@@ -58,6 +58,7 @@ import { Measurements } from './api/measure.ts';
 import { documentEndpoint } from './api/documents.ts';
 import { Writes, type WriteRequest } from './api/writes.ts';
 import { statusAnswer } from './api/status.ts';
+import { env } from './env.ts';
 
 export { DEFAULT_BOUNDARIES_PATH, publicName } from './projectFiles.ts';
 export { isLoopback, type ApiResult } from './api/http.ts';
@@ -101,12 +102,12 @@ export class LiveApi implements ApiContext {
 
   constructor(private readonly opts: ApiOptions = {}) {
     this.client = opts.client ?? new OpenSearchClient(configFromEnv());
-    const envTimeout = Number(process.env.GEOSHARD_SEARCH_TIMEOUT_MS);
+    const envTimeout = Number(env('GEOSHARD_SEARCH_TIMEOUT_MS'));
     this.searchTimeoutMs = opts.searchTimeoutMs ?? (envTimeout > 0 ? envTimeout : DEFAULT_SEARCH_TIMEOUT_MS);
     this.guards = new Guards(this.client, opts.pipelineTtlMs ?? 1000, opts.pipelineSettleMs ?? 1000);
     this.cluster = new ClusterMemory(this.client);
     this.measurements = new Measurements(this);
-    this.writes = new Writes(this, opts.writes ?? process.env.GEOSHARD_WRITES === '1', opts.writeRetryMs ?? 5000);
+    this.writes = new Writes(this, opts.writes ?? env('GEOSHARD_WRITES') === '1', opts.writeRetryMs ?? 5000);
     this.loaded = loadRouting(this.opts, this.client);
   }
 

@@ -25,6 +25,8 @@ export const ENV_VARS = [
   { name: 'OPENSEARCH_USERNAME', default: '', description: 'Basic-authentication user (overrides the URL\'s).', scope: ['opensearch'] },
   { name: 'OPENSEARCH_PASSWORD', default: '', description: 'Basic-authentication password (overrides the URL\'s). Never printed.', scope: ['opensearch'] },
   { name: 'OPENSEARCH_API_KEY', default: '', description: '"ApiKey" authentication, instead of basic. Never printed.', scope: ['opensearch'] },
+  { name: 'OPENSEARCH_CA', default: "the system's CAs", description: 'A PEM file of the CA(s) that signed the cluster\'s certificate (a private CA, or a self-signed node certificate). The host name is always verified. See docs/security.md.', scope: ['opensearch'] },
+  { name: 'OPENSEARCH_INSECURE', default: 'off', description: '"1" turns certificate verification off (warned on every run; never the default): for a throwaway cluster only.', scope: ['opensearch'] },
   { name: 'OPENSEARCH_TIMEOUT_MS', default: '10000', description: 'Deadline of one request to OpenSearch, in milliseconds (a positive number).', scope: ['opensearch'] },
   { name: 'API_HOST', default: '127.0.0.1', description: 'Interface the standalone live API (src/server/main.ts) listens on; the API is not exposed beyond this machine unless asked.', scope: ['server'] },
   { name: 'API_PORT', default: '8787', description: 'Port of the standalone live API, an integer in [0, 65535] (0 picks a free port).', scope: ['server'] },
@@ -48,6 +50,10 @@ export const ENV_VARS = [
   { name: 'OUT_DIR', default: 'docs/screenshots', description: 'Folder scripts/screenshots.mjs writes to.', scope: ['scripts'] },
   { name: 'SHOTS', default: 'the README\'s screenshots', description: 'JSON list of the shots scripts/screenshots.mjs takes.', scope: ['scripts'] },
   { name: 'GEOSHARD_SKIP_OS3', default: 'off', description: '"1" makes `npm test` (scripts/test.sh) skip its OpenSearch 3.8 step.', scope: ['scripts', 'tests'] },
+  { name: 'OPENSEARCH_SECURITY', default: 'off', description: '"1": scripts/cluster.mjs starts the secured 2.19.4 node (the security plugin, TLS, one user per documented role), as `start --secure` does.', scope: ['scripts'] },
+  { name: 'OPENSEARCH_ADMIN_PASSWORD', default: 'generated', description: 'The secured test node\'s admin password (scripts/cluster.mjs --secure); generated and kept in its 0600 state file when unset. Never printed.', scope: ['scripts'] },
+  { name: 'GEOSHARD_SECURE_STATE', default: 'set by scripts/cluster.mjs env --secure', description: 'Testing only: the secured test node\'s state file (URL, CA, the users of each documented role; mode 0600).', scope: ['tests'] },
+  { name: 'GEOSHARD_SECURE_INDEXES', default: '*', description: 'Testing only: the index patterns the secured test node\'s roles cover (comma-separated).', scope: ['scripts', 'tests'] },
   { name: 'CHROMIUM_PATH', default: '/usr/bin/chromium', description: 'Chromium the browser tests and scripts/screenshots.mjs drive.', scope: ['scripts', 'tests'] },
 ] as const satisfies readonly EnvVar[];
 

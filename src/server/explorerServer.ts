@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFiles, onlyTheBuild, servedFiles, type Handler } from './staticFiles.ts';
+import { env as readEnv } from './env.ts';
 
 /** Options of startExplorer; the same shape scripts/start.mjs startExplorer takes. */
 export interface ExplorerOptions {
@@ -77,7 +78,7 @@ export async function startExplorer({ port, files = {}, page = null, env = {}, l
     };
     next();
   });
-  const wanted = port || Number(process.env.PORT ?? 5173);
+  const wanted = port || Number(readEnv('PORT') || 5173);
   await new Promise<void>((done, fail) => {
     server.once('error', (e: NodeJS.ErrnoException) => fail(e.code === 'EADDRINUSE' ? new Error(`port ${wanted} is already in use`) : e));
     server.listen(wanted, '127.0.0.1', () => done());

@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { OpenSearchClient, configFromEnv } from './opensearch.ts';
 import { renderRoles, type SecurityRole } from './privileges.ts';
 import { ROOT } from './testkit.ts';
+import { env } from './env.ts';
 
 /** The secured node's credentials file (written by cluster.mjs, root only). */
 export interface SecureState {
@@ -23,7 +24,7 @@ export interface SecureState {
 
 /** The secured node of GEOSHARD_SECURE_STATE; throws naming the command that starts it when it is not set. */
 export function secureNode(): SecureState {
-  const file = process.env.GEOSHARD_SECURE_STATE;
+  const file = env('GEOSHARD_SECURE_STATE');
   if (!file) throw new Error('GEOSHARD_SECURE_STATE is not set: start the secured node (node scripts/cluster.mjs start --secure) and eval "$(node scripts/cluster.mjs env --secure)"');
   return JSON.parse(readFileSync(file, 'utf8')) as SecureState;
 }
@@ -65,7 +66,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): CliR
  * the user. Patterns as the node's roles (GEOSHARD_SECURE_INDEXES, default "*").
  */
 export async function userWithout(role: string, privilege: string, admin: OpenSearchClient): Promise<{ username: string; password: string }> {
-  const patterns = (process.env.GEOSHARD_SECURE_INDEXES || '*').split(',').map((x) => x.trim());
+  const patterns = (env('GEOSHARD_SECURE_INDEXES') || '*').split(',').map((x) => x.trim());
   const base: SecurityRole = renderRoles(patterns)[role];
   if (!base) throw new Error(`no role ${role} in roles.json`);
   const inCluster = base.cluster_permissions.includes(privilege);

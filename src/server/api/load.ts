@@ -13,6 +13,7 @@ import { SAMPLE_CONFIG, parseIndexConfig, type IndexConfig } from '../../opensea
 import { routingKeyOf } from '../wire.ts';
 import { DEFAULT_BOUNDARIES_PATH, publicName, redactPath } from '../projectFiles.ts';
 import type { ApiResult } from './http.ts';
+import { env } from '../env.ts';
 
 /** Where the boundary file and the index config come from (a subset of ApiOptions). */
 export interface LoadOptions {
@@ -33,7 +34,7 @@ export type Loaded = { router: Router; guard: DriftGuard; path: string; config: 
 
 /** loadRouting loads the boundary file and the index config; a failure is returned as its message, never thrown. */
 export function loadRouting(opts: LoadOptions, client: OpenSearchClient): Loaded {
-  const path = opts.file ? '(given)' : resolve(opts.boundariesPath ?? (process.env.GEOSHARD_BOUNDARIES || DEFAULT_BOUNDARIES_PATH));
+  const path = opts.file ? '(given)' : resolve(opts.boundariesPath ?? (env('GEOSHARD_BOUNDARIES') || DEFAULT_BOUNDARIES_PATH));
   try {
     const file = opts.file ?? parseBoundaryFile(readFileSync(path, 'utf8'), path);
     const router = new Router(file, path);
@@ -46,7 +47,7 @@ export function loadRouting(opts: LoadOptions, client: OpenSearchClient): Loaded
       config = loadConfig(opts, file, path);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new Error(code ? `index config ${publicName(resolve(opts.configPath ?? process.env.GEOSHARD_CONFIG ?? ''))} cannot be read (${code}): fix GEOSHARD_CONFIG` : (e as Error).message);
+      throw new Error(code ? `index config ${publicName(resolve(opts.configPath ?? env('GEOSHARD_CONFIG') ?? ''))} cannot be read (${code}): fix GEOSHARD_CONFIG` : (e as Error).message);
     }
     return { router, guard: new DriftGuard(client, file, opts.driftTtlMs ?? 0), path, config };
   } catch (e) {
@@ -62,7 +63,7 @@ export function loadRouting(opts: LoadOptions, client: OpenSearchClient): Loaded
  * boundary file: the API routes by the file, so it searches the index the file was made for.
  */
 function loadConfig(opts: LoadOptions, file: BoundaryFile, boundariesPath: string): IndexConfig {
-  const path = opts.config ? null : opts.configPath ?? (process.env.GEOSHARD_CONFIG || null);
+  const path = opts.config ? null : opts.configPath ?? (env('GEOSHARD_CONFIG') || null);
   if (!opts.config && path === null) return { ...SAMPLE_CONFIG, index: file.index, facets: [...SAMPLE_CONFIG.facets] };
   const config = opts.config ?? parseIndexConfig(readFileSync(resolve(path!), 'utf8'), publicName(resolve(path!)));
   if (config.index !== file.index) {

@@ -5,7 +5,7 @@
  */
 import type { OpenSearchClient } from '../opensearch.ts';
 import type { IndexMeta } from '../indexSpec.ts';
-import { getIndexMeta } from '../seeder.ts';
+import { getIndexMeta } from '../indexMeta.ts';
 
 const enc = encodeURIComponent;
 
