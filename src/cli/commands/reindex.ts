@@ -22,6 +22,15 @@ import { cancelCopy, copyTaskStatus, rethrottleCopy } from '../../server/reindex
 import { checkPipelineModules, checkPrivileges, ClusterAbilityError, PrivilegeError, reindexEndProbes, reindexProbes } from '../../server/privilegeChecks.ts';
 import { env as readEnv } from '../../server/env.ts';
 
+/** connect makes the command's OpenSearch client; a bad environment (URL, CA, credentials) is the command's error. */
+function connect(): OpenSearchClient {
+  try {
+    return new OpenSearchClient(configFromEnv());
+  } catch (e) {
+    throw new CliError(`geoshard reindex: ${(e as Error).message}`);
+  }
+}
+
 /** Default age of a heartbeat after which another host's lock is stale. */
 const DEFAULT_LOCK_STALE_MS = 30_000;
 
@@ -139,12 +148,7 @@ ${LOCK_INDEX}).`,
       }
       const rps = control === 'rethrottle' ? Number(values.rethrottle) : 0;
       if (control === 'rethrottle' && !(rps === -1 || (Number.isFinite(rps) && rps > 0))) throw new CliError(`geoshard reindex: --rethrottle "${values.rethrottle}" is not a throttle: expected documents per second > 0, or -1 for none`, 2);
-      let client: OpenSearchClient;
-      try {
-        client = new OpenSearchClient(configFromEnv());
-      } catch (e) {
-        throw new CliError(`geoshard reindex: ${(e as Error).message}`);
-      }
+      const client = connect();
       try {
         const found = await readReindex(client, dest);
         if (found === undefined) throw new CliError(`geoshard reindex: index "${dest}" (--to) does not exist on ${client.url}`);
@@ -190,12 +194,7 @@ ${LOCK_INDEX}).`,
     if (file?.migration) throw new CliError(`geoshard reindex: --boundaries ${values.boundaries} has a migration field: give the settled file DEST is sharded by`, 2);
     const config = ending ? null : loadIndexConfig(values.config as string | undefined, { ...(values.field !== undefined ? { field: values.field as string } : {}) });
     const pause = pauseHook(io);
-    let client: OpenSearchClient;
-    try {
-      client = new OpenSearchClient(configFromEnv());
-    } catch (e) {
-      throw new CliError(`geoshard reindex: ${(e as Error).message}`);
-    }
+    const client = connect();
     try {
       if (ending) {
         const found = await readReindex(client, dest);
