@@ -23,7 +23,7 @@
 //                                                 GEOSHARD_SECURE_INDEXES: the roles' index patterns (default "*").
 //
 // Node built-ins only. The official OpenSearch distribution (integ-test-zip, no bundled JDK)
-// and, for 2.x, the parent-join, lang-painless, ingest-common and reindex modules are fetched from Maven Central with `mvn` into a cache
+// and, for 2.x, the parent-join, lang-painless, ingest-common, reindex and geo modules are fetched from Maven Central with `mvn` into a cache
 // folder outside git. OpenSearch 2.x runs on the machine's Java 11..23 (it needs the Security
 // Manager, which Java 24+ no longer has; Java 21, then 17, preferred); 3.x on Java 21+ (the
 // newest found preferred, e.g. Temurin 25 under /usr/lib/jvm). 3.x zips bundle these modules.
@@ -182,6 +182,15 @@ const EXTRA_MODULES = [
     classname: 'org.opensearch.index.reindex.ReindexPlugin',
     description: 'The Reindex module adds APIs to reindex from one index to another or update documents in place.',
     policy: ['grant {', '  // reindex from a remote cluster opens sockets with the rest client', '  permission java.net.SocketPermission "*", "connect";', '};', ''].join('\n'),
+  },
+  {
+    // The geo aggregations (geotile_grid, geohash_grid, geo_bounds): the reindex switch's exact
+    // check counts documents per map tile on both indexes (src/server/tileParts.ts). A full
+    // distribution ships this module; the integ-test zip does not.
+    name: 'geo',
+    jars: [mod('org.opensearch.plugin', 'geo')],
+    classname: 'org.opensearch.geo.GeoModulePlugin',
+    description: 'Plugin for geospatial features in OpenSearch. Registering the geo_shape and aggregations on GeoShape and GeoPoint',
   },
 ];
 

@@ -125,6 +125,13 @@ export interface DocSide<C> {
   count(): Promise<number>;
   /** The ids written after `since` (exclusive). */
   changedSince(since: C): Promise<Set<string>>;
+  /**
+   * Optional: parts the cluster can count (tileParts.ts). Both sides' parts
+   * must be the same function of a document's content, so equal copies count
+   * alike per part. The switch's exact check uses them to read ids only where
+   * the counts differ.
+   */
+  parts?: PartCounter;
   /** Sources by id; an id not held is absent from the map. */
   sources(ids: readonly string[]): Promise<Map<string, Record<string, unknown>>>;
   /** Writes whole documents (index: they replace) and deletes ids (an id not held is no error); throws naming failed items. */
@@ -164,6 +171,53 @@ export async function fixDiff<A, B>(from: DocSide<A>, to: DocSide<B>, d: RangeDi
   return out;
 }
 
+/**
+ * A copy cut into parts the cluster counts, each part cut further on demand
+ * (a tree of parts: the documents of a part are the union of its children's).
+ */
+export interface PartCounter {
+  /** The counts of `parent`'s children (null: of the first cut). A part with no document may be absent. */
+  counts(parent: string | null): Promise<Map<string, number>>;
+  /** Whether a part can be cut further. */
+  canSplit(key: string): boolean;
+  /** Reads the ids of these parts (an id may come twice), passing each page to `f`; returns how many were read. */
+  eachIdIn(keys: readonly string[], f: (ids: readonly string[]) => void): Promise<number>;
+}
+
+/** A part holding at most this many documents is read rather than cut further. */
+export const SMALL_PART = 2_000;
+
+/**
+ * differingParts walks two copies' part trees from the first cut down and
+ * returns the parts whose counts differ, cut until each holds at most
+ * `small` (SMALL_PART) documents on both sides (or cannot be cut), with the number of
+ * documents they hold on the larger side. Parts that agree are not cut
+ * further. Memory: the counts of one level's differing parts.
+ */
+export async function differingParts(a: PartCounter, b: PartCounter, small = SMALL_PART): Promise<{ keys: string[]; docs: number }> {
+  const keys: string[] = [];
+  let docs = 0;
+  let frontier: (string | null)[] = [null];
+  while (frontier.length > 0) {
+    const next: string[] = [];
+    for (const parent of frontier) {
+      const [ca, cb] = await Promise.all([a.counts(parent), b.counts(parent)]);
+      for (const key of new Set([...ca.keys(), ...cb.keys()])) {
+        const na = ca.get(key) ?? 0;
+        const nb = cb.get(key) ?? 0;
+        if (na === nb) continue;
+        if (Math.max(na, nb) > small && a.canSplit(key)) next.push(key);
+        else {
+          keys.push(key);
+          docs += Math.max(na, nb);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return { keys, docs };
+}
+
 /** The comparison of one pass (or the exact check under the write block). */
 export interface SideCheck<A, B> {
   diff: RangeDiff;
@@ -173,8 +227,8 @@ export interface SideCheck<A, B> {
   checkpoint: { from: A; to: B };
   /** Documents whose content was compared. */
   compared: number;
-  /** How presence was checked: every id, or the counts (see compareSides). */
-  presence: 'ids' | 'count';
+  /** How presence was checked: every id, the counts, or the ids of the parts whose counts differ (see compareSides). */
+  presence: 'ids' | 'count' | 'parts';
 }
 
 /** Options of compareSides. */
@@ -217,7 +271,15 @@ export async function compareSides<A, B>(from: DocSide<A>, to: DocSide<B>, since
     const digTo = new Map<string, DocDigest | null>([...srcTo].map(([id, s]) => [id, digestOf(s)]));
     const diff = diffDigests(digFrom, digTo);
     if (!isClean(diff) || nFrom === nTo) return { diff, counts: { from: { docs: nFrom }, to: { docs: nTo } }, checkpoint: at, compared: ids.length, presence: 'count' };
-    // Counts differ with every written document equal: a delete the last pass did not see. Every id, then.
+    // Counts differ with every written document equal: a delete the last pass did not see. Where the
+    // cluster can count parts, read ids only in the parts whose counts differ; the difference found must
+    // account for the counts' (else, e.g. a part key the two sides cut differently, every id).
+    if (from.parts && to.parts) {
+      const found = await presenceInParts(from as DocSide<A> & { parts: PartCounter }, to as DocSide<B> & { parts: PartCounter }).catch(() => null);
+      if (found && nTo - nFrom === found.extra.length - found.missing.length) {
+        return { diff: { ...diff, missing: found.missing.sort(), extra: found.extra.sort() }, counts: { from: { docs: nFrom }, to: { docs: nTo } }, checkpoint: at, compared: ids.length, presence: 'parts' };
+      }
+    }
   }
   const p = await presence(from, to, look);
   const both = p.both;
@@ -277,6 +339,17 @@ export async function presence<A, B>(from: DocSide<A>, to: DocSide<B>, look: Rea
   } finally {
     join.close();
   }
+}
+
+/** presenceInParts is presence over the ids of the parts whose counts differ (differingParts), not the whole index. */
+async function presenceInParts<A, B>(from: DocSide<A> & { parts: PartCounter }, to: DocSide<B> & { parts: PartCounter }): Promise<Presence> {
+  const { keys, docs } = await differingParts(from.parts, to.parts);
+  const only = <C>(side: DocSide<C> & { parts: PartCounter }): DocSide<C> => ({
+    ...side,
+    count: async () => docs,
+    eachId: async (f) => ({ docs: await side.parts.eachIdIn(keys, f) }),
+  });
+  return presence(only(from), only(to), new Set());
 }
 
 /**

@@ -108,6 +108,7 @@ export async function runReindex(o: ReindexOptions): Promise<ReindexResult> {
     if (state.alias !== alias) throw new ReindexError(`the reindex into "${dest}" switches alias "${state.alias}", not "${alias}": resume it with --alias ${state.alias}`);
     say(`resuming the reindex of "${src}" into "${dest}" at ${state.phase} (started ${state.startedAt})`);
   }
+  const geoFields = [fields.location, ...(fields.childLocation ? [fields.childLocation] : [])];
   const run: ReindexRun = {
     client,
     src,
@@ -121,8 +122,8 @@ export async function runReindex(o: ReindexOptions): Promise<ReindexResult> {
     say,
     batch,
     concurrency,
-    srcSide: indexSide(client, src, info.shards, info.shape),
-    destSide: indexSide(client, dest, file.numberOfShards, destShape),
+    srcSide: indexSide(client, src, info.shards, info.shape, geoFields),
+    destSide: indexSide(client, dest, file.numberOfShards, destShape, geoFields),
     result: { copied: 0, docsPerSecond: 0, copySeconds: 0, windowsMs: state.cutover?.windowsMs ?? [], verified: state.verified },
     state,
     async save() {

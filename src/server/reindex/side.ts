@@ -6,6 +6,7 @@
 import type { OpenSearchClient } from '../opensearch.ts';
 import { bulkErrors } from '../seeder.ts';
 import type { DocSide } from '../docDiff.ts';
+import { tileParts } from '../tileParts.ts';
 import { eachIdOfIndex, eachShard, hitsByIds, PAGE, seqNos, type Hit } from './shards.ts';
 import { ReindexError, type Shape } from './state.ts';
 
@@ -39,10 +40,13 @@ function routingFor(shape: Shape, s: Record<string, unknown>): { routing?: strin
 
 /**
  * indexSide is a whole index as a DocSide for docDiff.ts: checkpoints per
- * shard, ids and changes read shard by shard, writes as writeDocs does.
+ * shard, ids and changes read shard by shard, writes as writeDocs does; with
+ * `geoFields` (its geo_point fields), parts the cluster counts by map tile
+ * (tileParts.ts), so the switch's exact check reads ids only where counts differ.
  */
-export function indexSide(client: OpenSearchClient, index: string, shards: number, shape: Shape): DocSide<number[]> {
+export function indexSide(client: OpenSearchClient, index: string, shards: number, shape: Shape, geoFields: readonly string[] = []): DocSide<number[]> {
   return {
+    ...(geoFields.length > 0 ? { parts: tileParts(client, index, shards, geoFields) } : {}),
     label: `index "${index}"`,
     refresh: async () => void (await client.request('POST', `/${enc(index)}/_refresh`, { timeoutMs: 120_000 })),
     checkpoint: () => seqNos(client, index),
