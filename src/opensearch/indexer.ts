@@ -26,7 +26,7 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { ShardRef } from '../core/index.ts';
 import { CHILD, JOIN_FIELD, MigrationError, migrationOfMeta, readIndexMeta, routerOf } from './meta.ts';
-import { cellOf, dishSource, kindOf, restaurantOfSource, restaurantSource, withRestaurant, withShard, type DishFields, type RestaurantFields, type Source } from './documents.ts';
+import { cellOf, pointOf, dishSource, kindOf, restaurantOfSource, restaurantSource, withRestaurant, withShard, type DishFields, type RestaurantFields, type Source } from './documents.ts';
 import { NdjsonBytes } from './ndjson.ts';
 
 /** How to make a geosharded index, for the errors that find none: any index, and the bundled sample. */
@@ -145,7 +145,7 @@ export class GeoIndexer {
     const epoch = m.state ? m.state.epoch : null;
     const key = `${meta.hash}@${epoch ?? 'settled'}`;
     const router = this.cached?.key === key ? this.cached.router : routerOf(m.base, m.state);
-    this.cached = { meta, base: m.base, state: m.state, router, epoch, key, readAt: performance.now() };
+    this.cached = { meta, base: m.base, state: m.state, router, epoch, key, join: joinOfMapping(res.body), readAt: performance.now() };
     return this.cached;
   }
 
@@ -366,6 +366,102 @@ export class GeoIndexer {
   }
 
   // -------------------------------------------------------------------------------------------
+  // Any document of the index
+
+  /**
+   * putDocument writes any document of the index (`source` whole: it
+   * replaces what the id held), routed by the point at the index's location
+   * field (`_meta.fields.location`, written by `geoshard reindex`; the
+   * sample's `location` when absent) or, for a join child, at its copy of its
+   * parent's location (`_meta.fields.childLocation`). When the point is on
+   * another shard than before, the new copy is written first and the old
+   * ones are deleted after; a join parent's children are rewritten with its
+   * new location (in the child-location field) and moved with it. If a new
+   * copy cannot be written, the copies written are deleted again and the old
+   * ones stay (GeoIndexError). Throws GeoIndexError invalid when the source
+   * has no valid point, conflict when `id` holds a document of another kind.
+   * Returns when searches see the write.
+   */
+  async putDocument(id: string, source: Source): Promise<PutResult> {
+    const view = await this.routing();
+    const { location, childLocation } = fieldsOf(view);
+    const join = view.join ?? null;
+    const relation = join ? relationOf(source[join.field]) : null;
+    const isParent = !!join && typeof relation === 'string' && (join.relations[relation]?.length ?? 0) > 0;
+    const own = valueAt(source, location);
+    const value = own !== undefined ? own : childLocation ? valueAt(source, childLocation) : undefined;
+    const point = pointOf(value);
+    if (!point) {
+      const where = childLocation ? `"${location}" (or, for a join child, "${childLocation}")` : `"${location}"`;
+      throw new GeoIndexError('invalid', `document "${id}": the location field ${where} is ${value === undefined ? 'missing' : JSON.stringify(value)}: expected a geo_point in degrees, such as { "lat": 37.77, "lon": -122.42 }, "37.77,-122.42", [-122.42, 37.77] or a GeoJSON Point`);
+    }
+    await this.refresh();
+    const copies = await this.findById(id);
+    if (join) {
+      const before = copies.map((h) => relationOf(h._source[join.field])).find((r) => r !== undefined);
+      if (copies.length > 0 && (before ?? undefined) !== (relation ?? undefined)) throw new GeoIndexError('conflict', `id "${id}" holds a document of relation ${JSON.stringify(before ?? null)} in "${join.field}", not ${JSON.stringify(relation)}: choose another id`);
+    }
+    const children = isParent ? await this.findChildren(id, join!) : [];
+    const owners = view.router.writeShards(point.lat, point.lng);
+    const ownerNames = new Set(owners.map((o) => o.name));
+    // One source per child: the copy on a current owner when there is one; its copy of the parent's location follows the parent.
+    const childSources = new Map<string, Source>();
+    for (const h of children) if (!childSources.has(h._id) || ownerNames.has(h._routing ?? '')) childSources.set(h._id, childLocation ? withValueAt(h._source, childLocation, own) : h._source);
+    const writes = [this.entry(id, 'index', point, null, source), ...[...childSources].map(([cid, s]) => this.entry(cid, 'index', point, null, s))];
+    await this.send(writes, true);
+    const oldRoutings = new Set([...copies, ...children].map((h) => h._routing ?? ''));
+    if (writes.some((e) => !e.result.ok)) {
+      const fresh = [...new Set(writes.flatMap((e) => e.result.items.filter((i) => i.status < 300 && !oldRoutings.has(i.routing)).map((i) => i.routing)))];
+      const undo = fresh.length > 0 ? writes.map((e) => this.entry(e.id, 'delete', null, fresh, null)).reverse() : [];
+      if (undo.length > 0) await this.send(undo, true).catch(() => {});
+      throw this.failure(`document "${id}"`, writes, fresh.length > 0 ? `; the new copies on ${fresh.join(', ')} were deleted again, the document stays as it was` : '');
+    }
+    const now = this.cached!;
+    const finalOwners = now.key === view.key ? owners : now.router.writeShards(point.lat, point.lng);
+    const keep = new Set(finalOwners.map((o) => o.name));
+    const stale = [...oldRoutings].filter((x) => x !== '' && !keep.has(x));
+    const results = writes.map((e) => e.result);
+    if (stale.length > 0) {
+      // Children first, then the parent: a child is never left without its parent on a shard.
+      const dels = [...childSources.keys()].map((cid) => this.entry(cid, 'delete', null, stale, null));
+      dels.push(this.entry(id, 'delete', null, stale, null));
+      await this.send(dels, true);
+      results.push(...dels.map((e) => e.result));
+      if (dels.some((e) => !e.result.ok)) throw this.failure(`the old copies of document "${id}" on ${stale.join(', ')}`, dels, `; its new copies on ${[...keep].join(', ')} are whole: delete the old ones again (geoshard audit lists them)`);
+    }
+    const parentId = !isParent && join ? parentOf(source[join.field]) : null;
+    return { id, restaurantId: parentId ?? id, lat: point.lat, lng: point.lng, cell: cellOf(point.lat, point.lng), owners: finalOwners, read: now.router.readShard(point.lat, point.lng), epoch: writes[0].result.epoch, created: copies.length === 0, movedFrom: stale, dishes: childSources.size, results };
+  }
+
+  /**
+   * deleteDocument deletes every copy of a document of the index. A join
+   * parent with children is refused (GeoIndexError conflict) unless
+   * `withChildren`, which deletes its children first. Throws GeoIndexError
+   * not-found when the id holds nothing.
+   */
+  async deleteDocument(id: string, opts: { withChildren?: boolean } = {}): Promise<DeleteResult> {
+    const view = await this.routing();
+    const { location, childLocation } = fieldsOf(view);
+    const join = view.join ?? null;
+    await this.refresh();
+    const copies = await this.findById(id);
+    if (copies.length === 0) throw new GeoIndexError('not-found', `document "${id}" does not exist in index "${this.index}"`);
+    const relation = join ? relationOf(copies[0]._source[join.field]) : null;
+    const children = join && typeof relation === 'string' && (join.relations[relation]?.length ?? 0) > 0 ? await this.findChildren(id, join) : [];
+    const childIds = [...new Set(children.map((h) => h._id))];
+    if (childIds.length > 0 && !opts.withChildren) throw new GeoIndexError('conflict', `document "${id}" is a parent with ${childIds.length} children (${childIds.slice(0, 3).join(', ')}${childIds.length > 3 ? ', …' : ''}): delete them first, or pass { withChildren: true }`);
+    const s = copies[0]._source;
+    const own = valueAt(s, location);
+    const point = pointOf(own !== undefined ? own : childLocation ? valueAt(s, childLocation) : undefined);
+    const owners = point ? view.router.writeShards(point.lat, point.lng) : [];
+    const routings = [...new Set([...owners.map((o) => o.name), ...[...copies, ...children].map((h) => h._routing ?? '')])].filter((x) => x !== '');
+    const dels = [...childIds.map((c) => this.entry(c, 'delete', null, routings, null)), this.entry(id, 'delete', null, routings, null)];
+    await this.send(dels, true);
+    if (dels.some((e) => !e.result.ok)) throw this.failure(`document "${id}"${childIds.length ? ' and its children' : ''}`, dels, '');
+    return { id, lat: point?.lat ?? null, lng: point?.lng ?? null, cell: point ? cellOf(point.lat, point.lng) : null, owners, read: point ? view.router.readShard(point.lat, point.lng) : null, epoch: view.epoch, routings, dishes: childIds.length, results: dels.map((e) => e.result) };
+  }
+
+  // -------------------------------------------------------------------------------------------
   // Reading back
 
   /**
@@ -541,6 +637,18 @@ export class GeoIndexer {
     return res.body.hits.hits;
   }
 
+  /** Every copy of a join parent's children (by `parent_id` on each child relation), at most MAX_DISH_COPIES. */
+  private async findChildren(id: string, join: NonNullable<RoutingState['join']>): Promise<Hit[]> {
+    const types = Object.values(join.relations).flat();
+    const res = await this.request<{ hits: { total: { value: number }; hits: Hit[] } }>('POST', `/${encodeURIComponent(this.index)}/_search`, {
+      size: MAX_DISH_COPIES,
+      track_total_hits: true,
+      query: { bool: { should: types.map((type) => ({ parent_id: { type, id } })), minimum_should_match: 1 } },
+    });
+    if (res.body.hits.total.value > MAX_DISH_COPIES) throw new GeoIndexError('failed', `document "${id}" has ${res.body.hits.total.value} child copies, more than the ${MAX_DISH_COPIES} GeoIndexer moves in one operation`);
+    return res.body.hits.hits;
+  }
+
   private async request<T = unknown>(method: string, path: string, body?: unknown, querystring: Record<string, string> = {}, ignore?: number[]): Promise<{ statusCode: number; body: T }> {
     try {
       const res = await this.client.transport.request({ method, path, querystring, ...(body !== undefined ? { body: body as Record<string, unknown> } : {}) }, ignore ? { ignore } : {});
@@ -551,6 +659,53 @@ export class GeoIndexer {
       throw new GeoIndexError('failed', `${method} ${path} on index "${this.index}" failed: ${(e as Error).message}`);
     }
   }
+}
+
+/** The fields the index routes by: `_meta.fields` (an index geosharded by `geoshard reindex`), else the sample's. */
+function fieldsOf(view: RoutingState): { location: string; childLocation: string | null } {
+  const f = view.meta.fields;
+  return f ? { location: f.location, childLocation: f.childLocation } : { location: 'location', childLocation: 'restaurant_location' };
+}
+
+/** The value at a field path in a source: nested objects (`a.b` in { a: { b } }) or a dotted key ({ "a.b": … }). */
+function valueAt(source: Source, path: string): unknown {
+  if (Object.prototype.hasOwnProperty.call(source, path)) return source[path];
+  let cur: unknown = source;
+  for (const part of path.split('.')) {
+    if (!cur || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/** The source with `value` at a field path (where the path's value is: a dotted key, else nested objects). */
+function withValueAt(source: Source, path: string, value: unknown): Source {
+  if (Object.prototype.hasOwnProperty.call(source, path) || !path.includes('.')) return { ...source, [path]: value };
+  const [head, ...rest] = path.split('.');
+  const inner = source[head];
+  return { ...source, [head]: withValueAt(inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Source) : {}, rest.join('.'), value) };
+}
+
+/** A join field's relation name (`"parent"` or `{ name, parent }`); undefined when the field is absent. */
+function relationOf(v: unknown): string | null | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v === 'string') return v;
+  const name = (v as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : null;
+}
+
+const parentOf = (v: unknown): string | null => {
+  const p = (v as { parent?: unknown } | null)?.parent;
+  return typeof p === 'string' ? p : null;
+};
+
+/** The join field of an index's mapping (`GET <index>/_mapping`): its name and relations (parent → children). */
+function joinOfMapping(body: unknown): RoutingState['join'] {
+  const entries = Object.values((body ?? {}) as Record<string, { mappings?: { properties?: Record<string, { type?: string; relations?: Record<string, string | string[]> }> } }>);
+  for (const [field, p] of Object.entries(entries[0]?.mappings?.properties ?? {})) {
+    if (p.type === 'join') return { field, relations: Object.fromEntries(Object.entries(p.relations ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v : [v]])) };
+  }
+  return null;
 }
 
 /** The HTTP status of an official client's ResponseError (0 when nothing answered). */

@@ -52,6 +52,8 @@ export interface RoutingState {
   epoch: number | null;
   /** `<settled hash>@<epoch or "settled">`: changes whenever the routing may change. */
   key: string;
+  /** The index's join field and its relations (parent → child names), from the mapping; null without one. */
+  join?: { field: string; relations: Record<string, string[]> } | null;
 }
 
 /** What went wrong, for callers that answer for it (the API maps these to HTTP statuses). */
@@ -67,7 +69,9 @@ export type GeoIndexErrorCode =
   /** Writes stayed refused with 429 or a write block for the whole retry budget: try again later. */
   | 'busy'
   /** The cluster refused a write for another reason, or did not answer. */
-  | 'failed';
+  | 'failed'
+  /** The document given cannot be written: no valid location at the index's location field. */
+  | 'invalid';
 
 /** GeoIndexError says why an operation did not complete, with the per-document results so far. */
 export class GeoIndexError extends Error {
