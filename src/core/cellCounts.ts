@@ -4,7 +4,7 @@
  * returns for it; optional weight columns add up a numeric value per cell.
  */
 import { cellAt, cellOrdinal, cellFromOrdinal, cellToken, CELL_COUNT } from './cells.ts';
-import { docsCellsCsv, type DocsCellRow } from './build.ts';
+import { DOCS_CELLS_HEADER, type DocsCellRow } from './build.ts';
 
 /**
  * CellCounter tallies points (degrees) per level-10 cell. weightColumns names
@@ -77,8 +77,32 @@ export class CellCounter {
     }));
   }
 
-  /** csv returns the generic cells file (header token,docs[,<weight columns>]) in key order. */
+  /** The number of non-empty cells so far. */
+  get size(): number {
+    return this.docs.size;
+  }
+
+  /**
+   * csv returns the generic cells file (header token,docs[,<weight columns>])
+   * in key order, as docsCellsCsv writes cells(), built line by line from
+   * the counts (no row objects: a cells file of millions of cells would hold
+   * them all at once).
+   */
   csv(): string {
-    return docsCellsCsv(this.cells(), this.weightColumns);
+    const n = this.weightColumns.length;
+    const none = new Float64Array(n);
+    const chunks = [[DOCS_CELLS_HEADER, ...this.weightColumns].join(',') + '\n'];
+    let lines: string[] = [];
+    for (const ordinal of Float64Array.from(this.docs.keys()).sort()) {
+      const token = cellToken(cellFromOrdinal(ordinal));
+      const docs = this.docs.get(ordinal)!;
+      lines.push(n > 0 ? `${token},${docs},${Array.from(this.sums.get(ordinal) ?? none).join(',')}` : `${token},${docs}`);
+      if (lines.length === 10_000) {
+        chunks.push(lines.join('\n') + '\n');
+        lines = [];
+      }
+    }
+    if (lines.length > 0) chunks.push(lines.join('\n') + '\n');
+    return chunks.join('');
   }
 }

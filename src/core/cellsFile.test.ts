@@ -99,6 +99,19 @@ describe('CellCounter', () => {
     expect(back.reduce((a, c) => a + c.restaurants, 0)).toBe(20_000);
   });
 
+  it('writes a cells file of more than 10,000 cells line by line, as docsCellsCsv writes the rows, with and without weights', () => {
+    const rand = mulberry32(31);
+    for (const cols of [[], ['w']]) {
+      const counter = new CellCounter(cols);
+      for (let i = 0; i < 30_000; i++) {
+        const p = randomPoint(rand);
+        counter.add(p.lat, p.lng, cols.length ? [Math.floor(rand() * 10)] : []);
+      }
+      expect(counter.size).toBeGreaterThan(20_000);
+      expect(counter.csv()).toBe(docsCellsCsv(counter.cells(), cols));
+    }
+  });
+
   it('refuses a point that is not a latitude, and a weight that is not a number >= 0', () => {
     const c = new CellCounter(['w']);
     expect(() => c.add(91, 0, [1])).toThrow(/lat 91 is not a latitude/);

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseBoundaryFile, withHash, type BoundaryFile } from '../core/index.ts';
+import { Router, parseBoundaryFile, withHash, type BoundaryFile } from '../core/index.ts';
 import { main } from '../cli/main.ts';
 import { LiveApi } from './api.ts';
 import { liveClient } from './testkit.ts';
@@ -129,6 +129,30 @@ describe('live search on the geosharded places index', () => {
     // Facets come from the config (country), and count every hit once.
     expect(Object.keys(body.facets)).toEqual(['country']);
     if (body.facets.country.length < 50) expect(body.facets.country.reduce((n, b) => n + b.count, 0)).toBe(body.total);
+  });
+
+  it('geoshard bench --config measures a query on this index, routed and on all shards, with the same answers', async () => {
+    const cfg = join(dir, 'places-geo.config.json');
+    writeFileSync(cfg, JSON.stringify({ ...PLACES_CONFIG, index: GEO_INDEX }));
+    const bounds = join(dir, 'places-geo.json');
+    const r = await run('bench', '--boundaries', bounds, '--config', cfg, '--lat', '48.8566', '--lng', '2.3522', '--radius', '25km', '--q', 'Paris', '--runs', '10', '--concurrency', '2', '--json');
+    expect(r.code, r.err).toBe(0);
+    const a = JSON.parse(r.out) as { index: string; identical: boolean; routing: string; routed: { shardsAsked: number }; all: { shardsAsked: number } };
+    expect(a.index).toBe(GEO_INDEX);
+    expect(a.identical).toBe(true);
+    expect(a.all.shardsAsked).toBe(file.numberOfShards);
+    expect(a.routed.shardsAsked).toBeLessThan(a.all.shardsAsked);
+    // The shards asked are the ones the core covers the circle with (computed here, apart from the API).
+    expect(a.routing).toBe(new Router(file).cover(48.8566, 2.3522, 25).routing);
+    // The sample's filters are refused for it, naming the option.
+    const refused = await run('bench', '--boundaries', bounds, '--config', cfg, '--lat', '48.8566', '--lng', '2.3522', '--radius', '25km', '--diet', 'vegan', '--runs', '10');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/--?diet/);
+    // A config of another index than the boundary file's is a usage error.
+    writeFileSync(cfg, JSON.stringify({ ...PLACES_CONFIG, index: 'elsewhere' }));
+    const wrong = await run('bench', '--boundaries', bounds, '--config', cfg, '--lat', '48.8566', '--lng', '2.3522', '--radius', '25km');
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toMatch(/index "elsewhere" is not the boundary file's \("geoshard-test-places-geo"\)/);
   });
 
   it('matches a text query on the name field, routed as all shards do', async () => {

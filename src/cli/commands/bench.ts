@@ -1,5 +1,5 @@
 import { parse, int } from '../args.ts';
-import { loadRouter, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
+import { loadRouter, loadIndexConfig, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
 import { configFromEnv, OpenSearchClient } from '../../server/opensearch.ts';
 import { LiveApi } from '../../server/api.ts';
@@ -37,9 +37,10 @@ export function report(a: MeasureAnswer): string {
 export const bench: Command = {
   name: 'bench',
   summary: 'measure one search routed and on all shards on a real cluster: p50/p99, OpenSearch CPU per search, searches/s',
-  usage: `geoshard bench --lat LAT --lng LNG --radius R [--runs N] [--concurrency C] [--diet D] [--allergen A] [--cuisine C] [--q TEXT] [--boundaries FILE] [--json]
+  usage: `geoshard bench --lat LAT --lng LNG --radius R [--runs N] [--concurrency C] [--diet D] [--allergen A] [--cuisine C] [--q TEXT] [--boundaries FILE] [--config FILE] [--json]
 
-Runs the dish search of the live API (GET /api/search) at a circle N times per plan, routed to
+Runs the search of the live API (GET /api/search: the sample's dish search, or with --config your
+index's documents by their own fields) at a circle N times per plan, routed to
 the shards the circle touches and on all shards, alternating search by search; discards the
 first tenth of each plan's runs as warm-up (and says so); then N per plan again with C in flight.
 Prints wall time p50 / p99, OpenSearch CPU per search (_nodes/stats, every node), searches per
@@ -55,6 +56,9 @@ refused when the index was written with another boundary file.
   --diet, --allergen, --cuisine   the search's filters, comma-separated (as the API takes them)
   --q TEXT                 a text query on the name field (as the API's q)
   --boundaries FILE        boundary file naming the index (default data/boundaries.json)
+  --config FILE            geoshard.config.json of an index that is not the sample (its index must
+                           be the boundary file's): searched by its location and name fields; the
+                           sample's filters (--diet, --allergen, --cuisine) are refused for it
   --json                   print the API's answer (MeasureAnswer) as JSON instead of the table
 
 Exit 0 when every search answered in full and the answers agreed; 1 otherwise (a partial
@@ -76,6 +80,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
         cuisine: { type: 'string' },
         q: { type: 'string' },
         boundaries: { type: 'string' },
+        config: { type: 'string' },
         json: { type: 'boolean' },
       },
       'bench',
@@ -92,6 +97,8 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     };
     for (const f of ['diet', 'allergen', 'cuisine', 'q'] as const) if (values[f] !== undefined) request[f] = values[f] as string;
     const router = loadRouter((values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES);
+    const config = values.config !== undefined ? loadIndexConfig(values.config as string, {}, undefined, 'bench') : undefined;
+    if (config && config.index !== router.file.index) throw new CliError(`geoshard bench: --config ${values.config as string}: index ${JSON.stringify(config.index)} is not the boundary file's (${JSON.stringify(router.file.index)}): give the boundary file made for "${config.index}" with --boundaries`, 2);
     let client: OpenSearchClient;
     try {
       client = new OpenSearchClient(configFromEnv());
@@ -99,7 +106,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
       throw new CliError(`geoshard bench: ${(e as Error).message}`);
     }
     try {
-      const r = await new LiveApi({ file: router.file, client }).measure(request);
+      const r = await new LiveApi({ file: router.file, client, ...(config ? { config } : {}) }).measure(request);
       if (r.httpStatus !== 200) {
         const err = (r.body as { error?: { param?: string; message?: string } }).error;
         const msg = err?.message ?? `the measurement failed (HTTP ${r.httpStatus})`;

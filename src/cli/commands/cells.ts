@@ -117,16 +117,16 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
         await client.close().catch(() => undefined);
       }
     }
-    const rows = counter.cells();
-    if (rows.length === 0) throw new CliError(`geoshard cells: ${fromFile ?? config.index} has no located documents: not writing ${out} (a cells file has at least one cell)`);
+    const cellCount = counter.size;
+    if (cellCount === 0) throw new CliError(`geoshard cells: ${fromFile ?? config.index} has no located documents: not writing ${out} (a cells file has at least one cell)`);
     writeFileAtomic(out, counter.csv(), 'cells file');
     const seconds = (performance.now() - t0) / 1000;
     if (note) io.err(note);
     if (values.json) {
-      io.out(JSON.stringify({ out, documents: counter.total, cells: rows.length, columns: ['token', 'docs', ...counter.weightColumns], seconds: Number(seconds.toFixed(3)), ...summary }, null, 2) + '\n');
+      io.out(JSON.stringify({ out, documents: counter.total, cells: cellCount, columns: ['token', 'docs', ...counter.weightColumns], seconds: Number(seconds.toFixed(3)), ...summary }, null, 2) + '\n');
       return 0;
     }
-    io.out(`wrote ${out}: ${n(counter.total)} documents in ${n(rows.length)} level-10 cells (columns token,docs${weight ? `,${weight}` : ''}) in ${seconds.toFixed(1)} s (${n(counter.total / Math.max(seconds, 1e-9))} documents/s)\n`);
+    io.out(`wrote ${out}: ${n(counter.total)} documents in ${n(cellCount)} level-10 cells (columns token,docs${weight ? `,${weight}` : ''}) in ${seconds.toFixed(1)} s (${n(counter.total / Math.max(seconds, 1e-9))} documents/s)\n`);
     return 0;
   },
 };
