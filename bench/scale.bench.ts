@@ -328,7 +328,7 @@ for (const N of SIZES) {
     await writing;
     const ck = await writer.check();
     const ok = ck.lost.length + ck.twice.length + ck.stale.length + ck.resurrected.length === 0;
-    row.note = `writer ${JSON.stringify(writer.stats)}; acknowledged writes checked ${ck.checked}: ${ok ? 'every one there exactly once' : JSON.stringify({ lost: ck.lost.slice(0, 5), twice: ck.twice.slice(0, 5), stale: ck.stale.slice(0, 5), resurrected: ck.resurrected.slice(0, 5) })}; ${(/copy[^\n]*documents\/s/.exec(err.split('\n').filter((l) => /copy/.test(l)).pop() ?? '') ?? [''])[0]}`;
+    row.note = `writer ${JSON.stringify(writer.stats)}; acknowledged writes checked ${ck.checked}: ${ok ? 'every one there exactly once' : JSON.stringify({ lost: ck.lost.slice(0, 5), twice: ck.twice.slice(0, 5), stale: ck.stale.slice(0, 5), resurrected: ck.resurrected.slice(0, 5) })}; ${(/copy[^\n]*documents\/s/.exec(err.split('\n').filter((l) => /copy/.test(l)).pop() ?? '') ?? [''])[0]}; ${(/blocked \d+ ms before the alias moved \([^)]*\)/.exec(err) ?? ['switch: not found'])[0]}`;
     console.log(`  ${row.note}`);
     writeResults();
     if (!ok) throw new Error(`the reindex lost or doubled acknowledged writes: ${row.note}`);
