@@ -200,8 +200,9 @@ export async function differingParts(a: PartCounter, b: PartCounter, small = SMA
   let frontier: (string | null)[] = [null];
   while (frontier.length > 0) {
     const next: string[] = [];
-    for (const parent of frontier) {
-      const [ca, cb] = await Promise.all([a.counts(parent), b.counts(parent)]);
+    // A few parents at a time (each is one aggregation per side, filtered to its tile).
+    const levels = await mapLimit(frontier, 4, (parent) => Promise.all([a.counts(parent), b.counts(parent)]));
+    for (const [ca, cb] of levels) {
       for (const key of new Set([...ca.keys(), ...cb.keys()])) {
         const na = ca.get(key) ?? 0;
         const nb = cb.get(key) ?? 0;
@@ -216,6 +217,19 @@ export async function differingParts(a: PartCounter, b: PartCounter, small = SMA
     frontier = next;
   }
   return { keys, docs };
+}
+
+/** mapLimit maps `items` with `f`, at most `limit` at a time, keeping the order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, f: (x: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const k = next++;
+      out[k] = await f(items[k]);
+    }
+  }));
+  return out;
 }
 
 /** The comparison of one pass (or the exact check under the write block). */
@@ -341,15 +355,87 @@ export async function presence<A, B>(from: DocSide<A>, to: DocSide<B>, look: Rea
   }
 }
 
+/** What one catch-up pass found (and fixed). */
+export interface PassResult<A, B> {
+  /** Everything the pass fixed: the content of what was written since, then presence where the parts' counts differed (or over every id). */
+  diff: RangeDiff;
+  /** `from`'s documents at the end of the pass. */
+  docs: number;
+  /** The checkpoint taken before the pass's reads: every write after it is read by the next pass. */
+  checkpoint: { from: A; to: B };
+  /** Documents whose content was compared. */
+  compared: number;
+  /** How presence was checked: the ids of the parts whose counts differed, or every id. */
+  presence: 'parts' | 'ids';
+  /** Documents whose ids presence read (both sides, the larger). */
+  presenceDocs: number;
+}
+
+/**
+ * catchUpPass is one catch-up pass while writers write `from`, fixing as it
+ * goes. First the content of what was written since `since` (and `recheck`)
+ * is compared and fixed; then presence, which finds what a delete left
+ * behind (a delete leaves no sequence number): where both sides have parts
+ * (tileParts.ts), only in the parts whose counts differ after that fix (the
+ * cluster counts; a busy index reads a few parts, not every id), else over
+ * every id (compareSides). The checkpoint is taken before any read, so a
+ * write this pass misses, or a document it wrongly took for deleted because
+ * a writer moved it between the two sides' reads, is written after it and
+ * compared by the next pass or the switch.
+ *
+ * Why presence may be approximate here: the switch's exact check needs only
+ * that every document of `from` not written since the last checkpoint is in
+ * `to` (the verify compared every id; every pass since fixed what was written
+ * after its checkpoint), and it finds the deletes itself (counts, then parts).
+ */
+export async function catchUpPass<A, B>(from: DocSide<A> & { parts?: PartCounter }, to: DocSide<B> & { parts?: PartCounter }, since: { from: A; to: B }, recheck: ReadonlySet<string>): Promise<PassResult<A, B>> {
+  if (!from.parts || !to.parts) {
+    const c = await compareSides(from, to, since, recheck, { blocked: false });
+    if (!isClean(c.diff)) await fixDiff(from, to, c.diff);
+    return { diff: c.diff, docs: c.counts.from.docs ?? 0, checkpoint: c.checkpoint, compared: c.compared, presence: 'ids', presenceDocs: Math.max(c.counts.from.docs ?? 0, c.counts.to.docs ?? 0) };
+  }
+  const [a, b] = await Promise.all([from.checkpoint(), to.checkpoint()]);
+  const at = { from: a, to: b };
+  await Promise.all([from.refresh(), to.refresh()]);
+  const [chFrom, chTo] = await Promise.all([from.changedSince(since.from), to.changedSince(since.to)]);
+  const ids = [...new Set([...chFrom, ...chTo, ...recheck])];
+  const [srcFrom, srcTo] = await Promise.all([from.sources(ids), to.sources(ids)]);
+  const content = diffDigests(new Map([...srcFrom].map(([id, s]) => [id, digestOf(s)])), new Map([...srcTo].map(([id, s]) => [id, digestOf(s)])));
+  if (!isClean(content)) await fixDiff(from, to, content);
+  await Promise.all([from.refresh(), to.refresh()]);
+  let found: (Presence & { docs: number }) | null = null;
+  try {
+    found = await presenceInParts(from as DocSide<A> & { parts: PartCounter }, to as DocSide<B> & { parts: PartCounter });
+  } catch {
+    found = null;
+  }
+  let presenceDocs: number;
+  let mode: 'parts' | 'ids';
+  if (found) {
+    presenceDocs = found.docs;
+    mode = 'parts';
+  } else {
+    found = { ...(await presence(from, to, new Set())), docs: 0 };
+    presenceDocs = Math.max(found.counts.from.docs ?? 0, found.counts.to.docs ?? 0);
+    mode = 'ids';
+  }
+  const byIds: RangeDiff = { missing: found.missing.sort(), changed: [], extra: found.extra.sort() };
+  if (!isClean(byIds)) await fixDiff(from, to, byIds);
+  const merged = (x: string[], y: string[]) => [...new Set([...x, ...y])].sort();
+  const diff = { missing: merged(content.missing, byIds.missing), changed: content.changed, extra: merged(content.extra, byIds.extra) };
+  return { diff, docs: await from.count(), checkpoint: at, compared: ids.length, presence: mode, presenceDocs };
+}
+
 /** presenceInParts is presence over the ids of the parts whose counts differ (differingParts), not the whole index. */
-async function presenceInParts<A, B>(from: DocSide<A> & { parts: PartCounter }, to: DocSide<B> & { parts: PartCounter }): Promise<Presence> {
+async function presenceInParts<A, B>(from: DocSide<A> & { parts: PartCounter }, to: DocSide<B> & { parts: PartCounter }): Promise<Presence & { docs: number }> {
   const { keys, docs } = await differingParts(from.parts, to.parts);
+  if (keys.length === 0) return { missing: [], extra: [], both: [], counts: { from: { docs: 0 }, to: { docs: 0 } }, docs: 0 };
   const only = <C>(side: DocSide<C> & { parts: PartCounter }): DocSide<C> => ({
     ...side,
     count: async () => docs,
     eachId: async (f) => ({ docs: await side.parts.eachIdIn(keys, f) }),
   });
-  return presence(only(from), only(to), new Set());
+  return { ...(await presence(only(from), only(to), new Set())), docs };
 }
 
 /**

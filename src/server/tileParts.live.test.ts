@@ -14,7 +14,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { loadGazetteer } from '../data/places.ts';
 import { mulberry32 } from '../core/testutil.ts';
 import { liveClient } from './testkit.ts';
-import { compareSides, differingParts } from './docDiff.ts';
+import { catchUpPass, compareSides, differingParts } from './docDiff.ts';
 import { tileBox, tileParts } from './tileParts.ts';
 import { indexSide } from './reindex/side.ts';
 import { seqNos } from './reindex/shards.ts';
@@ -70,6 +70,8 @@ async function load(index: string, shards: number, all: Doc[]): Promise<void> {
 }
 
 const all = docs();
+/** What the tests deleted from A only (B keeps it). */
+const deleted = new Set<string>();
 
 beforeAll(async () => {
   await load(A, 3, all);
@@ -111,7 +113,7 @@ describe('parts the cluster counts (map tiles of the geo fields)', () => {
 
   it('after deletes on one copy only, the exact check finds exactly those ids, reading a small part of the index, and cuts a busy tile deeper', async () => {
     const rand = mulberry32(29);
-    const deleted = new Set<string>(['corner-300-385-0', 'pole89.99', 'am180', 'child3', 'both1', 'nowhere4']);
+    for (const id of ['corner-300-385-0', 'pole89.99', 'am180', 'child3', 'both1', 'nowhere4']) deleted.add(id);
     while (deleted.size < 40) deleted.add(all[Math.floor(rand() * 30_000)].id);
     // The checkpoint a catch-up pass took before the deletes: they are not "written since" (a delete leaves no document to find).
     const since = { from: await seqNos(client, A), to: await seqNos(client, B) };
@@ -138,5 +140,32 @@ describe('parts the cluster counts (map tiles of the geo fields)', () => {
     const byIds = await compareSides(indexSide(client, A, 3, shape, ['name']), indexSide(client, B, 5, shape, ['name']), since, new Set(), { blocked: true, presenceByCount: true });
     expect(byIds.presence).toBe('ids');
     expect(byIds.diff).toEqual(c.diff);
+  }, 300_000);
+
+  it('a catch-up pass while the copies differ by creates, moves and deletes fixes them all, reading ids only in the tiles whose counts differ', async () => {
+    // The copies as the test before left them: 40 deleted from A only. Then a writer creates, moves and deletes on A.
+    const since = { from: await seqNos(client, A), to: await seqNos(client, B) };
+    let body = '';
+    for (let k = 0; k < 5; k++) body += JSON.stringify({ index: { _index: A, _id: `new${k}` } }) + '\n' + JSON.stringify({ name: 'new', geo: { lat: 10 + k, lon: 20 } }) + '\n';
+    const moved = all.slice(2000, 2003).map((d) => d.id).filter((id) => !deleted.has(id));
+    for (const id of moved) body += JSON.stringify({ index: { _index: A, _id: id } }) + '\n' + JSON.stringify({ name: 'moved', geo: { lat: -40, lon: -70 } }) + '\n';
+    const gone = all.slice(1000, 1010).map((d) => d.id).filter((id) => !deleted.has(id));
+    gone.forEach((id) => deleted.add(id));
+    for (const id of gone) body += JSON.stringify({ delete: { _index: A, _id: id } }) + '\n';
+    const w = await client.request<{ errors: boolean }>('POST', '/_bulk', { body, query: { refresh: 'true' } });
+    expect(w.body.errors).toBe(false);
+
+    const shape = { join: null, pipeline: false };
+    const [sa, sb] = [indexSide(client, A, 3, shape, FIELDS), indexSide(client, B, 5, shape, FIELDS)];
+    const pass = await catchUpPass(sa, sb, since, new Set());
+    expect(pass.presence).toBe('parts');
+    expect(pass.diff.missing).toEqual(['new0', 'new1', 'new2', 'new3', 'new4']);
+    expect(pass.diff.changed).toEqual([...moved].sort());
+    expect(pass.diff.extra).toEqual([...deleted].sort());
+    expect(pass.presenceDocs).toBeLessThan(all.length / 2);
+    // Now equal: an exact comparison of every id and every content finds nothing.
+    const again = await compareSides(sa, sb, since, new Set(all.map((d) => d.id)), { blocked: true });
+    expect(again.presence).toBe('ids');
+    expect(again.diff).toEqual({ missing: [], changed: [], extra: [] });
   }, 300_000);
 });
