@@ -151,3 +151,35 @@ export function pointOf(v: unknown): { lat: number; lng: number } | null {
   }
   return null;
 }
+
+/**
+ * fieldAt returns the value at a field path of a source, as OpenSearch maps
+ * it: a key holding the whole dotted path (`{ "a.b": v }`), else nested
+ * objects (`{ a: { b: v } }`); undefined when there is none.
+ */
+export function fieldAt(source: Source | undefined, path: string): unknown {
+  if (!source) return undefined;
+  if (Object.prototype.hasOwnProperty.call(source, path)) return source[path];
+  let cur: unknown = source;
+  for (const part of path.split('.')) {
+    if (!cur || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/** withFieldAt returns the source with `value` at a field path (where fieldAt finds it: a dotted key, else nested objects, made as needed). */
+export function withFieldAt(source: Source, path: string, value: unknown): Source {
+  if (Object.prototype.hasOwnProperty.call(source, path) || !path.includes('.')) return { ...source, [path]: value };
+  const [head, ...rest] = path.split('.');
+  const inner = source[head];
+  return { ...source, [head]: withFieldAt(inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Source) : {}, rest.join('.'), value) };
+}
+
+/** relationOf returns a join field's relation name (the field is `"parent"` or `{ name, parent }`): undefined when the field is absent, null when it names none. */
+export function relationOf(v: unknown): string | null | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v === 'string') return v;
+  const name = (v as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name : null;
+}

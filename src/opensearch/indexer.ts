@@ -26,7 +26,7 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { ShardRef } from '../core/index.ts';
 import { CHILD, JOIN_FIELD, MigrationError, migrationOfMeta, readIndexMeta, routerOf } from './meta.ts';
-import { cellOf, pointOf, dishSource, kindOf, restaurantOfSource, restaurantSource, withRestaurant, withShard, type DishFields, type RestaurantFields, type Source } from './documents.ts';
+import { cellOf, pointOf, fieldAt, withFieldAt, relationOf, dishSource, kindOf, restaurantOfSource, restaurantSource, withRestaurant, withShard, type DishFields, type RestaurantFields, type Source } from './documents.ts';
 import { NdjsonBytes } from './ndjson.ts';
 
 /** How to make a geosharded index, for the errors that find none: any index, and the bundled sample. */
@@ -388,8 +388,8 @@ export class GeoIndexer {
     const join = view.join ?? null;
     const relation = join ? relationOf(source[join.field]) : null;
     const isParent = !!join && typeof relation === 'string' && (join.relations[relation]?.length ?? 0) > 0;
-    const own = valueAt(source, location);
-    const value = own !== undefined ? own : childLocation ? valueAt(source, childLocation) : undefined;
+    const own = fieldAt(source, location);
+    const value = own !== undefined ? own : childLocation ? fieldAt(source, childLocation) : undefined;
     const point = pointOf(value);
     if (!point) {
       const where = childLocation ? `"${location}" (or, for a join child, "${childLocation}")` : `"${location}"`;
@@ -406,7 +406,7 @@ export class GeoIndexer {
     const ownerNames = new Set(owners.map((o) => o.name));
     // One source per child: the copy on a current owner when there is one; its copy of the parent's location follows the parent.
     const childSources = new Map<string, Source>();
-    for (const h of children) if (!childSources.has(h._id) || ownerNames.has(h._routing ?? '')) childSources.set(h._id, childLocation ? withValueAt(h._source, childLocation, own) : h._source);
+    for (const h of children) if (!childSources.has(h._id) || ownerNames.has(h._routing ?? '')) childSources.set(h._id, childLocation ? withFieldAt(h._source, childLocation, own) : h._source);
     const writes = [this.entry(id, 'index', point, null, source), ...[...childSources].map(([cid, s]) => this.entry(cid, 'index', point, null, s))];
     await this.send(writes, true);
     const oldRoutings = new Set([...copies, ...children].map((h) => h._routing ?? ''));
@@ -451,8 +451,8 @@ export class GeoIndexer {
     const childIds = [...new Set(children.map((h) => h._id))];
     if (childIds.length > 0 && !opts.withChildren) throw new GeoIndexError('conflict', `document "${id}" is a parent with ${childIds.length} children (${childIds.slice(0, 3).join(', ')}${childIds.length > 3 ? ', …' : ''}): delete them first, or pass { withChildren: true }`);
     const s = copies[0]._source;
-    const own = valueAt(s, location);
-    const point = pointOf(own !== undefined ? own : childLocation ? valueAt(s, childLocation) : undefined);
+    const own = fieldAt(s, location);
+    const point = pointOf(own !== undefined ? own : childLocation ? fieldAt(s, childLocation) : undefined);
     const owners = point ? view.router.writeShards(point.lat, point.lng) : [];
     const routings = [...new Set([...owners.map((o) => o.name), ...[...copies, ...children].map((h) => h._routing ?? '')])].filter((x) => x !== '');
     const dels = [...childIds.map((c) => this.entry(c, 'delete', null, routings, null)), this.entry(id, 'delete', null, routings, null)];
@@ -665,33 +665,6 @@ export class GeoIndexer {
 function fieldsOf(view: RoutingState): { location: string; childLocation: string | null } {
   const f = view.meta.fields;
   return f ? { location: f.location, childLocation: f.childLocation } : { location: 'location', childLocation: 'restaurant_location' };
-}
-
-/** The value at a field path in a source: nested objects (`a.b` in { a: { b } }) or a dotted key ({ "a.b": … }). */
-function valueAt(source: Source, path: string): unknown {
-  if (Object.prototype.hasOwnProperty.call(source, path)) return source[path];
-  let cur: unknown = source;
-  for (const part of path.split('.')) {
-    if (!cur || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
-    cur = (cur as Record<string, unknown>)[part];
-  }
-  return cur;
-}
-
-/** The source with `value` at a field path (where the path's value is: a dotted key, else nested objects). */
-function withValueAt(source: Source, path: string, value: unknown): Source {
-  if (Object.prototype.hasOwnProperty.call(source, path) || !path.includes('.')) return { ...source, [path]: value };
-  const [head, ...rest] = path.split('.');
-  const inner = source[head];
-  return { ...source, [head]: withValueAt(inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Source) : {}, rest.join('.'), value) };
-}
-
-/** A join field's relation name (`"parent"` or `{ name, parent }`); undefined when the field is absent. */
-function relationOf(v: unknown): string | null | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v === 'string') return v;
-  const name = (v as { name?: unknown } | null)?.name;
-  return typeof name === 'string' ? name : null;
 }
 
 const parentOf = (v: unknown): string | null => {

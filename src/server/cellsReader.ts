@@ -26,7 +26,7 @@
  */
 import { CellCounter, cellAt, cellOrdinal } from '../core/index.ts';
 import { quantizedCellAt } from '../core/audit.ts';
-import { pointOf } from '../opensearch/documents.ts';
+import { fieldAt, pointOf } from '../opensearch/documents.ts';
 import { weightColumn, type IndexConfig } from '../opensearch/indexConfig.ts';
 import { OpenSearchError, type OpenSearchClient } from './opensearch.ts';
 
@@ -100,17 +100,6 @@ function sourcePoint(v: unknown): { lat: number; lng: number } | null {
   return pointOf(v[0]);
 }
 
-/** The value at a dotted path of a document's _source (an object path, or a key holding the dots). */
-function at(source: Record<string, unknown> | undefined, path: string): unknown {
-  if (!source) return undefined;
-  if (path in source) return source[path];
-  let v: unknown = source;
-  for (const part of path.split('.')) {
-    if (!v || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[part];
-  }
-  return v;
-}
 
 /**
  * checkGeoFields resolves `config.index` to its concrete indices and checks
@@ -231,7 +220,7 @@ export async function readIndexCells(client: OpenSearchClient, config: IndexConf
       const hits = await page(n, first > 0 ? [first - 1] : undefined, true);
       for (const h of hits) {
         const src = h._source;
-        const p = sourcePoint(at(src, config.location)) ?? (config.join ? sourcePoint(at(src, config.join.childLocation)) : null);
+        const p = sourcePoint(fieldAt(src, config.location)) ?? (config.join ? sourcePoint(fieldAt(src, config.join.childLocation)) : null);
         if (!p) {
           unlocated++;
           firstUnlocated ??= h._id ?? null;

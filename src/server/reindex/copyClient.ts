@@ -16,6 +16,7 @@ import type { ReindexRun } from './context.ts';
 import { progressMeter } from './progress.ts';
 import { shardPages } from './shards.ts';
 import { fmt, ReindexError, type Shape } from './state.ts';
+import { fieldAt } from '../../opensearch/documents.ts';
 
 const enc = encodeURIComponent;
 
@@ -122,10 +123,4 @@ export function routeCopy(router: Router, fields: PipelineFields, source: Record
   return { routing, source: !child && fields.stamp ? { ...source, cell: cellOf(p.lat, p.lng), shard: routing } : source };
 }
 
-/** fieldAt reads a dotted path from a source. */
-export function fieldAt(s: Record<string, unknown>, path: string): unknown {
-  let v: unknown = s;
-  for (const p of path.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
-  return v;
-}
 

@@ -9,13 +9,12 @@
  */
 import type { Router } from '../../core/index.ts';
 import type { OpenSearchClient } from '../opensearch.ts';
-import { pointOf } from '../../opensearch/documents.ts';
+import { fieldAt, pointOf } from '../../opensearch/documents.ts';
 import type { PipelineFields } from '../../opensearch/pipeline.ts';
 import { describeDiff, fixDiff, spillHash, idsOf, isClean, type RangeDiff } from '../docDiff.ts';
 import { SpillJoin } from '../spill.ts';
 import type { ReindexRun } from './context.ts';
 import type { SourceInfo } from './create.ts';
-import { fieldAt } from './copyClient.ts';
 import { progressMeter } from './progress.ts';
 import { eachShard, PAGE, seqNos, shardPages } from './shards.ts';
 import { fmt, now, type SeqCheckpoint } from './state.ts';
