@@ -208,12 +208,20 @@ class Writer {
   readonly stats = { creates: 0, updates: 0, deletes: 0, refused: 0 };
   private stopped = false;
   private k = 0;
-  private readonly rand = mulberry32(7);
+  private readonly rand: () => number;
+  /** Ids this run creates: new in every run (a source keeps what earlier runs' writers wrote). */
+  private readonly prefix: string;
   constructor(
     private readonly alias: string,
     private readonly n: number,
     private readonly rate: number,
-  ) {}
+    seed = Date.now() % 1_000_000_007,
+  ) {
+    // A seed of its own per run: with one fixed seed a second run would delete what the first
+    // deleted (no-ops) and create the same ids again (overwrites), so no delete would test the switch.
+    this.rand = mulberry32(seed);
+    this.prefix = `w${seed.toString(36)}-`;
+  }
   stop() {
     this.stopped = true;
   }
@@ -237,7 +245,7 @@ class Writer {
       const t = performance.now();
       const r = this.rand();
       if (r < 0.4) {
-        const id = `w${this.k++}`;
+        const id = `${this.prefix}${this.k++}`;
         const s = { id, name: 'writer', n: this.k, geo: { lat: +(this.rand() * 120 - 60).toFixed(6), lon: +(this.rand() * 360 - 180).toFixed(6) } };
         await this.retry(() => client.request('PUT', `/${this.alias}/_doc/${id}`, { body: s }));
         this.truth.set(id, s), this.stats.creates++;

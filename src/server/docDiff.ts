@@ -399,8 +399,14 @@ export async function catchUpPass<A, B>(from: DocSide<A> & { parts?: PartCounter
   await Promise.all([from.refresh(), to.refresh()]);
   const [chFrom, chTo] = await Promise.all([from.changedSince(since.from), to.changedSince(since.to)]);
   const ids = [...new Set([...chFrom, ...chTo, ...recheck])];
-  const [srcFrom, srcTo] = await Promise.all([from.sources(ids), to.sources(ids)]);
-  const content = diffDigests(new Map([...srcFrom].map(([id, s]) => [id, digestOf(s)])), new Map([...srcTo].map(([id, s]) => [id, digestOf(s)])));
+  // In chunks: what writers wrote during a long pass can be many documents; only a chunk's sources are held.
+  const content: RangeDiff = { missing: [], changed: [], extra: [] };
+  for (let i = 0; i < ids.length; i += 5000) {
+    const chunk = ids.slice(i, i + 5000);
+    const [srcFrom, srcTo] = await Promise.all([from.sources(chunk), to.sources(chunk)]);
+    const d = diffDigests(new Map([...srcFrom].map(([id, s]) => [id, digestOf(s)])), new Map([...srcTo].map(([id, s]) => [id, digestOf(s)])));
+    content.missing.push(...d.missing), content.changed.push(...d.changed), content.extra.push(...d.extra);
+  }
   if (!isClean(content)) await fixDiff(from, to, content);
   await Promise.all([from.refresh(), to.refresh()]);
   let found: (Presence & { docs: number }) | null = null;
