@@ -57,14 +57,21 @@ function hashOf(s: string): number {
 const escape = (s: string) => (/[\t\n\\]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n') : s);
 const unescape = (s: string) => (s.includes('\\') ? s.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c)) : s);
 
-const FLUSH_AT = 64 * 1024;
-/** Marks an id of a partition that only side B holds (values hold no control characters). */
+/**
+ * Bytes a side buffers across all its partitions, at most: each partition's buffer is this over
+ * the number of partitions, from 4 KiB to 64 KiB. Buffers (outside the JS heap, fixed size), not
+ * strings grown by `+=`: those were ropes of one node per record, ~3× their text in heap, and one
+ * per partition, so the heap they held grew with the index (101 partitions a side at 20 M).
+ */
+const SIDE_BUFFER_BYTES = 4 * 1024 * 1024;
 const ONLY_B = '\u0001';
 
 /** One side's partition files, written record by record. */
 class SideWriter {
   private readonly fds: number[];
-  private readonly bufs: string[];
+  private readonly bufs: (Buffer | null)[];
+  private readonly used: Int32Array;
+  private readonly size: number;
   private n = 0;
   constructor(
     dir: string,
@@ -72,16 +79,29 @@ class SideWriter {
     private readonly parts: number,
   ) {
     this.fds = Array.from({ length: parts }, (_, p) => fs.openSync(path.join(dir, `${side}.${p}`), 'w'));
-    this.bufs = Array.from({ length: parts }, () => '');
+    this.size = Math.max(4096, Math.min(65_536, Math.floor(SIDE_BUFFER_BYTES / parts)));
+    this.bufs = Array.from({ length: parts }, () => null);
+    this.used = new Int32Array(parts);
   }
   add(id: string, value: string): void {
     const p = hashOf(id) % this.parts;
-    const b = (this.bufs[p] += `${escape(id)}\t${value}\n`);
-    if (b.length >= FLUSH_AT) {
-      fs.writeSync(this.fds[p], b);
-      this.bufs[p] = '';
+    const line = `${escape(id)}\t${value}\n`;
+    // At most 3 bytes a UTF-16 unit in UTF-8: room for the worst case, else flush first.
+    const worst = line.length * 3;
+    if (worst > this.size) {
+      this.flush(p);
+      fs.writeSync(this.fds[p], line);
+    } else {
+      if (this.used[p] + worst > this.size) this.flush(p);
+      const buf = (this.bufs[p] ??= Buffer.allocUnsafe(this.size));
+      this.used[p] += buf.write(line, this.used[p], 'utf8');
     }
     this.n++;
+  }
+  private flush(p: number): void {
+    if (this.used[p] === 0) return;
+    fs.writeSync(this.fds[p], this.bufs[p]!, 0, this.used[p]);
+    this.used[p] = 0;
   }
   get count(): number {
     return this.n;
@@ -92,8 +112,8 @@ class SideWriter {
     if (this.done) return;
     this.done = true;
     for (let p = 0; p < this.parts; p++) {
-      if (this.bufs[p]) fs.writeSync(this.fds[p], this.bufs[p]);
-      this.bufs[p] = '';
+      this.flush(p);
+      this.bufs[p] = null;
       fs.closeSync(this.fds[p]);
     }
   }
@@ -110,7 +130,7 @@ export type JoinVisitor = (id: string, a: string | undefined, b: string | undefi
  * `close()` (always, in a finally) deletes the files.
  *
  * Memory: one partition of each side while joining (about 2·N/P records);
- * the writers' buffers (P × 2 × 64 KiB at most). Disk: every record once.
+ * the writers' buffers (4 MiB a side, 4 KiB a partition at least; outside the JS heap). Disk: every record once.
  */
 export class SpillJoin {
   readonly dir: string;
