@@ -78,12 +78,32 @@ interface Row {
   nodeCpuS: number;
   loadBefore: number[];
   loadAfter: number[];
+  /** The highest RSS sampled in each step the command's progress lines name (MB). */
+  rssBySteps: Record<string, number>;
   note?: string;
 }
 const rows: Row[] = [];
 
-/** Runs the built CLI under GNU time; returns its exit code, output, wall seconds, peak RSS (MB) and CPU seconds. */
-async function geoshard(args: string[], echo: RegExp | null = /./): Promise<{ code: number; out: string; err: string; seconds: number; rssMB: number; cpuS: number }> {
+/** The step a progress line of the CLI names (for the RSS per step): its first words after "geoshard <command>: ". */
+const stepOf = (line: string) => (/^geoshard \w+: (copy|verify|catch-up|switch|switched|created|cells|audit)/.exec(line)?.[1] ?? null);
+
+/** The RSS (MB) of the process /usr/bin/time runs (its only child), or null once it is gone. */
+function childRssMB(timePid: number): number | null {
+  try {
+    const kid = readFileSync(`/proc/${timePid}/task/${timePid}/children`, 'utf8').trim().split(/\s+/)[0];
+    if (!kid) return null;
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${kid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs the built CLI under GNU time; returns its exit code, output, wall seconds, peak RSS (MB),
+ * CPU seconds, and the highest RSS sampled (every 500 ms, /proc) in each step its progress lines name.
+ */
+async function geoshard(args: string[], echo: RegExp | null = /./): Promise<{ code: number; out: string; err: string; seconds: number; rssMB: number; cpuS: number; rssBySteps: Record<string, number> }> {
   const timeFile = join(dir, 'time.txt');
   const env = { ...process.env, GEOSHARD_LOCK_INDEX: LOCKS, GEOSHARD_SPILL_DIR: join(dir, 'spill') };
   const child = spawn('/usr/bin/time', ['-f', '%M %e %U %S', '-o', timeFile, process.execPath, BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -96,11 +116,21 @@ async function geoshard(args: string[], echo: RegExp | null = /./): Promise<{ co
     partial += b;
     const lines = partial.split('\n');
     partial = lines.pop()!;
-    for (const l of lines) if (echo?.test(l)) console.log(`    ${l.slice(0, 220)}`);
+    for (const l of lines) {
+      step = stepOf(l) ?? step;
+      if (echo?.test(l)) console.log(`    ${l.slice(0, 220)}`);
+    }
   });
+  let step = 'start';
+  const rssBySteps: Record<string, number> = {};
+  const sampler = setInterval(() => {
+    const mb = child.pid ? childRssMB(child.pid) : null;
+    if (mb !== null) rssBySteps[step] = Math.max(rssBySteps[step] ?? 0, Math.round(mb));
+  }, 500);
   const code = await new Promise<number>((r) => child.on('exit', (c) => r(c ?? 1)));
+  clearInterval(sampler);
   const [kb, wall, user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
-  return { code, out, err, seconds: wall, rssMB: kb / 1024, cpuS: user + sys };
+  return { code, out, err, seconds: wall, rssMB: kb / 1024, cpuS: user + sys, rssBySteps };
 }
 
 async function measured(docs: number, phase: string, path: string, args: string[], echo: RegExp | null = /./): Promise<{ out: string; err: string; row: Row }> {
@@ -121,9 +151,10 @@ async function measured(docs: number, phase: string, path: string, args: string[
     nodeCpuS: +((c1 - c0) / 1000).toFixed(1),
     loadBefore,
     loadAfter: load(),
+    rssBySteps: r.rssBySteps,
   };
   rows.push(row);
-  console.log(`  ${phase} (${path}): ${row.seconds} s, ${fmt(row.docsPerSecond)} documents/s, client peak RSS ${row.peakRssMB} MB, client CPU ${row.clientCpuS} s, cluster CPU ${row.nodeCpuS} s; load ${loadBefore.join(' ')} -> ${row.loadAfter.join(' ')}`);
+  console.log(`  ${phase} (${path}): ${row.seconds} s, ${fmt(row.docsPerSecond)} documents/s, client peak RSS ${row.peakRssMB} MB, client CPU ${row.clientCpuS} s, cluster CPU ${row.nodeCpuS} s; RSS by step ${JSON.stringify(row.rssBySteps)}; load ${loadBefore.join(' ')} -> ${row.loadAfter.join(' ')}`);
   writeResults();
   return { out: r.out, err: r.err, row };
 }
