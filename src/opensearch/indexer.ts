@@ -264,29 +264,10 @@ export class GeoIndexer {
     const fields: RestaurantFields = { ...r, place: r.place ?? old?.place, state: r.state ?? old?.state, cell: cellOf(r.lat, r.lng), dishCount: dishes.size };
     const point = { lat: r.lat, lng: r.lng };
     const writes = [this.entry(r.id, 'index', point, null, restaurantSource(fields, owners[0].name)), ...[...dishes].map(([id, s]) => this.entry(id, 'index', point, null, withRestaurant(s, fields)))];
-    await this.send(writes, true);
     const oldRoutings = new Set([...copies, ...dishHits].map((h) => h._routing ?? ''));
-    if (writes.some((e) => !e.result.ok)) {
-      // Never half-written: take back the copies written to routings that held none before.
-      const fresh = [...new Set(writes.flatMap((e) => e.result.items.filter((i) => i.status < 300 && !oldRoutings.has(i.routing)).map((i) => i.routing)))];
-      const undo = fresh.length > 0 ? writes.map((e) => this.entry(e.id, 'delete', null, fresh, null)).reverse() : [];
-      if (undo.length > 0) await this.send(undo, true).catch(() => {});
-      throw this.failure(`restaurant "${r.id}"`, writes, fresh.length > 0 ? `; the new copies on ${fresh.join(', ')} were deleted again, the restaurant stays as it was` : '');
-    }
+    const staleDishes = (stale: string[]) => [...new Set(dishHits.filter((h) => stale.includes(h._routing ?? '')).map((h) => h._id))];
+    const { now, finalOwners, stale, results } = await this.writeMoving('restaurant', r.id, view, owners, point, writes, oldRoutings, staleDishes);
     const epoch = writes[0].result.epoch;
-    const now = this.cached!;
-    const finalOwners = now.key === view.key ? owners : now.router.writeShards(r.lat, r.lng);
-    const keep = new Set(finalOwners.map((o) => o.name));
-    const stale = [...oldRoutings].filter((x) => x !== '' && !keep.has(x));
-    const results = writes.map((e) => e.result);
-    if (stale.length > 0) {
-      // Dishes first, then the restaurant: a dish is never left without its parent on a shard.
-      const dels = [...new Set(dishHits.filter((h) => stale.includes(h._routing ?? '')).map((h) => h._id))].map((id) => this.entry(id, 'delete', null, stale, null));
-      dels.push(this.entry(r.id, 'delete', null, stale, null));
-      await this.send(dels, true);
-      results.push(...dels.map((e) => e.result));
-      if (dels.some((e) => !e.result.ok)) throw this.failure(`the old copies of restaurant "${r.id}" on ${stale.join(', ')}`, dels, `; its new copies on ${[...keep].join(', ')} are whole: delete the old ones again (geoshard audit lists them)`);
-    }
     return { id: r.id, restaurantId: r.id, lat: r.lat, lng: r.lng, cell: fields.cell!, owners: finalOwners, read: now.router.readShard(r.lat, r.lng), epoch, created: copies.length === 0, movedFrom: stale, dishes: dishes.size, results };
   }
 
@@ -408,27 +389,8 @@ export class GeoIndexer {
     const childSources = new Map<string, Source>();
     for (const h of children) if (!childSources.has(h._id) || ownerNames.has(h._routing ?? '')) childSources.set(h._id, childLocation ? withFieldAt(h._source, childLocation, own) : h._source);
     const writes = [this.entry(id, 'index', point, null, source), ...[...childSources].map(([cid, s]) => this.entry(cid, 'index', point, null, s))];
-    await this.send(writes, true);
     const oldRoutings = new Set([...copies, ...children].map((h) => h._routing ?? ''));
-    if (writes.some((e) => !e.result.ok)) {
-      const fresh = [...new Set(writes.flatMap((e) => e.result.items.filter((i) => i.status < 300 && !oldRoutings.has(i.routing)).map((i) => i.routing)))];
-      const undo = fresh.length > 0 ? writes.map((e) => this.entry(e.id, 'delete', null, fresh, null)).reverse() : [];
-      if (undo.length > 0) await this.send(undo, true).catch(() => {});
-      throw this.failure(`document "${id}"`, writes, fresh.length > 0 ? `; the new copies on ${fresh.join(', ')} were deleted again, the document stays as it was` : '');
-    }
-    const now = this.cached!;
-    const finalOwners = now.key === view.key ? owners : now.router.writeShards(point.lat, point.lng);
-    const keep = new Set(finalOwners.map((o) => o.name));
-    const stale = [...oldRoutings].filter((x) => x !== '' && !keep.has(x));
-    const results = writes.map((e) => e.result);
-    if (stale.length > 0) {
-      // Children first, then the parent: a child is never left without its parent on a shard.
-      const dels = [...childSources.keys()].map((cid) => this.entry(cid, 'delete', null, stale, null));
-      dels.push(this.entry(id, 'delete', null, stale, null));
-      await this.send(dels, true);
-      results.push(...dels.map((e) => e.result));
-      if (dels.some((e) => !e.result.ok)) throw this.failure(`the old copies of document "${id}" on ${stale.join(', ')}`, dels, `; its new copies on ${[...keep].join(', ')} are whole: delete the old ones again (geoshard audit lists them)`);
-    }
+    const { now, finalOwners, stale, results } = await this.writeMoving('document', id, view, owners, point, writes, oldRoutings, () => [...childSources.keys()]);
     const parentId = !isParent && join ? parentOf(source[join.field]) : null;
     return { id, restaurantId: parentId ?? id, lat: point.lat, lng: point.lng, cell: cellOf(point.lat, point.lng), owners: finalOwners, read: now.router.readShard(point.lat, point.lng), epoch: writes[0].result.epoch, created: copies.length === 0, movedFrom: stale, dishes: childSources.size, results };
   }
@@ -635,6 +597,38 @@ export class GeoIndexer {
     });
     if (res.body.hits.total.value > MAX_DISH_COPIES) throw new GeoIndexError('failed', `restaurant "${restaurantId}" has ${res.body.hits.total.value} dish copies, more than the ${MAX_DISH_COPIES} GeoIndexer moves in one operation`);
     return res.body.hits.hits;
+  }
+
+  /**
+   * writeMoving sends a parent's writes (it first, then its children, all
+   * routed by `point`) and then deletes the copies left on routings the point
+   * no longer owns: the children `staleChildren` names first, then the parent
+   * (a child is never left without its parent on a shard). If a write fails,
+   * the copies written to routings that held none before are deleted again
+   * and it throws: the document stays as it was. `kind` names it in errors.
+   */
+  private async writeMoving(kind: string, id: string, view: RoutingState, owners: ShardRef[], point: { lat: number; lng: number }, writes: Entry[], oldRoutings: ReadonlySet<string>, staleChildren: (stale: string[]) => string[]): Promise<{ now: RoutingState; finalOwners: ShardRef[]; stale: string[]; results: DocResult[] }> {
+    await this.send(writes, true);
+    if (writes.some((e) => !e.result.ok)) {
+      // Never half-written: take back the copies written to routings that held none before.
+      const fresh = [...new Set(writes.flatMap((e) => e.result.items.filter((i) => i.status < 300 && !oldRoutings.has(i.routing)).map((i) => i.routing)))];
+      const undo = fresh.length > 0 ? writes.map((e) => this.entry(e.id, 'delete', null, fresh, null)).reverse() : [];
+      if (undo.length > 0) await this.send(undo, true).catch(() => {});
+      throw this.failure(`${kind} "${id}"`, writes, fresh.length > 0 ? `; the new copies on ${fresh.join(', ')} were deleted again, the ${kind} stays as it was` : '');
+    }
+    const now = this.cached!;
+    const finalOwners = now.key === view.key ? owners : now.router.writeShards(point.lat, point.lng);
+    const keep = new Set(finalOwners.map((o) => o.name));
+    const stale = [...oldRoutings].filter((x) => x !== '' && !keep.has(x));
+    const results = writes.map((e) => e.result);
+    if (stale.length > 0) {
+      const dels = staleChildren(stale).map((cid) => this.entry(cid, 'delete', null, stale, null));
+      dels.push(this.entry(id, 'delete', null, stale, null));
+      await this.send(dels, true);
+      results.push(...dels.map((e) => e.result));
+      if (dels.some((e) => !e.result.ok)) throw this.failure(`the old copies of ${kind} "${id}" on ${stale.join(', ')}`, dels, `; its new copies on ${[...keep].join(', ')} are whole: delete the old ones again (geoshard audit lists them)`);
+    }
+    return { now, finalOwners, stale, results };
   }
 
   /** Every copy of a join parent's children (by `parent_id` on each child relation), at most MAX_DISH_COPIES. */
