@@ -88,17 +88,6 @@ describe('--config on every command that touches an index', () => {
     expect(r.err).toContain('join { field "rel", parent "shop", child "item", childLocation "shop_location" } is not valid here');
   });
 
-  it.each([
-    ['migrate', ['--candidate', join(ROOT, 'data', 'boundaries.json')]],
-  ] as [string, string[]][])('%s refuses a config of another document shape than the sample it reads, naming the keys and the valid values', async (cmd, extra) => {
-    const flat = file(`flat-${cmd}.json`, JSON.stringify({ index: 'dishes', location: 'geo' }));
-    const r = await run(cmd, ...extra, '--config', flat);
-    expect(r.code).toBe(1);
-    expect(r.err).toContain(`geoshard ${cmd}: the index config keys are invalid for this command`);
-    expect(r.err).toContain('location "geo" is not valid here: expected "location"');
-    expect(r.err).toContain('join null (a flat index) is not valid here: expected { field "join", parent "restaurant", child "dish", childLocation "restaurant_location" }');
-  });
-
   it.each([['seed'], ['verify-routing'], ['migrate']])('%s refuses a config whose index is not the boundary file\'s, naming both', async (cmd) => {
     const other = file(`other-${cmd}.json`, JSON.stringify({ index: 'shops', location: 'location', join: { field: 'join', parent: 'restaurant', child: 'dish', childLocation: 'restaurant_location' } }));
     const r = await run(cmd, ...(cmd === 'migrate' ? ['--candidate', BUNDLED] : []), '--config', other);

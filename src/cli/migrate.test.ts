@@ -38,7 +38,7 @@ describe('geoshard migrate (input checked before any request)', () => {
   it('documents the steps, the state in _meta and the lock in --help', async () => {
     const r = await run('migrate', '--help');
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/dual writes on, copy every restaurant of the range with its\s+dishes to the new owner/);
+    expect(r.out).toMatch(/dual writes on, copy every document of the range \(a join's\s+parents, then its children\) to the new owner/);
     expect(r.out).toContain('--dry-run');
     expect(r.out).toContain('geoshard-migration-locks');
   });

@@ -10,6 +10,7 @@ import {
   parseMigrationState,
   startState,
   withCopied,
+  withCutover,
   MigrationStateError,
   type MigrationState,
   type MoveStep,
@@ -207,6 +208,16 @@ describe('parseMigrationState', () => {
     const t = stored(fresh());
     t.moves[0].from = s1; // [800, 1000) belongs to s0
     expect(() => parseMigrationState(t, base)).toThrow(/is not inside the range of its from shard/);
+  });
+
+  it('keeps the documents a switch left to bring over (cutover.pending), and refuses a malformed list naming what is valid', () => {
+    const s = withCutover(at(0, 'switched'), 0, { blockedAt: null, windowsMs: [300], checkpoint: { from: 10, to: 4 }, pending: [{ id: 'w1', seqNo: -1, term: 0 }, { id: 's7', seqNo: 12, term: 1 }] }, NOW);
+    expect(parseMigrationState(stored(s), base)).toEqual(s);
+    for (const bad of [[{ id: '', seqNo: 1, term: 1 }], [{ id: 'a', seqNo: -2, term: 1 }], [{ id: 'a', seqNo: 1, term: 1.5 }], [{ id: 'a', seqNo: 1, term: 1, extra: 1 }], 'w1']) {
+      const t = stored(s);
+      t.moves[0].cutover.pending = bad;
+      expect(() => parseMigrationState(t, base)).toThrow(/migration\.moves\[0\]\.cutover\.pending: .* is not an array of \{ id, seqNo, term \} \(a non-empty id, seqNo an integer >= -1, term an integer >= 0\)/);
+    }
   });
 
   it('refuses verified counts missing past the copy', () => {

@@ -41,7 +41,14 @@ export const MOVE_STEPS = ['pending', 'dual-write', 'copying', 'verified', 'swit
 /** How far one range has been taken. */
 export type MoveStep = (typeof MOVE_STEPS)[number];
 
-/** Restaurant and dish documents, each a non-negative integer. */
+/**
+ * A range's documents by kind, each a non-negative integer: `restaurants`,
+ * the parents (documents located by the index's location field: the
+ * sample's restaurants, or every document of a flat index), and `dishes`,
+ * the join children (located by their copy of the parent's point; 0 in a
+ * flat index). The names are the bundled sample's, kept so the states in
+ * `_meta` of indexes migrated before read the same.
+ */
 export interface DocCounts {
   restaurants: number;
   dishes: number;
@@ -87,6 +94,24 @@ export interface CutoverState {
    * must not take its own deletions for a writer's.
    */
   reconciled?: boolean;
+  /**
+   * Documents the exact check under the block still found different when the
+   * range switched (a range too hot for a clean try: see the copy step in
+   * src/server/migration.ts), with each one's version on the new owner under
+   * the block (`seqNo` -1 and `term` 0: absent there). Right after the switch
+   * the executor writes each from the old owner's copy onto the new owner, only
+   * if the new owner's copy is still that version (a writer's later write
+   * wins), and removes this list; a run killed before does it when resumed.
+   */
+  pending?: PendingFix[];
+}
+
+/** One document to bring onto the new owner after a switch (CutoverState.pending). */
+export interface PendingFix {
+  id: string;
+  /** The new owner's `_seq_no` and `_primary_term` of the document under the block; -1 and 0: it had none. */
+  seqNo: number;
+  term: number;
 }
 
 /** `_meta.migration`: a migration from the settled file (`base`) to a candidate (`target`). */
@@ -304,12 +329,16 @@ export function parseMigrationState(value: unknown, base: BoundaryFile, source =
         const c = m.cutover;
         if (!isObj(c)) err(`${p}.cutover`, `${show(c)} is not { blockedAt, windowsMs }`);
         else {
-          reportUnknownFields(c, `${p}.cutover`, 'cutover', ['blockedAt', 'windowsMs', 'checkpoint', 'reconciled'], err);
+          reportUnknownFields(c, `${p}.cutover`, 'cutover', ['blockedAt', 'windowsMs', 'checkpoint', 'reconciled', 'pending'], err);
           if (c.reconciled !== undefined && typeof c.reconciled !== 'boolean') err(`${p}.cutover.reconciled`, `${show(c.reconciled)} is not a boolean`);
           if (c.checkpoint !== undefined) {
             const k = c.checkpoint;
             const seq = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >= -1;
             if (!isObj(k) || !seq(k.from) || !seq(k.to)) err(`${p}.cutover.checkpoint`, `${show(k)} is not { from, to } sequence numbers (integers >= -1)`);
+          }
+          if (c.pending !== undefined) {
+            const ok = (x: unknown) => isObj(x) && typeof x.id === 'string' && x.id.length > 0 && typeof x.seqNo === 'number' && Number.isInteger(x.seqNo) && x.seqNo >= -1 && typeof x.term === 'number' && Number.isInteger(x.term) && x.term >= 0 && Object.keys(x).length === 3;
+            if (!Array.isArray(c.pending) || !c.pending.every(ok)) err(`${p}.cutover.pending`, `${show(c.pending)} is not an array of { id, seqNo, term } (a non-empty id, seqNo an integer >= -1, term an integer >= 0)`);
           }
           if (c.blockedAt !== null && !isTime(c.blockedAt)) err(`${p}.cutover.blockedAt`, `${show(c.blockedAt)} is not null or an ISO-8601 UTC time`);
           if (!Array.isArray(c.windowsMs) || !c.windowsMs.every((w) => typeof w === 'number' && Number.isFinite(w) && w >= 0)) err(`${p}.cutover.windowsMs`, `${show(c.windowsMs)} is not an array of milliseconds >= 0`);

@@ -13,4 +13,4 @@
  * caller's. docs/ops.md shows a use; docs/api/geoshard-ops.api.md is the report.
  */
 export { MOVE_STEPS, MigrationStateError, parseMigrationState, startState, nextAction, advance, withCopied, withCutover, countsMatch, intermediateFile, routingPhaseOf } from './migrationState.ts';
-export type { MoveStep, DocCounts, MoveState, CutoverState, MigrationState, MigrationAction } from './migrationState.ts';
+export type { MoveStep, DocCounts, MoveState, CutoverState, PendingFix, MigrationState, MigrationAction } from './migrationState.ts';

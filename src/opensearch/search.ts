@@ -12,6 +12,7 @@
  * circle. The live API's own search of an index (src/server/search.ts buildDocSearchBody) builds
  * its filter with geoDistanceFilter too. Pure but for routedSearch's one read of `_meta`.
  */
+import { exclusionFilters } from './rangeFilter.ts';
 import type { Client } from '@opensearch-project/opensearch';
 import { MAX_RADIUS_KM, Router, type BoundaryFile } from '../core/index.ts';
 import type { IndexConfig } from './indexConfig.ts';
@@ -41,8 +42,6 @@ export type GeoSearchErrorCode =
   | 'drift'
   /** The index does not exist. */
   | 'no-index'
-  /** A range of the index is being moved and the config's documents carry no cell to tell the copies apart. */
-  | 'migrating'
   /** The cluster did not answer the `_meta` read, or refused it. */
   | 'failed';
 
@@ -84,17 +83,17 @@ export function geoDistanceFilter(config: Pick<IndexConfig, 'location' | 'join'>
  * it against the index first): `query` (any query of OpenSearch's DSL; absent: every document in
  * the circle) scored as the service wrote it, the circle as a filter, and `body`'s other keys
  * (size, sort, aggs, _source, ...) as they are. Throws GeoSearchError invalid for a bad circle, or
- * a `body` that has its own `query` (give it as `query`), and migrating while a range of the index
- * is moved (the router has read exclusions). Pure.
+ * a `body` that has its own `query` (give it as `query`). While a range of the index is moved
+ * (`geoshard migrate`: the router has read exclusions) it is on two shards, and the copy that is
+ * not the read copy is left out (rangeFilter.ts exclusionFilters: that `_routing`, located in
+ * the range), so each document answers once. Pure.
  */
 export function routedRequest(router: Router, config: Pick<IndexConfig, 'index' | 'location' | 'join'>, circle: Circle, query?: Record<string, unknown>, body: Record<string, unknown> = {}): RoutedRequest {
   checkCircle(circle);
   if ('query' in body) throw new GeoSearchError('invalid', 'body.query: give the query as the query argument: routedRequest puts it beside the circle\'s filter');
-  if (router.readExclusions().length > 0) {
-    throw new GeoSearchError('migrating', `index "${config.index}" has a range being moved ("geoshard migrate"): its moving range is on two shards, and its documents carry no cell to search only one copy; search after the migration settles, or on every shard without routing`);
-  }
+  const excluded = exclusionFilters({ location: config.location, childLocation: config.join?.childLocation ?? null }, router.readExclusions());
   const cover = router.cover(circle.lat, circle.lng, circle.radiusKm);
-  return { index: config.index, routing: cover.routing, body: { ...body, query: { bool: { filter: [geoDistanceFilter(config, circle)], ...(query ? { must: [query] } : {}) } } } };
+  return { index: config.index, routing: cover.routing, body: { ...body, query: { bool: { filter: [geoDistanceFilter(config, circle)], ...(query ? { must: [query] } : {}), ...(excluded.length > 0 ? { must_not: excluded } : {}) } } } };
 }
 
 /**
@@ -102,7 +101,7 @@ export function routedRequest(router: Router, config: Pick<IndexConfig, 'index' 
  * boundary file (driftState: the same check the live API makes on every search), and builds the
  * routed request (routedRequest) with the router of the index's routing state (the settled file,
  * or the migration's intermediate one). Rejects with GeoSearchError: drift (another file, or no
- * geoshard `_meta`: the message names both hashes), no-index, migrating, invalid, or failed.
+ * geoshard `_meta`: the message names both hashes), no-index, invalid, or failed.
  */
 export async function routedSearch(client: Pick<Client, 'transport'>, file: BoundaryFile, config: IndexConfig, circle: Circle, query?: Record<string, unknown>, body?: Record<string, unknown>): Promise<RoutedRequest> {
   checkCircle(circle);

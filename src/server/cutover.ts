@@ -13,11 +13,12 @@
  * original. Dual writes alone cannot close that; this file does it the way
  * Ghostferry and Vitess VDiff do, per document:
  *
- *   1. copy      every restaurant of the range with its dishes, old → new owner,
- *                create-only (a dual-written document on the new owner is newer);
+ *   1. copy      every document of the range (parents, then children), old →
+ *                new owner, create-only (a dual-written document on the new owner
+ *                is newer);
  *   2. diff      both owners' copies of the range, document by document: id,
- *                kind and a content hash (the source without the routing-dependent
- *                `shard` field); fix every difference (re-copy what is missing or
+ *                kind and a content hash (the sample's restaurants without their
+ *                routing-dependent `shard` field); fix every difference (re-copy what is missing or
  *                different, delete what the old owner no longer has). Each owner
  *                shard's `max_seq_no` is taken before the reads: every later write
  *                has a higher `_seq_no`;
@@ -32,29 +33,67 @@
  *                lifted, the differences fixed, and the check runs again from the
  *                checkpoint taken under the block.
  *
+ * Which documents are a range's (RangeShape): the sample's stamped `cell`
+ * keyword, or for any other shape the cell the cluster computes from the
+ * located field (opensearch/rangeFilter.ts, the routing pipeline's own S2), read through a
+ * point in time per owner shard, so no field of the team's documents is
+ * assumed beyond the located ones its config names.
+ *
  * The block covers only reads and two `_meta` writes (mapping updates are not
  * document writes, so they pass the block); its length is measured per try.
  */
-import type { MoveState } from '../core/migrationState.ts';
+import type { MoveState, PendingFix } from '../core/migrationState.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT } from './indexSpec.ts';
 import { bulkErrors } from './seeder.ts';
 import { SpillJoin } from './spill.ts';
+import { cellRangeFilter } from '../opensearch/rangeFilter.ts';
+import { SAMPLE_FIELDS, type PipelineFields } from '../opensearch/pipeline.ts';
 
 /** A range of a move: [start, end) level-10 tokens (end null: the end of the curve). */
 export type RangeOf = Pick<MoveState, 'start' | 'end'>;
 
-const cellRange = (m: RangeOf) => ({ range: { cell: m.end === null ? { gte: m.start } : { gte: m.start, lt: m.end } } });
+/**
+ * The shape of the index a range is moved in: the fields its routing pipeline
+ * reads (`_meta.fields`, written by `geoshard reindex`; the restaurant
+ * sample's when absent). A document is located by `location`, or, when it has
+ * none, by `childLocation` (a join child's copy of its parent's point), as
+ * the pipeline routes it. The two kinds a migration counts are "parents"
+ * (documents located by `location`: the sample's restaurants, or every
+ * document of a flat index) and "children" (located by `childLocation`: the
+ * sample's dishes). `stamp`: the documents carry the sample's `cell` and
+ * `shard` fields, so a range is a keyword range on `cell`; otherwise the
+ * cluster computes each document's cell with a script
+ * (opensearch/rangeFilter.ts RANGE_SCRIPT).
+ */
+export type RangeShape = PipelineFields;
 
-/** The restaurants of a range routed with `routing` (the copy that owner holds). */
-export function rangeRestaurants(m: RangeOf, routing: string): Record<string, unknown> {
-  return { bool: { filter: [{ term: { [JOIN_FIELD]: PARENT } }, { term: { _routing: routing } }, cellRange(m)] } };
+/** shapeOfMeta returns the shape of an index from its `_meta.fields` (the sample's when absent). */
+export const shapeOfMeta = (meta: { fields?: PipelineFields }): RangeShape => meta.fields ?? SAMPLE_FIELDS;
+
+/** kindNames returns what a shape's two kinds are called in progress lines and errors. */
+export function kindNames(shape: RangeShape): { parents: string; children: string } {
+  return shape.stamp ? { parents: 'restaurants', children: 'dishes' } : shape.childLocation ? { parents: 'parents', children: 'children' } : { parents: 'documents', children: 'children' };
 }
 
-/** The dishes of a range routed with `routing`: through their parent, which holds the cell. */
-export function rangeDishes(m: RangeOf, routing: string): Record<string, unknown> {
-  return { bool: { filter: [{ term: { [JOIN_FIELD]: CHILD } }, { term: { _routing: routing } }, { has_parent: { parent_type: PARENT, query: cellRange(m) } }] } };
+const cellRange = (m: RangeOf) => cellRangeFilter({ location: '', childLocation: null, stamp: true }, m);
+const inRange = (shape: RangeShape, m: RangeOf) => cellRangeFilter({ ...shape, stamp: false }, m);
+
+/** The parents of a range routed with `routing` (the copy that owner holds): the sample's restaurants, or the documents located by `location`. */
+export function rangeParents(shape: RangeShape, m: RangeOf, routing: string): Record<string, unknown> {
+  if (shape.stamp) return { bool: { filter: [{ term: { [JOIN_FIELD]: PARENT } }, { term: { _routing: routing } }, cellRange(m)] } };
+  return { bool: { filter: [{ term: { _routing: routing } }, { exists: { field: shape.location } }, inRange(shape, m)] } };
 }
+
+/** The children of a range routed with `routing`: the sample's dishes (through their parent, which holds the cell), or the documents located by `childLocation`; null when the shape has none. */
+export function rangeChildren(shape: RangeShape, m: RangeOf, routing: string): Record<string, unknown> | null {
+  if (shape.stamp) return { bool: { filter: [{ term: { [JOIN_FIELD]: CHILD } }, { term: { _routing: routing } }, { has_parent: { parent_type: PARENT, query: cellRange(m) } }] } };
+  if (!shape.childLocation) return null;
+  return { bool: { filter: [{ term: { _routing: routing } }, inRange(shape, m)], must_not: [{ exists: { field: shape.location } }] } };
+}
+
+/** Both kinds' queries of a range on one owner, parents first. */
+const rangeQueries = (shape: RangeShape, m: RangeOf, routing: string) => [rangeParents(shape, m, routing), rangeChildren(shape, m, routing)].filter((q): q is Record<string, unknown> => q !== null);
 
 // The per-document comparison (digests, diffs, fixes, the exact check) is shared with `geoshard
 // reindex`: docDiff.ts. A range on one owner is a DocSide (rangeSide below).
@@ -67,20 +106,33 @@ interface Hit {
   sort: unknown[];
 }
 
-/** Pages through a query on one routing, sorted by id, `size` at a time. */
+/**
+ * pages reads every document a query finds on one routing (one owner's
+ * shard), `size` at a time, through a point in time (PIT, sorted by `_doc`):
+ * a snapshot of the shard, so a page is never skipped or repeated while
+ * writers run, and no field of the documents is needed to sort by.
+ */
 export async function* pages(client: OpenSearchClient, index: string, routing: string, query: Record<string, unknown>, size: number, source: boolean | string[] = true): AsyncGenerator<Hit[]> {
-  let after: unknown[] | undefined;
-  for (;;) {
-    const { body } = await client.request<{ hits: { hits: Hit[] } }>('POST', `/${encodeURIComponent(index)}/_search`, {
-      query: { routing },
-      body: { size, query, _source: source, sort: [{ id: 'asc' }], track_total_hits: false, ...(after ? { search_after: after } : {}) },
-      timeoutMs: 60_000,
-    });
-    const hits = body.hits.hits;
-    if (hits.length === 0) return;
-    yield hits;
-    if (hits.length < size) return;
-    after = hits[hits.length - 1].sort;
+  const keepAlive = '5m';
+  const created = await client.request<{ pit_id: string }>('POST', `/${encodeURIComponent(index)}/_search/point_in_time`, { query: { keep_alive: keepAlive, routing }, timeoutMs: 60_000 });
+  let pit = created.body.pit_id;
+  try {
+    let after: unknown[] | undefined;
+    for (;;) {
+      // (The PIT was created on the routing's shard; a search with a PIT names neither index nor routing.)
+      const { body } = await client.request<{ pit_id?: string; hits: { hits: Hit[] } }>('POST', '/_search', {
+        body: { size, query, _source: source, pit: { id: pit, keep_alive: keepAlive }, sort: [{ _doc: 'asc' }], track_total_hits: false, ...(after ? { search_after: after } : {}) },
+        timeoutMs: 60_000,
+      });
+      if (body.pit_id) pit = body.pit_id;
+      const hits = body.hits.hits;
+      if (hits.length === 0) return;
+      yield hits;
+      if (hits.length < size) return;
+      after = hits[hits.length - 1].sort;
+    }
+  } finally {
+    await client.request('DELETE', '/_search/point_in_time', { body: { pit_id: [pit] }, okStatuses: [404] }).catch(() => undefined);
   }
 }
 
@@ -95,12 +147,12 @@ const and = (q: Record<string, unknown>, ...more: Record<string, unknown>[]) => 
  * stream into a SpillJoin (spill.ts) as id and hash, joined a partition at a
  * time. Returns the differences (sorted) and each owner's number of documents.
  */
-export async function diffRange(client: OpenSearchClient, index: string, m: RangeOf & { from: string; to: string }): Promise<{ diff: RangeDiff; sizes: { from: number; to: number } }> {
-  const [nFrom, nTo] = await Promise.all([countOfRange(client, index, m, m.from), countOfRange(client, index, m, m.to)]);
+export async function diffRange(client: OpenSearchClient, index: string, shape: RangeShape, m: RangeOf & { from: string; to: string }): Promise<{ diff: RangeDiff; sizes: { from: number; to: number } }> {
+  const [nFrom, nTo] = await Promise.all([countOfRange(client, index, shape, m, m.from), countOfRange(client, index, shape, m, m.to)]);
   const join = new SpillJoin(Math.max(nFrom.restaurants + nFrom.dishes, nTo.restaurants + nTo.dishes));
   try {
     const read = async (routing: string, add: (id: string, hash: string) => void) => {
-      for (const q of [rangeRestaurants(m, routing), rangeDishes(m, routing)]) {
+      for (const q of rangeQueries(shape, m, routing)) {
         for await (const hits of pages(client, index, routing, q, PAGE)) for (const h of hits) add(h._id, spillHash(h._source!));
       }
     };
@@ -112,33 +164,32 @@ export async function diffRange(client: OpenSearchClient, index: string, m: Rang
   }
 }
 
-/** eachIdOfRange reads one owner's ids of a range without sources (the presence check), passing each page to `f`, and counts them by kind. */
-export async function eachIdOfRange(client: OpenSearchClient, index: string, m: RangeOf, routing: string, f: (ids: readonly string[]) => void): Promise<{ restaurants: number; dishes: number }> {
+/** eachIdOfRange reads one owner's ids of a range without sources (the presence check), passing each page to `f`, and counts them by kind (parents in `restaurants`, children in `dishes`: DocCounts). */
+export async function eachIdOfRange(client: OpenSearchClient, index: string, shape: RangeShape, m: RangeOf, routing: string, f: (ids: readonly string[]) => void): Promise<{ restaurants: number; dishes: number }> {
   const count = async (q: Record<string, unknown>) => {
     let n = 0;
     for await (const hits of pages(client, index, routing, q, PAGE, false)) f(hits.map((h) => h._id)), (n += hits.length);
     return n;
   };
-  const restaurants = await count(rangeRestaurants(m, routing));
-  const dishes = await count(rangeDishes(m, routing));
+  const restaurants = await count(rangeParents(shape, m, routing));
+  const children = rangeChildren(shape, m, routing);
+  const dishes = children ? await count(children) : 0;
   return { restaurants, dishes };
 }
 
-/** countOfRange counts one owner's documents of a range (two `_count` requests). */
-export async function countOfRange(client: OpenSearchClient, index: string, m: RangeOf, routing: string): Promise<{ restaurants: number; dishes: number }> {
+/** countOfRange counts one owner's documents of a range by kind (parents in `restaurants`, children in `dishes`: DocCounts): a `_count` request per kind. */
+export async function countOfRange(client: OpenSearchClient, index: string, shape: RangeShape, m: RangeOf, routing: string): Promise<{ restaurants: number; dishes: number }> {
   const path = `/${encodeURIComponent(index)}/_count`;
-  const [r, d] = await Promise.all([
-    client.request<{ count: number }>('POST', path, { query: { routing }, body: { query: rangeRestaurants(m, routing) } }),
-    client.request<{ count: number }>('POST', path, { query: { routing }, body: { query: rangeDishes(m, routing) } }),
-  ]);
-  return { restaurants: r.body.count, dishes: d.body.count };
+  const count = async (query: Record<string, unknown> | null) => (query ? (await client.request<{ count: number }>('POST', path, { query: { routing }, body: { query }, timeoutMs: 120_000 })).body.count : 0);
+  const [restaurants, dishes] = await Promise.all([count(rangeParents(shape, m, routing)), count(rangeChildren(shape, m, routing))]);
+  return { restaurants, dishes };
 }
 
 /** changedSince lists one owner's ids of a range written after sequence number `seqNo` (exclusive). */
-export async function changedSince(client: OpenSearchClient, index: string, m: RangeOf, routing: string, seqNo: number): Promise<Set<string>> {
+export async function changedSince(client: OpenSearchClient, index: string, shape: RangeShape, m: RangeOf, routing: string, seqNo: number): Promise<Set<string>> {
   const out = new Set<string>();
   const since = { range: { _seq_no: { gt: seqNo } } };
-  for (const q of [rangeRestaurants(m, routing), rangeDishes(m, routing)]) {
+  for (const q of rangeQueries(shape, m, routing)) {
     for await (const hits of pages(client, index, routing, and(q, since), PAGE, false)) for (const h of hits) out.add(h._id);
   }
   return out;
@@ -181,33 +232,33 @@ export interface Checkpoint {
  * id that vanished from the old owner since the diff is deleted from the new
  * one. Throws an Error listing failed items.
  */
-export async function applyDiff(client: OpenSearchClient, index: string, from: string, to: string, d: RangeDiff): Promise<FixCounts> {
+export async function applyDiff(client: OpenSearchClient, index: string, shape: RangeShape, from: string, to: string, d: RangeDiff): Promise<FixCounts> {
   // (Only sources are read from the old owner and only writes go to the new one: the range does not matter here.)
   const any = { start: '', end: null };
-  return fixDiff(rangeSide(client, index, any, from, -1), rangeSide(client, index, any, to, -1), d);
+  return fixDiff(rangeSide(client, index, shape, any, from, -1), rangeSide(client, index, shape, any, to, -1), d);
 }
 
 /**
  * rangeSide is one owner's copy of a range as a DocSide: its shard `shard`
  * (checkpoints), its documents routed with `routing`. Writes bypass the
  * routing pipeline (`pipeline=_none`): they are copies, routed by the owner's
- * name, with the restaurant's `shard` set to it.
+ * name, with the restaurant's `shard` set to it (a stamped shape's).
  */
-export function rangeSide(client: OpenSearchClient, index: string, m: RangeOf, routing: string, shard: number): DocSide<number> {
+export function rangeSide(client: OpenSearchClient, index: string, shape: RangeShape, m: RangeOf, routing: string, shard: number): DocSide<number> {
   return {
     label: `owner "${routing}"`,
     refresh: async () => void (await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 })),
     checkpoint: () => maxSeqNo(client, index, shard),
-    eachId: (f) => eachIdOfRange(client, index, m, routing, f),
+    eachId: (f) => eachIdOfRange(client, index, shape, m, routing, f),
     count: async () => {
-      const c = await countOfRange(client, index, m, routing);
+      const c = await countOfRange(client, index, shape, m, routing);
       return c.restaurants + c.dishes;
     },
-    changedSince: (seqNo) => changedSince(client, index, m, routing, seqNo),
+    changedSince: (seqNo) => changedSince(client, index, shape, m, routing, seqNo),
     sources: (ids) => sourcesOf(client, index, routing, ids),
     async write(docs, dels) {
       let body = '';
-      for (const [id, s] of docs) body += JSON.stringify({ index: { _index: index, _id: id, routing } }) + '\n' + JSON.stringify(kindOf(s) === 'restaurant' ? { ...s, shard: routing } : s) + '\n';
+      for (const [id, s] of docs) body += JSON.stringify({ index: { _index: index, _id: id, routing } }) + '\n' + JSON.stringify(shape.stamp && kindOf(s) === 'restaurant' ? { ...s, shard: routing } : s) + '\n';
       for (const id of dels) body += JSON.stringify({ delete: { _index: index, _id: id, routing } }) + '\n';
       const res = await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { query: { pipeline: '_none' }, body, timeoutMs: 120_000 });
       const errs = bulkErrors(res.body).filter((e) => e.status !== 404);
@@ -250,8 +301,8 @@ export interface BlockedCheck {
  * run) the checkpoint is taken before the refresh and the reads, so a write
  * the reads missed is after it and the next pass re-checks it.
  */
-export async function checkRange(client: OpenSearchClient, index: string, m: RangeOf & { from: string; to: string }, shards: { from: number; to: number }, since: Checkpoint, recheck: ReadonlySet<string>, blocked: boolean): Promise<BlockedCheck> {
-  const c = await compareSides(rangeSide(client, index, m, m.from, shards.from), rangeSide(client, index, m, m.to, shards.to), since, recheck, { blocked });
+export async function checkRange(client: OpenSearchClient, index: string, shape: RangeShape, m: RangeOf & { from: string; to: string }, shards: { from: number; to: number }, since: Checkpoint, recheck: ReadonlySet<string>, blocked: boolean): Promise<BlockedCheck> {
+  const c = await compareSides(rangeSide(client, index, shape, m, m.from, shards.from), rangeSide(client, index, shape, m, m.to, shards.to), since, recheck, { blocked });
   const kinds = (x: Record<string, number>) => ({ restaurants: x.restaurants, dishes: x.dishes });
   return { diff: c.diff, counts: { from: kinds(c.counts.from), to: kinds(c.counts.to) }, checkpoint: c.checkpoint, compared: c.compared };
 }
@@ -263,17 +314,17 @@ export async function checkRange(client: OpenSearchClient, index: string, m: Ran
  * owner no longer holds: deleted there after the switch by a writer holding
  * a routing found before it. Refreshes first.
  */
-export async function deletedOnOldSince(client: OpenSearchClient, index: string, m: RangeOf & { from: string; to: string }, switchSeqNo: number): Promise<string[]> {
+export async function deletedOnOldSince(client: OpenSearchClient, index: string, shape: RangeShape, m: RangeOf & { from: string; to: string }, switchSeqNo: number): Promise<string[]> {
   await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
   const unchanged = { range: { _seq_no: { lte: switchSeqNo } } };
   // Both lists can be a whole range: joined on disk (SpillJoin), not held.
-  const n = await countOfRange(client, index, m, m.to);
+  const n = await countOfRange(client, index, shape, m, m.to);
   const join = new SpillJoin(n.restaurants + n.dishes);
   try {
-    for (const q of [rangeRestaurants(m, m.to), rangeDishes(m, m.to)]) {
+    for (const q of rangeQueries(shape, m, m.to)) {
       for await (const hits of pages(client, index, m.to, and(q, unchanged), PAGE, false)) for (const h of hits) join.a(h._id);
     }
-    await eachIdOfRange(client, index, m, m.from, (ids) => ids.forEach((id) => join.b(id)));
+    await eachIdOfRange(client, index, shape, m, m.from, (ids) => ids.forEach((id) => join.b(id)));
     const gone: string[] = [];
     join.join((id, onNew, onOld) => {
       if (onNew !== undefined && onOld === undefined) gone.push(id);
@@ -286,3 +337,63 @@ export async function deletedOnOldSince(client: OpenSearchClient, index: string,
 
 /** describeDiff says what a diff of two owners found, for progress lines and errors. */
 export const describeDiff = (d: RangeDiff) => describeDocDiff(d);
+
+/** versionsOf reads the `_seq_no` and `_primary_term` of documents on one owner (`_mget`, no sources); an id it does not hold is absent. */
+export async function versionsOf(client: OpenSearchClient, index: string, routing: string, ids: readonly string[]): Promise<Map<string, { seqNo: number; term: number }>> {
+  const out = new Map<string, { seqNo: number; term: number }>();
+  for (let i = 0; i < ids.length; i += PAGE) {
+    const docs = ids.slice(i, i + PAGE).map((_id) => ({ _id, routing, _source: false }));
+    const { body } = await client.request<{ docs: { _id: string; found: boolean; _seq_no?: number; _primary_term?: number }[] }>('POST', `/${encodeURIComponent(index)}/_mget`, { body: { docs }, timeoutMs: 60_000 });
+    for (const d of body.docs) if (d.found && d._seq_no !== undefined && d._primary_term !== undefined) out.set(d._id, { seqNo: d._seq_no, term: d._primary_term });
+  }
+  return out;
+}
+
+/** What applyPending did: documents written or deleted on the new owner, and those a writer had changed there since the block (kept as the writer left them). */
+export interface PendingCounts {
+  written: number;
+  deleted: number;
+  kept: number;
+}
+
+/**
+ * applyPending brings the documents a switch left different (CutoverState.pending)
+ * onto the new owner `to`: each is written from the old owner's current copy
+ * (create-only when the new owner had none under the block; otherwise only if
+ * the new owner's copy is still the version read under the block:
+ * `if_seq_no` / `if_primary_term`), or, when the old owner no longer holds it,
+ * deleted from the new owner on the same condition. A 409 means a writer
+ * wrote the new owner's copy after the switch: its write is newer and is kept.
+ * Writes bypass the routing pipeline. Throws Error naming failed items.
+ */
+export async function applyPending(client: OpenSearchClient, index: string, shape: RangeShape, from: string, to: string, pending: readonly PendingFix[]): Promise<PendingCounts> {
+  const out: PendingCounts = { written: 0, deleted: 0, kept: 0 };
+  for (let i = 0; i < pending.length; i += PAGE) {
+    const chunk = pending.slice(i, i + PAGE);
+    const sources = await sourcesOf(client, index, from, chunk.map((p) => p.id));
+    let body = '';
+    const kinds: ('written' | 'deleted')[] = [];
+    for (const p of chunk) {
+      const s = sources.get(p.id);
+      const cond = p.seqNo >= 0 ? { if_seq_no: p.seqNo, if_primary_term: p.term } : {};
+      if (s) {
+        const doc = shape.stamp && kindOf(s) === 'restaurant' ? { ...s, shard: to } : s;
+        body += JSON.stringify({ [p.seqNo >= 0 ? 'index' : 'create']: { _index: index, _id: p.id, routing: to, ...cond } }) + '\n' + JSON.stringify(doc) + '\n';
+        kinds.push('written');
+      } else if (p.seqNo >= 0) {
+        body += JSON.stringify({ delete: { _index: index, _id: p.id, routing: to, ...cond } }) + '\n';
+        kinds.push('deleted');
+      }
+    }
+    if (body === '') continue;
+    const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { status: number }>[] }>('POST', '/_bulk', { query: { pipeline: '_none' }, body, timeoutMs: 120_000 });
+    const errs = bulkErrors(res.body).filter((e) => e.status !== 409 && e.status !== 404);
+    if (errs.length > 0) throw new Error(`bringing ${chunk.length} documents onto the new owner "${to}" after the switch failed for ${errs.length}: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
+    res.body.items.forEach((item, k) => {
+      const st = Object.values(item)[0]?.status ?? 500;
+      if (st === 409) out.kept++;
+      else if (st < 300) out[kinds[k]]++;
+    });
+  }
+  return out;
+}

@@ -14,15 +14,28 @@ import { sampleOf } from './sample.ts';
  * when several share its cell). `restaurants` is the seeded sample size.
  */
 export function movedCandidate(base: BoundaryFile, restaurants: number, which: readonly number[], perBoundary: number): BoundaryFile {
-  const ords = sampleOf(restaurants)
-    .map((r) => ordinalAt(r.lat, r.lng))
-    .sort((a, b) => a - b);
+  return movedCandidateOf(
+    base,
+    sampleOf(restaurants).map((r) => ordinalAt(r.lat, r.lng)),
+    which,
+    perBoundary,
+  );
+}
+
+/**
+ * movedCandidateOf is movedCandidate for any documents: `ordinals` are the
+ * level-10 curve ordinals of the index's documents (any order), and each
+ * boundary in `which` moves back onto the `perBoundary`-th last of them
+ * before it.
+ */
+export function movedCandidateOf(base: BoundaryFile, ordinals: readonly number[], which: readonly number[], perBoundary: number): BoundaryFile {
+  const ords = [...ordinals].sort((a, b) => a - b);
   const boundaries = [...base.boundaries];
   for (const i of which) {
     const lo = i === 0 ? 0 : cellOrdinal(parseToken(base.boundaries[i - 1]));
     const hi = cellOrdinal(parseToken(base.boundaries[i]));
     const inside = ords.filter((o) => o > lo && o < hi);
-    if (inside.length <= perBoundary) throw new RangeError(`movedCandidate: shard ${i - 1} holds only ${inside.length} restaurants of the sample before boundaries[${i}]`);
+    if (inside.length <= perBoundary) throw new RangeError(`movedCandidate: shard ${i - 1} holds only ${inside.length} documents before boundaries[${i}]`);
     boundaries[i] = cellToken(cellFromOrdinal(inside[inside.length - perBoundary]));
   }
   const { hash: _h, ...rest } = base;

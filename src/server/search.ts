@@ -12,6 +12,7 @@
  * owner's copy of a moving range excluded) or on all shards, and the two are
  * compared (compareParts); profile=1 adds each asked shard's time (shardTimesOf).
  */
+import { exclusionFilters } from '../opensearch/rangeFilter.ts';
 import { EARTH_RADIUS_KM, type Router, type ShardRef, type ReadExclusion } from '../core/index.ts';
 import type { OpenSearchClient } from './opensearch.ts';
 import { CHILD, JOIN_FIELD, PARENT } from './indexSpec.ts';
@@ -49,12 +50,13 @@ const DOC_FACET_SHARD_SIZE = 1000;
  * `config.join.childLocation`) lies in the circle, matching `p.text` on `config.name` when
  * given; scored by the text, then nearest first, ties by _id, so the order is total and the
  * same on any set of shards; terms aggregations on the config's facets. The sample's filters
- * (diet, allergen, cuisine) are the caller's to refuse. Throws Error when `exclusions` is not
- * empty: reading an index mid-migration needs the sample's `cell` field.
+ * (diet, allergen, cuisine) are the caller's to refuse. During a migration `exclusions` (the
+ * router's readExclusions) leave out the copy of each moving range that is not its read copy
+ * (opensearch/rangeFilter.ts exclusionFilters), so every document answers once.
  */
 export function buildDocSearchBody(config: IndexConfig, p: SearchParams, timeoutMs = DEFAULT_SEARCH_TIMEOUT_MS, exclusions: readonly ReadExclusion[] = []): Record<string, unknown> {
-  if (exclusions.length > 0) throw new Error(`index "${config.index}" is mid-migration: searching its moving ranges needs the sample's cell field, which its config does not have`);
   const filter: unknown[] = [];
+  const excluded = exclusionFilters({ location: config.location, childLocation: config.join?.childLocation ?? null }, exclusions);
   if (p.circle) filter.push(geoDistanceFilter(config, { lat: p.circle.lat, lng: p.circle.lng, radiusKm: p.circle.radius.km }));
   const must = p.text && config.name ? [{ match: { [config.name]: { query: p.text, operator: 'and' } } }] : [];
   const sort: unknown[] = [];
@@ -66,7 +68,7 @@ export function buildDocSearchBody(config: IndexConfig, p: SearchParams, timeout
     timeout: `${timeoutMs}ms`,
     track_total_hits: true,
     _source: [...new Set([...(config.name ? [config.name] : []), config.location, ...(config.join ? [config.join.childLocation] : []), ...config.facets])],
-    query: { bool: { filter, ...(must.length > 0 ? { must } : {}) } },
+    query: { bool: { filter, ...(must.length > 0 ? { must } : {}), ...(excluded.length > 0 ? { must_not: excluded } : {}) } },
     sort,
     aggs: Object.fromEntries(config.facets.map((f) => [f, { terms: { field: f, size: DOC_FACET_SIZE, shard_size: DOC_FACET_SHARD_SIZE } }])),
   };

@@ -1,0 +1,90 @@
+/**
+ * Which documents of an index are in a range of the curve, as a query the
+ * cluster answers: the one place geoshard selects "the documents of cells
+ * [start, end)" for an index of any shape. Used by `geoshard migrate` (the
+ * copy, the per-document checks and the delete of one owner's copy of a
+ * range: src/server/cutover.ts) and by searches while a range is moved (the
+ * other owner's copy is excluded: search.ts routedRequest and the live API).
+ *
+ * An index stamped with the sample's `cell` field (a level-10 token, keyword)
+ * is filtered by a keyword range on it. Any other index is filtered by a
+ * Painless script query (RANGE_SCRIPT) that computes each document's
+ * level-10 cell from the fields its routing pipeline reads, with the same S2
+ * (painless.ts PAINLESS_S2): so the cluster's answer is the core's
+ * (ordinalAt) for every point, and the team's documents need no extra field.
+ * A script query runs per document the query's other filters leave (here:
+ * one routing's documents on one shard).
+ *
+ * Pure TypeScript (no Node types).
+ */
+import { CELL_COUNT, cellOrdinal, parseToken } from '../core/cells.ts';
+import { PAINLESS_S2 } from './painless.ts';
+
+/** A range of the curve: [start, end) level-10 tokens (end null: the end of the curve). */
+export interface CellRange {
+  start: string;
+  end: string | null;
+}
+
+/**
+ * The fields a range is read from: `location`, the geo_point of a parent or
+ * of a flat index's document; `childLocation`, a join child's copy of its
+ * parent's point (null: no join); `stamp`, the documents carry the sample's
+ * `cell` token (and `shard`). The routing pipeline's PipelineFields.
+ */
+export interface RangeFields {
+  location: string;
+  childLocation: string | null;
+  stamp: boolean;
+}
+
+/**
+ * The range filter of an unstamped index: true when the document's level-10
+ * ordinal is in [params.lo, params.hi). The document is located as the
+ * routing pipeline locates it: by `params.location`, else by `params.child`
+ * (null: no join); a document with neither is in no range. The point is read
+ * from doc values (s2QuantizedOrdinal); a doc value whose centimetre box
+ * straddles a cell edge, or a field holding several points, is read exactly
+ * from `_source` (its first point).
+ */
+export const RANGE_SCRIPT = `${PAINLESS_S2}
+String f = params.location;
+if (!doc.containsKey(f) || doc[f].size() == 0) {
+  f = params.child;
+  if (f == null || !doc.containsKey(f) || doc[f].size() == 0) return false;
+}
+def g = doc[f];
+int o = -1;
+if (g.size() == 1) o = s2QuantizedOrdinal(g.getLat(), g.getLon());
+if (o < 0) {
+  double[] p = s2SourcePoint(s2At(params._source, f));
+  if (p == null) return false;
+  o = s2Ordinal(p[0], p[1]);
+}
+return o >= params.lo && o < params.hi;`;
+
+/** ordinalsOf returns a range as level-10 curve ordinals [lo, hi), hi at most CELL_COUNT. Throws RangeError for a token that is not a level-10 cell. */
+export function ordinalsOf(r: CellRange): { lo: number; hi: number } {
+  return { lo: cellOrdinal(parseToken(r.start, 'start')), hi: r.end === null ? CELL_COUNT : cellOrdinal(parseToken(r.end, 'end')) };
+}
+
+/**
+ * cellRangeFilter returns the filter of the documents located in a range:
+ * a keyword range on `cell` for a stamped index (which holds the parents'
+ * cells only: the sample's dishes are found through has_parent), else the
+ * script query over `location` and `childLocation` (parents and children alike).
+ */
+export function cellRangeFilter(fields: RangeFields, r: CellRange): Record<string, unknown> {
+  if (fields.stamp) return { range: { cell: r.end === null ? { gte: r.start } : { gte: r.start, lt: r.end } } };
+  return { script: { script: { lang: 'painless', source: RANGE_SCRIPT, params: { location: fields.location, child: fields.childLocation, ...ordinalsOf(r) } } } };
+}
+
+/**
+ * exclusionFilters returns the must_not clauses that leave out the copies of
+ * moving ranges that are not their read copy (Router.readExclusions: the
+ * routing whose copy to leave out, and the range), for an unstamped index:
+ * every document with that `_routing` located in the range.
+ */
+export function exclusionFilters(fields: Omit<RangeFields, 'stamp'>, exclusions: readonly (CellRange & { routing: string })[]): Record<string, unknown>[] {
+  return exclusions.map((e) => ({ bool: { filter: [{ term: { _routing: e.routing } }, cellRangeFilter({ ...fields, stamp: false }, e)] } }));
+}
