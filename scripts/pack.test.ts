@@ -17,16 +17,15 @@
  * directly, never from the package under test.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { s2 } from 's2js';
 import { Router, parseBoundaryFile } from '../src/core/index.ts';
+import { ROOT, bytesIn, consumer, freePort, installIn, pack, packExplorer, packagesIn, run as runIn } from './packKit.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const boundaries = readFileSync(join(ROOT, 'data', 'boundaries.json'), 'utf8');
 const source = new Router(parseBoundaryFile(boundaries));
@@ -46,57 +45,26 @@ let packed: string[];
 let tarball: string;
 /** What `npm install <tarball>` put in the consumer's node_modules, measured before any other install. */
 let installed: { packages: string[]; bytes: number };
-const flags = ['--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'];
 
-/** run executes a command in the consumer project and returns its stdout; throws with stderr on failure. */
-function run(cmd: string, args: string[], cwd = app): string {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stderr}${r.stdout}`);
-  return r.stdout;
-}
+/** run executes a command in the consumer project (default the core-only one) and returns its stdout; throws with stderr on failure. */
+const run = (cmd: string, args: string[], cwd = app): string => runIn(cmd, args, cwd);
 
 beforeAll(() => {
   for (const f of ['dist/core/index.js', 'dist/core/index.d.ts', 'dist/cli/bin.js']) {
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build:lib\` before this test`);
   }
   dir = mkdtempSync(join(tmpdir(), 'geoshard-pack-'));
-  const [info] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' })) as {
-    filename: string;
-    files: { path: string }[];
-  }[];
-  packed = info.files.map((f) => f.path);
-  app = join(dir, 'app');
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'indexer', version: '1.0.0', private: true, type: 'module' }));
-  tarball = join(dir, info.filename);
+  const info = pack(dir);
+  packed = info.files;
+  app = consumer(dir, 'indexer');
+  tarball = info.tarball;
   install(tarball);
   installed = { packages: packagesIn(join(app, 'node_modules')), bytes: bytesIn(join(app, 'node_modules')) };
 }, 240_000);
 
-/** install runs `npm install` in the consumer (`cwd`, default the core-only one), from the npm cache when it holds everything, else the registry. */
+/** install runs `npm install` in the core-only consumer. */
 function install(...specs: string[]): void {
   installIn(app, ...specs);
-}
-
-function installIn(cwd: string, ...specs: string[]): void {
-  try {
-    run('npm', ['install', '--offline', ...flags, ...specs], cwd);
-  } catch {
-    run('npm', ['install', '--prefer-offline', ...flags, ...specs], cwd);
-  }
-}
-
-/** packagesIn lists the packages installed in a node_modules folder ("@scope/name" for scoped ones), sorted. */
-function packagesIn(modules: string): string[] {
-  return readdirSync(modules)
-    .filter((n) => !n.startsWith('.'))
-    .flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((m) => `${n}/${m}`) : [n]))
-    .sort();
-}
-
-/** bytesIn sums the sizes of the files (and symlinks, not followed) under a folder. */
-function bytesIn(folder: string): number {
-  return readdirSync(folder, { withFileTypes: true }).reduce((sum, e) => sum + (e.isDirectory() ? bytesIn(join(folder, e.name)) : lstatSync(join(folder, e.name)).size), 0);
 }
 
 /** dependencyClosure returns a package and, recursively, every runtime dependency its installed package.json declares. */
@@ -246,14 +214,11 @@ describe('the explorer from the installed package', () => {
 
   beforeAll(() => {
     // The companion is built from this checkout (the app is rebuilt only when its sources are newer).
-    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-explorer.mjs')], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, NODE_OPTIONS: '' } });
-    const [info] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir, join(ROOT, 'dist', 'geoshard-explorer')], { cwd: ROOT, encoding: 'utf8' })) as { filename: string; version: string; files: { path: string }[] }[];
-    companionFiles = info.files.map((f) => f.path);
+    const info = packExplorer(dir);
+    companionFiles = info.files;
     version = info.version;
-    withExplorer = join(dir, 'explorer-app');
-    mkdirSync(withExplorer);
-    writeFileSync(join(withExplorer, 'package.json'), JSON.stringify({ name: 'team', version: '1.0.0', private: true, type: 'module' }));
-    installIn(withExplorer, tarball, join(dir, info.filename));
+    withExplorer = consumer(dir, 'explorer-app');
+    installIn(withExplorer, tarball, info.tarball);
     const modules = join(withExplorer, 'node_modules');
     sizes = { total: bytesIn(modules), companion: bytesIn(join(modules, 'geoshard-explorer')), packages: packagesIn(modules) };
   }, 300_000);
@@ -350,16 +315,3 @@ describe('the explorer from the installed package', () => {
     }
   }, 180_000);
 });
-
-/** freePort asks the system for a free TCP port on loopback. */
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
