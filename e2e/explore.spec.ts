@@ -161,3 +161,38 @@ test('an index not written with its boundary file (the flat source) opens from t
     await flat.stop();
   }
 });
+
+test('with the team\'s config: the Live panel shows the config\'s facets with OpenSearch\'s own counts, and Measure runs the team\'s index and query', async ({ page }) => {
+  test.setTimeout(300_000);
+  const { writeFileSync, mkdirSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { WORK } = await import('./placesPath.ts');
+  mkdirSync(WORK, { recursive: true });
+  const configPath = join(WORK, 'places.config.json');
+  writeFileSync(configPath, JSON.stringify({ index: GEO_INDEX, location: FIELD, name: 'name', facets: ['country'] }));
+  const withConfig = await startExplore(client, ['--boundaries', BOUNDARIES, '--cells', CELLS, '--config', configPath], PORT + 2);
+  try {
+    const s = search('Paris');
+    await open(page, `?lat=${s.lat}&lng=${s.lng}&radius=${s.radius}`, withConfig.url);
+    await liveOn(page);
+    await expect(page.getByTestId('live-badge')).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+    // The sample's filters are not offered; the config's facet is, with the counts OpenSearch itself gives for the circle.
+    await expect(page.getByTestId('live-facets')).toHaveCount(0);
+    const group = page.getByTestId('live-field-facet-country');
+    await expect(group).toBeVisible();
+    const shown = await group.getByTestId('live-field-value').evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset.value, Number((e as HTMLElement).dataset.count)]));
+    const agg = await client.request<{ aggregations: { c: { buckets: { key: string; doc_count: number }[] } } }>('POST', `/${GEO_INDEX}/_search`, {
+      body: { size: 0, query: { geo_distance: { distance: `${parseRadius(s.radius).km * 1000}m`, [FIELD]: { lat: s.lat, lon: s.lng } } }, aggs: { c: { terms: { field: 'country', size: 50 } } } },
+    });
+    const want = agg.body.aggregations.c.buckets.map((b) => [b.key, b.doc_count]).sort((a, b) => (b[1] as number) - (a[1] as number) || String(a[0]).localeCompare(String(b[0])));
+    expect(want.length).toBeGreaterThan(0);
+    expect(shown).toEqual(want);
+    // Measure: the same search of the team's index, routed against every shard, figures beside their baseline.
+    await page.getByTestId('live-measure-button').click();
+    await expect(page.getByTestId('live-measure')).toHaveAttribute('data-phase', 'done', { timeout: 240_000 });
+    await expect(page.getByTestId('live-measure-identical')).toHaveAttribute('data-identical', 'true');
+    await expect(page.getByTestId('live-measure-row-p50')).toBeVisible();
+  } finally {
+    await withConfig.stop();
+  }
+});

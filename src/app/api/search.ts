@@ -80,7 +80,12 @@ export type LiveFacet = FacetCount;
 export type LiveFacets = Facets;
 
 /** One executed search (routed, or on all shards); status is recomputed from `_shards` and the shards' answers, as the server does. */
-export type LiveSide = Omit<SearchSide, 'shardsAsked'> & { shardsAsked: LiveShard[] };
+/**
+ * One side as the panel reads it. `fieldFacets`: an index of another config's facets (the
+ * config's `facets`, in its order: each field's values with their counts, count descending), empty
+ * for the sample, whose facets are the vocabulary in `facets`.
+ */
+export type LiveSide = Omit<SearchSide, 'shardsAsked'> & { shardsAsked: LiveShard[]; fieldFacets: { field: string; values: LiveFacet[] }[] };
 
 /** A search that ran: the routed side, and the all-shards side when compared. */
 export interface LiveResult {
@@ -107,6 +112,9 @@ function shardsSection(v: unknown): LiveSide['shards'] {
   if (!isObj(v)) throw new ShapeError('the answer has no _shards section');
   return { total: num(v.total, 0), successful: num(v.successful, 0), skipped: num(v.skipped, 0), failed: num(v.failed, 0) };
 }
+
+/** The sample's facet keys (its vocabulary); any other key of `facets` is a config facet (wire FacetMap). */
+const SAMPLE_FACETS = new Set(['diets', 'allergens', 'cuisines']);
 
 function facetList(v: unknown): LiveFacet[] {
   return Array.isArray(v) ? v.filter(isObj).map((f) => ({ value: str(f.value), count: num(f.count, 0) })) : [];
@@ -158,6 +166,9 @@ function readSide(v: Record<string, unknown>, what: string): LiveSide {
     total,
     hits,
     facets: { diets: facetList(facets.diets), allergens: facetList(facets.allergens), cuisines: facetList(facets.cuisines) },
+    fieldFacets: Object.keys(facets)
+      .filter((k) => !SAMPLE_FACETS.has(k) && Array.isArray(facets[k]))
+      .map((field) => ({ field, values: facetList(facets[field]) })),
     shards: shardsSection(v.shards),
   };
   if (Array.isArray(v.shardTimes)) side.shardTimes = readShardTimes(v.shardTimes);

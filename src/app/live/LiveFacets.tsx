@@ -6,7 +6,13 @@
  *   allergen  keep dishes FREE of every picked allergen (the count is how many contain it)
  *   cuisine   keep dishes of any picked cuisine
  *
- * Test hooks: live-facets, live-facet-<kind>-<value> (aria-pressed).
+ * An index of another config shows its config's facets instead (FieldFacets): each field's values
+ * in the circle with their counts, as the search's terms aggregations gave them (counts only: the
+ * API filters by the sample's vocabulary alone).
+ *
+ * Test hooks: live-facets, live-facet-<kind>-<value> (aria-pressed); for a config's facets
+ * live-field-facets, live-field-facet-<field> (data-field) and its chips live-field-value
+ * (data-value, data-count).
  */
 import { useAppStore, useApp } from '../shell/store';
 import { liveNoun } from '../api/status';
@@ -19,6 +25,32 @@ const GROUPS: { kind: LiveFilterKind; key: keyof Facets; title: string; hint: st
   { kind: 'allergen', key: 'allergens', title: 'Free of allergens', hint: 'a pick keeps only dishes free of it; the count is how many contain it' },
   { kind: 'cuisine', key: 'cuisines', title: 'Cuisines', hint: 'dishes of any picked cuisine' },
 ];
+
+/** FieldFacets: the config's facets of an index of another config, counts only. */
+export function FieldFacets({ groups }: { groups: { field: string; values: LiveFacet[] }[] }) {
+  if (groups.length === 0) return null;
+  return (
+    <section className="live-facets" data-testid="live-field-facets">
+      <h3>Facets</h3>
+      {groups.map((g) => (
+        <div className="live-facet-group" key={g.field} data-testid={`live-field-facet-${g.field}`} data-field={g.field}>
+          <h4>
+            {g.field} <span className="dim small">· documents in the circle per value</span>
+          </h4>
+          <div className="chips">
+            {g.values.map((f) => (
+              <span key={f.value} className="chip" data-testid="live-field-value" data-value={f.value} data-count={f.count}>
+                {f.value}
+                <span className="count">{formatInt(f.count)}</span>
+              </span>
+            ))}
+            {g.values.length === 0 && <span className="dim small">no value among the matching documents</span>}
+          </div>
+        </div>
+      ))}
+    </section>
+  );
+}
 
 export function LiveFacets({ facets }: { facets: Facets | null }) {
   const appStore = useAppStore();

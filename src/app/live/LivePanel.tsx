@@ -30,7 +30,7 @@ import { LiveCompare, LiveIdentical } from './LiveCompare';
 import { LiveTimings } from './LiveTimings';
 import { LiveMeasure } from './LiveMeasure';
 import { Slot } from '../shell/Slot';
-import { LiveFacets } from './LiveFacets';
+import { FieldFacets, LiveFacets } from './LiveFacets';
 import { LiveHits } from './LiveHits';
 import '../ui/live.css';
 import '../ui/nodes.css';
@@ -145,6 +145,7 @@ function LiveResults() {
           <LiveMeasure />
           <LiveTimings result={result} />
           <LiveFacets facets={result.routed.facets} />
+          <FieldFacets groups={result.routed.fieldFacets} />
           <LiveHits side={result.routed} />
         </>
       )}
