@@ -20,14 +20,17 @@
  * the node acknowledged; the counts the test loaded. Index names: ma-* only.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Client } from '@opensearch-project/opensearch';
 import { Router, formatBoundaryFile, ordinalAt, parseBoundaryFile, type BoundaryFile } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
 import { loadGazetteer } from '../data/places.ts';
-import { liveClient } from './testkit.ts';
+import { liveClient, ROOT } from './testkit.ts';
+import { readMigration, writeMeta, withState } from './migration.ts';
+import { withCutover } from '../core/migrationState.ts';
 import { movedCandidateOf } from './migrationFixture.ts';
 import { LOCK_INDEX } from './migration.ts';
 import { GeoIndexer } from '../opensearch/indexer.ts';
@@ -443,4 +446,69 @@ describe('geoshard migrate on an index of its own shape', () => {
     expect(meta.hash).toBe(candidate.hash);
     expect(meta.migration).toBeUndefined();
   }, 900_000);
+  it('a range switched with documents still to bring over (a hot range): a run killed before it brings them resumes by writing each only where the new owner still holds the version read under the block', async () => {
+    // The flat index of the first test, now on its candidate: a second move, stopped before its delete.
+    const ALIAS = 'ma-flat';
+    const DEST = 'ma-flat-geo';
+    const basePath = join(dir, 'flat-candidate.json');
+    const base = parseBoundaryFile(readFileSync(basePath, 'utf8'), basePath);
+    const cellsPath = join(dir, 'flat-cells.csv');
+    const located = places.map((p) => ordinalAt(p.lat, p.lon));
+    const next = movedCandidateOf(base, located, [2], 40);
+    const nextPath = join(dir, 'flat-next.json');
+    writeFileSync(nextPath, formatBoundaryFile(next));
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'src', 'cli', 'bin.ts'), 'migrate', '--candidate', nextPath, '--cells', cellsPath, '--grace-ms', '100', '--config', join(dir, 'flat.config.json')], {
+      env: { ...process.env, GEOSHARD_MIGRATE_PAUSE: 'deleting' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    await new Promise<void>((done, fail) => {
+      child.stderr!.on('data', (b: Buffer) => {
+        err += b;
+        if (/paused at deleting of range 1/.test(err)) done();
+      });
+      child.on('exit', (code) => fail(new Error(`migrate exited ${code} before pausing:\n${err}`)));
+    });
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+
+    // What a hot range leaves at the switch, made by hand on the two owners of the moving range.
+    const found = (await readMigration(client, ALIAS))!;
+    const state = found.state!;
+    const m = state.moves[0];
+    expect(m.step).toBe('deleting');
+    const router = new Router(found.base!);
+    const inRange = places.map((p, k) => ({ p, k })).filter(({ p }) => router.readShard(p.lat, p.lon).name === m.from && new Router(next).readShard(p.lat, p.lon).name === m.to);
+    const [a, b, c] = inRange.slice(0, 3);
+    const src = (k: number, title: string) => ({ title, country: places[k].country, pop: 7, tag: 'w', spot: { lat: places[k].lat, lon: places[k].lon } });
+    const put = async (id: string, routing: string, body: Record<string, unknown>) =>
+      (await client.request<{ _seq_no: number; _primary_term: number }>('PUT', `/${DEST}/_doc/${id}`, { query: { routing, pipeline: '_none', refresh: 'true' }, body })).body;
+    // A: written on the old owner just before the block; the new owner still holds the version read under it.
+    const aNew = await put(`s${a.k}`, m.to, src(a.k, 'A as copied'));
+    await put(`s${a.k}`, m.from, src(a.k, 'A last write'));
+    // B: like A, but a writer wrote the new owner's copy after the switch: its write is newer and stays.
+    const bNew = await put(`s${b.k}`, m.to, src(b.k, 'B as copied'));
+    await put(`s${b.k}`, m.from, src(b.k, 'B before the block'));
+    await put(`s${b.k}`, m.to, src(b.k, 'B after the switch'));
+    // C: created on the old owner just before the block, absent on the new one.
+    await client.request('DELETE', `/${DEST}/_doc/s${c.k}`, { query: { routing: m.to, refresh: 'true' }, okStatuses: [404] });
+    await put(`s${c.k}`, m.from, src(c.k, 'C created'));
+    const pending = [
+      { id: `s${a.k}`, seqNo: aNew._seq_no, term: aNew._primary_term },
+      { id: `s${b.k}`, seqNo: bNew._seq_no, term: bNew._primary_term },
+      { id: `s${c.k}`, seqNo: -1, term: 0 },
+    ];
+    await writeMeta(client, ALIAS, withState(found.meta, withCutover(state, 0, { ...m.cutover!, pending }, new Date().toISOString())));
+
+    const resumed = await cli('migrate', '--candidate', nextPath, '--cells', cellsPath, '--grace-ms', '100', '--config', join(dir, 'flat.config.json'));
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.err).toMatch(/brought 3 documents the switch left different onto "[a-z]+" in \d+ ms: 2 written, 0 deleted, 1 kept as a writer left them after the switch/);
+    const on = async (id: string, routing: string) => (await client.request<{ found: boolean; _source?: { title: string } }>('GET', `/${DEST}/_doc/${id}`, { query: { routing }, okStatuses: [404] })).body;
+    expect((await on(`s${a.k}`, m.to))._source?.title).toBe('A last write');
+    expect((await on(`s${b.k}`, m.to))._source?.title).toBe('B after the switch');
+    expect((await on(`s${c.k}`, m.to))._source?.title).toBe('C created');
+    for (const x of [a, b, c]) expect((await on(`s${x.k}`, m.from)).found).toBe(false);
+    const audit = await cli('audit', '--index', ALIAS, '--field', 'spot');
+    expect(audit.code, audit.out + audit.err).toBe(0);
+  }, 600_000);
 });
