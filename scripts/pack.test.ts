@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { s2 } from 's2js';
 import { Router, parseBoundaryFile } from '../src/core/index.ts';
-import { ROOT, bytesIn, consumer, freePort, installIn, pack, packExplorer, packagesIn, run as runIn } from './packKit.ts';
+import { ROOT, bytesIn, consumer, drawGlobe, freePort, installIn, pack, packExplorer, packagesIn, run as runIn } from './packKit.ts';
 
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const boundaries = readFileSync(join(ROOT, 'data', 'boundaries.json'), 'utf8');
@@ -291,25 +291,11 @@ describe('the explorer from the installed package', () => {
       for (const path of ['server.js', 'package.json', '..%2fserver.js', '%2e%2e/%2e%2e/geoshard/package.json', 'data/cells.csv', 'node_modules/geoshard/package.json']) {
         expect((await fetch(base + path)).status, path).toBe(404);
       }
-      const { chromium } = await import('@playwright/test');
-      const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
-      try {
-        const tab = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-        const errors: string[] = [];
-        tab.on('pageerror', (e) => errors.push(e.message));
-        await tab.goto(base);
-        await tab.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 90_000 });
-        const canvas = await tab.evaluate(() => {
-          const c = document.querySelector<HTMLCanvasElement>('.globe-canvas canvas:not(.globe-labels)');
-          return c ? { width: c.width, height: c.height, gl: !!(c.getContext('webgl2') ?? c.getContext('webgl')) } : null;
-        });
-        expect(canvas).not.toBeNull();
-        expect(canvas!.width).toBeGreaterThan(0);
-        expect(canvas!.height).toBeGreaterThan(0);
-        expect(errors).toEqual([]);
-      } finally {
-        await browser.close();
-      }
+      const drawn = await drawGlobe(base, 90_000);
+      expect(drawn.canvas).not.toBeNull();
+      expect(drawn.canvas!.width).toBeGreaterThan(0);
+      expect(drawn.canvas!.height).toBeGreaterThan(0);
+      expect(drawn.errors).toEqual([]);
     } finally {
       if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
     }

@@ -81,3 +81,33 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/** What a page of the explorer showed in Chromium: its globe canvas (null when none) and the page's uncaught errors. */
+export interface GlobeDrawn {
+  canvas: { width: number; height: number; gl: boolean } | null;
+  errors: string[];
+}
+
+/**
+ * drawGlobe opens `url` in Debian's Chromium (CHROMIUM_PATH, default /usr/bin/chromium; WebGL
+ * through SwiftShader) and waits until the explorer says it is ready (body data-ready), then
+ * reports its globe canvas and the page's uncaught errors.
+ */
+export async function drawGlobe(url: string, timeoutMs = 120_000): Promise<GlobeDrawn> {
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
+  try {
+    const tab = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors: string[] = [];
+    tab.on('pageerror', (e) => errors.push(e.message));
+    await tab.goto(url);
+    await tab.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: timeoutMs });
+    const canvas = await tab.evaluate(() => {
+      const c = document.querySelector<HTMLCanvasElement>('.globe-canvas canvas:not(.globe-labels)');
+      return c ? { width: c.width, height: c.height, gl: !!(c.getContext('webgl2') ?? c.getContext('webgl')) } : null;
+    });
+    return { canvas, errors };
+  } finally {
+    await browser.close();
+  }
+}

@@ -63,6 +63,24 @@ const sorted = (v: unknown): string =>
 
 type Doc = { id: string; routing?: string; source: Record<string, unknown> };
 
+/**
+ * writesKept compares a writer's record (`truth`: each id's last acknowledged source, null once
+ * deleted) with what the index holds (`held`: every copy's source by id): ids lost, held twice,
+ * held with another content, or deleted and back.
+ */
+function writesKept(truth: ReadonlyMap<string, Record<string, unknown> | null>, held: ReadonlyMap<string, Record<string, unknown>[]>) {
+  const out = { lost: [] as string[], twice: [] as string[], stale: [] as string[], resurrected: [] as string[] };
+  for (const [id, s] of truth) {
+    const h = held.get(id) ?? [];
+    if (s === null) {
+      if (h.length > 0) out.resurrected.push(id);
+    } else if (h.length === 0) out.lost.push(id);
+    else if (h.length > 1) out.twice.push(id);
+    else if (sorted(h[0]) !== sorted(s)) out.stale.push(id);
+  }
+  return out;
+}
+
 /** Every document of an index with its routing, read shard by shard. */
 async function docsByShard(index: string, shards: number): Promise<Map<number, Doc[]>> {
   await client.request('POST', `/${index}/_refresh`, { timeoutMs: 120_000 });
@@ -282,19 +300,7 @@ describe('geoshard migrate on an index of its own shape', () => {
     }
     expect(misplaced).toEqual([]);
     // Every write the node acknowledged is there exactly once with its last content; nothing deleted came back.
-    const lost: string[] = [];
-    const twice: string[] = [];
-    const stale: string[] = [];
-    const resurrected: string[] = [];
-    for (const [id, s] of truth) {
-      const h = held.get(id) ?? [];
-      if (s === null) {
-        if (h.length > 0) resurrected.push(id);
-      } else if (h.length === 0) lost.push(id);
-      else if (h.length > 1) twice.push(id);
-      else if (sorted(h[0]) !== sorted(s)) stale.push(id);
-    }
-    expect({ lost, twice, stale, resurrected }).toEqual({ lost: [], twice: [], stale: [], resurrected: [] });
+    expect(writesKept(truth, held)).toEqual({ lost: [], twice: [], stale: [], resurrected: [] });
     const created = [...truth.entries()].filter(([id, s]) => id.startsWith('w') && s !== null).length;
     const deleted = [...truth.entries()].filter(([id, s]) => id.startsWith('s') && s === null).length;
     expect([...held.values()].reduce((s, x) => s + x.length, 0)).toBe(N + created - deleted);
@@ -426,19 +432,7 @@ describe('geoshard migrate on an index of its own shape', () => {
       if (parent && held.get(parent)?.[0].shard !== copies[0].shard) orphans.push(`${id} (parent ${parent})`);
     }
     expect(orphans).toEqual([]);
-    const lost: string[] = [];
-    const twice: string[] = [];
-    const stale: string[] = [];
-    const resurrected: string[] = [];
-    for (const [id, s] of truth) {
-      const h = held.get(id) ?? [];
-      if (s === null) {
-        if (h.length > 0) resurrected.push(id);
-      } else if (h.length === 0) lost.push(id);
-      else if (h.length > 1) twice.push(id);
-      else if (sorted(h[0].source) !== sorted(s)) stale.push(id);
-    }
-    expect({ lost, twice, stale, resurrected }).toEqual({ lost: [], twice: [], stale: [], resurrected: [] });
+    expect(writesKept(truth, new Map([...held].map(([id, copies]) => [id, copies.map((c) => c.source)])))).toEqual({ lost: [], twice: [], stale: [], resurrected: [] });
     const created = [...truth.entries()].filter(([id, s]) => id.startsWith('new-') || id.includes('-x')).filter(([, s]) => s !== null).length;
     const deleted = [...truth.entries()].filter(([id, s]) => !id.startsWith('new-') && !id.includes('-x') && s === null).length;
     expect([...held.values()].reduce((s, x) => s + x.length, 0)).toBe(SITES * (1 + VISITS) + created - deleted);

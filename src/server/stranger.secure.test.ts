@@ -29,7 +29,7 @@ import { movedCandidateOf } from './migrationFixture.ts';
 import { LOCK_INDEX } from './migration.ts';
 import { secrets, secureClient, secureNode, userEnv } from './secureTestkit.ts';
 import { ROOT } from './testkit.ts';
-import { consumer, freePort, installIn, pack, packExplorer } from '../../scripts/packKit.ts';
+import { consumer, drawGlobe, freePort, installIn, pack, packExplorer } from '../../scripts/packKit.ts';
 
 const st = secureNode();
 const admin = secureClient();
@@ -220,23 +220,10 @@ describe('a stranger adopts geoshard on a secured cluster with the installed pac
       expect(answer.identical, searchText.slice(0, 400)).toBe(true);
       expect(answer.ratio!.shards).toBeLessThan(1);
       expect((JSON.parse(statusText) as { drift: { status: string } }).drift.status).toBe('ok');
-      const { chromium } = await import('@playwright/test');
-      const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
-      try {
-        const tab = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-        const errors: string[] = [];
-        tab.on('pageerror', (e) => errors.push(e.message));
-        await tab.goto(base);
-        await tab.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 120_000 });
-        const canvas = await tab.evaluate(() => {
-          const c = document.querySelector<HTMLCanvasElement>('.globe-canvas canvas:not(.globe-labels)');
-          return c ? { width: c.width, height: c.height, gl: !!(c.getContext('webgl2') ?? c.getContext('webgl')) } : null;
-        });
-        expect(canvas?.width).toBeGreaterThan(0);
-        expect(errors).toEqual([]);
-      } finally {
-        await browser.close();
-      }
+      const drawn = await drawGlobe(base);
+      expect(drawn.canvas?.width).toBeGreaterThan(0);
+      expect(drawn.canvas?.gl).toBe(true);
+      expect(drawn.errors).toEqual([]);
     } finally {
       if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
     }
