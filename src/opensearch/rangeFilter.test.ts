@@ -7,8 +7,11 @@
  * the core routes elsewhere) and its S2 by pipeline.live.test.ts.
  */
 import { describe, it, expect } from 'vitest';
-import { CELL_COUNT, cellToken, cellFromOrdinal, ordinalAt } from '../core/cells.ts';
-import { cellRangeFilter, exclusionFilters, ordinalsOf, RANGE_SCRIPT } from './rangeFilter.ts';
+import { CELL_COUNT, cellToken, cellFromOrdinal, ordinalAt, ordinalRange } from '../core/cells.ts';
+import { mulberry32 } from '../core/testutil.ts';
+import { cellBox, cellRangeFilter, exclusionFilters, ordinalsOf, rangeCells, RANGE_SCRIPT, type LatLngBox } from './rangeFilter.ts';
+
+const inBox = (b: LatLngBox, lat: number, lng: number) => lat >= b.south && lat <= b.north && (b.west <= b.east ? lng >= b.west && lng <= b.east : lng >= b.west || lng <= b.east);
 
 describe('range filters', () => {
   it('turns a range of tokens into the ordinals of the cells points in it fall in', () => {
@@ -22,9 +25,60 @@ describe('range filters', () => {
 
   it('filters a stamped index by its cell keyword and any other by the script over its own fields', () => {
     expect(cellRangeFilter({ location: 'location', childLocation: 'restaurant_location', stamp: true }, { start: '89c259', end: '89c25b' })).toEqual({ range: { cell: { gte: '89c259', lt: '89c25b' } } });
-    const f = cellRangeFilter({ location: 'spot', childLocation: null, stamp: false }, { start: '89c259', end: null }) as { script: { script: { source: string; params: Record<string, unknown> } } };
-    expect(f.script.script.source).toBe(RANGE_SCRIPT);
-    expect(f.script.script.params).toEqual({ location: 'spot', child: null, lo: ordinalsOf({ start: '89c259', end: null }).lo, hi: CELL_COUNT });
+    const f = cellRangeFilter({ location: 'spot', childLocation: null, stamp: false }, { start: '89c259', end: null }) as { bool: { filter: [{ bool: { should: Record<string, unknown>[] } }, { script: { script: { source: string; params: Record<string, unknown> } } }] } };
+    const [boxes, script] = f.bool.filter;
+    expect(script.script.script.source).toBe(RANGE_SCRIPT);
+    expect(script.script.script.params).toEqual({ location: 'spot', child: null, lo: ordinalsOf({ start: '89c259', end: null }).lo, hi: CELL_COUNT });
+    expect(boxes.bool.should.length).toBeGreaterThan(0);
+    expect(boxes.bool.should.every((q) => Object.keys((q as { geo_bounding_box: object }).geo_bounding_box)[0] === 'spot')).toBe(true);
+  });
+
+  it('cuts a range into the fewest cells whose union it is, exactly', () => {
+    const rand = mulberry32(5);
+    for (let t = 0; t < 300; t++) {
+      const a = Math.floor(rand() * CELL_COUNT);
+      const b = t % 3 === 0 ? Math.min(CELL_COUNT, a + Math.floor(rand() * 5000)) : Math.floor(rand() * CELL_COUNT);
+      const [lo, hi] = a <= b ? [a, b] : [b, a];
+      const cells = rangeCells(lo, hi);
+      // Contiguous, in order, from lo to hi: the union is exactly the range (core's ordinalRange of each cell).
+      let at = lo;
+      for (const c of cells) {
+        const [first, last] = ordinalRange(c);
+        expect(first).toBe(at);
+        at = last + 1;
+      }
+      expect(at).toBe(hi);
+      expect(cells.length).toBeLessThanOrEqual(6 + 2 * 3 * 10);
+    }
+    expect(rangeCells(0, CELL_COUNT)).toHaveLength(6);
+  });
+
+  it('boxes every point of a range: random points whose cell the core puts in the range lie in one of its cells\' boxes', () => {
+    const rand = mulberry32(6);
+    let checked = 0;
+    for (let t = 0; t < 40; t++) {
+      const lo = Math.floor(rand() * (CELL_COUNT - 300_000));
+      const hi = lo + 1 + Math.floor(rand() * 300_000);
+      const boxes = rangeCells(lo, hi).map(cellBox);
+      // Points near the range: centres of its level-10 cells, nudged toward and past their corners.
+      for (let k = 0; k < 200; k++) {
+        const lat = -90 + rand() * 180;
+        const lng = -180 + rand() * 360;
+        const o = ordinalAt(lat, lng);
+        if (o < lo || o >= hi) continue;
+        checked++;
+        expect(boxes.some((b) => inBox(b, lat, lng)), `${lat},${lng} (ordinal ${o}) in [${lo}, ${hi})`).toBe(true);
+      }
+    }
+    // Whole faces, a pole and the antimeridian: every sampled point of the sphere is in the boxes of the whole curve.
+    const all = rangeCells(0, CELL_COUNT).map(cellBox);
+    for (let k = 0; k < 2000; k++) {
+      const lat = -90 + rand() * 180;
+      const lng = -180 + rand() * 360;
+      expect(all.some((b) => inBox(b, lat, lng))).toBe(true);
+    }
+    for (const [lat, lng] of [[90, 0], [-90, 0], [0, 180], [0, -180], [89.9999, 179.9999]]) expect(all.some((b) => inBox(b, lat, lng)), `${lat},${lng}`).toBe(true);
+    expect(checked).toBeGreaterThan(0);
   });
 
   it('leaves out only the other owner\'s copy of each moving range', () => {
@@ -32,6 +86,9 @@ describe('range filters', () => {
     expect(ex).toHaveLength(1);
     const b = ex[0] as { bool: { filter: Record<string, unknown>[] } };
     expect(b.bool.filter[0]).toEqual({ term: { _routing: 'alpha' } });
-    expect((b.bool.filter[1] as { script: { script: { params: Record<string, unknown> } } }).script.script.params).toMatchObject({ location: 'where', child: 'site_where' });
+    const inRange = b.bool.filter[1] as { bool: { filter: [{ bool: { should: Record<string, Record<string, unknown>>[] } }, { script: { script: { params: Record<string, unknown> } } }] } };
+    expect(inRange.bool.filter[1].script.script.params).toMatchObject({ location: 'where', child: 'site_where' });
+    // The prefilter boxes both located fields (a child is located by its copy of the parent's point).
+    expect(new Set(inRange.bool.filter[0].bool.should.map((q) => Object.keys(q.geo_bounding_box)[0]))).toEqual(new Set(['where', 'site_where']));
   });
 });

@@ -12,12 +12,18 @@
  * level-10 cell from the fields its routing pipeline reads, with the same S2
  * (painless.ts PAINLESS_S2): so the cluster's answer is the core's
  * (ordinalAt) for every point, and the team's documents need no extra field.
- * A script query runs per document the query's other filters leave (here:
- * one routing's documents on one shard).
+ * A script query runs per document the query's other filters leave, so the
+ * script comes with a prefilter the index answers from its BKD tree: the
+ * range is cut into the fewest S2 cells (levels 0–10) whose union it is
+ * (rangeCells), and each cell's latitude/longitude bounding box (s2js
+ * Cell.rectBound, which contains every point of the cell), padded by 1e-6°,
+ * becomes a geo_bounding_box on the located fields. The boxes hold every
+ * document of the range; the script then keeps exactly those.
  *
  * Pure TypeScript (no Node types).
  */
-import { CELL_COUNT, cellOrdinal, parseToken } from '../core/cells.ts';
+import { s2 } from 's2js';
+import { CELL_COUNT, LEVEL, cellFromOrdinal, cellOrdinal, parseToken, type CellId } from '../core/cells.ts';
 import { PAINLESS_S2 } from './painless.ts';
 
 /** A range of the curve: [start, end) level-10 tokens (end null: the end of the curve). */
@@ -69,14 +75,63 @@ export function ordinalsOf(r: CellRange): { lo: number; hi: number } {
 }
 
 /**
+ * rangeCells returns the fewest S2 cells (levels 0 to 10) whose level-10
+ * descendants are exactly the ordinals [lo, hi) (0 <= lo <= hi <= CELL_COUNT):
+ * a block of 4^k ordinals aligned on 4^k is one cell of level 10 - k. At most
+ * about 6 + 2 · 3 · 10 cells.
+ */
+export function rangeCells(lo: number, hi: number): CellId[] {
+  const out: CellId[] = [];
+  for (let o = lo; o < hi; ) {
+    let k = 0;
+    while (k < LEVEL && o % 4 ** (k + 1) === 0 && o + 4 ** (k + 1) <= hi) k++;
+    out.push(s2.cellid.parent(cellFromOrdinal(o), LEVEL - k));
+    o += 4 ** k;
+  }
+  return out;
+}
+
+/** A latitude/longitude box in degrees; `west > east` when it crosses the antimeridian. */
+export interface LatLngBox {
+  south: number;
+  west: number;
+  north: number;
+  east: number;
+}
+
+/** The padding of a cell's box, degrees: well above geo_point's quantization (~1e-7°). */
+const BOX_PAD = 1e-6;
+
+/** cellBox returns a cell's bounding box (s2js Cell.rectBound: it contains every point of the cell), padded by BOX_PAD. */
+export function cellBox(id: CellId): LatLngBox {
+  const r = s2.Cell.fromCellID(id).rectBound();
+  const deg = 180 / Math.PI;
+  const south = Math.max(-90, r.lat.lo * deg - BOX_PAD);
+  const north = Math.min(90, r.lat.hi * deg + BOX_PAD);
+  if (r.lng.isFull() || south <= -90 || north >= 90) return { south, west: -180, north, east: 180 };
+  const wrap = (x: number) => (x > 180 ? x - 360 : x < -180 ? x + 360 : x);
+  return { south, west: wrap(r.lng.lo * deg - BOX_PAD), north, east: wrap(r.lng.hi * deg + BOX_PAD) };
+}
+
+/** The prefilter of a range on geo_point fields: a document with a point of one of them in one of the range's cell boxes. */
+function boxesOf(fields: readonly string[], r: CellRange): Record<string, unknown> {
+  const { lo, hi } = ordinalsOf(r);
+  const boxes = rangeCells(lo, hi).map(cellBox);
+  const should = fields.flatMap((f) => boxes.map((b) => ({ geo_bounding_box: { [f]: { top_left: { lat: b.north, lon: b.west }, bottom_right: { lat: b.south, lon: b.east } } } })));
+  return { bool: { should, minimum_should_match: 1 } };
+}
+
+/**
  * cellRangeFilter returns the filter of the documents located in a range:
  * a keyword range on `cell` for a stamped index (which holds the parents'
  * cells only: the sample's dishes are found through has_parent), else the
- * script query over `location` and `childLocation` (parents and children alike).
+ * script query over `location` and `childLocation` (parents and children alike),
+ * behind the cells' boxes.
  */
 export function cellRangeFilter(fields: RangeFields, r: CellRange): Record<string, unknown> {
   if (fields.stamp) return { range: { cell: r.end === null ? { gte: r.start } : { gte: r.start, lt: r.end } } };
-  return { script: { script: { lang: 'painless', source: RANGE_SCRIPT, params: { location: fields.location, child: fields.childLocation, ...ordinalsOf(r) } } } };
+  const script = { script: { script: { lang: 'painless', source: RANGE_SCRIPT, params: { location: fields.location, child: fields.childLocation, ...ordinalsOf(r) } } } };
+  return { bool: { filter: [boxesOf([fields.location, ...(fields.childLocation ? [fields.childLocation] : [])], r), script] } };
 }
 
 /**
