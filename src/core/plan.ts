@@ -8,8 +8,8 @@
  *
  *     1 dual-write   publish a file whose migration lists the range in phase "dual-write";
  *                    once every writer runs it, new writes go to the old and the new owner
- *     2 copy         phase "copying": copy the range's existing restaurants with their
- *                    dishes from the old owner to the new one
+ *     2 copy         phase "copying": copy the range's existing documents (a join's
+ *                    parents with their children) from the old owner to the new one
  *     3 verify       phase "verified": both owners hold the same counts for the range
  *     4 switch       phase "switched", a new epoch: searches read the range from the new
  *                    owner; writes still go to both (the old copy is the rollback)
@@ -137,6 +137,15 @@ const range = (m: PlanMove) => `[${m.start}, ${m.end ?? 'end'})`;
 const fmt = (x: number) => x.toLocaleString('en-US');
 
 /**
+ * countsText says how many documents a set of ranges holds, by the cells file's columns: the
+ * sample's restaurants and dishes, or, for a cells file of one `docs` column (any other index,
+ * read into `restaurants`, with no dishes), its documents.
+ */
+export function countsText(c: { restaurants: number; dishes: number }): string {
+  return c.dishes === 0 ? `${fmt(c.restaurants)} documents` : `${fmt(c.restaurants)} restaurants and ${fmt(c.dishes)} dishes`;
+}
+
+/**
  * plan makes the migration plan from `current` to `candidate` over a cells
  * list (for the counts each verify step expects). Both files must be valid and
  * have no moves in progress (throws RangeError otherwise: finish a migration
@@ -229,8 +238,8 @@ function inPlace(a: Router, b: Router, d: ReturnType<typeof diffBoundaries>, bas
   for (const g of groups) {
     const ns = g.map((m) => m.n);
     const what = g.length === 1 ? `range ${range(g[0])} (${g[0].from} → ${g[0].to})` : `the ${g.length} ranges`;
-    const list = g.length === 1 ? '' : `\n${g.map((m) => `  move ${m.n}: ${range(m)} ${m.from} → ${m.to}, ${fmt(m.restaurants)} restaurants, ${fmt(m.dishes)} dishes`).join('\n')}`;
-    const counts = `${fmt(g.reduce((s, m) => s + m.restaurants, 0))} restaurants and ${fmt(g.reduce((s, m) => s + m.dishes, 0))} dishes`;
+    const list = g.length === 1 ? '' : `\n${g.map((m) => `  move ${m.n}: ${range(m)} ${m.from} → ${m.to}, ${countsText(m)}`).join('\n')}`;
+    const counts = countsText({ restaurants: g.reduce((s, m) => s + m.restaurants, 0), dishes: g.reduce((s, m) => s + m.dishes, 0) });
     const olds = [...new Set(g.map((m) => m.from))].join(', ');
     const news = [...new Set(g.map((m) => m.to))].join(', ');
     const readOld = `Searches read ${what} from the old owner (${olds}) only, and ignore the new owner's copies of it (documents in the range with _routing ${news}), so a search asking both shards counts each document once. Other ranges are unchanged.`;
@@ -248,7 +257,7 @@ function inPlace(a: Router, b: Router, d: ReturnType<typeof diffBoundaries>, bas
         publishes: true,
         title: `Start dual writes for ${what}`,
         detail: `Publish epoch ${epoch + 1}: the migration lists ${what} in phase "dual-write".${list}`,
-        writes: `A restaurant or dish in ${what} is written to both owners (${olds} and ${news}), each copy with its owner's name as routing; other documents as before.`,
+        writes: `A document in ${what} is written to both owners (${olds} and ${news}), each copy with its owner's name as routing; other documents as before.`,
         searches: readOld,
         waitFor: `Every writer runs epoch ${epoch + 1} or later (until then a write may reach the old owner only, and the copy would miss it).`,
       },
@@ -259,7 +268,7 @@ function inPlace(a: Router, b: Router, d: ReturnType<typeof diffBoundaries>, bas
         action: 'copy',
         publishes: true,
         title: `Copy ${what} to ${news}`,
-        detail: `Publish epoch ${epoch + 1} (phase "copying": routing unchanged). Copy the range's existing restaurants with their dishes from ${olds} to ${news}: read with routing ${olds} and the cell in the range, write with routing ${news} and op_type=create, so a newer document the dual writes already put there is kept.`,
+        detail: `Publish epoch ${epoch + 1} (phase "copying": routing unchanged). Copy the range's existing documents (a join's parents, then their children) from ${olds} to ${news}: read with routing ${olds} and the cell in the range, write with routing ${news} and op_type=create, so a newer document the dual writes already put there is kept.`,
         writes: `As in the previous step: both owners.`,
         searches: readOld,
         waitFor: 'The copy has finished.',
@@ -271,7 +280,7 @@ function inPlace(a: Router, b: Router, d: ReturnType<typeof diffBoundaries>, bas
         action: 'verify',
         publishes: true,
         title: `Verify the counts of ${what}`,
-        detail: `Publish epoch ${epoch + 1} (phase "verified") once the counts match: count the range's restaurants and dishes on both owners (routing ${olds}, routing ${news}); they must be equal, about ${counts} when the cells file was made, plus writes since. On a mismatch (a document deleted on the old owner while it was being copied, for example) repair and re-run the copy; do not switch.`,
+        detail: `Publish epoch ${epoch + 1} (phase "verified") once the counts match: compare the range's documents on both owners (routing ${olds}, routing ${news}); they must be equal, about ${counts} when the cells file was made, plus writes since. On a mismatch (a document deleted on the old owner while it was being copied, for example) repair and re-run the copy; do not switch.`,
         writes: 'As before: both owners.',
         searches: readOld,
         waitFor: 'Both owners hold the same counts for the range.',
@@ -307,7 +316,7 @@ function inPlace(a: Router, b: Router, d: ReturnType<typeof diffBoundaries>, bas
         action: 'delete',
         publishes: false,
         title: `Delete ${what} from ${olds}`,
-        detail: `Delete the range's restaurants and their dishes from the old owner (delete-by-query with routing ${olds} and the cell in the range), then count: none may be left. Epoch ${epoch} stays in force.`,
+        detail: `Delete the range's documents from the old owner (a join's children first; routing ${olds} and the cell in the range), then count: none may be left. Epoch ${epoch} stays in force.`,
         writes: `New owner (${news}) only.`,
         searches: readNew,
         waitFor: `The old owner holds no document of the range.`,
@@ -338,7 +347,7 @@ function reindexPlan(a: Router, b: Router, d: ReturnType<typeof diffBoundaries>,
       ? ` Both files name the index "${cur.index}": create the new one as "${newIndex}" (any unused name) and serve "${cur.index}" as an alias, moved at the switch.`
       : '';
   const ns = moves.map((m) => m.n);
-  const counts = `${fmt(all.restaurants)} restaurants and ${fmt(all.dishes)} dishes`;
+  const counts = countsText(all);
   const oldReads = `Searches use the old index "${cur.index}" with the current file's routing (${cur.numberOfShards} shards); the new index is not searched.`;
   const newReads = `Searches use the new index with the candidate's routing (${cand.numberOfShards} shards); the old index is not searched.`;
   const routingShards = cand.routingNumShards !== undefined ? ` and number_of_routing_shards ${cand.routingNumShards}` : '';
@@ -348,7 +357,7 @@ function reindexPlan(a: Router, b: Router, d: ReturnType<typeof diffBoundaries>,
       epoch: 0,
       publishes: false,
       title: `Create the new index with ${cand.numberOfShards} primary shards`,
-      detail: `${d.reindex}. Create the new index with number_of_shards ${cand.numberOfShards}${routingShards} and the same mappings (including the restaurant/dish join field).${aliasNote}`,
+      detail: `${d.reindex}. Create the new index with number_of_shards ${cand.numberOfShards}${routingShards} and the same mappings (including a join field).${aliasNote}`,
       writes: `Unchanged: the old index with the current file's routing.`,
       searches: oldReads,
       waitFor: 'The new index exists and is green.',

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { plan as makePlan, stepFile, formatBoundaryFile, type MigrationPlan } from '../../core/index.ts';
+import { countsText } from '../../core/plan.ts';
 import { parse } from '../args.ts';
 import { loadBoundaryFile, loadCells, writeFileAtomic, refuseInvalid, checkFolderTarget, resolveTarget, DEFAULT_CELLS, CliError, DEFAULT_BOUNDARIES } from '../io.ts';
 import type { Command } from '../command.ts';
 
-const n = (x: number) => x.toLocaleString('en-US');
 
 /** planText renders a plan for people: what moves, then every step with its epoch, writes and searches. */
 export function planText(p: MigrationPlan): string {
@@ -12,8 +12,8 @@ export function planText(p: MigrationPlan): string {
   if (p.kind === 'none') out += 'No document changes shard.\n';
   if (p.kind === 'reindex') out += `A new index: ${p.reindex}.\n`;
   if (p.kind === 'in-place') {
-    out += `${p.moves.length} range${p.moves.length === 1 ? '' : 's'} move between shards of the index: ${n(p.totals.restaurants)} restaurants and ${n(p.totals.dishes)} dishes (${(100 * p.totals.share).toFixed(2)}% of documents).\n`;
-    for (const m of p.moves) out += `  move ${m.n}: [${m.start}, ${m.end ?? 'end'}) ${m.from} (shard ${m.fromShard}) → ${m.to} (shard ${m.toShard}): ${n(m.restaurants)} restaurants, ${n(m.dishes)} dishes\n`;
+    out += `${p.moves.length} range${p.moves.length === 1 ? '' : 's'} move between shards of the index: ${countsText(p.totals)} (${(100 * p.totals.share).toFixed(2)}% of documents).\n`;
+    for (const m of p.moves) out += `  move ${m.n}: [${m.start}, ${m.end ?? 'end'}) ${m.from} (shard ${m.fromShard}) → ${m.to} (shard ${m.toShard}): ${countsText(m)}\n`;
   }
   if (p.renames.length > 0) out += `Shard names that change (same OpenSearch shard, nothing moves): ${p.renames.map((r) => `${r.from} → ${r.to}`).join(', ')}\n`;
   out += '\n';
@@ -33,8 +33,8 @@ export const plan: Command = {
 
 Prints an ordered, reviewable plan. When both files have the same index, shard count and
 routing shards, each range that changes OpenSearch shard goes, one at a time, through: start
-dual writes to the old and new owner; copy the range's restaurants with their dishes to the
-new owner; verify counts; switch reads with a new epoch; stop dual writes; delete from the
+dual writes to the old and new owner; copy the range's documents (a join's parents with their
+children) to the new owner; verify counts; switch reads with a new epoch; stop dual writes; delete from the
 old owner. A last step publishes the candidate. Every step names the epoch in force, what
 writers and searches do, and what must hold before the next step: the old owner is the only
 reader of a range until the switch, and searches ignore the other owner's copy, so no
