@@ -104,6 +104,15 @@ export interface CutoverState {
    * wins), and removes this list; a run killed before does it when resumed.
    */
   pending?: PendingFix[];
+  /**
+   * The versions the executor wrote on the new owner when it brought `pending`
+   * over (after the switch, so above `checkpoint.to`). The delete step's
+   * reconciliation checks them as it checks the copies both owners held at the
+   * switch: one the old owner no longer holds (a writer with a routing found
+   * before the switch deleted it there) is deleted from the new owner too,
+   * unless a writer wrote it since.
+   */
+  brought?: PendingFix[];
 }
 
 /** One document to bring onto the new owner after a switch (CutoverState.pending). */
@@ -329,16 +338,18 @@ export function parseMigrationState(value: unknown, base: BoundaryFile, source =
         const c = m.cutover;
         if (!isObj(c)) err(`${p}.cutover`, `${show(c)} is not { blockedAt, windowsMs }`);
         else {
-          reportUnknownFields(c, `${p}.cutover`, 'cutover', ['blockedAt', 'windowsMs', 'checkpoint', 'reconciled', 'pending'], err);
+          reportUnknownFields(c, `${p}.cutover`, 'cutover', ['blockedAt', 'windowsMs', 'checkpoint', 'reconciled', 'pending', 'brought'], err);
           if (c.reconciled !== undefined && typeof c.reconciled !== 'boolean') err(`${p}.cutover.reconciled`, `${show(c.reconciled)} is not a boolean`);
           if (c.checkpoint !== undefined) {
             const k = c.checkpoint;
             const seq = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >= -1;
             if (!isObj(k) || !seq(k.from) || !seq(k.to)) err(`${p}.cutover.checkpoint`, `${show(k)} is not { from, to } sequence numbers (integers >= -1)`);
           }
-          if (c.pending !== undefined) {
+          for (const key of ['pending', 'brought'] as const) {
+            const list = c[key];
+            if (list === undefined) continue;
             const ok = (x: unknown) => isObj(x) && typeof x.id === 'string' && x.id.length > 0 && typeof x.seqNo === 'number' && Number.isInteger(x.seqNo) && x.seqNo >= -1 && typeof x.term === 'number' && Number.isInteger(x.term) && x.term >= 0 && Object.keys(x).length === 3;
-            if (!Array.isArray(c.pending) || !c.pending.every(ok)) err(`${p}.cutover.pending`, `${show(c.pending)} is not an array of { id, seqNo, term } (a non-empty id, seqNo an integer >= -1, term an integer >= 0)`);
+            if (!Array.isArray(list) || !list.every(ok)) err(`${p}.cutover.${key}`, `${show(list)} is not an array of { id, seqNo, term } (a non-empty id, seqNo an integer >= -1, term an integer >= 0)`);
           }
           if (c.blockedAt !== null && !isTime(c.blockedAt)) err(`${p}.cutover.blockedAt`, `${show(c.blockedAt)} is not null or an ISO-8601 UTC time`);
           if (!Array.isArray(c.windowsMs) || !c.windowsMs.every((w) => typeof w === 'number' && Number.isFinite(w) && w >= 0)) err(`${p}.cutover.windowsMs`, `${show(c.windowsMs)} is not an array of milliseconds >= 0`);

@@ -87,7 +87,20 @@ export function rangeParents(shape: RangeShape, m: RangeOf, routing: string): Re
 
 /** The children of a range routed with `routing`: the sample's dishes (through their parent, which holds the cell), or the documents located by `childLocation`; null when the shape has none. */
 export function rangeChildren(shape: RangeShape, m: RangeOf, routing: string): Record<string, unknown> | null {
-  if (shape.stamp) return { bool: { filter: [{ term: { [JOIN_FIELD]: CHILD } }, { term: { _routing: routing } }, { has_parent: { parent_type: PARENT, query: cellRange(m) } }] } };
+  if (shape.stamp) {
+    // Through the parent (an index seeded before dishes carried their restaurant's point), or by
+    // the dish's own copy of it: a dish whose restaurant was deleted meanwhile on this owner (a
+    // copy that raced a writer's delete) has no parent to be found through, and must still be
+    // seen, so that the diff deletes it.
+    const byOwnPoint = cellRangeFilter({ location: shape.childLocation ?? '', childLocation: null, stamp: false }, m);
+    return {
+      bool: {
+        filter: [{ term: { [JOIN_FIELD]: CHILD } }, { term: { _routing: routing } }],
+        should: [{ has_parent: { parent_type: PARENT, query: cellRange(m) } }, ...(shape.childLocation ? [byOwnPoint] : [])],
+        minimum_should_match: 1,
+      },
+    };
+  }
   if (!shape.childLocation) return null;
   return { bool: { filter: [{ term: { _routing: routing } }, inRange(shape, m)], must_not: [{ exists: { field: shape.location } }] } };
 }
@@ -349,11 +362,12 @@ export async function versionsOf(client: OpenSearchClient, index: string, routin
   return out;
 }
 
-/** What applyPending did: documents written or deleted on the new owner, and those a writer had changed there since the block (kept as the writer left them). */
+/** What applyPending did: documents written or deleted on the new owner, and those a writer had changed there since the block (kept as the writer left them); `versions`, the new owner's version of each document it wrote. */
 export interface PendingCounts {
   written: number;
   deleted: number;
   kept: number;
+  versions: PendingFix[];
 }
 
 /**
@@ -367,12 +381,13 @@ export interface PendingCounts {
  * Writes bypass the routing pipeline. Throws Error naming failed items.
  */
 export async function applyPending(client: OpenSearchClient, index: string, shape: RangeShape, from: string, to: string, pending: readonly PendingFix[]): Promise<PendingCounts> {
-  const out: PendingCounts = { written: 0, deleted: 0, kept: 0 };
+  const out: PendingCounts = { written: 0, deleted: 0, kept: 0, versions: [] };
   for (let i = 0; i < pending.length; i += PAGE) {
     const chunk = pending.slice(i, i + PAGE);
     const sources = await sourcesOf(client, index, from, chunk.map((p) => p.id));
     let body = '';
     const kinds: ('written' | 'deleted')[] = [];
+    const ids: string[] = [];
     for (const p of chunk) {
       const s = sources.get(p.id);
       const cond = p.seqNo >= 0 ? { if_seq_no: p.seqNo, if_primary_term: p.term } : {};
@@ -380,20 +395,52 @@ export async function applyPending(client: OpenSearchClient, index: string, shap
         const doc = shape.stamp && kindOf(s) === 'restaurant' ? { ...s, shard: to } : s;
         body += JSON.stringify({ [p.seqNo >= 0 ? 'index' : 'create']: { _index: index, _id: p.id, routing: to, ...cond } }) + '\n' + JSON.stringify(doc) + '\n';
         kinds.push('written');
+        ids.push(p.id);
       } else if (p.seqNo >= 0) {
         body += JSON.stringify({ delete: { _index: index, _id: p.id, routing: to, ...cond } }) + '\n';
         kinds.push('deleted');
+        ids.push(p.id);
       }
     }
     if (body === '') continue;
-    const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { status: number }>[] }>('POST', '/_bulk', { query: { pipeline: '_none' }, body, timeoutMs: 120_000 });
+    const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { status: number; _seq_no?: number; _primary_term?: number }>[] }>('POST', '/_bulk', { query: { pipeline: '_none' }, body, timeoutMs: 120_000 });
     const errs = bulkErrors(res.body).filter((e) => e.status !== 409 && e.status !== 404);
     if (errs.length > 0) throw new Error(`bringing ${chunk.length} documents onto the new owner "${to}" after the switch failed for ${errs.length}: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
     res.body.items.forEach((item, k) => {
-      const st = Object.values(item)[0]?.status ?? 500;
+      const r = Object.values(item)[0] as { status?: number; _seq_no?: number; _primary_term?: number } | undefined;
+      const st = r?.status ?? 500;
       if (st === 409) out.kept++;
-      else if (st < 300) out[kinds[k]]++;
+      else if (st < 300) {
+        out[kinds[k]]++;
+        if (kinds[k] === 'written' && r?._seq_no !== undefined && r._primary_term !== undefined) out.versions.push({ id: ids[k], seqNo: r._seq_no, term: r._primary_term });
+      }
     });
   }
   return out;
+}
+
+/**
+ * deleteBroughtGoneFromOld reconciles what a switch's applyPending wrote on the
+ * new owner (`brought`: each document's version there) with the old owner:
+ * a document the old owner no longer holds was deleted there by a writer
+ * holding a routing found before the switch, so its brought copy is deleted
+ * from the new owner too, only if it is still the version brought
+ * (`if_seq_no`; a writer's later write is kept). Returns the ids deleted.
+ */
+export async function deleteBroughtGoneFromOld(client: OpenSearchClient, index: string, from: string, to: string, brought: readonly PendingFix[]): Promise<string[]> {
+  const gone: string[] = [];
+  for (let i = 0; i < brought.length; i += PAGE) {
+    const chunk = brought.slice(i, i + PAGE);
+    const onOld = await versionsOf(client, index, from, chunk.map((b) => b.id));
+    const dels = chunk.filter((b) => !onOld.has(b.id));
+    if (dels.length === 0) continue;
+    const body = dels.map((b) => JSON.stringify({ delete: { _index: index, _id: b.id, routing: to, if_seq_no: b.seqNo, if_primary_term: b.term } }) + '\n').join('');
+    const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { status: number }>[] }>('POST', '/_bulk', { body, timeoutMs: 120_000 });
+    const errs = bulkErrors(res.body).filter((e) => e.status !== 409 && e.status !== 404);
+    if (errs.length > 0) throw new Error(`deleting from the new owner "${to}" what the old owner lost after the switch failed for ${errs.length}: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''}`).join('; ')}`);
+    res.body.items.forEach((item, k) => {
+      if ((Object.values(item)[0]?.status ?? 500) === 200) gone.push(dels[k].id);
+    });
+  }
+  return gone;
 }

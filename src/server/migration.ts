@@ -22,6 +22,7 @@ import {
   applyDiff,
   applyPending,
   checkRange,
+  deleteBroughtGoneFromOld,
   countOfRange,
   deletedOnOldSince,
   idsOf,
@@ -267,7 +268,8 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
     const t = performance.now();
     const r = await applyPending(client, index, shape, m.from, m.to, pending);
     const { pending: _p, ...cut } = m.cutover!;
-    state = withCutover(state, k, cut, now());
+    // What was written is above the switch's checkpoint: the delete step reconciles it by these versions.
+    state = withCutover(state, k, { ...cut, brought: [...(cut.brought ?? []), ...r.versions] }, now());
     await save(state);
     o.progress(`${describeMove(m, k, n)}: brought ${pending.length} documents the switch left different onto "${m.to}" in ${Math.round(performance.now() - t)} ms: ${r.written} written, ${r.deleted} deleted, ${r.kept} kept as a writer left them after the switch`);
   };
@@ -311,6 +313,8 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
           if (batchNo++ === 0) await o.pause?.('copying', a.move);
         }
       }
+      // The count was taken before the copy: writers may have added or deleted documents since.
+      o.progress(`${label}: copy done: ${seen} documents read (${totalDocs} counted before the copy), ${copied.restaurants + copied.dishes} written by this migration`);
       // Per document: what writers changed during the copy, and what the copy wrote after a delete.
       // Every write after this checkpoint has a higher sequence number: the cutover re-checks those.
       let since: Checkpoint = { from: await maxSeqNo(client, index, shards.from), to: await maxSeqNo(client, index, shards.to) };
@@ -415,6 +419,11 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
         if (gone.length > 0) {
           await applyDiff(client, index, shape, m.from, m.to, { missing: [], changed: [], extra: gone });
           o.progress(`${label}: deleted from "${m.to}" ${gone.length} documents deleted on "${m.from}" after the switch (${gone.slice(0, 3).join(', ')}${gone.length > 3 ? ', …' : ''})`);
+        }
+        // And the documents the switch brought over afterwards (written above that checkpoint).
+        if (cut.brought?.length) {
+          const lost = await deleteBroughtGoneFromOld(client, index, m.from, m.to, cut.brought);
+          if (lost.length > 0) o.progress(`${label}: deleted from "${m.to}" ${lost.length} documents the switch brought over that were deleted on "${m.from}" after it (${lost.slice(0, 3).join(', ')}${lost.length > 3 ? ', …' : ''})`);
         }
         state = withCutover(state, a.move, { ...cut, reconciled: true }, now());
         await save(state);

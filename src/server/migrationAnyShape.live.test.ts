@@ -440,7 +440,7 @@ describe('geoshard migrate on an index of its own shape', () => {
     expect(meta.hash).toBe(candidate.hash);
     expect(meta.migration).toBeUndefined();
   }, 900_000);
-  it('a range switched with documents still to bring over (a hot range): a run killed before it brings them resumes by writing each only where the new owner still holds the version read under the block', async () => {
+  it('a range switched with documents still to bring over (a hot range): a run killed before it brings them resumes by writing each only where the new owner still holds the version read under the block, and the delete step removes a brought copy the old owner lost since', async () => {
     // The flat index of the first test, now on its candidate: a second move, stopped before its delete.
     const ALIAS = 'ma-flat';
     const DEST = 'ma-flat-geo';
@@ -473,7 +473,7 @@ describe('geoshard migrate on an index of its own shape', () => {
     expect(m.step).toBe('deleting');
     const router = new Router(found.base!);
     const inRange = places.map((p, k) => ({ p, k })).filter(({ p }) => router.readShard(p.lat, p.lon).name === m.from && new Router(next).readShard(p.lat, p.lon).name === m.to);
-    const [a, b, c] = inRange.slice(0, 3);
+    const [a, b, c, e, f] = inRange.slice(0, 5);
     const src = (k: number, title: string) => ({ title, country: places[k].country, pop: 7, tag: 'w', spot: { lat: places[k].lat, lon: places[k].lon } });
     const put = async (id: string, routing: string, body: Record<string, unknown>) =>
       (await client.request<{ _seq_no: number; _primary_term: number }>('PUT', `/${DEST}/_doc/${id}`, { query: { routing, pipeline: '_none', refresh: 'true' }, body })).body;
@@ -492,7 +492,19 @@ describe('geoshard migrate on an index of its own shape', () => {
       { id: `s${b.k}`, seqNo: bNew._seq_no, term: bNew._primary_term },
       { id: `s${c.k}`, seqNo: -1, term: 0 },
     ];
-    await writeMeta(client, ALIAS, withState(found.meta, withCutover(state, 0, { ...m.cutover!, pending }, new Date().toISOString())));
+    // E and F: brought over by an earlier run (their versions on the new owner recorded), then deleted on the old owner by a
+    // writer holding a routing found before the switch; F was written again on the new owner since (a writer's: it stays).
+    const eNew = await put(`s${e.k}`, m.to, src(e.k, 'E brought'));
+    const fNew = await put(`s${f.k}`, m.to, src(f.k, 'F brought'));
+    await put(`s${f.k}`, m.to, src(f.k, 'F written after'));
+    for (const x of [e, f]) await client.request('DELETE', `/${DEST}/_doc/s${x.k}`, { query: { routing: m.from, refresh: 'true' }, okStatuses: [404] });
+    const brought = [
+      { id: `s${e.k}`, seqNo: eNew._seq_no, term: eNew._primary_term },
+      { id: `s${f.k}`, seqNo: fNew._seq_no, term: fNew._primary_term },
+    ];
+    // The delete step's reconciliation has not run yet (a run killed right after the switch).
+    const { reconciled: _r, ...cut } = m.cutover!;
+    await writeMeta(client, ALIAS, withState(found.meta, withCutover(state, 0, { ...cut, pending, brought }, new Date().toISOString())));
 
     const resumed = await cli('migrate', '--candidate', nextPath, '--cells', cellsPath, '--grace-ms', '100', '--config', join(dir, 'flat.config.json'));
     expect(resumed.code, resumed.err).toBe(0);
@@ -502,6 +514,10 @@ describe('geoshard migrate on an index of its own shape', () => {
     expect((await on(`s${b.k}`, m.to))._source?.title).toBe('B after the switch');
     expect((await on(`s${c.k}`, m.to))._source?.title).toBe('C created');
     for (const x of [a, b, c]) expect((await on(`s${x.k}`, m.from)).found).toBe(false);
+    // The reconciliation deleted E (still the version brought) and kept F (written since).
+    expect(resumed.err).toMatch(new RegExp(`deleted from "${m.to}" 1 documents the switch brought over that were deleted on "${m.from}" after it \\(s${e.k}\\)`));
+    expect((await on(`s${e.k}`, m.to)).found).toBe(false);
+    expect((await on(`s${f.k}`, m.to))._source?.title).toBe('F written after');
     const audit = await cli('audit', '--index', ALIAS, '--field', 'spot');
     expect(audit.code, audit.out + audit.err).toBe(0);
   }, 600_000);
