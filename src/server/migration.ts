@@ -64,11 +64,6 @@ export function withState(meta: IndexMeta, state: MigrationState | null): IndexM
 
 export { rangeParents, rangeChildren, shapeOfMeta, type RangeShape };
 
-/** countRange counts one owner's copy of a range by kind (after a refresh, so the last writes are seen). */
-export async function countRange(client: OpenSearchClient, index: string, shape: RangeShape, m: Pick<MoveState, 'start' | 'end'>, routing: string): Promise<DocCounts> {
-  return countOfRange(client, index, shape, m, routing);
-}
-
 type Hit = { _id: string; _source?: Record<string, unknown>; sort: unknown[] };
 
 /**
@@ -293,7 +288,7 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
       const label = describeMove(m, a.move, n);
       const shards = { from: shardOf.get(m.from)!, to: shardOf.get(m.to)! };
       await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
-      const total = await countRange(client, index, shape, m, m.from);
+      const total = await countOfRange(client, index, shape, m, m.from);
       const totalDocs = total.restaurants + total.dishes;
       let seen = 0;
       let copied = { ...m.copied };
@@ -441,7 +436,7 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
         const parents = await deleteAll(client, index, m.from, rangeParents(shape, m, m.from), o.batch);
         o.progress(`${label}: deleted ${parents} ${kinds.parents} from ${m.from}`);
         await client.request('POST', `/${encodeURIComponent(index)}/_refresh`, { timeoutMs: 120_000 });
-        left = await countRange(client, index, shape, m, m.from);
+        left = await countOfRange(client, index, shape, m, m.from);
         if (left.restaurants + left.dishes === 0) break;
         o.progress(`${label}: ${countsText(left)} were written to the old owner "${m.from}" during the delete (a writer on an older epoch): deleting again after ${o.graceMs} ms`);
         await wait(o.graceMs);
