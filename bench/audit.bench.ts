@@ -19,9 +19,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { auditIndex } from '../src/server/audit.ts';
-import { ROOT, liveClient } from '../src/server/testkit.ts';
-import type { OpenSearchClient } from '../src/server/opensearch.ts';
+import { auditIndex } from '../src/ops/audit/audit.ts';
+import { ROOT, liveClient } from '../src/testing/testkit.ts';
+import type { OpenSearchClient } from '../src/cluster/client.ts';
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

@@ -11,7 +11,7 @@
  *             off, async translog, 2,000 documents a request, 2 in flight, explicit routing,
  *             `pipeline=_none`). Timed from `PUT /<index>` to the end of the final refresh.
  *   pipeline: as bulk, but every document sent with no routing (restaurants without their
- *             `cell` and `shard` fields) and the index's routing pipeline (src/server/pipeline.ts
+ *             `cell` and `shard` fields) and the index's routing pipeline (src/ops/routing/ingestPipeline.ts
  *             installPipeline, installed after the index is created, inside the clock) routes
  *             each: what the pipeline costs against client-side routing.
  *   spread:   (only when named in --paths) as bulk, the restaurants in stride order (0, 64,
@@ -36,13 +36,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
 import { Router } from '../src/core/index.ts';
-import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
-import { indexBody } from '../src/server/indexSpec.ts';
-import { docsOf, sampleOf } from '../src/server/sample.ts';
-import { bulkErrors, seedIndex } from '../src/server/seeder.ts';
-import { installPipeline } from '../src/server/pipeline.ts';
+import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { indexBody } from '../src/opensearch/indexSpec.ts';
+import { docsOf, sampleOf } from '../src/data/sample.ts';
+import { bulkErrors, seedIndex } from '../src/ops/seed/seeder.ts';
+import { installPipeline } from '../src/ops/routing/ingestPipeline.ts';
 import { pipelineId } from '../src/opensearch/pipeline.ts';
-import { derivedFile, ROOT } from '../src/server/testkit.ts';
+import { derivedFile, ROOT } from '../src/testing/testkit.ts';
 import { readNodeStats } from '../src/server/measure.ts';
 
 const argv = process.argv.slice(2);

@@ -15,12 +15,12 @@
  * the same cells file, or the bench fails. Needs a node (OPENSEARCH_URL).
  */
 import os from 'node:os';
-import { readIndexCells } from '../src/server/cellsReader.ts';
-import { liveClient } from '../src/server/testkit.ts';
+import { readIndexCells } from '../src/ops/cells/cellsReader.ts';
+import { liveClient } from '../src/testing/testkit.ts';
 import { CellCounter } from '../src/core/index.ts';
 import { pointOf } from '../src/opensearch/documents.ts';
 import { SAMPLE_CONFIG, withOverrides } from '../src/opensearch/indexConfig.ts';
-import type { OpenSearchClient } from '../src/server/opensearch.ts';
+import type { OpenSearchClient } from '../src/cluster/client.ts';
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

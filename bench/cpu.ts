@@ -12,7 +12,7 @@
  * reader, src/server/measure.ts readNodeStats).
  */
 import { readFileSync } from 'node:fs';
-import type { OpenSearchClient } from '../src/server/opensearch.ts';
+import type { OpenSearchClient } from '../src/cluster/client.ts';
 import { readNodeStats } from '../src/server/measure.ts';
 
 /** A reader of the cluster's CPU time: ms used so far by all its nodes' processes, and where it is read from. */

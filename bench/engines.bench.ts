@@ -20,17 +20,17 @@
  * the bench fails. Needs a node (OPENSEARCH_URL).
  */
 import os from 'node:os';
-import { readIndexCells } from '../src/server/cellsReader.ts';
-import { readIndexCellsInCluster } from '../src/server/cellsEngine.ts';
-import { auditIndex, type AuditEngine } from '../src/server/audit.ts';
-import { derivedFile, liveClient } from '../src/server/testkit.ts';
-import { indexMeta, indexSettings } from '../src/server/indexSpec.ts';
+import { readIndexCells } from '../src/ops/cells/cellsReader.ts';
+import { readIndexCellsInCluster } from '../src/ops/cells/cellsEngine.ts';
+import { auditIndex, type AuditEngine } from '../src/ops/audit/audit.ts';
+import { derivedFile, liveClient } from '../src/testing/testkit.ts';
+import { indexMeta, indexSettings } from '../src/opensearch/indexSpec.ts';
 import { Router } from '../src/core/index.ts';
 import { mulberry32 } from '../src/core/prng.ts';
 import { SAMPLE_CONFIG, type IndexConfig } from '../src/opensearch/indexConfig.ts';
 import { loadGazetteer } from '../src/data/places.ts';
 import { cpuReader } from './cpu.ts';
-import { PLACES_CONFIG } from '../src/server/places.ts';
+import { PLACES_CONFIG } from '../src/ops/seed/places.ts';
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

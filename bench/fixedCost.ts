@@ -7,7 +7,7 @@
  * bench/cpu.ts, two rounds. The README's "why 6× is not reached" uses it
  * beside bench:settings' figures. Index default: geoshard-bench-large.
  */
-import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
+import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
 import { cpuReader } from './cpu.ts';
 
 const client = new OpenSearchClient({ ...configFromEnv(), timeoutMs: 60000 });

@@ -12,7 +12,7 @@
  *   4. the move back (timed for the cutover windows only), so the index is ready for the next run.
  *
  * `--ranges K` moves K boundaries (default 2). `--writer` runs a writer beside both moves
- * (src/server/writeLoad.ts: creates, full updates and deletes through both write paths, half in
+ * (src/testing/writeLoad.ts: creates, full updates and deletes through both write paths, half in
  * the moving ranges); the searches are then filtered by a diet its dishes lack, and afterwards
  * every acknowledged write is checked (lost, duplicated, orphaned, stale, misplaced). Either way
  * the bench reports each range's cutover window (how long writes were blocked) and its p50/p99.
@@ -26,11 +26,11 @@ import { join, resolve } from 'node:path';
 import os from 'node:os';
 import { Router, formatBoundaryFile } from '../src/core/index.ts';
 import { mulberry32 } from '../src/core/testutil.ts';
-import { getIndexMeta, seedIndex } from '../src/server/seeder.ts';
-import { sampleOf } from '../src/server/sample.ts';
-import { movedCandidate } from '../src/server/migrationFixture.ts';
-import { ROOT, derivedFile, liveClient, startApi, getJson, type RunningApi } from '../src/server/testkit.ts';
-import { WriteLoad, type WriteCheck } from '../src/server/writeLoad.ts';
+import { getIndexMeta, seedIndex } from '../src/ops/seed/seeder.ts';
+import { sampleOf } from '../src/data/sample.ts';
+import { movedCandidate } from '../src/testing/migrationFixture.ts';
+import { ROOT, derivedFile, liveClient, startApi, getJson, type RunningApi } from '../src/testing/testkit.ts';
+import { WriteLoad, type WriteCheck } from '../src/testing/writeLoad.ts';
 import { cellOrdinal, ordinalAt, parseToken } from '../src/core/index.ts';
 
 const argv = process.argv.slice(2);

@@ -28,13 +28,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Router } from '../src/core/index.ts';
-import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
-import { indexBody } from '../src/server/indexSpec.ts';
-import { docsOf, sampleOf, type Doc } from '../src/server/sample.ts';
-import { bulkErrors } from '../src/server/seeder.ts';
-import { installPipeline } from '../src/server/pipeline.ts';
+import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { indexBody } from '../src/opensearch/indexSpec.ts';
+import { docsOf, sampleOf, type Doc } from '../src/data/sample.ts';
+import { bulkErrors } from '../src/ops/seed/seeder.ts';
+import { installPipeline } from '../src/ops/routing/ingestPipeline.ts';
 import { pipelineId } from '../src/opensearch/pipeline.ts';
-import { derivedFile, ROOT } from '../src/server/testkit.ts';
+import { derivedFile, ROOT } from '../src/testing/testkit.ts';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);

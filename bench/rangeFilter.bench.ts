@@ -14,8 +14,8 @@
  * Both filters must count the same documents, or the bench fails. Needs a node (OPENSEARCH_URL).
  */
 import os from 'node:os';
-import { derivedFile, liveClient } from '../src/server/testkit.ts';
-import { indexMeta, indexSettings } from '../src/server/indexSpec.ts';
+import { derivedFile, liveClient } from '../src/testing/testkit.ts';
+import { indexMeta, indexSettings } from '../src/opensearch/indexSpec.ts';
 import { CELL_COUNT, Router } from '../src/core/index.ts';
 import { tokenOfOrdinal } from '../src/core/cells.ts';
 import { mulberry32 } from '../src/core/prng.ts';

@@ -27,9 +27,9 @@ import { join, resolve } from 'node:path';
 import { Router, formatBoundaryFile, splitShard, type BoundaryFile } from '../src/core/index.ts';
 import { mulberry32 } from '../src/core/testutil.ts';
 import { loadCells, DEFAULT_CELLS } from '../src/cli/io.ts';
-import { sampleOf } from '../src/server/sample.ts';
-import { getIndexMeta } from '../src/server/seeder.ts';
-import { ROOT, derivedFile, ensureSeeded, liveClient } from '../src/server/testkit.ts';
+import { sampleOf } from '../src/data/sample.ts';
+import { getIndexMeta } from '../src/ops/seed/seeder.ts';
+import { ROOT, derivedFile, ensureSeeded, liveClient } from '../src/testing/testkit.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: number) => {

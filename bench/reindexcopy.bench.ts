@@ -4,12 +4,12 @@
  * run, on an index the bench only reads (default `places`, 135,233 documents, flat, field geo).
  * Per round, one after the other:
  *
- *   copy      runReindex (src/server/reindex.ts) from SRC into rf-copy-new (the bundled
+ *   copy      runReindex (src/ops/reindex/reindex.ts) from SRC into rf-copy-new (the bundled
  *             boundaries: 15 shards), to the end of its verify (stopped there by the verify
  *             pause point: no catch-up, no write block, no alias: SRC is never written); its
  *             documents/s is the copy's own figure (the last progress line);
  *   old copy  the same from `--old` (a reindex.ts that copies through DEST's pipeline, e.g.
- *             src/server/reindex.ts of a checkout before commit a429dae), when given, into rf-copy-old;
+ *             src/ops/reindex/reindex.ts of a checkout before commit a429dae), when given, into rf-copy-old;
  *   plain     SRC's documents, read into memory first, sent with plain `_bulk` (no routing, no
  *             pipeline, 5,000 per request, 3 in flight: the copy's batch and concurrency) into
  *             rf-copy-plain (SRC's mapping, the same shard count, the same load settings);
@@ -21,9 +21,9 @@
  * before and after each step are printed beside it. Needs OPENSEARCH_URL. Writes only rf-copy-*.
  */
 import os from 'node:os';
-import { derivedFile, liveClient } from '../src/server/testkit.ts';
-import { LOAD_SETTINGS, bulkErrors } from '../src/server/seeder.ts';
-import * as current from '../src/server/reindex.ts';
+import { derivedFile, liveClient } from '../src/testing/testkit.ts';
+import { LOAD_SETTINGS, bulkErrors } from '../src/ops/seed/seeder.ts';
+import * as current from '../src/ops/reindex/reindex.ts';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, dflt: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : dflt);

@@ -30,8 +30,8 @@ import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { mulberry32 } from '../src/core/testutil.ts';
 import { loadGazetteer } from '../src/data/places.ts';
-import { OpenSearchError } from '../src/server/opensearch.ts';
-import { ROOT, liveClient } from '../src/server/testkit.ts';
+import { OpenSearchError } from '../src/cluster/client.ts';
+import { ROOT, liveClient } from '../src/testing/testkit.ts';
 import { cpuReader } from './cpu.ts';
 
 const argv = process.argv.slice(2);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Router } from '../src/core/index.ts';
 import { planRouted, planAll, type Plan } from '../src/server/search.ts';
 import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
-import { ROOT } from '../src/server/testkit.ts';
+import { ROOT } from '../src/testing/testkit.ts';
 
 /** One search and its two plans. */
 export interface Job {

@@ -34,10 +34,10 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
 import { Router } from '../src/core/index.ts';
-import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
-import { getIndexMeta } from '../src/server/seeder.ts';
+import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { getIndexMeta } from '../src/ops/seed/seeder.ts';
 import { buildSearchBody, type Plan } from '../src/server/search.ts';
-import { ROOT, derivedFile } from '../src/server/testkit.ts';
+import { ROOT, derivedFile } from '../src/testing/testkit.ts';
 import { jobsFor as jobsOf, type Job } from './searchJobs.ts';
 import { cpuReader, type CpuReader } from './cpu.ts';
 

@@ -8,7 +8,7 @@
  *
  * Dishes do not carry `cell` (it is a restaurant field), so the copy adds it:
  * each dish gets its restaurant's, from a map restaurant id → cell built from
- * the sample (src/server/sample.ts), the same restaurants the source index was
+ * the sample (src/data/sample.ts), the same restaurants the source index was
  * seeded with. The documents are scrolled out of the source and bulk-written
  * with their `_routing` (the test distribution has no reindex module), so
  * every document stays on its shard. The
@@ -17,11 +17,11 @@
  * first if it exists.
  */
 import { Router } from '../src/core/index.ts';
-import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
-import { getIndexMeta } from '../src/server/seeder.ts';
-import { indexBody, indexMeta } from '../src/server/indexSpec.ts';
-import { sampleOf } from '../src/server/sample.ts';
-import { derivedFile } from '../src/server/testkit.ts';
+import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { getIndexMeta } from '../src/ops/seed/seeder.ts';
+import { indexBody, indexMeta } from '../src/opensearch/indexSpec.ts';
+import { sampleOf } from '../src/data/sample.ts';
+import { derivedFile } from '../src/testing/testkit.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: string) => {

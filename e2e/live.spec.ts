@@ -13,7 +13,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { Router, KM_PER_MILE } from '../src/core/index.ts';
 import { formatShardCount } from '../src/core/searches.ts';
-import type { OpenSearchClient } from '../src/server/opensearch.ts';
+import type { OpenSearchClient } from '../src/cluster/client.ts';
 import { shardColor, toBytes } from '../src/app/shell/palette.ts';
 import { ensureLiveIndex, file } from './liveIndex.ts';
 import { openExplorer, liveOn as switchLiveOn } from './explorer.ts';

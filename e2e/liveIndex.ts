@@ -9,9 +9,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from '@playwright/test';
-import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
-import { getIndexMeta } from '../src/server/seeder.ts';
-import { DOC_SHAPE, docShapeOf } from '../src/server/indexSpec.ts';
+import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { getIndexMeta } from '../src/ops/seed/seeder.ts';
+import { DOC_SHAPE, docShapeOf } from '../src/opensearch/indexSpec.ts';
 
 import { E2E_BOUNDARIES, ROOT, e2eFile } from './e2eIndex.ts';
 

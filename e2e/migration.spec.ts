@@ -3,7 +3,7 @@
  * counts, the epoch), then settled. /api/status is answered by page.route in
  * the server's wire shape (MigrationStatus), one answer per step a real
  * `geoshard migrate` writes; the real path (the CLI on a real node, the API
- * reading its _meta) is covered by src/server/migration.live.test.ts.
+ * reading its _meta) is covered by src/ops/migrate/migration.live.test.ts.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { centreBlock } from './globePixels.ts';

@@ -19,7 +19,7 @@ import { centreBlock } from './globePixels.ts';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Router } from '../src/core/index.ts';
-import type { OpenSearchClient } from '../src/server/opensearch.ts';
+import type { OpenSearchClient } from '../src/cluster/client.ts';
 import { ensureLiveIndex, file, ROOT } from './liveIndex.ts';
 import { fromHex, toBytes } from '../src/app/shell/palette.ts';
 import { COPY_COLOURS, NODE_PALETTE } from '../src/app/nodes/regionColours.ts';

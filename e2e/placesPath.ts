@@ -16,9 +16,9 @@ import { promisify } from 'node:util';
 import { Client } from '@opensearch-project/opensearch';
 import { parseBoundaryFile, type BoundaryFile } from '../src/core/index.ts';
 import { GeoIndexer, type BulkDoc } from '../src/opensearch/index.ts';
-import { OpenSearchClient, configFromEnv } from '../src/server/opensearch.ts';
-import { getIndexMeta } from '../src/server/seeder.ts';
-import { indexMeta } from '../src/server/indexSpec.ts';
+import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { getIndexMeta } from '../src/ops/seed/seeder.ts';
+import { indexMeta } from '../src/opensearch/indexSpec.ts';
 import { ROOT } from './e2eIndex.ts';
 
 /** The flat index the path starts from (EXP_PLACES_SOURCE overrides it, e.g. for a copy of your own). */

@@ -2,7 +2,7 @@
  * Write mode on the real path: the explorer's server (scripts/start.mjs's
  * startExplorer, in this worker) runs with GEOSHARD_WRITES=1 and a boundary
  * file for an index of its own (`gs-ui-write`: the bundled boundaries under
- * another index name, src/server/testkit.ts derivedFile), against the real
+ * another index name, src/testing/testkit.ts derivedFile), against the real
  * node at OPENSEARCH_URL (default http://127.0.0.1:9200). The page opens
  * that same file (?boundaries=), so the globe, the browser's core and the API
  * route alike. A click on the globe writes a restaurant; the panel's core
@@ -16,8 +16,8 @@ import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Router, formatBoundaryFile } from '../src/core/index.ts';
-import { derivedFile, ensureSeeded, liveClient } from '../src/server/testkit.ts';
-import type { OpenSearchClient } from '../src/server/opensearch.ts';
+import { derivedFile, ensureSeeded, liveClient } from '../src/testing/testkit.ts';
+import type { OpenSearchClient } from '../src/cluster/client.ts';
 
 /** This spec's own index: no user index and no other test shares it. */
 const INDEX = 'gs-ui-write';

@@ -16,7 +16,7 @@
 //                                                 and node certificate made with openssl at the first start (certs/), the
 //                                                 security index initialised from our internal_users.yml (the admin:
 //                                                 OPENSEARCH_ADMIN_PASSWORD, else generated) and roles_mapping.yml, then on
-//                                                 every start the roles of src/server/roles.json, one user per role and one
+//                                                 every start the roles of src/cluster/roles.json, one user per role and one
 //                                                 for readall_and_monitor (generated passwords) set through the plugin's
 //                                                 REST API; credentials in secure.json (0600). Its own folder
 //                                                 opensearch-<version>-secure; give --secure to stop/status/env as well.

@@ -23,3 +23,6 @@ export function counts(e: Edge): boolean;
 export function circles(g: Graph, keep?: (e: Edge) => boolean): Edge[][];
 export function backArrows(g: Pick<Graph, 'edges'>): Edge[];
 export function describeCircle(path: Edge[]): string;
+export const ORDER: string[];
+export const NOT_HELPERS: Map<string, string>;
+export function testHelpersOutside(g: Graph): string[];

@@ -21,20 +21,37 @@ import ts from 'typescript';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
 
-/** The layers, lowest first: a file may import its own layer and the layers listed before it in LOWER. */
+/**
+ * The rooms, lowest first. A production file may import its own room and the rooms listed
+ * before it in ORDER, except the explorer (src/app), which stands apart and imports the core and
+ * SHARED only, and the test helpers (src/testing), which production code never imports.
+ *   core            the routing core (pure TypeScript)
+ *   opensearch      the package's `geoshard/opensearch`: what a library user needs beside the core
+ *   data            the synthetic dataset, the sample's documents, the optional peers' loader
+ *   cluster         the connection: client, TLS, privileges, the environment
+ *   ops/routing     the routing pipeline on the cluster and the checks that the engine routes as the file says
+ *   ops/compare     two large document streams compared with bounded memory
+ *   ops/cells       the density of an index
+ *   ops/seed        the samples and how they are loaded
+ *   ops/migrate     moving a range on a live index (its cutover and lock)
+ *   ops/audit       finding misplaced documents
+ *   ops/reindex     adopting an index behind an alias, phase by phase
+ *   server          the HTTP server: the live API, its wire contract, the explorer's static files
+ *   cli             the `geoshard` command line
+ *   docs            the docs' generator and checks (above the CLI, whose commands they describe)
+ */
+export const ORDER = ['core', 'opensearch', 'data', 'cluster', 'ops/routing', 'ops/compare', 'ops/cells', 'ops/seed', 'ops/migrate', 'ops/audit', 'ops/reindex', 'server', 'cli', 'docs'];
+
+/** What each room may import besides itself: the rooms below it. */
 export const LOWER = {
-  core: [],
-  opensearch: ['core'],
-  data: ['core'],
-  server: ['core', 'opensearch', 'data'],
-  cli: ['core', 'opensearch', 'data', 'server'],
-  // The docs' generator and checks (src/docs): above the CLI, whose commands they describe.
-  docs: ['core', 'opensearch', 'data', 'server', 'cli'],
+  ...Object.fromEntries(ORDER.map((room, i) => [room, ORDER.slice(0, i)])),
   app: ['core'],
+  // Test helpers: used by tests only, so they may drive any room (never the explorer).
+  testing: ORDER,
 };
 
-/** The server's files the explorer may import (browser-safe: no Node modules, no client). */
-export const SHARED = [/^src\/server\/wire(\.ts|\/)/, /^src\/server\/measureStats\.ts$/];
+/** The files of higher rooms the explorer may import (browser-safe: no Node modules, no client). */
+export const SHARED = [/^src\/server\/wire(\.ts|\/)/, /^src\/server\/measureStats\.ts$/, /^src\/cluster\/redact\.ts$/];
 
 /** The store's type modules: a type-only import of one may close a circle (the slices pattern). */
 export const STORE_TYPES = ['src/app/shell/types.ts', 'src/app/shell/store.ts'];
@@ -50,8 +67,11 @@ function walk(dir) {
   return out;
 }
 
-/** layerOf names a file's layer: the folder under src/ (`core`, `server`, …). */
-export const layerOf = (file) => file.split('/')[1];
+/** layerOf names a file's room: the folder under src/ (`core`, `server`, …), and under src/ops the one below it (`ops/migrate`). */
+export const layerOf = (file) => {
+  const [, top, sub] = file.split('/');
+  return top === 'ops' ? `ops/${sub}` : top;
+};
 
 /** isTest says whether a file is a test or a test's helper (*.testing.ts) (exempt from the layer rule, never from the circle rule). */
 export const isTest = (file) => /\.(test|testing)\.tsx?$/.test(file);
@@ -180,9 +200,35 @@ export function backArrows({ edges }) {
     const a = layerOf(e.from);
     const b = layerOf(e.to);
     if (a === b) return false;
-    if (a === 'app' && b === 'server' && SHARED.some((r) => r.test(e.to))) return false;
+    if (a === 'app' && SHARED.some((r) => r.test(e.to))) return false;
     return !(LOWER[a] ?? []).includes(b);
   });
+}
+
+/**
+ * Files outside src/testing that only tests import, and why each is not a test helper in
+ * production source: the package's entry points (tests import them as a user would), a script
+ * run by hand, and the core's own test helpers, which stay in src/core so that the core's tests
+ * import nothing but the core (src/core/tsconfig.json leaves them out of the core's build).
+ */
+export const NOT_HELPERS = new Map([
+  ['src/core/ops.ts', 'the `geoshard/ops` entry'],
+  ['src/opensearch/index.ts', 'the `geoshard/opensearch` entry'],
+  ['src/data/generate.ts', 'npm run data:generate'],
+  ['src/core/testutil.ts', "the core's test helper"],
+  ['src/core/reference/regionCoverer.ts', "the core's reference covering for its tests"],
+]);
+
+/**
+ * testHelpersOutside lists the files outside src/testing that only tests (and test helpers)
+ * import: test helpers in production source (NOT_HELPERS says which are not). A file nothing
+ * imports is an entry point (a command, a worker, a child process), not a helper.
+ */
+export function testHelpersOutside({ files, edges }) {
+  const importers = new Map(files.map((f) => [f, []]));
+  for (const e of edges) importers.get(e.to)?.push(e.from);
+  const testOnly = (f) => isTest(f) || layerOf(f) === 'testing';
+  return files.filter((f) => !testOnly(f) && !NOT_HELPERS.has(f) && layerOf(f) !== 'app' && importers.get(f).length > 0 && importers.get(f).every(testOnly)).sort();
 }
 
 /** describeCircle writes a circle as "a.ts → b.ts → a.ts" with each type-only step marked. */

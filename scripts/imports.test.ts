@@ -1,22 +1,24 @@
 /**
- * The house's two import rules (issue 31), over every file of src/ (scripts/imports.mjs reads the
- * graph and says why each rule is what it is):
+ * The house's import rules, over every file of src/ (scripts/imports.mjs reads the graph and says
+ * why each rule is what it is):
  *   - no import circle (value imports never; type-only ones only to compose the store's type);
- *   - no arrow back up: core < opensearch, data < server < cli; the explorer (src/app) apart,
- *     importing the core and the server's shared wire contract only; tests exempt.
+ *   - rooms in order (ORDER): a production file imports its own room and the rooms below it;
+ *     the explorer (src/app) apart, importing the core and the shared wire contract only; tests
+ *     exempt;
+ *   - test helpers live in src/testing, and no production file imports them.
  * A failure names each circle as its path of imports, and each arrow back up as from → to.
  */
 import { describe, it, expect } from 'vitest';
-import { graph, circles, backArrows, describeCircle, LOWER, STORE_TYPES } from './imports.mjs';
+import { graph, circles, backArrows, describeCircle, testHelpersOutside, LOWER, ORDER, STORE_TYPES, layerOf } from './imports.mjs';
 
 const g = graph();
 
 describe('the import graph of src/', () => {
   it('is read with type-only imports told apart from value imports', () => {
     const edge = (from: string, to: string) => g.edges.find((e) => e.from === from && e.to === to);
-    // src/server/reindex/state.ts: `import type { OpenSearchClient } from '../opensearch.ts'` and a value import of indexMeta.ts.
-    expect(edge('src/server/reindex/state.ts', 'src/server/opensearch.ts')?.type).toBe(true);
-    expect(edge('src/server/reindex/state.ts', 'src/server/indexMeta.ts')?.type).toBe(false);
+    // src/ops/reindex/state.ts imports the client's type only; reindex.ts imports state.ts's values.
+    expect(edge('src/ops/reindex/state.ts', 'src/cluster/client.ts')?.type).toBe(true);
+    expect(edge('src/ops/reindex/reindex.ts', 'src/ops/reindex/state.ts')?.type).toBe(false);
     // A dynamic import() counts as a value import (the CLI's lazy command table).
     expect(g.edges.some((e) => e.from === 'src/cli/main.ts' && e.to.startsWith('src/cli/commands/') && !e.type)).toBe(true);
     expect(g.files.length).toBeGreaterThan(300);
@@ -26,8 +28,18 @@ describe('the import graph of src/', () => {
     expect(circles(g).map(describeCircle)).toEqual([]);
   });
 
-  it('has no import from a lower layer into a higher one', () => {
+  it('has no import from a lower room into a higher one', () => {
     expect(backArrows(g).map((e) => `${e.from} → ${e.to} (${e.spec})`)).toEqual([]);
+  });
+
+  it('keeps every test helper in src/testing, imported by no production file', () => {
+    expect(testHelpersOutside(g)).toEqual([]);
+    const intoTesting = g.edges.filter((e) => layerOf(e.to) === 'testing' && !/\.(test|testing)\.tsx?$/.test(e.from) && layerOf(e.from) !== 'testing');
+    expect(intoTesting.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+  });
+
+  it('puts every file of src/ in a room', () => {
+    expect(g.files.filter((f) => !(layerOf(f) in LOWER)).sort()).toEqual([]);
   });
 });
 
@@ -56,17 +68,40 @@ describe('the checks themselves', () => {
       e('src/data/places.ts', 'src/server/optionalPeer.ts'),
       e('src/core/plan.ts', 'src/opensearch/meta.ts', true),
       e('src/app/write/writeSlice.ts', 'src/server/wire.ts', true),
-      e('src/app/x.ts', 'src/server/opensearch.ts'),
-      e('src/opensearch/indexer.test.ts', 'src/server/testkit.ts'),
+      e('src/app/x.ts', 'src/cluster/client.ts'),
+      e('src/opensearch/indexer.test.ts', 'src/testing/testkit.ts'),
       e('src/server/api.ts', 'src/app/shell/store.ts', true),
     ];
     expect(backArrows({ edges }).map((x) => `${x.from} → ${x.to}`)).toEqual([
       'src/data/places.ts → src/server/optionalPeer.ts',
       'src/core/plan.ts → src/opensearch/meta.ts',
-      'src/app/x.ts → src/server/opensearch.ts',
+      'src/app/x.ts → src/cluster/client.ts',
       'src/server/api.ts → src/app/shell/store.ts',
     ]);
-    // Every folder under src/ is a layer (src/docs: the docs' generator and checks, above the CLI).
-    expect(Object.keys(LOWER).sort()).toEqual(['app', 'cli', 'core', 'data', 'docs', 'opensearch', 'server']);
+    // Every folder under src/ is a room (src/docs: the docs' generator and checks, above the CLI).
+    expect(Object.keys(LOWER).sort()).toEqual(['app', ...ORDER, 'testing'].sort());
+  });
+
+  it('fail on the old layout: the connection importing the wire contract, the compare room reading reindex files, a production file importing a test helper', () => {
+    const edges = [
+      // Before the rooms: the client took redactUrl from the wire contract, the tile reader its shard reader from reindex/.
+      e('src/cluster/client.ts', 'src/server/wire.ts'),
+      e('src/ops/compare/tileParts.ts', 'src/ops/reindex/shards.ts'),
+      e('src/ops/migrate/migrationRouting.ts', 'src/server/wire.ts', true),
+      e('src/server/api.ts', 'src/testing/testkit.ts'),
+      // Allowed: a room imports a lower one; a test helper drives any room.
+      e('src/ops/reindex/reindex.ts', 'src/ops/migrate/migration.ts'),
+      e('src/testing/testkit.ts', 'src/server/api.ts'),
+    ];
+    expect(backArrows({ edges }).map((x) => `${x.from} → ${x.to}`)).toEqual([
+      'src/cluster/client.ts → src/server/wire.ts',
+      'src/ops/compare/tileParts.ts → src/ops/reindex/shards.ts',
+      'src/ops/migrate/migrationRouting.ts → src/server/wire.ts',
+      'src/server/api.ts → src/testing/testkit.ts',
+    ]);
+    // The old layout kept test helpers beside production files (the test kit in the server's folder), imported by tests only.
+    const files = ['src/server/testkit.ts', 'src/server/api.ts', 'src/server/api.live.test.ts'];
+    const old = { files, edges: [e('src/server/api.live.test.ts', 'src/server/testkit.ts'), e('src/server/testkit.ts', 'src/server/api.ts')] };
+    expect(testHelpersOutside(old)).toEqual(['src/server/testkit.ts']);
   });
 });

@@ -12,7 +12,7 @@
 #   7. a 1-node OpenSearch 3.8 on a free port and the live subset that checks the engine itself:
 #      shard names and verify-routing (routing.live), routed = unrouted (api.live), drift and
 #      failures (failures.live), the routing pipeline's fidelity (pipeline.live); 8. a secured 2.19.4
-#      node (security plugin, TLS from its own CA, the roles of src/server/roles.json) and the
+#      node (security plugin, TLS from its own CA, the roles of src/cluster/roles.json) and the
 #      secured tests (src/**/*.secure.test.ts; GEOSHARD_SKIP_SECURE=1 skips them); 9. a summary line.
 # A local node already answering on OPENSEARCH_PORT (default 9200) is reused as it is (the
 # multi-node tests skip, saying why, when it has fewer than 3 nodes), and left running.
@@ -99,7 +99,7 @@ if [ -z "${OPENSEARCH_URL:-}" ] && [ "${GEOSHARD_SKIP_OS3:-}" != 1 ]; then
     (async () => { for (let p = 9600; p < 9700; p++) if (await free(p)) { console.log(p); return; } process.exit(1); })();')
   if [ -n "$os3_port" ] && OPENSEARCH_VERSION=3.8.0 OPENSEARCH_PORT=$os3_port node scripts/cluster.mjs start --nodes 1; then
     OPENSEARCH_URL=http://127.0.0.1:$os3_port npx vitest run --project live \
-      src/server/routing.live.test.ts src/server/api.live.test.ts src/server/failures.live.test.ts src/server/pipeline.live.test.ts \
+      src/ops/routing/routing.live.test.ts src/server/api.live.test.ts src/server/failures.live.test.ts src/ops/routing/ingestPipeline.live.test.ts \
       --reporter=default --reporter=json --outputFile=test-results/live-os3.json || failed+=(live-os3)
     OPENSEARCH_VERSION=3.8.0 OPENSEARCH_PORT=$os3_port node scripts/cluster.mjs stop || true
   else
@@ -109,7 +109,7 @@ if [ -z "${OPENSEARCH_URL:-}" ] && [ "${GEOSHARD_SKIP_OS3:-}" != 1 ]; then
 fi
 
 if [ -z "${OPENSEARCH_URL:-}" ] && [ "${GEOSHARD_SKIP_SECURE:-}" != 1 ]; then
-  step "secured OpenSearch 2.19.4 (security plugin, TLS, roles of src/server/roles.json) and the secured tests"
+  step "secured OpenSearch 2.19.4 (security plugin, TLS, roles of src/cluster/roles.json) and the secured tests"
   t_sec=$SECONDS
   # A free HTTP port from 9700 up; the node has its own CA, users and roles (docs/security.md).
   sec_port=$(node -e '

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { LOCAL_URL, DIR, HOME, CERTS, CA_FILE, SECURE_STATE, readSecureState } from './settings.mjs';
 import { log, fail, sleep, exists, which, run, logHint, requestJson } from './util.mjs';
 
-const ROLES_TABLE = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'src', 'server', 'roles.json');
+const ROLES_TABLE = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'src', 'cluster', 'roles.json');
 const NODE_DN = 'CN=node.geoshard.local,OU=geoshard,O=geoshard';
 const ADMIN_DN = 'CN=admin.geoshard.local,OU=geoshard,O=geoshard';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 /**
  * Secure mode (OPENSEARCH_SECURITY=1 or `start --secure`): the official security plugin, TLS on
  * HTTP and transport with a CA and node certificate made here, users and roles from the one
- * table of roles (src/server/roles.json). Defaults to 2.19.4, the last 2.19 the plugin is served for.
+ * table of roles (src/cluster/roles.json). Defaults to 2.19.4, the last 2.19 the plugin is served for.
  */
 const SECURE = process.env.OPENSEARCH_SECURITY === '1' || process.argv.slice(3).includes('--secure');
 const VERSION = process.env.OPENSEARCH_VERSION || (SECURE ? '2.19.4' : '2.19.6');
@@ -128,7 +128,7 @@ const EXTRA_MODULES = [
   },
   {
     // The geo aggregations (geotile_grid, geohash_grid, geo_bounds): the reindex switch's exact
-    // check counts documents per map tile on both indexes (src/server/tileParts.ts). A full
+    // check counts documents per map tile on both indexes (src/ops/compare/tileParts.ts). A full
     // distribution ships this module; the integ-test zip does not.
     name: 'geo',
     jars: [mod('org.opensearch.plugin', 'geo')],

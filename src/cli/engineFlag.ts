@@ -1,6 +1,6 @@
-/** The --engine flag of the commands that read a whole index (cells --from-index, audit): see src/server/enginePath.ts. */
+/** The --engine flag of the commands that read a whole index (cells --from-index, audit): see src/cluster/enginePath.ts. */
 import { CliError } from './io.ts';
-import { ENGINE_CHOICES, type EngineChoice } from '../server/enginePath.ts';
+import { ENGINE_CHOICES, type EngineChoice } from '../cluster/enginePath.ts';
 
 /** The usage lines of --engine, aligned for a command's option list at `width` columns. */
 export function engineUsage(width: number): string {

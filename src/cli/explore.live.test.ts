@@ -13,8 +13,8 @@ import { CliError } from './io.ts';
 import { runExplore, checkCluster, type ExploreDeps } from './commands/explore.ts';
 import { fileWithCuts } from '../core/testutil.ts';
 import { formatBoundaryFile, withHash, cellAt, cellToken, type BoundaryFile } from '../core/index.ts';
-import { indexMeta } from '../server/indexSpec.ts';
-import { liveClient } from '../server/testkit.ts';
+import { indexMeta } from '../opensearch/indexSpec.ts';
+import { liveClient } from '../testing/testkit.ts';
 
 const FLAT = 'exp-explore-flat';
 const GEO = 'exp-explore-geo';

@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BoundaryFileError } from '../core/index.ts';
 import { MissingPeerError } from '../data/optionalPeer.ts';
-import { env } from '../server/env.ts';
+import { env } from '../cluster/env.ts';
 import { CliError, problemLines, ROOT } from './io.ts';
 import { setNoticeSink } from './args.ts';
 import type { Command, Io } from './command.ts';
-import { PRIVILEGED_COMMANDS, setPrivilegedCommand, type PrivilegedCommand } from '../server/privileges.ts';
+import { PRIVILEGED_COMMANDS, setPrivilegedCommand, type PrivilegedCommand } from '../cluster/privileges.ts';
 
 /**
  * Every command, by name, loaded only when it runs: `geoshard route` must not pay

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { join } from 'node:path';
 import { main } from './main.ts';
 import { ROOT, loadBoundaryFile } from './io.ts';
-import { closedPortUrl } from '../server/testkit.ts';
+import { closedPortUrl } from '../testing/testkit.ts';
 
 async function run(...argv: string[]) {
   let out = '';

@@ -6,7 +6,7 @@
  */
 import { describeOptions } from './args.ts';
 import { loadCommands, EXIT_CODES } from './main.ts';
-import { ENV_VARS } from '../server/env.ts';
+import { ENV_VARS } from '../cluster/env.ts';
 
 const anchor = (name: string) => name.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
 

@@ -2,7 +2,7 @@
  * `geoshard reindex`'s input checks: every one runs before any request (the
  * OpenSearch URL below answers nothing, so a check that ran late would fail
  * as "unreachable" instead), names the flag, the value and what is valid,
- * and exits 2. The command itself runs in src/server/reindex.live.test.ts.
+ * and exits 2. The command itself runs in src/ops/reindex/reindex.live.test.ts.
  */
 import { describe, it, expect, afterEach, beforeEach } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from './main.ts';
 import { DEFAULT_BOUNDARIES } from './io.ts';
-import { fieldsOf, typeAt } from '../server/reindex.ts';
+import { fieldsOf, typeAt } from '../ops/reindex/reindex.ts';
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

@@ -1,7 +1,7 @@
 /**
  * The audit's checks: given the router of an index's routing state and one
  * document as it was found on one shard, what is wrong with it. Pure: the
- * reader (src/server/audit.ts) fetches the documents, shard by shard, and
+ * reader (src/ops/audit/audit.ts) fetches the documents, shard by shard, and
  * asks these functions; they never talk to a cluster.
  *
  * A document is on the right shard when that shard is one of the write

@@ -54,7 +54,7 @@ export class CellCounter {
    * addCounts counts `docs` documents (an integer >= 1) in the level-10 cell
    * of curve ordinal `ordinal` at once, with the sums of their weights (one
    * per weight column, each finite and >= 0): a cell's bucket as a cluster's
-   * aggregation returns it (src/server/cellsEngine.ts). Returns the ordinal.
+   * aggregation returns it (src/ops/cells/cellsEngine.ts). Returns the ordinal.
    * Throws RangeError as addToCell does, or on a count that is not an integer >= 1.
    */
   addCounts(ordinal: number, docs: number, sums: readonly number[] = []): number {

@@ -97,7 +97,7 @@ export interface CutoverState {
   /**
    * Documents the exact check under the block still found different when the
    * range switched (a range too hot for a clean try: see the copy step in
-   * src/server/migration.ts), with each one's version on the new owner under
+   * src/ops/migrate/migration.ts), with each one's version on the new owner under
    * the block (`seqNo` -1 and `term` 0: absent there). Right after the switch
    * the executor writes each from the old owner's copy onto the new owner, only
    * if the new owner's copy is still that version (a writer's later write

@@ -9,7 +9,7 @@
  * MissingPeerError saying what to install (the CLI prints it and exits 1).
  *
  * Node only. It lies in src/data, below the server: the gazetteer (src/data/places.ts) and the
- * server's OpenSearch client (src/server/opensearch.ts) both load through it, and a lower layer
+ * server's OpenSearch client (src/cluster/client.ts) both load through it, and a lower layer
  * never imports a higher one (scripts/imports.mjs).
  */
 import { createRequire } from 'node:module';

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Router, parseBoundaryFile } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
-import { liveClient, ROOT } from '../server/testkit.ts';
+import { liveClient, ROOT } from '../testing/testkit.ts';
 
 const BASE = 'gs-adopt-shops';
 const DOCS = 3000;

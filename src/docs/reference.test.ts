@@ -8,7 +8,7 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { generatedReferences } from './reference.ts';
-import { ENV_VARS } from '../server/env.ts';
+import { ENV_VARS } from '../cluster/env.ts';
 import { ROOT } from '../cli/io.ts';
 import { boundarySchema, LEVEL10_TOKEN_PATTERN } from '../core/boundarySchema.ts';
 import { indexConfigSchema } from '../opensearch/indexConfigSchema.ts';

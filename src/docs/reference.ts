@@ -5,7 +5,7 @@
  * differs from what this makes.
  */
 import { cliReference } from '../cli/reference.ts';
-import { envReference } from '../server/env.ts';
+import { envReference } from './environment.ts';
 import { boundarySchema, BOUNDARY_SCHEMA_PATH } from '../core/boundarySchema.ts';
 import { indexConfigSchema, CONFIG_SCHEMA_PATH } from '../opensearch/indexConfigSchema.ts';
 

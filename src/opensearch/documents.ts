@@ -1,7 +1,7 @@
 /**
  * The documents of a geoshard index (shape 2, see meta.ts DOC_SHAPE): one
  * place that says what a restaurant and a dish look like in the index, for
- * `geoshard seed` (src/server/sample.ts) and the package's writer.
+ * `geoshard seed` (src/data/sample.ts) and the package's writer.
  *
  *   restaurant (parent): id, name, place, state, location, cell (level-10 token),
  *                        shard (its routing name), cuisines, price_level, dish_count

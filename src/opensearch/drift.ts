@@ -2,7 +2,7 @@
  * The drift check: an index must have been written with the very boundary file a
  * searcher routes with. A document written to one shard and looked for on another
  * just comes back empty, so a mismatch must refuse the search, naming both hashes.
- * driftState compares an index's `_meta` with the file: the live API (src/server/drift.ts
+ * driftState compares an index's `_meta` with the file: the live API (src/server/driftGuard.ts
  * DriftGuard) and a search service's routed searches (src/opensearch/search.ts) both use it.
  * Pure.
  */
@@ -17,7 +17,7 @@ export interface DriftState {
    * routing-mismatch: the hashes agree but the engine sends some shard name
    * elsewhere (set by the API's routing check, never by driftState);
    * pipeline-mismatch: the index's routing ingest pipeline disagrees with its
-   * _meta (set by the API's pipeline check, src/server/pipeline.ts).
+   * _meta (set by the API's pipeline check, src/ops/routing/ingestPipeline.ts).
    */
   status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index' | 'routing-mismatch' | 'pipeline-mismatch';
   index: string;

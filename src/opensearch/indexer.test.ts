@@ -10,10 +10,10 @@ import type { Client } from '@opensearch-project/opensearch';
 import { Router, cellOrdinal, ordinalAt, parseToken } from '../core/index.ts';
 import { type MigrationState } from '../core/migrationState.ts';
 import { GeoIndexer, type BulkDoc } from './index.ts';
-import { derivedFile } from '../server/testkit.ts';
-import { indexMeta } from '../server/indexSpec.ts';
-import { movedCandidate } from '../server/migrationFixture.ts';
-import { sampleOf } from '../server/sample.ts';
+import { derivedFile } from '../testing/testkit.ts';
+import { indexMeta } from './indexSpec.ts';
+import { movedCandidate } from '../testing/migrationFixture.ts';
+import { sampleOf } from '../data/sample.ts';
 import type { IndexMeta } from './meta.ts';
 
 const file = derivedFile('gs-writer-unit');

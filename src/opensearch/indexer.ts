@@ -25,7 +25,7 @@
  */
 import type { Client } from '@opensearch-project/opensearch';
 import type { ShardRef } from '../core/index.ts';
-import { CHILD, JOIN_FIELD, MigrationError, migrationOfMeta, readIndexMeta, routerOf } from './meta.ts';
+import { CHILD, JOIN_FIELD, MigrationError, readIndexMeta, RouterCache } from './meta.ts';
 import { cellOf, pointOf, fieldAt, withFieldAt, relationOf, dishSource, kindOf, restaurantOfSource, restaurantSource, withRestaurant, withShard, type DishFields, type RestaurantFields, type Source } from './documents.ts';
 import { NdjsonBytes } from './ndjson.ts';
 
@@ -100,6 +100,7 @@ export class GeoIndexer {
   /** The index name as a JSON string, for the action lines. */
   private readonly indexJson: string;
   private cached: (RoutingState & { readAt: number }) | null = null;
+  private readonly routers = new RouterCache();
   private pending: Promise<RoutingState> | null = null;
 
   constructor(
@@ -135,17 +136,14 @@ export class GeoIndexer {
     if (res.statusCode === 404) throw new GeoIndexError('no-index', `index "${this.index}" does not exist: ${MAKE_ONE}`);
     const meta = readIndexMeta(res.body, this.index);
     if (!meta) throw new GeoIndexError('no-meta', `index "${this.index}" has no geoshard _meta: it is not geosharded, so nothing says how its documents are routed; ${MAKE_ONE}`);
-    let m;
+    if (meta.file === undefined) throw new GeoIndexError('no-meta', `index "${this.index}" _meta does not hold its boundary file (_meta.file: the index was made by a geoshard before 0.1): geoshard it again ("npx geoshard reindex --from ${this.index} --to ${this.index}-geo --boundaries FILE" copies it and moves an alias) to write through GeoIndexer`);
+    let r;
     try {
-      m = migrationOfMeta(meta);
+      r = this.routers.routerFor(meta);
     } catch (e) {
       throw new GeoIndexError('no-meta', e instanceof MigrationError ? e.message : String(e));
     }
-    if (!m.base) throw new GeoIndexError('no-meta', `index "${this.index}" _meta does not hold its boundary file (_meta.file: the index was made by a geoshard before 0.1): geoshard it again ("npx geoshard reindex --from ${this.index} --to ${this.index}-geo --boundaries FILE" copies it and moves an alias) to write through GeoIndexer`);
-    const epoch = m.state ? m.state.epoch : null;
-    const key = `${meta.hash}@${epoch ?? 'settled'}`;
-    const router = this.cached?.key === key ? this.cached.router : routerOf(m.base, m.state);
-    this.cached = { meta, base: m.base, state: m.state, router, epoch, key, join: joinOfMapping(res.body), readAt: performance.now() };
+    this.cached = { meta, base: r.base!, state: r.state, router: r.router, epoch: r.state ? r.state.epoch : null, key: r.key, join: joinOfMapping(res.body), readAt: performance.now() };
     return this.cached;
   }
 

@@ -13,7 +13,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Client } from '@opensearch-project/opensearch';
 import { Router } from '../core/index.ts';
 import { loadGazetteer } from '../data/places.ts';
-import { derivedFile } from '../server/testkit.ts';
+import { derivedFile } from '../testing/testkit.ts';
 import { checkIndexConfig } from './indexConfig.ts';
 import { createGeoIndex } from './create.ts';
 import { pipelineId } from './pipeline.ts';

@@ -73,7 +73,7 @@ export interface IndexMeta {
    * are not the restaurant sample's: written by `geoshard reindex` for an index of another shape.
    */
   fields?: { location: string; childLocation: string | null; stamp: boolean };
-  /** A reindex into this index in progress or kept for rollback (`geoshard reindex`): see src/server/reindex.ts. */
+  /** A reindex into this index in progress or kept for rollback (`geoshard reindex`): see src/ops/reindex/reindex.ts. */
   reindex?: unknown;
 }
 
@@ -147,4 +147,42 @@ export function migrationOfMeta(meta: IndexMeta): IndexMigration {
 /** routerOf returns the router searchers and writers use for an index's migration state (the settled file's when none). */
 export function routerOf(base: BoundaryFile, state: MigrationState | null): Router {
   return new Router(state ? intermediateFile(base, state) : base);
+}
+
+/**
+ * routingKeyOf names the routing state of an index's `_meta`: `<_meta.hash>@<migration epoch, or
+ * "settled">`, a new key whenever the routing may change (a new settled file, a published
+ * migration step). '' for an index without geoshard `_meta`.
+ */
+export function routingKeyOf(meta: IndexMeta | null | undefined): string {
+  if (!meta) return '';
+  const epoch = (meta.migration as { epoch?: unknown } | undefined)?.epoch;
+  return `${meta.hash}@${epoch ?? 'settled'}`;
+}
+
+/**
+ * RouterCache gives the router an index's `_meta` routes with, rebuilt only when the routing may
+ * change: its key (routingKeyOf) moves with every new settled file and every published migration
+ * step. The one cache of it for the package's writer (GeoIndexer),
+ * the live API's guards and the tests' write load, so each reads `_meta` as often as it likes and
+ * builds a router once per state.
+ */
+export class RouterCache {
+  private cached: { key: string; router: Router; base: BoundaryFile | null; state: MigrationState | null } | null = null;
+
+  /**
+   * routerFor returns the router for `meta` with the settled file and migration state it was
+   * built from. Settled: `settled` when given (the caller's own router of the same file), else
+   * the router of `_meta.file`. Throws MigrationError when `_meta` cannot be read as a routing
+   * state (migrationOfMeta), or when it is settled, `settled` is absent and `_meta.file` is too.
+   */
+  routerFor(meta: IndexMeta, settled?: Router): { router: Router; base: BoundaryFile | null; state: MigrationState | null; key: string } {
+    const key = routingKeyOf(meta);
+    if (meta.migration === undefined && settled) return { router: settled, base: null, state: null, key };
+    if (this.cached?.key === key) return this.cached;
+    const { base, state } = migrationOfMeta(meta);
+    if (!base) throw new MigrationError(`index "${meta.index}" _meta does not hold its boundary file (_meta.file): nothing says how its documents are routed`);
+    this.cached = { key, router: routerOf(base, state), base, state };
+    return this.cached;
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * NdjsonBytes: the body of one `_bulk` request (NDJSON: one JSON value per
  * line), written as UTF-8 bytes line by line. The writer (indexer.ts) and the
- * reindex copy (src/server/reindex.ts) build their bodies with it: each line
+ * reindex copy (src/ops/reindex/reindex.ts) build their bodies with it: each line
  * is encoded once, straight into the buffer, where a string built with `+=`
  * and encoded at the end cost a loading client about a third of its CPU in
  * copying and garbage collection (a seed of 219,214 documents: 6.0 s of

@@ -3,8 +3,8 @@
  * the cluster exactly as the core (s2js) computes it. Every script geoshard
  * sends is built from PAINLESS_S2: the routing ingest pipeline (pipeline.ts
  * ROUTING_SCRIPT) and the search-time scripts of the engine paths of
- * `geoshard cells` and `geoshard audit` (src/server/cellsEngine.ts,
- * src/server/auditEngine.ts). There is no second copy.
+ * `geoshard cells` and `geoshard audit` (src/ops/cells/cellsEngine.ts,
+ * src/ops/audit/auditEngine.ts). There is no second copy.
  *
  * The functions (Painless user functions, declared before a script's
  * statements):

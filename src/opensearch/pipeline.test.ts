@@ -6,9 +6,9 @@ import { sha256 } from '../core/sha256.ts';
 import { fileWithCuts } from '../core/testutil.ts';
 import { routingPipeline, routingTable, tableDigest, expectedIdentity, identityOf, comparePipeline, pipelineId, ROUTING_SCRIPT, SCRIPT_TAG } from './pipeline.ts';
 import { Router } from '../core/index.ts';
-import { pipelineStatusOf, type InstalledPipeline } from '../server/pipeline.ts';
-import { indexMeta } from '../server/indexSpec.ts';
-import { withState } from '../server/migration.ts';
+import { pipelineStatusOf, type InstalledPipeline } from '../ops/routing/ingestPipeline.ts';
+import { indexMeta } from './indexSpec.ts';
+import { withState } from '../ops/migrate/migration.ts';
 
 const tok = (o: number) => cellToken(cellFromOrdinal(o));
 const NOW = '2026-12-01T00:00:00.000Z';

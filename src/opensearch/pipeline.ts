@@ -24,7 +24,7 @@
  *        the document naming the routing given, the cell and the owner(s)
  *        expected (a writer with a stale boundary file);
  *   4. for a restaurant sets `cell` (the level-10 token) and `shard` (the
- *      routing used), as src/server/sample.ts restaurantDoc writes them
+ *      routing used), as src/data/sample.ts restaurantDoc writes them
  *      (only when params.stamp: other indexes have no such fields).
  * A document with neither field fails with a message naming both.
  *

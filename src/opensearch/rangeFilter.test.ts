@@ -3,7 +3,7 @@
  * stand for (checked against the core's ordinalAt of points inside, an
  * independent path through s2js), and the queries built for a stamped and an
  * unstamped index. The script itself is run by the cluster in
- * src/server/migrationAnyShape.live.test.ts (every document moved is the one
+ * src/ops/migrate/migrationAnyShape.live.test.ts (every document moved is the one
  * the core routes elsewhere) and its S2 by pipeline.live.test.ts.
  */
 import { describe, it, expect } from 'vitest';

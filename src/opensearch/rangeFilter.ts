@@ -3,7 +3,7 @@
  * cluster answers: the one place geoshard selects "the documents of cells
  * [start, end)" for an index of any shape. Used by `geoshard migrate` (the
  * copy, the per-document checks and the delete of one owner's copy of a
- * range: src/server/cutover.ts) and by searches while a range is moved (the
+ * range: src/ops/migrate/cutover.ts) and by searches while a range is moved (the
  * other owner's copy is excluded: search.ts routedRequest and the live API).
  *
  * An index stamped with the sample's `cell` field (a level-10 token, keyword)

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { Client } from '@opensearch-project/opensearch';
 import { Router, parseBoundaryFile } from '../core/index.ts';
 import { haversineKm } from '../server/search.ts';
-import { ROOT, derivedFile } from '../server/testkit.ts';
+import { ROOT, derivedFile } from '../testing/testkit.ts';
 import { parseIndexConfig } from './indexConfig.ts';
 import { createGeoIndex } from './create.ts';
 import { GeoIndexSpecError } from './indexSpec.ts';

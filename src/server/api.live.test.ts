@@ -10,8 +10,8 @@ import { Router, KM_PER_MILE } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
 import { haversineKm, runSearch, planRouted, planAll, compareParts } from './search.ts';
 import { parseSearchParams } from './wire.ts';
-import { sampleOf, sampleDishes } from './sample.ts';
-import { derivedFile, ensureSeeded, liveClient, startApi, getJson, ROOT, TEST_INDEX, TEST_RESTAURANTS, TEST_DISHES_PER_RESTAURANT, type RunningApi } from './testkit.ts';
+import { sampleOf, sampleDishes } from '../data/sample.ts';
+import { derivedFile, ensureSeeded, liveClient, startApi, getJson, ROOT, TEST_INDEX, TEST_RESTAURANTS, TEST_DISHES_PER_RESTAURANT, type RunningApi } from '../testing/testkit.ts';
 
 const client = liveClient();
 const file = derivedFile(TEST_INDEX);

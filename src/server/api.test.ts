@@ -11,9 +11,9 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LiveApi, DEFAULT_BOUNDARIES_PATH, publicName } from './api.ts';
-import { OpenSearchClient, type RequestOptions, type Response } from './opensearch.ts';
+import { OpenSearchClient, type RequestOptions, type Response } from '../cluster/client.ts';
 import { SEARCH_PARAMS, VOCABULARY, MAX_SIZE, MIN_RADIUS_KM } from './wire.ts';
-import { ROOT } from './testkit.ts';
+import { ROOT } from '../testing/testkit.ts';
 import { KM_PER_MILE, MAX_RADIUS_KM } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
 

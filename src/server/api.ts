@@ -43,8 +43,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BoundaryFile, Router } from '../core/index.ts';
-import { OpenSearchClient, configFromEnv } from './opensearch.ts';
-import type { DriftState } from './drift.ts';
+import { OpenSearchClient, configFromEnv } from '../cluster/client.ts';
+import type { DriftState } from './driftGuard.ts';
 import type { IndexConfig } from '../opensearch/indexConfig.ts';
 import { DEFAULT_SEARCH_TIMEOUT_MS } from './search.ts';
 import { MAX_WRITE_BODY_BYTES, type StatusAnswer } from './wire.ts';
@@ -58,7 +58,7 @@ import { Measurements } from './api/measure.ts';
 import { documentEndpoint } from './api/documents.ts';
 import { Writes, type WriteRequest } from './api/writes.ts';
 import { statusAnswer } from './api/status.ts';
-import { env } from './env.ts';
+import { env } from '../cluster/env.ts';
 
 export { DEFAULT_BOUNDARIES_PATH, publicName } from './projectFiles.ts';
 export { isLoopback, type ApiResult } from './api/http.ts';

@@ -17,10 +17,10 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { Router, KM_PER_MILE } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
-import { sampleOf } from './sample.ts';
-import { derivedFile, liveClient, startApi, getJson, ROOT, type RunningApi } from './testkit.ts';
-import { seedIndex } from './seeder.ts';
-import { OpenSearchClient, configFromEnv } from './opensearch.ts';
+import { sampleOf } from '../data/sample.ts';
+import { derivedFile, liveClient, startApi, getJson, ROOT, type RunningApi } from '../testing/testkit.ts';
+import { seedIndex } from '../ops/seed/seeder.ts';
+import { OpenSearchClient, configFromEnv } from '../cluster/client.ts';
 
 const INDEX = 'geoshard-live-cluster';
 const RESTAURANTS = 2000;

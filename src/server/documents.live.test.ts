@@ -12,7 +12,7 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Router } from '../core/index.ts';
-import { derivedFile, ensureSeeded, liveClient, startApi, getJson, type RunningApi } from './testkit.ts';
+import { derivedFile, ensureSeeded, liveClient, startApi, getJson, type RunningApi } from '../testing/testkit.ts';
 import { GeoIndexer } from '../opensearch/index.ts';
 import type { DocumentAnswer } from './wire.ts';
 

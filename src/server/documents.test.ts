@@ -3,7 +3,7 @@ import { Router } from '../core/index.ts';
 import { fileWithCuts } from '../core/testutil.ts';
 import { documentAnswer, locationFields } from './documents.ts';
 import { SAMPLE_CONFIG } from '../opensearch/indexConfig.ts';
-import type { OpenSearchClient } from './opensearch.ts';
+import type { OpenSearchClient } from '../cluster/client.ts';
 
 // The engine's side is a recorded-shape stand-in (the real node's answers are documents.live.test.ts's);
 // this checks what the answer reads from a flat index's config (no join, a nested location field).

@@ -8,7 +8,7 @@
  * location to its level-10 cell and the file's shard; every copy found is compared with it.
  */
 import type { Router } from '../core/index.ts';
-import type { OpenSearchClient } from './opensearch.ts';
+import type { OpenSearchClient } from '../cluster/client.ts';
 import { pointOf, type Source } from '../opensearch/documents.ts';
 import type { IndexConfig } from '../opensearch/indexConfig.ts';
 import type { DocumentAnswer, DocumentCopy } from './wire.ts';

@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFiles, onlyTheBuild, servedFiles, type Handler } from './staticFiles.ts';
-import { env as readEnv } from './env.ts';
+import { env as readEnv } from '../cluster/env.ts';
 
 /** Options of startExplorer; the same shape scripts/start.mjs startExplorer takes. */
 export interface ExplorerOptions {

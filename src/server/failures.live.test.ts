@@ -9,13 +9,13 @@
  */
 import { describe, it, expect, afterAll } from 'vitest';
 import { Router } from '../core/index.ts';
-import { OpenSearchClient } from './opensearch.ts';
-import { seedIndex, bulkBody } from './seeder.ts';
-import { indexBody } from './indexSpec.ts';
-import { sampleOf, docsOf } from './sample.ts';
+import { OpenSearchClient } from '../cluster/client.ts';
+import { seedIndex, bulkBody } from '../ops/seed/seeder.ts';
+import { indexBody } from '../opensearch/indexSpec.ts';
+import { sampleOf, docsOf } from '../data/sample.ts';
 import { KM_PER_MILE } from '../core/index.ts';
 import { createApiMiddleware } from './middleware.ts';
-import { derivedFile, ensureSeeded, liveClient, startApi, getJson, closedPortUrl, TEST_INDEX, type RunningApi } from './testkit.ts';
+import { derivedFile, ensureSeeded, liveClient, startApi, getJson, closedPortUrl, TEST_INDEX, type RunningApi } from '../testing/testkit.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

@@ -9,11 +9,11 @@
  * GEOSHARD_BOUNDARIES, GEOSHARD_CONFIG (the index config, geoshard.config.json: the index's
  * location, name, join and facet fields; default the bundled sample's), GEOSHARD_SEARCH_TIMEOUT_MS,
  * and the OPENSEARCH_* variables
- * of src/server/opensearch.ts. Prints "listening on http://HOST:PORT" when ready.
+ * of src/cluster/client.ts. Prints "listening on http://HOST:PORT" when ready.
  */
 import { createServer } from 'node:http';
 import { LiveApi } from './api.ts';
-import { env } from './env.ts';
+import { env } from '../cluster/env.ts';
 
 const apiPort = env('API_PORT');
 const port = apiPort === undefined || apiPort === '' ? 8787 : Number(apiPort);

@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { Router, KM_PER_MILE, formatBoundaryFile } from '../core/index.ts';
-import { derivedFile, ensureSeeded, liveClient, startApi, type RunningApi } from './testkit.ts';
+import { derivedFile, ensureSeeded, liveClient, startApi, type RunningApi } from '../testing/testkit.ts';
 import { main } from '../cli/main.ts';
 import type { MeasureAnswer } from './wire.ts';
 

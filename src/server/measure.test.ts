@@ -13,9 +13,9 @@ import { readNodeStats, readingAfter, cpuBetween, measurePlans } from './measure
 import { planAll, planRouted } from './search.ts';
 import { parseSearchParams } from './wire.ts';
 import { Router } from '../core/index.ts';
-import { bundledFile } from './testkit.ts';
+import { bundledFile } from '../testing/testkit.ts';
 import { LiveApi, DEFAULT_BOUNDARIES_PATH } from './api.ts';
-import { OpenSearchClient, type RequestOptions, type Response } from './opensearch.ts';
+import { OpenSearchClient, type RequestOptions, type Response } from '../cluster/client.ts';
 import { MEASURE_CONCURRENCY, MEASURE_RUNS, MIN_RADIUS_KM, parseMeasureRequest } from './wire.ts';
 import { MAX_RADIUS_KM } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';

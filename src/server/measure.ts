@@ -24,7 +24,7 @@
  * not a cached answer). The load average comes from the same node stats.
  */
 import type { Router } from '../core/index.ts';
-import type { OpenSearchClient } from './opensearch.ts';
+import type { OpenSearchClient } from '../cluster/client.ts';
 import { runSearch, compareParts, type Plan, type AnySearchPart } from './search.ts';
 import type { IndexConfig } from '../opensearch/indexConfig.ts';
 import { gain, keptRuns, summarise, warmupRunsOf } from './measureStats.ts';

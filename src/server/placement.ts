@@ -8,7 +8,7 @@
  * The parsing and the comparison are pure (unit-tested on recorded rows);
  * `readLayout` is the one function that asks the cluster.
  */
-import type { OpenSearchClient } from './opensearch.ts';
+import type { OpenSearchClient } from '../cluster/client.ts';
 import type { AskedShard, ClusterNode, SearchPlacement, ShardCopy, ShardState } from './wire.ts';
 
 /** A row of `GET /_cat/nodes?format=json&full_id=true&h=id,name,node.roles`. */

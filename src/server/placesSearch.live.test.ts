@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { Router, parseBoundaryFile, withHash, type BoundaryFile } from '../core/index.ts';
 import { main } from '../cli/main.ts';
 import { LiveApi } from './api.ts';
-import { liveClient } from './testkit.ts';
-import { loadPlacesGeo, seedPlaces, PLACES_CONFIG } from './places.ts';
+import { liveClient } from '../testing/testkit.ts';
+import { loadPlacesGeo, seedPlaces, PLACES_CONFIG } from '../ops/seed/places.ts';
 import type { DocHit } from './wire.ts';
 
 const client = liveClient();

@@ -7,7 +7,7 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Router, KM_PER_MILE } from '../core/index.ts';
-import { derivedFile, ensureSeeded, liveClient, startApi, getJson, TEST_INDEX, type RunningApi } from './testkit.ts';
+import { derivedFile, ensureSeeded, liveClient, startApi, getJson, TEST_INDEX, type RunningApi } from '../testing/testkit.ts';
 import type { SearchAnswer } from './wire.ts';
 
 const client = liveClient();

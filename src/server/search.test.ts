@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { s2 } from 's2js';
 import { buildSearchBody, runSearch, shardTimesOf, statusOf, shardAnswers, facetsOf, compareParts, haversineKm, planRouted, planAll, type SearchPart } from './search.ts';
 import { parseSearchParams } from './wire.ts';
-import { OpenSearchClient, type RequestOptions, type Response as OsResponse } from './opensearch.ts';
+import { OpenSearchClient, type RequestOptions, type Response as OsResponse } from '../cluster/client.ts';
 import { Router, EARTH_RADIUS_KM } from '../core/index.ts';
 import { fileWithCuts, mulberry32 } from '../core/testutil.ts';
 import { DIETS, ALLERGENS, CUISINES } from '../data/generator.ts';

@@ -14,8 +14,8 @@
  */
 import { exclusionFilters } from '../opensearch/rangeFilter.ts';
 import { EARTH_RADIUS_KM, type Router, type ShardRef, type ReadExclusion } from '../core/index.ts';
-import type { OpenSearchClient } from './opensearch.ts';
-import { CHILD, JOIN_FIELD, PARENT } from './indexSpec.ts';
+import type { OpenSearchClient } from '../cluster/client.ts';
+import { CHILD, JOIN_FIELD, PARENT } from '../opensearch/indexSpec.ts';
 import { VOCABULARY, sideStatus, type SearchParams, type SearchSide, type Facets, type SearchStatus, type ShardsSection, type AskedShard, type DishHit, type ShardTiming, type DocHit, type FacetMap } from './wire.ts';
 import { SAMPLE_CONFIG, type IndexConfig } from '../opensearch/indexConfig.ts';
 import { pointOf } from '../opensearch/documents.ts';

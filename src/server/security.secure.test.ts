@@ -15,10 +15,10 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseBoundaryFile } from '../core/index.ts';
-import { derivedFile, ensureSeeded, startApi } from './testkit.ts';
-import { movedCandidate } from './migrationFixture.ts';
-import { LOCK_INDEX } from './migration.ts';
-import { runCli, secrets, secureClient, secureNode, userEnv, userWithout, type CliRun } from './secureTestkit.ts';
+import { derivedFile, ensureSeeded, startApi } from '../testing/testkit.ts';
+import { movedCandidate } from '../testing/migrationFixture.ts';
+import { LOCK_INDEX } from '../ops/migrate/migration.ts';
+import { runCli, secrets, secureClient, secureNode, userEnv, userWithout, type CliRun } from '../testing/secureTestkit.ts';
 
 const st = secureNode();
 const admin = secureClient();

@@ -6,8 +6,8 @@
  */
 import { describe, it, expect } from 'vitest';
 import { LiveApi } from './api.ts';
-import { OpenSearchClient, type RequestOptions, type Response } from './opensearch.ts';
-import { derivedFile } from './testkit.ts';
+import { OpenSearchClient, type RequestOptions, type Response } from '../cluster/client.ts';
+import { derivedFile } from '../testing/testkit.ts';
 import { Router } from '../core/index.ts';
 import type { StatusAnswer } from './wire.ts';
 

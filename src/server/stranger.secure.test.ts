@@ -12,7 +12,7 @@
  *      API searching the index; and a routed search built by the exported helper
  *      (`routedSearch` of `geoshard/opensearch`) in the stranger's own script;
  *   6. `npx geoshard audit`: clean.
- * Every command runs as a user holding exactly its documented role (src/server/roles.json), over
+ * Every command runs as a user holding exactly its documented role (src/cluster/roles.json), over
  * TLS with the node's CA (OPENSEARCH_CA); no output holds a password.
  *
  * Expected values come from the routing core of this checkout (not the installed package): the
@@ -25,10 +25,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Router, formatBoundaryFile, ordinalAt, parseBoundaryFile } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
-import { movedCandidateOf } from './migrationFixture.ts';
-import { LOCK_INDEX } from './migration.ts';
-import { secrets, secureClient, secureNode, userEnv } from './secureTestkit.ts';
-import { ROOT } from './testkit.ts';
+import { movedCandidateOf } from '../testing/migrationFixture.ts';
+import { LOCK_INDEX } from '../ops/migrate/migration.ts';
+import { secrets, secureClient, secureNode, userEnv } from '../testing/secureTestkit.ts';
+import { ROOT } from '../testing/testkit.ts';
 import { consumer, drawGlobe, freePort, installIn, pack, packExplorer } from '../../scripts/packKit.ts';
 
 const st = secureNode();

@@ -17,13 +17,13 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Router, cellOrdinal, ordinalAt, parseToken, type BoundaryFile } from '../core/index.ts';
 import { type MigrationState } from '../core/migrationState.ts';
-import { derivedFile, ensureSeeded, liveClient, startApi, type RunningApi } from './testkit.ts';
-import { getIndexMeta } from './seeder.ts';
-import { indexMappings } from './indexSpec.ts';
-import { sampleOf } from './sample.ts';
-import { movedCandidate } from './migrationFixture.ts';
-import { withState, writeMeta } from './migration.ts';
-import { tryInstallPipeline } from './pipeline.ts';
+import { derivedFile, ensureSeeded, liveClient, startApi, type RunningApi } from '../testing/testkit.ts';
+import { getIndexMeta } from '../ops/seed/seeder.ts';
+import { indexMappings } from '../opensearch/indexSpec.ts';
+import { sampleOf } from '../data/sample.ts';
+import { movedCandidate } from '../testing/migrationFixture.ts';
+import { withState, writeMeta } from '../ops/migrate/migration.ts';
+import { tryInstallPipeline } from '../ops/routing/ingestPipeline.ts';
 import { GeoIndexer } from '../opensearch/index.ts';
 import type { WriteAnswer } from './wire.ts';
 

@@ -9,7 +9,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LiveApi, DEFAULT_BOUNDARIES_PATH, isLoopback } from './api.ts';
-import { OpenSearchClient, type RequestOptions, type Response } from './opensearch.ts';
+import { OpenSearchClient, type RequestOptions, type Response } from '../cluster/client.ts';
 import { MAX_WRITE_BODY_BYTES, VOCABULARY } from './wire.ts';
 
 /** A client that records any request and fails it: nothing here may reach OpenSearch. */

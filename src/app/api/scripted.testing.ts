@@ -2,7 +2,7 @@
  * For the API client's tests (search.test.ts, status.test.ts): a LiveApi (src/server/api.ts)
  * over an OpenSearch client whose replies are scripted here in OpenSearch's REST format.
  */
-import { OpenSearchClient, type RequestOptions, type Response as OsResponse } from '../../server/opensearch';
+import { OpenSearchClient, type RequestOptions, type Response as OsResponse } from '../../cluster/client';
 
 /** One scripted reply: a response, or an error the client throws. */
 export type Reply = OsResponse<unknown> | Error;

@@ -12,7 +12,7 @@ import { Router, cellAt, cellOrdinal, CELL_COUNT, KM_PER_MILE } from '../../core
 import { fileWithCuts } from '../../core/testutil';
 import { parseSearchParams, routingKeyOf, type StatusAnswer } from '../../server/wire';
 import { LiveApi } from '../../server/api';
-import { OpenSearchClient, type RequestOptions } from '../../server/opensearch';
+import { OpenSearchClient, type RequestOptions } from '../../cluster/client';
 import { ScriptedClient, mapping, type Reply } from './scripted.testing';
 import { liveSearchUrl, liveSearchParams, readSearch, fetchSearch, sideStatus, redactUrl, type LiveQuery } from './search';
 import { readStatus, describeStatus, liveNoun } from './status';

@@ -1,7 +1,7 @@
 import { parse, int } from '../args.ts';
 import { loadRouter, loadIndexConfig, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
-import { configFromEnv, OpenSearchClient } from '../../server/opensearch.ts';
+import { configFromEnv, OpenSearchClient } from '../../cluster/client.ts';
 import { LiveApi } from '../../server/api.ts';
 import { MEASURE_RUNS, MEASURE_CONCURRENCY, type MeasureAnswer, type MeasureRequest, type MeasureSide } from '../../server/wire.ts';
 

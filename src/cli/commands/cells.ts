@@ -83,10 +83,10 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
       counter = await readPointsFile(fromFile, { lat: values.lat as string | undefined, lng: values.lng as string | undefined, field: values.field as string | undefined, defaultField: config.location, weight });
       summary = { from: { file: fromFile } };
     } else {
-      const { configFromEnv, OpenSearchClient, OpenSearchError } = await import('../../server/opensearch.ts');
-      const { readIndexCells, CellsReadError } = await import('../../server/cellsReader.ts');
-      const { readIndexCellsInCluster } = await import('../../server/cellsEngine.ts');
-      const { chooseEngine } = await import('../../server/enginePath.ts');
+      const { configFromEnv, OpenSearchClient, OpenSearchError } = await import('../../cluster/client.ts');
+      const { readIndexCells, CellsReadError } = await import('../../ops/cells/cellsReader.ts');
+      const { readIndexCellsInCluster } = await import('../../ops/cells/cellsEngine.ts');
+      const { chooseEngine } = await import('../../cluster/enginePath.ts');
       let client;
       try {
         client = new OpenSearchClient(configFromEnv());

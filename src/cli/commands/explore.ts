@@ -7,7 +7,7 @@ import { BoundaryFileError, parseBoundaryFile, parseCellsCsv, type BoundaryFile,
 import type { IndexConfig } from '../../opensearch/indexConfig.ts';
 import type { Command, Io } from '../command.ts';
 import type { ExplorerServer } from './review.ts';
-import { env as readEnv } from '../../server/env.ts';
+import { env as readEnv } from '../../cluster/env.ts';
 
 /** The paths the explorer serves the user's files at (src/server/staticFiles.ts servedFiles), and the page names them by. */
 export const SERVED_BOUNDARIES = '/explore/boundaries.json';
@@ -41,15 +41,15 @@ export interface ExploreDeps {
 
 /**
  * checkCluster (the real one): the index's mapping through the cells reader's
- * check (src/server/cellsReader.ts checkGeoFields: the index or alias exists,
+ * check (src/ops/cells/cellsReader.ts checkGeoFields: the index or alias exists,
  * the location field is a geo_point in each index it names), its count, and
- * the drift guard's verdict on its `_meta` (src/server/drift.ts).
+ * the drift guard's verdict on its `_meta` (src/server/driftGuard.ts).
  */
 export async function checkCluster(config: IndexConfig, file: BoundaryFile, url: string): Promise<ClusterReport> {
-  const { OpenSearchClient, OpenSearchError, configFromEnv } = await import('../../server/opensearch.ts');
-  const { checkGeoFields, CellsReadError } = await import('../../server/cellsReader.ts');
-  const { getIndexMeta } = await import('../../server/seeder.ts');
-  const { driftState } = await import('../../server/drift.ts');
+  const { OpenSearchClient, OpenSearchError, configFromEnv } = await import('../../cluster/client.ts');
+  const { checkGeoFields, CellsReadError } = await import('../../ops/cells/cellsReader.ts');
+  const { getIndexMeta } = await import('../../ops/seed/seeder.ts');
+  const { driftState } = await import('../../server/driftGuard.ts');
   let client;
   try {
     client = new OpenSearchClient(configFromEnv({ ...process.env, OPENSEARCH_URL: url }));

@@ -4,13 +4,13 @@ import { parse, int, str } from '../args.ts';
 import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf, requireFileIndex } from '../io.ts';
 import type { Command, Io } from '../command.ts';
 import { planText } from './plan.ts';
-import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
+import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/client.ts';
 import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../server/search.ts';
-import { tryInstallPipeline } from '../../server/pipeline.ts';
-import { aliasTargets } from '../../server/reindex.ts';
-import { acquireLock, readMigration, runMigration, shapeOfMeta, writeMeta, withState, LOCK_INDEX, MigrationError, PAUSE_POINTS, type PausePoint } from '../../server/migration.ts';
-import { checkPrivileges, migrateProbes, PrivilegeError } from '../../server/privilegeChecks.ts';
-import { env as readEnv } from '../../server/env.ts';
+import { tryInstallPipeline } from '../../ops/routing/ingestPipeline.ts';
+import { aliasTargets } from '../../ops/reindex/reindex.ts';
+import { acquireLock, readMigration, runMigration, shapeOfMeta, writeMeta, withState, LOCK_INDEX, MigrationError, PAUSE_POINTS, type PausePoint } from '../../ops/migrate/migration.ts';
+import { checkPrivileges, migrateProbes, PrivilegeError } from '../../cluster/privilegeChecks.ts';
+import { env as readEnv } from '../../cluster/env.ts';
 
 /** Default wait after publishing dual-write and switched: a search deadline plus a second. */
 const DEFAULT_GRACE_MS = DEFAULT_SEARCH_TIMEOUT_MS + 1000;

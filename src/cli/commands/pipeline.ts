@@ -1,11 +1,11 @@
 import { parse } from '../args.ts';
 import { loadBoundaryFile, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf } from '../io.ts';
 import type { Command } from '../command.ts';
-import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
-import { installPipelineFromMeta, uninstallPipeline, readPipeline, PipelineError } from '../../server/pipeline.ts';
-import { readMigration, MigrationError } from '../../server/migration.ts';
+import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/client.ts';
+import { installPipelineFromMeta, uninstallPipeline, readPipeline, PipelineError } from '../../ops/routing/ingestPipeline.ts';
+import { readMigration, MigrationError } from '../../ops/migrate/migration.ts';
 import { routingPipeline, pipelineId } from '../../opensearch/pipeline.ts';
-import { checkPipelineModules, checkPrivileges, ClusterAbilityError, pipelineProbes, PrivilegeError } from '../../server/privilegeChecks.ts';
+import { checkPipelineModules, checkPrivileges, ClusterAbilityError, pipelineProbes, PrivilegeError } from '../../cluster/privilegeChecks.ts';
 
 const USAGE_HINT = 'Run "geoshard pipeline --help" for usage.';
 

@@ -1,8 +1,8 @@
 import { parse, int, str, fieldValue } from '../args.ts';
 import { loadBoundaryFile, loadIndexConfig, CliError } from '../io.ts';
 import type { Command, Io } from '../command.ts';
-import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../server/opensearch.ts';
-import { acquireLock, LOCK_INDEX } from '../../server/migrationLock.ts';
+import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/client.ts';
+import { acquireLock, LOCK_INDEX } from '../../ops/migrate/migrationLock.ts';
 import { MigrationError } from '../../opensearch/meta.ts';
 import {
   aliasTargets,
@@ -17,10 +17,11 @@ import {
   COPY_MODES,
   type CopyMode,
   type ReindexPausePoint,
-} from '../../server/reindex.ts';
-import { cancelCopy, copyTaskStatus, rethrottleCopy } from '../../server/reindex/copyEngine.ts';
-import { checkPipelineModules, checkPrivileges, ClusterAbilityError, PrivilegeError, reindexEndProbes, reindexProbes } from '../../server/privilegeChecks.ts';
-import { env as readEnv } from '../../server/env.ts';
+} from '../../ops/reindex/reindex.ts';
+import { cancelCopy, copyTaskStatus, rethrottleCopy } from '../../ops/reindex/copyEngine.ts';
+import { ShardReadError } from '../../ops/compare/shardReader.ts';
+import { checkPipelineModules, checkPrivileges, ClusterAbilityError, PrivilegeError, reindexEndProbes, reindexProbes } from '../../cluster/privilegeChecks.ts';
+import { env as readEnv } from '../../cluster/env.ts';
 
 /** connect makes the command's OpenSearch client; a bad environment (URL, CA, credentials) is the command's error. */
 function connect(): OpenSearchClient {
@@ -287,7 +288,7 @@ ${LOCK_INDEX}).`,
         await lock.release().catch(() => {});
       }
     } catch (e) {
-      if (e instanceof ReindexError || e instanceof MigrationError || e instanceof PrivilegeError || e instanceof ClusterAbilityError) throw new CliError(`geoshard reindex: ${e.message}`);
+      if (e instanceof ReindexError || e instanceof ShardReadError || e instanceof MigrationError || e instanceof PrivilegeError || e instanceof ClusterAbilityError) throw new CliError(`geoshard reindex: ${e.message}`);
       if (e instanceof OpenSearchError) throw new CliError(`geoshard reindex: ${e.message}${e.kind === 'unreachable' ? '\nStart a local node with "npm run cluster:start", or set OPENSEARCH_URL.' : ''}`);
       throw e;
     } finally {

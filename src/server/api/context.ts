@@ -3,7 +3,7 @@
  * OpenSearch client, the search deadline, the routing state (boundary file, drift guard, index
  * config), the guards and the memory of the cluster's nodes.
  */
-import type { OpenSearchClient } from '../opensearch.ts';
+import type { OpenSearchClient } from '../../cluster/client.ts';
 import type { ClusterMemory } from './nodes.ts';
 import type { Guards } from './guards.ts';
 import type { Loaded } from './load.ts';

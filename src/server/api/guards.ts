@@ -9,13 +9,13 @@
  */
 import type { Router } from '../../core/index.ts';
 import type { MigrationState } from '../../core/migrationState.ts';
-import { driftState, type DriftState } from '../drift.ts';
-import { checkRouting, type RoutingCheck } from '../fingerprint.ts';
-import { getIndexMeta } from '../indexMeta.ts';
-import type { IndexMeta } from '../indexSpec.ts';
-import { MigrationRouting } from '../migrationRouting.ts';
-import type { OpenSearchClient } from '../opensearch.ts';
-import { PipelineGuard, type InstalledPipeline, type PipelineStatus } from '../pipeline.ts';
+import { driftState, type DriftState } from '../driftGuard.ts';
+import { checkRouting, type RoutingCheck } from '../../ops/routing/fingerprint.ts';
+import { getIndexMeta } from '../../cluster/indexMeta.ts';
+import type { IndexMeta } from '../../opensearch/indexSpec.ts';
+import { RouterCache, routingKeyOf } from '../../opensearch/meta.ts';
+import type { OpenSearchClient } from '../../cluster/client.ts';
+import { PipelineGuard, type InstalledPipeline, type PipelineStatus } from '../../ops/routing/ingestPipeline.ts';
 import { errorResult, type ApiResult } from './http.ts';
 import type { Loaded } from './load.ts';
 
@@ -31,7 +31,7 @@ export class Guards {
   /** The routing check per index hash: asked once (at start, or on the first search), not on every search. */
   private readonly routingChecks = new Map<string, RoutingCheck>();
   /** The router of the index's migration state, rebuilt when its epoch changes. */
-  readonly migrations = new MigrationRouting();
+  readonly migrations = new RouterCache();
   /** The routing pipeline installed on the index, compared with its _meta on every search. */
   private readonly pipelines: PipelineGuard;
 
@@ -86,7 +86,7 @@ export class Guards {
     let router: Router;
     let state: MigrationState | null;
     try {
-      ({ router, state } = this.migrations.routerFor(l.router, drift.meta));
+      ({ router, state } = this.migrations.routerFor(drift.meta!, l.router));
     } catch (e) {
       return { refused: { httpStatus: 500, body: { status: 'error', ...head, error: { message: `the index's migration state cannot be used: ${(e as Error).message}` } } } };
     }
@@ -103,7 +103,7 @@ export class Guards {
   }
 
   /**
-   * epochMoved reads `_meta` again after a search routed at `key` (epochKey) has run. A search is
+   * epochMoved reads `_meta` again after a search routed at `key` (routingKeyOf) has run. A search is
    * valid for the epoch it was routed with only if that epoch was still in force when it finished:
    * the migration publishes a new epoch before it copies or deletes, so a search that sees the
    * same epoch after it ran saw no copy or delete of that epoch's successor. Null when the epoch
@@ -113,16 +113,10 @@ export class Guards {
   async epochMoved(l: Extract<Loaded, { router: Router }>, key: string): Promise<{ key: string; router: Router; state: MigrationState | null } | null> {
     const file = l.router.file;
     const after = await getIndexMeta(this.client, file.index);
-    if (epochKey(after) === key || driftState(file, after).status !== 'ok') return null;
-    return { key: epochKey(after), ...this.migrations.routerFor(l.router, after ?? null) };
+    if (routingKeyOf(after) === key || driftState(file, after).status !== 'ok') return null;
+    const { router, state, key: routed } = this.migrations.routerFor(after!, l.router);
+    return { key: routed, router, state };
   }
-}
-
-/** epochKey names the routing state an index `_meta` is in: its settled hash and migration epoch. */
-export function epochKey(meta: IndexMeta | null | undefined): string {
-  if (!meta) return '';
-  const epoch = (meta.migration as { epoch?: unknown } | undefined)?.epoch;
-  return `${meta.hash}@${epoch ?? 'settled'}`;
 }
 
 /** driftRefusal is the 409 of a request whose hashes match but whose routing does not: `status` says what disagrees, `extra` the details. */

@@ -6,7 +6,7 @@
  * to the endpoints is LiveApi.handle (src/server/api.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { OpenSearchError } from '../opensearch.ts';
+import { OpenSearchError } from '../../cluster/client.ts';
 import { ParamError } from '../wire.ts';
 
 /** An API answer before it is written: HTTP status and JSON body. */

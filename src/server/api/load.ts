@@ -7,13 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Router, parseBoundaryFile, type BoundaryFile } from '../../core/index.ts';
-import { DriftGuard } from '../drift.ts';
-import type { OpenSearchClient } from '../opensearch.ts';
+import { DriftGuard } from '../driftGuard.ts';
+import type { OpenSearchClient } from '../../cluster/client.ts';
 import { SAMPLE_CONFIG, parseIndexConfig, type IndexConfig } from '../../opensearch/indexConfig.ts';
 import { routingKeyOf } from '../wire.ts';
 import { DEFAULT_BOUNDARIES_PATH, publicName, redactPath } from '../projectFiles.ts';
 import type { ApiResult } from './http.ts';
-import { env } from '../env.ts';
+import { env } from '../../cluster/env.ts';
 
 /** Where the boundary file and the index config come from (a subset of ApiOptions). */
 export interface LoadOptions {

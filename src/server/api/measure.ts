@@ -5,7 +5,7 @@
  * (measure.ts measurePlans). One at a time per server.
  */
 import type { IncomingMessage } from 'node:http';
-import { DOC_SHAPE, docShapeOf } from '../indexSpec.ts';
+import { DOC_SHAPE, docShapeOf } from '../../opensearch/indexSpec.ts';
 import { measurePlans, readProcessors } from '../measure.ts';
 import { planRouted, planAll, isSampleShape } from '../search.ts';
 import { parseMeasureRequest, describeQuery, type MeasureAnswer } from '../wire.ts';
@@ -54,7 +54,7 @@ export class Measurements {
     try {
       const d = await l.guard.check();
       if (d.status !== 'ok') return driftResult(head, d);
-      const { router } = api.guards.migrations.routerFor(l.router, d.meta);
+      const { router } = api.guards.migrations.routerFor(d.meta!, l.router);
       const check = await api.guards.routingCheck(router, d.indexHash).catch(() => null);
       if (check && check.status !== 'ok') return driftRefusal(head, d, 'routing-mismatch', { routing: { fingerprint: check.fingerprint, misroutes: check.misroutes } }, check.message);
       const at = new Date().toISOString();

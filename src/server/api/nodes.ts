@@ -5,7 +5,7 @@
  * shard's primary "belongs" (placement.ts placementOf compares a search's table with it).
  */
 import type { Router } from '../../core/index.ts';
-import type { OpenSearchClient } from '../opensearch.ts';
+import type { OpenSearchClient } from '../../cluster/client.ts';
 import { readLayout, isHealthy, type Layout } from '../placement.ts';
 import type { ShardCopy } from '../wire.ts';
 

@@ -4,15 +4,15 @@
  * the all-shards one when compare=1) through search.ts, run it again while a migration's epoch
  * moves under it, and answer with the placement of the shards it asked (placement.ts).
  */
+import { routingKeyOf } from '../../opensearch/meta.ts';
 import type { Router } from '../../core/index.ts';
 import type { IndexConfig } from '../../opensearch/indexConfig.ts';
-import { DOC_SHAPE, docShapeOf } from '../indexSpec.ts';
-import { OpenSearchError } from '../opensearch.ts';
+import { DOC_SHAPE, docShapeOf } from '../../opensearch/indexSpec.ts';
+import { OpenSearchError } from '../../cluster/client.ts';
 import { placementOf, placementSentence } from '../placement.ts';
 import { runSearch, planRouted, planAll, compareParts, isSampleShape, type AnySearchPart, type RunOptions } from '../search.ts';
 import { parseSearchParams, describeQuery, type AskedShard, type SearchParams, type SearchPlacement } from '../wire.ts';
 import type { ApiContext } from './context.ts';
-import { epochKey } from './guards.ts';
 import { errorResult, invalid, type ApiResult } from './http.ts';
 import { unusable, type Loaded } from './load.ts';
 
@@ -53,7 +53,7 @@ export async function searchAnswer(api: ApiContext, q: URLSearchParams): Promise
   let failure: unknown;
   try {
     // When the migration's epoch moved while the search ran, it runs again with the new state (guards.ts epochMoved).
-    let key = epochKey(drift0.meta);
+    let key = routingKeyOf(drift0.meta);
     for (let attempt = 1; ; attempt++) {
       routed = await runSearch(api.client, router, params, planRouted(router, params), opts);
       if (params.compare) unrouted = await runSearch(api.client, router, params, planAll(router), opts);

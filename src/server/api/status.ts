@@ -4,15 +4,15 @@
  * progress, the routing pipeline, the API's limits and vocabulary, and whether writes answer.
  * It always answers 200: what is down or missing is said in the body.
  */
-import { MAX_RADIUS_KM } from '../../core/index.ts';
-import { JOIN_FIELD, PARENT, CHILD } from '../indexSpec.ts';
-import { migrationStatusOf } from '../migrationRouting.ts';
+import { MAX_RADIUS_KM, type BoundaryFile } from '../../core/index.ts';
+import { JOIN_FIELD, PARENT, CHILD } from '../../opensearch/indexSpec.ts';
+import type { MigrationState } from '../../core/migrationState.ts';
 import { migrationOfMeta } from '../../opensearch/meta.ts';
-import { readPipeline, pipelineStatusOf } from '../pipeline.ts';
+import { readPipeline, pipelineStatusOf } from '../../ops/routing/ingestPipeline.ts';
 import { readLayout, withLeftNodes } from '../placement.ts';
 import { publicName, redactPath } from '../projectFiles.ts';
 import { isSampleShape } from '../search.ts';
-import { MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, type StatusAnswer } from '../wire.ts';
+import { MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, type StatusAnswer, type MigrationStatus } from '../wire.ts';
 import type { ApiContext } from './context.ts';
 import type { ApiResult } from './http.ts';
 import { boundaryInfo } from './load.ts';
@@ -93,4 +93,18 @@ export async function statusAnswer(api: ApiContext, writesEnabled: boolean): Pro
     body.index = { name: l.router.file.index, error: (e as Error).message };
   }
   return { httpStatus: 200, body };
+}
+
+/** migrationStatusOf returns the wire form of a migration state (/api/status). */
+export function migrationStatusOf(base: BoundaryFile, s: MigrationState): MigrationStatus {
+  const shardOf = new Map(base.shards.map((x) => [x.name, x.shard]));
+  return {
+    epoch: s.epoch,
+    base: s.base,
+    target: s.target,
+    targetVersion: s.targetFile.version,
+    startedAt: s.startedAt,
+    updatedAt: s.updatedAt,
+    moves: s.moves.map((m) => ({ start: m.start, end: m.end, from: m.from, to: m.to, fromShard: shardOf.get(m.from)!, toShard: shardOf.get(m.to)!, step: m.step, copied: m.copied, verified: m.verified, cutover: m.cutover ? { blockedAt: m.cutover.blockedAt, windowsMs: m.cutover.windowsMs } : null })),
+  };
 }

@@ -7,7 +7,7 @@
  */
 import type { ShardRef } from '../../core/index.ts';
 import { GeoIndexer, GeoIndexError, type DeleteResult, type PutResult } from '../../opensearch/indexer.ts';
-import type { DriftState } from '../drift.ts';
+import type { DriftState } from '../driftGuard.ts';
 import { MAX_WRITE_BODY_BYTES, ParamError, parseDishBody, parseRestaurantBody, parseWriteId, type WriteAck, type WriteAnswer } from '../wire.ts';
 import type { ApiContext } from './context.ts';
 import { driftResult } from './guards.ts';

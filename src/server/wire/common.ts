@@ -2,7 +2,7 @@
  * What every family of the live API's wire contract shares (src/server/wire.ts re-exports it):
  * the 400 of a field at fault (ParamError), how a value is quoted in its message, plain
  * decimals, the filters' vocabulary, every status an answer carries, and redactUrl (no
- * credentials in any answer or message). No Node imports, no DOM: the browser bundle imports it.
+ * credentials in any answer or message: the connection's own, re-exported). No Node imports, no DOM: the browser bundle imports it.
  */
 import { DIETS, ALLERGENS, CUISINES } from '../../data/vocabulary.ts';
 
@@ -50,7 +50,5 @@ export function decimalString(n: number): string {
 /** Every status an API answer carries. */
 export type ApiStatus = 'complete' | 'partial' | 'invalid' | 'drift' | 'unavailable' | 'error' | 'forbidden' | 'not-found' | 'busy';
 
-/** redactUrl removes user:password@ from every URL in a text (a URL alone, or a message naming one). */
-export function redactUrl(text: string): string {
-  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/@\s"']*@/gi, '$1');
-}
+// redactUrl is the connection's (src/cluster/redact.ts); answers carry it as the wire's too.
+export { redactUrl } from '../../cluster/redact.ts';

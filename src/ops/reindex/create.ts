@@ -1,0 +1,98 @@
+/**
+ * The first step of a reindex: what DEST takes from SRC (mapping, analysis,
+ * replicas, shape), creating DEST with geoshard's `_meta`, routing required
+ * and the routing pipeline as default pipeline, and checking on the real node
+ * that every shard name lands on its shard. Node only.
+ */
+import type { BoundaryFile } from '../../core/index.ts';
+import type { OpenSearchClient } from '../../cluster/client.ts';
+import { indexMeta, type IndexMeta } from '../../opensearch/indexSpec.ts';
+import { getIndexMeta } from '../seed/seeder.ts';
+import { fingerprintOf, searchShardsOf } from '../routing/fingerprint.ts';
+import { installPipeline } from '../routing/ingestPipeline.ts';
+import { writeMeta } from '../migrate/migration.ts';
+import type { PipelineFields } from '../../opensearch/pipeline.ts';
+import { ReindexError, type ReindexState, type Shape } from './state.ts';
+
+const enc = encodeURIComponent;
+
+/** The parts of SRC that DEST takes: its mapping, analysis settings and replica count. */
+export interface SourceInfo {
+  mappings: Record<string, unknown>;
+  analysis?: unknown;
+  replicas: number;
+  shards: number;
+  meta: IndexMeta | null;
+  shape: Shape;
+}
+
+export async function sourceInfo(client: OpenSearchClient, src: string): Promise<SourceInfo> {
+  const mapping = await client.get<Record<string, { mappings: Record<string, unknown> }>>(`/${enc(src)}/_mapping`);
+  const mappings = Object.values(mapping)[0].mappings ?? {};
+  const settings = await client.get<Record<string, { settings: { index: { number_of_replicas?: string; number_of_shards: string; analysis?: unknown; default_pipeline?: string } } }>>(`/${enc(src)}/_settings`);
+  const idx = Object.values(settings)[0].settings.index;
+  const props = (mappings.properties ?? {}) as Record<string, { type?: string; relations?: Record<string, unknown> }>;
+  const joinField = Object.keys(props).find((k) => props[k]?.type === 'join');
+  const join = joinField ? { field: joinField, parents: Object.keys(props[joinField].relations ?? {}) } : null;
+  return {
+    mappings,
+    analysis: idx.analysis,
+    replicas: Number(idx.number_of_replicas ?? 0),
+    shards: Number(idx.number_of_shards),
+    meta: await getIndexMeta(client, src).then((m) => m ?? null),
+    shape: { join, pipeline: !!idx.default_pipeline && idx.default_pipeline !== '_none' },
+  };
+}
+
+/** fieldsOf returns the pipeline's fields for a mapping: the location (and a join child's), stamped when the mapping has the sample's `cell` and `shard`. */
+export function fieldsOf(mappings: Record<string, unknown>, location: string, childLocation: string | null): PipelineFields {
+  const props = (mappings.properties ?? {}) as Record<string, unknown>;
+  return { location, childLocation, stamp: 'cell' in props && 'shard' in props };
+}
+
+/** typeAt returns the mapping type of a dotted field path, or undefined when the mapping has no such field. */
+export function typeAt(mappings: Record<string, unknown>, path: string): string | undefined {
+  let props = mappings.properties as Record<string, { type?: string; properties?: Record<string, unknown> }> | undefined;
+  const parts = path.split('.');
+  for (let i = 0; i < parts.length; i++) {
+    const f = props?.[parts[i]];
+    if (!f) return undefined;
+    if (i === parts.length - 1) return f.type ?? 'object';
+    props = f.properties as typeof props;
+  }
+  return undefined;
+}
+
+/** createDest creates DEST with SRC's mapping, routing required, geoshard's `_meta` with the state, N shards, and its routing pipeline as default pipeline. */
+export async function createDest(client: OpenSearchClient, dest: string, file: BoundaryFile, info: SourceInfo, fields: PipelineFields, state: ReindexState): Promise<IndexMeta> {
+  const fingerprintLater = { ...indexMeta(file, info.meta?.sample), fields, reindex: state } as IndexMeta;
+  const { _meta: _m, _routing: _r, ...mappings } = info.mappings as Record<string, unknown>;
+  const body = {
+    settings: {
+      index: {
+        number_of_shards: file.numberOfShards,
+        number_of_replicas: info.replicas,
+        ...(file.routingNumShards !== undefined ? { number_of_routing_shards: file.routingNumShards } : {}),
+        ...(info.analysis ? { analysis: info.analysis } : {}),
+      },
+    },
+    mappings: { ...mappings, _routing: { required: true }, _meta: fingerprintLater },
+  };
+  await client.admin('PUT', `/${enc(dest)}`, { body });
+  const routing = await fingerprintOf(client, dest);
+  const meta = { ...fingerprintLater, routing } as IndexMeta;
+  await writeMeta(client, dest, meta);
+  await installPipeline(client, dest, file, null, undefined, fields);
+  return meta;
+}
+
+/** checkDestRouting checks, on the real node, that every shard name of the file lands on its shard of DEST. */
+export async function checkDestRouting(client: OpenSearchClient, dest: string, file: BoundaryFile): Promise<void> {
+  const wrong: string[] = [];
+  for (const s of file.shards) {
+    const got = await searchShardsOf(client, dest, s.name);
+    if (got.length !== 1 || got[0] !== s.shard) wrong.push(`${s.name} → shard ${got.join(',')} (the file says ${s.shard})`);
+  }
+  if (wrong.length > 0) throw new ReindexError(`index "${dest}" routes ${wrong.length} of the file's shard names elsewhere: ${wrong.slice(0, 3).join('; ')}. The file was made for another engine or routing_num_shards; delete "${dest}" and fix the file.`);
+}
+
