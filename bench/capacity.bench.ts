@@ -32,13 +32,14 @@ import { join } from 'node:path';
 import os from 'node:os';
 import { Router } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
-import { getIndexMeta, seedIndex } from '../src/ops/seed/seeder.ts';
+import { seedIndex } from '../src/ops/seed/seeder.ts';
 import { DEFAULT_DISHES_PER_RESTAURANT } from '../src/data/sample.ts';
 import { runSearch, compareParts } from '../src/server/search.ts';
 import { ROOT, derivedFile } from '../src/testing/testkit.ts';
 import { percentile } from '../src/server/measureStats.ts';
 import { jobsFor as jobsOf, type Job } from './searchJobs.ts';
 import { cpuReader } from './cpu.ts';
+import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 
 const argv = process.argv.slice(2);
 function option(name: string): string | undefined {
@@ -88,14 +89,14 @@ interface Point {
 async function main() {
   const info = await client.get<{ version: { number: string } }>('/');
   const health = await client.get<{ number_of_nodes: number }>('/_cluster/health');
-  let meta = await getIndexMeta(client, INDEX);
+  let meta = await fetchIndexMeta(client, INDEX);
   if (SEED !== undefined && !(meta?.hash === file.hash && meta.sample?.complete && meta.sample.restaurants === SEED && meta.sample.dishesPerRestaurant === DEFAULT_DISHES_PER_RESTAURANT)) {
     console.log(`seeding "${INDEX}": ${SEED.toLocaleString('en-US')} restaurants, at most ${DEFAULT_DISHES_PER_RESTAURANT} dishes each (--seed)...`);
     const slow = new OpenSearchClient({ ...client.config, timeoutMs: 120_000 });
     const r = await seedIndex({ client: slow, router, restaurants: SEED, dishesPerRestaurant: DEFAULT_DISHES_PER_RESTAURANT, recreate: true });
     await slow.close();
     console.log(`seeded ${r.indexDocs.toLocaleString('en-US')} documents in ${(r.ms / 1000).toFixed(0)} s`);
-    meta = await getIndexMeta(client, INDEX);
+    meta = await fetchIndexMeta(client, INDEX);
   }
   if (!meta?.sample?.complete) throw new Error(`index "${INDEX}" holds no complete sample: seed it with "npm run bench:live -- --restaurants 200000 --quick" on this cluster first`);
   if (meta.hash !== file.hash) throw new Error(`index "${INDEX}" was made for boundary file ${meta.hash}, not ${file.hash} (the bundled boundaries under its name)`);

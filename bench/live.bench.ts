@@ -57,7 +57,7 @@ import { join } from 'node:path';
 import os from 'node:os';
 import { Router, parseBoundaryFile } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
-import { getIndexMeta, seedIndex } from '../src/ops/seed/seeder.ts';
+import { seedIndex } from '../src/ops/seed/seeder.ts';
 import { DOC_SHAPE, docShapeOf, type SampleMeta } from '../src/opensearch/indexSpec.ts';
 import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../src/data/sample.ts';
 import { runSearch, planRouted, planAll, compareParts, buildSearchBody, type Plan } from '../src/server/search.ts';
@@ -66,6 +66,7 @@ import { ROOT, derivedFile } from '../src/testing/testkit.ts';
 import { readingAfter, cpuBetween, type TimedReading } from '../src/server/measure.ts';
 import { percentile } from '../src/server/measureStats.ts';
 import type { BoundaryFile } from '../src/core/index.ts';
+import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 
 const argv = process.argv.slice(2);
 /** The value of `--name V` or `--name=V`, or undefined. */
@@ -452,7 +453,7 @@ function writeResults(result: unknown): void {
  * took (null when it was reused).
  */
 async function ensureLarge(client: OpenSearchClient, file: BoundaryFile, restaurants: number): Promise<{ sample: SampleMeta; seededMs: number | null }> {
-  const meta = await getIndexMeta(client, LARGE_INDEX);
+  const meta = await fetchIndexMeta(client, LARGE_INDEX);
   const s = meta?.sample;
   const count = meta ? (await client.get<{ count: number }>(`/${LARGE_INDEX}/_count`)).count : 0;
   const why =
@@ -485,7 +486,7 @@ async function ensureLarge(client: OpenSearchClient, file: BoundaryFile, restaur
   });
   await slow.close();
   console.log(`seeded ${r.indexDocs.toLocaleString('en-US')} documents in ${(r.ms / 1000).toFixed(0)} s`);
-  return { sample: (await getIndexMeta(client, LARGE_INDEX))!.sample!, seededMs: r.ms };
+  return { sample: (await fetchIndexMeta(client, LARGE_INDEX))!.sample!, seededMs: r.ms };
 }
 
 async function main() {
@@ -499,11 +500,11 @@ async function main() {
     ({ sample: s, seededMs } = await ensureLarge(client, file, BENCH_RESTAURANTS));
   } else {
     const { file, router } = target;
-    let meta = await getIndexMeta(client, file.index);
+    let meta = await fetchIndexMeta(client, file.index);
     if (meta?.hash !== file.hash || !meta.sample?.complete || docShapeOf(meta.sample) !== DOC_SHAPE) {
       console.log(`index "${file.index}" holds no complete sample of the current document shape for data/boundaries.json: seeding the default sample first (npx geoshard seed --recreate)...`);
       await seedIndex({ client, router, restaurants: DEFAULT_SAMPLE_RESTAURANTS, dishesPerRestaurant: DEFAULT_DISHES_PER_RESTAURANT, recreate: true });
-      meta = await getIndexMeta(client, file.index);
+      meta = await fetchIndexMeta(client, file.index);
     }
     s = meta!.sample!;
   }
@@ -550,7 +551,7 @@ async function mainNodes(n: number) {
     if (label !== 'single node' && health.number_of_nodes < n) {
       throw new Error(`the cluster at ${client.url} has ${health.number_of_nodes} node(s), fewer than --nodes ${n}: start it with "npm run cluster:start -- --nodes ${n}" (and OPENSEARCH_PORT)`);
     }
-    const meta = await getIndexMeta(client, NODES_INDEX);
+    const meta = await fetchIndexMeta(client, NODES_INDEX);
     const want = { restaurants: BENCH_RESTAURANTS, dishesPerRestaurant: DEFAULT_DISHES_PER_RESTAURANT };
     const sm = meta?.sample;
     if (!(meta?.hash === file.hash && sm?.complete && docShapeOf(sm) === DOC_SHAPE && sm.restaurants === want.restaurants && sm.dishesPerRestaurant === want.dishesPerRestaurant)) {

@@ -26,12 +26,13 @@ import { join, resolve } from 'node:path';
 import os from 'node:os';
 import { Router, formatBoundaryFile } from '../src/core/index.ts';
 import { mulberry32 } from '../src/core/testutil.ts';
-import { getIndexMeta, seedIndex } from '../src/ops/seed/seeder.ts';
+import { seedIndex } from '../src/ops/seed/seeder.ts';
 import { sampleOf } from '../src/data/sample.ts';
 import { movedCandidate } from '../src/testing/migrationFixture.ts';
 import { ROOT, derivedFile, liveClient, startApi, getJson, type RunningApi } from '../src/testing/testkit.ts';
 import { WriteLoad, type WriteCheck } from '../src/testing/writeLoad.ts';
 import { cellOrdinal, ordinalAt, parseToken } from '../src/core/index.ts';
+import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: number) => {
@@ -99,12 +100,12 @@ function cli(to: string): { started: Promise<void>; done: Promise<{ code: number
   return { started, done };
 }
 
-const meta = await getIndexMeta(client, INDEX);
+const meta = await fetchIndexMeta(client, INDEX);
 if (meta?.hash !== base.hash || meta.migration || !meta.file || meta.sample?.restaurants !== RESTAURANTS || !meta.sample.complete) {
   console.error(`seeding ${INDEX} with ${RESTAURANTS} restaurants...`);
   await seedIndex({ client, router: new Router(base), restaurants: RESTAURANTS, dishesPerRestaurant: DISHES, recreate: true });
 }
-const total = (await getIndexMeta(client, INDEX))!.sample!;
+const total = (await fetchIndexMeta(client, INDEX))!.sample!;
 const docs = (total.restaurantDocs ?? 0) + (total.dishDocs ?? 0);
 
 const before = await startApi({ file: base, client });

@@ -28,8 +28,8 @@ import { Router, formatBoundaryFile, splitShard, type BoundaryFile } from '../sr
 import { mulberry32 } from '../src/core/testutil.ts';
 import { loadCells, DEFAULT_CELLS } from '../src/cli/io.ts';
 import { sampleOf } from '../src/data/sample.ts';
-import { getIndexMeta } from '../src/ops/seed/seeder.ts';
 import { ROOT, derivedFile, ensureSeeded, liveClient } from '../src/testing/testkit.ts';
+import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: number) => {
@@ -81,7 +81,7 @@ const circle = () => {
 let router = new Router(base);
 let routerAt = 0;
 const refreshRouter = async () => {
-  const meta = await getIndexMeta(client, ALIAS);
+  const meta = await fetchIndexMeta(client, ALIAS);
   if (meta?.file && meta.file.hash !== router.file.hash) router = new Router(meta.file);
   routerAt = performance.now();
 };

@@ -35,11 +35,11 @@ import { join } from 'node:path';
 import os from 'node:os';
 import { Router } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
-import { getIndexMeta } from '../src/ops/seed/seeder.ts';
 import { buildSearchBody, type Plan } from '../src/server/search.ts';
 import { ROOT, derivedFile } from '../src/testing/testkit.ts';
 import { jobsFor as jobsOf, type Job } from './searchJobs.ts';
 import { cpuReader, type CpuReader } from './cpu.ts';
+import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 
 const argv = process.argv.slice(2);
 function option(name: string): string | undefined {
@@ -187,7 +187,7 @@ const median = (xs: number[]) => {
 
 async function main() {
   const info = await client.get<{ version: { number: string } }>('/');
-  const meta = await getIndexMeta(client, INDEX);
+  const meta = await fetchIndexMeta(client, INDEX);
   if (!meta?.sample?.complete) throw new Error(`index "${INDEX}" holds no complete sample: seed it with "npm run bench:live -- --restaurants 200000 --quick" first`);
   if (meta.hash !== file.hash) throw new Error(`index "${INDEX}" was made for boundary file ${meta.hash}, not ${file.hash} (the bundled boundaries under its name)`);
   const count = (await client.get<{ count: number }>(`/${INDEX}/_count`)).count;

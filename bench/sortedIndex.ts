@@ -18,10 +18,10 @@
  */
 import { Router } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
-import { getIndexMeta } from '../src/ops/seed/seeder.ts';
 import { indexBody, indexMeta } from '../src/opensearch/indexSpec.ts';
 import { sampleOf } from '../src/data/sample.ts';
 import { derivedFile } from '../src/testing/testkit.ts';
+import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: string) => {
@@ -38,7 +38,7 @@ interface Page {
 
 async function main() {
   const client = new OpenSearchClient({ ...configFromEnv(), timeoutMs: 120_000 });
-  const meta = await getIndexMeta(client, FROM);
+  const meta = await fetchIndexMeta(client, FROM);
   const s = meta?.sample;
   if (!s?.complete) throw new Error(`index "${FROM}" holds no complete sample`);
   const file = derivedFile(TO);

@@ -10,10 +10,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from '@playwright/test';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
-import { getIndexMeta } from '../src/ops/seed/seeder.ts';
 import { DOC_SHAPE, docShapeOf } from '../src/opensearch/indexSpec.ts';
 
 import { E2E_BOUNDARIES, ROOT, e2eFile } from './e2eIndex.ts';
+import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 
 export { ROOT };
 /** The boundary file the explorer's server routes with in the tests (index `geoshard-e2e-dishes`). */
@@ -48,7 +48,7 @@ export async function ensureLiveIndex(base: string): Promise<OpenSearchClient> {
   } else {
     // The index is the tests' own: anything but exactly this sample, settled, for this file, of the current
     // document shape (a run killed mid-migration, another sample, an old shape) is recreated.
-    const meta = await getIndexMeta(client, file.index);
+    const meta = await fetchIndexMeta(client, file.index);
     const sample = meta?.sample;
     const exact = s.drift?.status === 'ok' && !meta?.migration && sample?.complete && sample.restaurants === E2E_SAMPLE.restaurants && sample.dishesPerRestaurant === E2E_SAMPLE.dishesPerRestaurant && docShapeOf(sample) === DOC_SHAPE;
     if (!exact) await seed(true);

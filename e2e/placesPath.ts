@@ -17,9 +17,9 @@ import { Client } from '@opensearch-project/opensearch';
 import { parseBoundaryFile, type BoundaryFile } from '../src/core/index.ts';
 import { GeoIndexer, type BulkDoc } from '../src/opensearch/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
-import { getIndexMeta } from '../src/ops/seed/seeder.ts';
 import { indexMeta } from '../src/opensearch/indexSpec.ts';
 import { ROOT } from './e2eIndex.ts';
+import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 
 /** The flat index the path starts from (EXP_PLACES_SOURCE overrides it, e.g. for a copy of your own). */
 export const SOURCE_INDEX = process.env.EXP_PLACES_SOURCE || 'geoshard-e2e-places';
@@ -85,7 +85,7 @@ async function* scrollPlaces(client: OpenSearchClient, index: string): AsyncGene
  */
 export async function ensureGeoCopy(client: OpenSearchClient, file: BoundaryFile): Promise<number> {
   const want = await count(client, SOURCE_INDEX);
-  const meta = await getIndexMeta(client, GEO_INDEX);
+  const meta = await fetchIndexMeta(client, GEO_INDEX);
   if (meta && meta.hash === file.hash && (await count(client, GEO_INDEX)) === want) return want;
   await client.admin('DELETE', `/${GEO_INDEX}`, { okStatuses: [404] });
   const mapping = (await client.get<Record<string, { mappings: { properties: Record<string, unknown> } }>>(`/${encodeURIComponent(SOURCE_INDEX)}/_mapping`));
@@ -121,7 +121,7 @@ export async function ensureGeoCopy(client: OpenSearchClient, file: BoundaryFile
  */
 export async function preparePlaces(client: OpenSearchClient): Promise<{ file: BoundaryFile; sourceFile: BoundaryFile; docs: number }> {
   mkdirSync(WORK, { recursive: true });
-  if ((await getIndexMeta(client, SOURCE_INDEX)) === undefined) {
+  if ((await fetchIndexMeta(client, SOURCE_INDEX)) === undefined) {
     if (SOURCE_INDEX !== 'geoshard-e2e-places') throw new Error(`EXP_PLACES_SOURCE names index "${SOURCE_INDEX}", which does not exist`);
     await geoshard(['seed', '--sample', 'places', '--index', SOURCE_INDEX], 600_000);
   }

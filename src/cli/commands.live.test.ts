@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBoundaryFile } from '../core/index.ts';
 import { DOC_SHAPE, indexBody } from '../opensearch/indexSpec.ts';
-import { getIndexMeta } from '../ops/seed/seeder.ts';
 import { main } from './main.ts';
 import { derivedFile, ensureSeeded, liveClient, closedPortUrl, TEST_INDEX, TEST_RESTAURANTS } from '../testing/testkit.ts';
+import { fetchIndexMeta } from '../opensearch/indexMeta.ts';
 
 const client = liveClient();
 const dir = mkdtempSync(join(tmpdir(), 'geoshard-cli-live-'));
@@ -103,7 +103,7 @@ describe('geoshard seed', () => {
     const path = write('small.json', derivedFile(SMALL_INDEX));
     expect((await run('seed', '--boundaries', path, '--restaurants', '120', '--dishes-per-restaurant', '3')).code).toBe(0);
     // As an index seeded before dishes carried their restaurant records it: no docShape in _meta.sample.
-    const meta = (await getIndexMeta(client, SMALL_INDEX))!;
+    const meta = (await fetchIndexMeta(client, SMALL_INDEX))!;
     const { docShape: _, ...older } = meta.sample!;
     await client.request('PUT', `/${SMALL_INDEX}/_mapping`, { body: { _meta: { ...meta, sample: older } } });
     const r = await run('seed', '--boundaries', path, '--restaurants', '120', '--dishes-per-restaurant', '3');
@@ -111,7 +111,7 @@ describe('geoshard seed', () => {
     expect(r.err).toContain('shape 1');
     expect(r.err).toContain('--recreate');
     expect((await run('seed', '--boundaries', path, '--restaurants', '120', '--dishes-per-restaurant', '3', '--recreate')).code).toBe(0);
-    expect((await getIndexMeta(client, SMALL_INDEX))!.sample!.docShape).toBe(DOC_SHAPE);
+    expect((await fetchIndexMeta(client, SMALL_INDEX))!.sample!.docShape).toBe(DOC_SHAPE);
   });
 
   it('reports bulk errors item by item and exits 1 instead of swallowing them', async () => {

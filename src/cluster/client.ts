@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { loadPeer } from '../data/optionalPeer.ts';
 import { missingPrivilege, privilegeMessage } from './privileges.ts';
 import { redactUrl } from './redact.ts';
+import type { TransportClient } from '../opensearch/transport.ts';
 
 type OfficialModule = typeof import('@opensearch-project/opensearch');
 let officialModule: OfficialModule | undefined;
@@ -171,6 +172,11 @@ export class OpenSearchError extends Error {
     this.name = 'OpenSearchError';
   }
 
+  /** The official client's shape of an answered error (`meta.statusCode`, `meta.body`), so the package's functions read both alike (src/opensearch/transport.ts). */
+  get meta(): { statusCode?: number; body?: unknown } {
+    return { statusCode: this.status, body: this.body };
+  }
+
   /** True when nothing answered in time: the cluster is down, unreachable or too slow. */
   get unavailable(): boolean {
     return this.kind === 'unreachable' || this.kind === 'timeout' || this.status === 503 || this.noShardAnswered !== null;
@@ -263,6 +269,19 @@ export class OpenSearchClient {
   constructor(readonly config: OpenSearchConfig) {
     this.os = createClient(config);
   }
+
+  /**
+   * transport: this client in the shape of the official client's `transport` (TransportClient),
+   * so the package's functions (src/opensearch: fetchIndexMeta, fingerprintOf, createRoutedIndex,
+   * routedSearch, …) run through it: its deadline, its errors (OpenSearchError), its answers
+   * from the cluster state for a read-only role. Each call is one `request`.
+   */
+  readonly transport: TransportClient['transport'] = {
+    request: async (params, options = {}) => {
+      const res = await this.request(params.method, params.path, { body: params.bulkBody ?? params.body, query: params.querystring, okStatuses: options.ignore, timeoutMs: options.requestTimeout });
+      return { statusCode: res.status, body: res.body };
+    },
+  };
 
   /** The base URL without credentials, for messages and the status API. */
   get url(): string {

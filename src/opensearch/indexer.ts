@@ -26,6 +26,7 @@
 import type { Client } from '@opensearch-project/opensearch';
 import type { ShardRef } from '../core/index.ts';
 import { CHILD, JOIN_FIELD, MigrationError, readIndexMeta, RouterCache } from './meta.ts';
+import { fetchMapping } from './indexMeta.ts';
 import { cellOf, pointOf, fieldAt, withFieldAt, relationOf, dishSource, kindOf, restaurantOfSource, restaurantSource, withRestaurant, withShard, type DishFields, type RestaurantFields, type Source } from './documents.ts';
 import { NdjsonBytes } from './ndjson.ts';
 
@@ -132,9 +133,14 @@ export class GeoIndexer {
   }
 
   private async readRouting(): Promise<RoutingState> {
-    const res = await this.request('GET', `/${encodeURIComponent(this.index)}/_mapping`, undefined, {}, [404]);
-    if (res.statusCode === 404) throw new GeoIndexError('no-index', `index "${this.index}" does not exist: ${MAKE_ONE}`);
-    const meta = readIndexMeta(res.body, this.index);
+    let body;
+    try {
+      body = await fetchMapping(this.client, this.index);
+    } catch (e) {
+      throw new GeoIndexError('failed', `reading index "${this.index}"'s _meta failed: ${(e as Error).message}`);
+    }
+    if (body === undefined) throw new GeoIndexError('no-index', `index "${this.index}" does not exist: ${MAKE_ONE}`);
+    const meta = readIndexMeta(body, this.index);
     if (!meta) throw new GeoIndexError('no-meta', `index "${this.index}" has no geoshard _meta: it is not geosharded, so nothing says how its documents are routed; ${MAKE_ONE}`);
     if (meta.file === undefined) throw new GeoIndexError('no-meta', `index "${this.index}" _meta does not hold its boundary file (_meta.file: the index was made by a geoshard before 0.1): geoshard it again ("npx geoshard reindex --from ${this.index} --to ${this.index}-geo --boundaries FILE" copies it and moves an alias) to write through GeoIndexer`);
     let r;
@@ -143,7 +149,7 @@ export class GeoIndexer {
     } catch (e) {
       throw new GeoIndexError('no-meta', e instanceof MigrationError ? e.message : String(e));
     }
-    this.cached = { meta, base: r.base!, state: r.state, router: r.router, epoch: r.state ? r.state.epoch : null, key: r.key, join: joinOfMapping(res.body), readAt: performance.now() };
+    this.cached = { meta, base: r.base!, state: r.state, router: r.router, epoch: r.state ? r.state.epoch : null, key: r.key, join: joinOfMapping(body), readAt: performance.now() };
     return this.cached;
   }
 

@@ -13,10 +13,11 @@
  * its filter with geoDistanceFilter too. Pure but for routedSearch's one read of `_meta`.
  */
 import { exclusionFilters } from './rangeFilter.ts';
-import type { Client } from '@opensearch-project/opensearch';
 import { MAX_RADIUS_KM, Router, type BoundaryFile } from '../core/index.ts';
 import type { IndexConfig } from './indexConfig.ts';
-import { MigrationError, migrationOfMeta, readIndexMeta, routerOf, type IndexMeta } from './meta.ts';
+import { MigrationError, migrationOfMeta, routerOf, type IndexMeta } from './meta.ts';
+import { fetchIndexMeta } from './indexMeta.ts';
+import type { TransportClient } from './transport.ts';
 import { driftState, type DriftState } from './drift.ts';
 
 /** A search circle: its centre in degrees (lat in [-90, 90], lng in [-180, 180]) and its radius in km (> 0, at most MAX_RADIUS_KM). */
@@ -97,39 +98,14 @@ export function routedRequest(router: Router, config: Pick<IndexConfig, 'index' 
 }
 
 /**
- * fetchIndexMeta reads an index's (or alias's) geoshard `_meta` with the official client: null
- * when it has none, undefined when it does not exist. One `GET /<index>/_mapping`; a read-only
- * role such as the security plugin's built-in `readall_and_monitor` may not call that API
- * (`indices:admin/mappings/get`) but reads the same mapping in the cluster state
- * (`cluster:monitor/state`), so a refusal naming that privilege is answered from
- * `GET _cluster/state/metadata/<index>`. Throws the client's error for any other failure.
- */
-export async function fetchIndexMeta(client: Pick<Client, 'transport'>, index: string): Promise<IndexMeta | null | undefined> {
-  const path = encodeURIComponent(index);
-  try {
-    const res = await client.transport.request({ method: 'GET', path: `/${path}/_mapping` }, { ignore: [404] });
-    return res.statusCode === 404 ? undefined : readIndexMeta(res.body, index);
-  } catch (e) {
-    const status = (e as { meta?: { statusCode?: number } }).meta?.statusCode;
-    if (status !== 403 || !/indices:admin\/mappings\/get/.test(String((e as Error).message))) throw e;
-    const res = await client.transport.request({ method: 'GET', path: `/_cluster/state/metadata/${path}`, querystring: { filter_path: 'metadata.indices.*.mappings', ignore_unavailable: 'true', allow_no_indices: 'true' } });
-    const indices = (res.body as { metadata?: { indices?: Record<string, { mappings?: Record<string, unknown> }> } }).metadata?.indices ?? {};
-    if (Object.keys(indices).length === 0) return undefined;
-    // The cluster state keeps a mapping under its type name (_doc); the mapping API does not.
-    const shaped = Object.fromEntries(Object.entries(indices).map(([name, md]) => [name, { mappings: (md.mappings?._doc as Record<string, unknown> | undefined) ?? md.mappings ?? {} }]));
-    return readIndexMeta(shaped, index);
-  }
-}
-
-/**
- * routedSearch reads the index's `_meta` (fetchIndexMeta: one `GET /<index>/_mapping`, or the
- * cluster state for a read-only role), checks it against the
+ * routedSearch reads the index's `_meta` (indexMeta.ts fetchIndexMeta: one `GET /<index>/_mapping`,
+ * or the cluster state for a read-only role), checks it against the
  * boundary file (driftState: the same check the live API makes on every search), and builds the
  * routed request (routedRequest) with the router of the index's routing state (the settled file,
  * or the migration's intermediate one). Rejects with GeoSearchError: drift (another file, or no
  * geoshard `_meta`: the message names both hashes), no-index, invalid, or failed.
  */
-export async function routedSearch(client: Pick<Client, 'transport'>, file: BoundaryFile, config: IndexConfig, circle: Circle, query?: Record<string, unknown>, body?: Record<string, unknown>): Promise<RoutedRequest> {
+export async function routedSearch(client: TransportClient, file: BoundaryFile, config: IndexConfig, circle: Circle, query?: Record<string, unknown>, body?: Record<string, unknown>): Promise<RoutedRequest> {
   checkCircle(circle);
   if (config.index !== file.index) throw new GeoSearchError('invalid', `config.index: "${config.index}" is not the boundary file's index ("${file.index}"): the file routes the one index it names`);
   let meta: IndexMeta | null | undefined;

@@ -6,9 +6,9 @@
  */
 import type { BoundaryFile } from '../core/index.ts';
 import type { OpenSearchClient } from '../cluster/client.ts';
-import { getIndexMeta } from '../cluster/indexMeta.ts';
 // The comparison itself lives with the package (geoshard/opensearch), which a search service's routed searches use too.
 import { driftState, type DriftState } from '../opensearch/drift.ts';
+import { fetchIndexMeta } from '../opensearch/indexMeta.ts';
 export { driftState, type DriftState };
 
 /**
@@ -29,7 +29,7 @@ export class DriftGuard {
   async check(): Promise<DriftState> {
     const now = performance.now();
     if (this.cached && now - this.cached.at < this.ttlMs) return this.cached.state;
-    const state = driftState(this.file, await getIndexMeta(this.client, this.file.index));
+    const state = driftState(this.file, await fetchIndexMeta(this.client, this.file.index));
     this.cached = { at: now, state };
     return state;
   }

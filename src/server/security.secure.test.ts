@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { parseBoundaryFile } from '../core/index.ts';
 import { derivedFile, ensureSeeded, startApi } from '../testing/testkit.ts';
 import { movedCandidate } from '../testing/migrationFixture.ts';
-import { LOCK_INDEX } from '../ops/migrate/migration.ts';
 import { runCli, secrets, secureClient, secureNode, userEnv, userWithout, type CliRun } from '../testing/secureTestkit.ts';
+import { LOCK_INDEX } from '../ops/migrate/migrationLock.ts';
 
 const st = secureNode();
 const admin = secureClient();

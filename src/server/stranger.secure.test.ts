@@ -26,10 +26,10 @@ import { join } from 'node:path';
 import { Router, formatBoundaryFile, ordinalAt, parseBoundaryFile } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
 import { movedCandidateOf } from '../testing/migrationFixture.ts';
-import { LOCK_INDEX } from '../ops/migrate/migration.ts';
 import { secrets, secureClient, secureNode, userEnv } from '../testing/secureTestkit.ts';
 import { ROOT } from '../testing/testkit.ts';
 import { consumer, drawGlobe, freePort, installIn, pack, packExplorer } from '../../scripts/packKit.ts';
+import { LOCK_INDEX } from '../ops/migrate/migrationLock.ts';
 
 const st = secureNode();
 const admin = secureClient();

@@ -18,14 +18,15 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Router, cellOrdinal, ordinalAt, parseToken, type BoundaryFile } from '../core/index.ts';
 import { type MigrationState } from '../core/migrationState.ts';
 import { derivedFile, ensureSeeded, liveClient, startApi, type RunningApi } from '../testing/testkit.ts';
-import { getIndexMeta } from '../ops/seed/seeder.ts';
 import { indexMappings } from '../opensearch/indexSpec.ts';
 import { sampleOf } from '../data/sample.ts';
 import { movedCandidate } from '../testing/migrationFixture.ts';
-import { withState, writeMeta } from '../ops/migrate/migration.ts';
+import { withState } from '../ops/migrate/migration.ts';
 import { tryInstallPipeline } from '../ops/routing/ingestPipeline.ts';
 import { GeoIndexer } from '../opensearch/index.ts';
 import type { WriteAnswer } from './wire.ts';
+import { fetchIndexMeta } from '../opensearch/indexMeta.ts';
+import { writeMeta } from '../cluster/indexMeta.ts';
 
 const client = liveClient();
 const SAMPLE = { restaurants: 300, dishesPerRestaurant: 2 };
@@ -224,7 +225,7 @@ describe('GeoIndexer under a migration state in _meta', () => {
     moves: [{ start, end, from: from.name, to: to.name, step, copied: { restaurants: 0, dishes: 0 }, verified: step === 'deleting' ? { from: { restaurants: 1, dishes: 1 }, to: { restaurants: 1, dishes: 1 } } : null }],
   });
   const setState = async (s: MigrationState | null) => {
-    const meta = (await getIndexMeta(client, base.index))!;
+    const meta = (await fetchIndexMeta(client, base.index))!;
     await writeMeta(client, base.index, withState(meta, s));
     // As `geoshard migrate` does: the routing pipeline (installed by the seed) follows the state, or it
     // would refuse the new owner's routing as no owner of the cell.

@@ -14,8 +14,8 @@ import { parseBoundaryFile, withHash, type BoundaryFile, Router } from '../core/
 import { OpenSearchClient, configFromEnv } from '../cluster/client.ts';
 import { LiveApi, type ApiOptions } from '../server/api.ts';
 import { seedIndex } from '../ops/seed/seeder.ts';
-import { getIndexMeta } from '../cluster/indexMeta.ts';
 import { DOC_SHAPE, docShapeOf } from '../opensearch/indexSpec.ts';
+import { fetchIndexMeta } from '../opensearch/indexMeta.ts';
 
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -54,7 +54,7 @@ export function liveClient(): OpenSearchClient {
  * returns whether it seeded.
  */
 export async function ensureSeeded(client: OpenSearchClient, file: BoundaryFile, restaurants = TEST_RESTAURANTS, dishesPerRestaurant = TEST_DISHES_PER_RESTAURANT): Promise<boolean> {
-  const meta = await getIndexMeta(client, file.index);
+  const meta = await fetchIndexMeta(client, file.index);
   const s = meta?.sample;
   // An index seeded before seed recorded the routing fingerprint (_meta.routing), or with another document shape, is seeded again.
   if (meta?.hash === file.hash && meta.routing && s?.complete && docShapeOf(s) === DOC_SHAPE && s.restaurants === restaurants && s.dishesPerRestaurant === dishesPerRestaurant) return false;

@@ -28,10 +28,10 @@ import { mulberry32 } from '../core/testutil.ts';
 import type { Restaurant } from '../data/generator.ts';
 import type { OpenSearchClient } from '../cluster/client.ts';
 import { OpenSearchError } from '../cluster/client.ts';
-import { getIndexMeta } from '../cluster/indexMeta.ts';
 import { RouterCache } from '../opensearch/meta.ts';
 import { dishDoc, restaurantDoc, type Doc } from '../data/sample.ts';
 import { GeoIndexer } from '../opensearch/indexer.ts';
+import { fetchIndexMeta } from '../opensearch/indexMeta.ts';
 
 /** How a writer reaches the index. */
 export type WritePath = 'routed' | 'plain';
@@ -125,7 +125,7 @@ export class WriteLoad {
 
   /** The current router: the index's `_meta` state, read before every operation (as a careful writer does). */
   private async router(): Promise<Router> {
-    const meta = await getIndexMeta(this.o.client, this.o.base.index);
+    const meta = await fetchIndexMeta(this.o.client, this.o.base.index);
     if (!meta) throw new Error(`index "${this.o.base.index}" has no geoshard _meta`);
     if (meta.hash !== this.o.base.hash && !meta.migration) {
       // Settled on another file (the migration finished): route with it.

@@ -48,7 +48,7 @@ export interface ExploreDeps {
 export async function checkCluster(config: IndexConfig, file: BoundaryFile, url: string): Promise<ClusterReport> {
   const { OpenSearchClient, OpenSearchError, configFromEnv } = await import('../../cluster/client.ts');
   const { checkGeoFields, CellsReadError } = await import('../../ops/cells/cellsReader.ts');
-  const { getIndexMeta } = await import('../../ops/seed/seeder.ts');
+  const { fetchIndexMeta } = await import('../../opensearch/indexMeta.ts');
   const { driftState } = await import('../../server/driftGuard.ts');
   let client;
   try {
@@ -59,7 +59,7 @@ export async function checkCluster(config: IndexConfig, file: BoundaryFile, url:
   try {
     await checkGeoFields(client, config);
     const count = await client.request<{ count: number }>('GET', `/${encodeURIComponent(config.index)}/_count`);
-    const drift = driftState(file, await getIndexMeta(client, file.index));
+    const drift = driftState(file, await fetchIndexMeta(client, file.index));
     return { url: client.url, docs: count.body.count, refusal: drift.status === 'ok' ? null : drift.message };
   } catch (e) {
     if (e instanceof CellsReadError) throw new CliError(`geoshard explore: ${e.message}`);

@@ -8,9 +8,13 @@ import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/
 import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../server/search.ts';
 import { tryInstallPipeline } from '../../ops/routing/ingestPipeline.ts';
 import { aliasTargets } from '../../ops/reindex/reindex.ts';
-import { acquireLock, readMigration, runMigration, shapeOfMeta, writeMeta, withState, LOCK_INDEX, MigrationError, PAUSE_POINTS, type PausePoint } from '../../ops/migrate/migration.ts';
+import { runMigration, shapeOfMeta, withState, PAUSE_POINTS, type PausePoint } from '../../ops/migrate/migration.ts';
 import { checkPrivileges, migrateProbes, PrivilegeError } from '../../cluster/privilegeChecks.ts';
 import { env as readEnv } from '../../cluster/env.ts';
+import { acquireLock, LOCK_INDEX } from '../../ops/migrate/migrationLock.ts';
+import { readMigration } from '../../opensearch/indexMeta.ts';
+import { writeMeta } from '../../cluster/indexMeta.ts';
+import { MigrationError } from '../../opensearch/meta.ts';
 
 /** Default wait after publishing dual-write and switched: a search deadline plus a second. */
 const DEFAULT_GRACE_MS = DEFAULT_SEARCH_TIMEOUT_MS + 1000;

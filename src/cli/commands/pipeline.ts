@@ -3,9 +3,10 @@ import { loadBoundaryFile, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, I
 import type { Command } from '../command.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/client.ts';
 import { installPipelineFromMeta, uninstallPipeline, readPipeline, PipelineError } from '../../ops/routing/ingestPipeline.ts';
-import { readMigration, MigrationError } from '../../ops/migrate/migration.ts';
 import { routingPipeline, pipelineId } from '../../opensearch/pipeline.ts';
 import { checkPipelineModules, checkPrivileges, ClusterAbilityError, pipelineProbes, PrivilegeError } from '../../cluster/privilegeChecks.ts';
+import { readMigration } from '../../opensearch/indexMeta.ts';
+import { MigrationError } from '../../opensearch/meta.ts';
 
 const USAGE_HINT = 'Run "geoshard pipeline --help" for usage.';
 

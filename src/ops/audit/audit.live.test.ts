@@ -16,8 +16,9 @@ import { plan } from '../../core/index.ts';
 import { advance, startState, type MigrationState } from '../../core/migrationState.ts';
 import type { AuditProblem } from '../../core/audit.ts';
 import { movedCandidate } from '../../testing/migrationFixture.ts';
-import { getIndexMeta } from '../seed/seeder.ts';
-import { withState, writeMeta } from '../migrate/migration.ts';
+import { withState } from '../migrate/migration.ts';
+import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
+import { writeMeta } from '../../cluster/indexMeta.ts';
 
 const client = liveClient();
 const INDEX = 'gs-audit-live';
@@ -175,7 +176,7 @@ describe('geoshard audit', () => {
     let state: MigrationState = startState(base, candidate, p.moves, now());
     const publish = async (to: Parameters<typeof advance>[2], patch: Parameters<typeof advance>[4] = {}) => {
       state = advance(state, 0, to, now(), patch);
-      await writeMeta(client, MOVE_INDEX, withState((await getIndexMeta(client, MOVE_INDEX))!, state));
+      await writeMeta(client, MOVE_INDEX, withState((await fetchIndexMeta(client, MOVE_INDEX))!, state));
     };
     await publish('dual-write');
     await publish('copying');

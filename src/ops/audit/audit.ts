@@ -38,8 +38,9 @@ import { AuditBook, type AuditTally, type FoundDish, type FoundDocument } from '
 import type { BoundaryFile } from '../../core/index.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { JOIN_FIELD, PARENT } from '../../opensearch/indexSpec.ts';
-import { readMigration, routerOf } from '../migrate/migration.ts';
 import { ownerTable, suspectQuery } from './auditEngine.ts';
+import { readMigration } from '../../opensearch/indexMeta.ts';
+import { routerOf } from '../../opensearch/meta.ts';
 
 /** AuditError is a refusal with a message for the operator (a missing index, one without geoshard `_meta`). */
 export class AuditError extends Error {

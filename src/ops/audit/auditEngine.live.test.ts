@@ -23,8 +23,9 @@ import { indexMeta, indexSettings } from '../../opensearch/indexSpec.ts';
 import { plan } from '../../core/index.ts';
 import { advance, startState, type MigrationState } from '../../core/ops.ts';
 import { movedCandidate } from '../../testing/migrationFixture.ts';
-import { getIndexMeta } from '../seed/seeder.ts';
-import { withState, writeMeta } from '../migrate/migration.ts';
+import { withState } from '../migrate/migration.ts';
+import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
+import { writeMeta } from '../../cluster/indexMeta.ts';
 
 const client = liveClient();
 const INDEX = 'gs-audit-engine-live';
@@ -195,7 +196,7 @@ describe('the audit in the cluster equals the audit in the client (live)', () =>
     let state: MigrationState = startState(base, candidate, [m], now());
     const publish = async (to: Parameters<typeof advance>[2], patch: Parameters<typeof advance>[4] = {}) => {
       state = advance(state, 0, to, now(), patch);
-      await writeMeta(client, MOVE, withState((await getIndexMeta(client, MOVE))!, state));
+      await writeMeta(client, MOVE, withState((await fetchIndexMeta(client, MOVE))!, state));
     };
     const same = async (dirty: boolean) => {
       const a = await auditIndex(client, MOVE, { engine: 'client' });

@@ -28,17 +28,18 @@ import { join, resolve } from 'node:path';
 import { Router, formatBoundaryFile, ordinalAt, cellOrdinal, parseToken, type BoundaryFile } from '../../core/index.ts';
 import { mulberry32 } from '../../core/testutil.ts';
 import { derivedFile, liveClient, startApi, getJson, ROOT, type RunningApi } from '../../testing/testkit.ts';
-import { getIndexMeta, seedIndex } from '../seed/seeder.ts';
+import { seedIndex } from '../seed/seeder.ts';
 import { sampleOf } from '../../data/sample.ts';
 import { verifyRouting } from '../routing/verifyRouting.ts';
 import { movedCandidate } from '../../testing/migrationFixture.ts';
-import { LOCK_INDEX } from './migration.ts';
 import { writeBlocked } from './cutover.ts';
 import { auditIndex } from '../audit/audit.ts';
 import { installPipeline, readPipeline } from '../routing/ingestPipeline.ts';
 import { WriteLoad, type WritePath } from '../../testing/writeLoad.ts';
 import type { Restaurant } from '../../data/generator.ts';
 import { main } from '../../cli/main.ts';
+import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
+import { LOCK_INDEX } from './migrationLock.ts';
 
 const INDEX = 'geoshard-live-migrate';
 const SAMPLE = { restaurants: 800, dishesPerRestaurant: 8 };
@@ -71,7 +72,7 @@ beforeAll(async () => {
   writeFileSync(BASE_PATH, formatBoundaryFile(base));
   writeFileSync(CANDIDATE_PATH, formatBoundaryFile(candidate));
   // A clean index for the base file, unless it already is one (a run that finished leaves it so).
-  const meta = await getIndexMeta(client, INDEX);
+  const meta = await fetchIndexMeta(client, INDEX);
   const s = meta?.sample;
   if (!(meta?.hash === base.hash && meta.file && !meta.migration && s?.complete && s.restaurants === SAMPLE.restaurants && s.dishesPerRestaurant === SAMPLE.dishesPerRestaurant)) {
     await seedIndex({ client, router: new Router(base), ...SAMPLE, recreate: true });
@@ -188,7 +189,7 @@ function expectEveryAnswerUnchanged(answers: Awaited<ReturnType<typeof searchLoo
 }
 
 async function expectSettledOn(file: BoundaryFile) {
-  const meta = await getIndexMeta(client, INDEX);
+  const meta = await fetchIndexMeta(client, INDEX);
   expect(meta?.hash).toBe(file.hash);
   expect(meta?.migration).toBeUndefined();
   const v = await verifyRouting(client, new Router(file));
@@ -206,7 +207,7 @@ async function expectSettledOn(file: BoundaryFile) {
 }
 
 async function stateOf() {
-  return (await getIndexMeta(client, INDEX))?.migration as { epoch: number; moves: { step: string; copied: { restaurants: number; dishes: number }; cutover?: { blockedAt: string | null; windowsMs: number[] } }[] };
+  return (await fetchIndexMeta(client, INDEX))?.migration as { epoch: number; moves: { step: string; copied: { restaurants: number; dishes: number }; cutover?: { blockedAt: string | null; windowsMs: number[] } }[] };
 }
 
 /** A writer through both paths beside a migration; `finish` stops it and checks the index against `final`. */
@@ -351,11 +352,11 @@ describe('geoshard migrate on a live index', () => {
     const p = join(dir, 'merged.json');
     // One shard fewer: the core's merge of the first two shards.
     expect(await main(['merge', '--boundaries', BASE_PATH, base.shards[0].name, base.shards[1].name, '--out', p, '--created-at', '2026-12-01T00:00:00.000Z'], { out: () => {}, err: () => {} })).toBe(0);
-    const before = await getIndexMeta(client, INDEX);
+    const before = await fetchIndexMeta(client, INDEX);
     const cli = migrate(p);
     expect(await cli.exit).toBe(1);
     expect(cli.err()).toMatch(/refused: .*14/);
     expect(cli.err()).toMatch(/Create the new index with 14 primary shards/);
-    expect(await getIndexMeta(client, INDEX)).toEqual(before);
+    expect(await fetchIndexMeta(client, INDEX)).toEqual(before);
   }, 60_000);
 });

@@ -6,12 +6,14 @@ import { driftState } from '../../server/driftGuard.ts';
 import { indexMeta } from '../../opensearch/indexSpec.ts';
 import { buildSearchBody } from '../../server/search.ts';
 import { parseSearchParams } from '../../server/wire.ts';
-import { isStale, withState, writeMeta, acquireLock, LOCK_INDEX, type LockHolder } from './migration.ts';
+import { withState } from './migration.ts';
 import { setWriteBlock } from './cutover.ts';
 import { OpenSearchClient, ADMIN_TIMEOUT_MS, ADMIN_ENGINE_TIMEOUTS, type RequestOptions } from '../../cluster/client.ts';
 import { Router } from '../../core/index.ts';
 import { RouterCache } from '../../opensearch/meta.ts';
 import { migrationStatusOf } from '../../server/api/status.ts';
+import { isStale, acquireLock, LOCK_INDEX, type LockHolder } from './migrationLock.ts';
+import { writeMeta } from '../../cluster/indexMeta.ts';
 
 const tok = (o: number) => cellToken(cellFromOrdinal(o));
 const NOW = '2026-12-01T00:00:00.000Z';

@@ -1,9 +1,10 @@
 /**
  * A migration on the real index: its state in the index's `_meta`
- * (withState; the round trips are indexMeta.ts) and the executor itself (copy,
+ * (withState; read with src/opensearch/indexMeta.ts readMigration, written
+ * with src/cluster/indexMeta.ts writeMeta) and the executor itself (copy,
  * verify, switch, delete per range), used by `geoshard migrate`. The lock that
- * keeps two executors apart is migrationLock.ts; how the API reads a migration
- * (its router, its /api/status form) is migrationRouting.ts.
+ * keeps two executors apart is migrationLock.ts; how searches route during a
+ * migration is the package's (src/opensearch/meta.ts RouterCache).
  * The decisions (what comes next, who reads and who is written) are the
  * core's (core/migrationState.ts); this file only does what they say.
  *
@@ -44,13 +45,7 @@ import {
 import { tryInstallPipeline } from '../routing/ingestPipeline.ts';
 import { routingPipeline } from '../../opensearch/pipeline.ts';
 
-// The `_meta` readers (migrationOfMeta, routerOf) and MigrationError live in src/opensearch/meta.ts, shared with the package's writer.
-export { MigrationError, migrationOfMeta, routerOf, type IndexMigration } from '../../opensearch/meta.ts';
 import { MigrationError } from '../../opensearch/meta.ts';
-// The index's `_meta` round trips (readMigration, writeMeta) live in indexMeta.ts, below this file and the pipeline guard.
-export { readMigration, writeMeta } from '../../cluster/indexMeta.ts';
-// The executors' lock (migrationLock.ts) and the API's reading of a migration (migrationRouting.ts) are files of their own.
-export { LOCK_INDEX, acquireLock, isStale, type Lock, type LockHolder } from './migrationLock.ts';
 
 /** withState returns `_meta` with the migration state set (or removed when null). */
 export function withState(meta: IndexMeta, state: MigrationState | null): IndexMeta {

@@ -29,14 +29,16 @@ import { Router, formatBoundaryFile, ordinalAt, parseBoundaryFile, type Boundary
 import { mulberry32 } from '../../core/testutil.ts';
 import { loadGazetteer } from '../../data/places.ts';
 import { liveClient, ROOT } from '../../testing/testkit.ts';
-import { readMigration, writeMeta, withState } from './migration.ts';
+import { withState } from './migration.ts';
 import { withCutover } from '../../core/migrationState.ts';
 import { movedCandidateOf } from '../../testing/migrationFixture.ts';
-import { LOCK_INDEX } from './migration.ts';
 import { GeoIndexer } from '../../opensearch/indexer.ts';
 import { routedSearch, GeoSearchError } from '../../opensearch/search.ts';
 import { checkIndexConfig } from '../../opensearch/indexConfig.ts';
 import { main } from '../../cli/main.ts';
+import { readMigration } from '../../opensearch/indexMeta.ts';
+import { writeMeta } from '../../cluster/indexMeta.ts';
+import { LOCK_INDEX } from './migrationLock.ts';
 
 const client = liveClient();
 const official = new Client({ node: process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200' });

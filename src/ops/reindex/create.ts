@@ -7,12 +7,12 @@
 import type { BoundaryFile } from '../../core/index.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { indexMeta, type IndexMeta } from '../../opensearch/indexSpec.ts';
-import { getIndexMeta } from '../seed/seeder.ts';
 import { fingerprintOf, searchShardsOf } from '../routing/fingerprint.ts';
 import { installPipeline } from '../routing/ingestPipeline.ts';
-import { writeMeta } from '../migrate/migration.ts';
 import type { PipelineFields } from '../../opensearch/pipeline.ts';
 import { ReindexError, type ReindexState, type Shape } from './state.ts';
+import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
+import { writeMeta } from '../../cluster/indexMeta.ts';
 
 const enc = encodeURIComponent;
 
@@ -39,7 +39,7 @@ export async function sourceInfo(client: OpenSearchClient, src: string): Promise
     analysis: idx.analysis,
     replicas: Number(idx.number_of_replicas ?? 0),
     shards: Number(idx.number_of_shards),
-    meta: await getIndexMeta(client, src).then((m) => m ?? null),
+    meta: await fetchIndexMeta(client, src).then((m) => m ?? null),
     shape: { join, pipeline: !!idx.default_pipeline && idx.default_pipeline !== '_none' },
   };
 }

@@ -5,13 +5,13 @@
  */
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import type { IndexMeta } from '../../opensearch/indexSpec.ts';
-import { writeMeta } from '../migrate/migration.ts';
 import { setWriteBlock } from '../migrate/cutover.ts';
 import { compareSides, describeDiff, fixDiff, idsOf, isClean } from '../compare/docDiff.ts';
 import { sourceInfo } from './create.ts';
 import { indexSide } from './indexSide.ts';
 import { shardCount } from '../compare/shardReader.ts';
 import { aliasTargets, now, readReindex, ReindexError } from './state.ts';
+import { writeMeta } from '../../cluster/indexMeta.ts';
 
 const enc = encodeURIComponent;
 

@@ -50,7 +50,6 @@
 import { Router } from '../../core/index.ts';
 import { OpenSearchError } from '../../cluster/client.ts';
 import type { IndexMeta } from '../../opensearch/indexSpec.ts';
-import { writeMeta } from '../migrate/migration.ts';
 import { MigrationError } from '../../opensearch/meta.ts';
 import type { ReindexOptions, ReindexResult, ReindexRun } from './context.ts';
 import { checkDestRouting, createDest, fieldsOf, sourceInfo } from './create.ts';
@@ -62,6 +61,7 @@ import { switchAlias } from './switch.ts';
 import { indexSide } from './indexSide.ts';
 import { seqNos } from '../compare/shardReader.ts';
 import { now, readReindex, ReindexError, type ReindexState, type Shape } from './state.ts';
+import { writeMeta } from '../../cluster/indexMeta.ts';
 
 export * from './state.ts';
 export type { ReindexOptions, ReindexResult } from './context.ts';

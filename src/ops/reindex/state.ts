@@ -5,7 +5,7 @@
  */
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import type { IndexMeta } from '../../opensearch/indexSpec.ts';
-import { getIndexMeta } from '../../cluster/indexMeta.ts';
+import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 
 const enc = encodeURIComponent;
 
@@ -83,7 +83,7 @@ export interface Shape {
 
 /** readReindex returns DEST's reindex state (undefined: no such index; null: no reindex recorded) with its `_meta`. */
 export async function readReindex(client: OpenSearchClient, dest: string): Promise<{ meta: IndexMeta; state: ReindexState | null } | null | undefined> {
-  const meta = await getIndexMeta(client, dest);
+  const meta = await fetchIndexMeta(client, dest);
   if (meta === undefined) return undefined;
   if (meta === null) return null;
   return { meta, state: (meta.reindex as ReindexState | undefined) ?? null };

@@ -17,13 +17,14 @@ import { s2 } from 's2js';
 import { derivedFile, liveClient } from '../../testing/testkit.ts';
 import { indexBody } from '../../opensearch/indexSpec.ts';
 import { installPipeline, readPipeline, uninstallPipeline, pipelineStatusOf } from './ingestPipeline.ts';
-import { getIndexMeta } from '../seed/seeder.ts';
 import { LiveApi } from '../../server/api.ts';
-import { withState, writeMeta } from '../migrate/migration.ts';
+import { withState } from '../migrate/migration.ts';
 import { indexMeta } from '../../opensearch/indexSpec.ts';
 import { pipelineId, expectedIdentity } from '../../opensearch/pipeline.ts';
 import { seedIndex } from '../seed/seeder.ts';
 import { main } from '../../cli/main.ts';
+import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
+import { writeMeta } from '../../cluster/indexMeta.ts';
 
 const client = liveClient();
 const INDEX = 'gs-pipe-fidelity';
@@ -233,7 +234,7 @@ describe('the routing pipeline on the real node', () => {
   it('reads its identity back and shows it in /api/status; a search refuses with 409 while it disagrees with _meta', async () => {
     const installed = await readPipeline(client, INDEX);
     expect(installed?.defaultPipeline).toBe(pipelineId(INDEX));
-    expect(pipelineStatusOf(installed, await getIndexMeta(client, INDEX), INDEX)?.matches).toBe(true);
+    expect(pipelineStatusOf(installed, await fetchIndexMeta(client, INDEX), INDEX)?.matches).toBe(true);
     const api = new LiveApi({ file, client, pipelineTtlMs: 0, pipelineSettleMs: 20 });
     const status = await api.status();
     expect(status.body.pipeline).toMatchObject({ id: pipelineId(INDEX), hash: file.hash, epoch: 0, matches: true });

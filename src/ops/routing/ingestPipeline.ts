@@ -15,8 +15,8 @@ import type { MigrationState } from '../../core/migrationState.ts';
 import { routingPipeline, pipelineId, identityOf, expectedIdentity, comparePipeline, type PipelineIdentity, type IngestPipeline, type PipelineFields } from '../../opensearch/pipeline.ts';
 import { OpenSearchError, type OpenSearchClient } from '../../cluster/client.ts';
 import type { IndexMeta } from '../../opensearch/indexSpec.ts';
-import { readMigration } from '../../cluster/indexMeta.ts';
 import { migrationOfMeta } from '../../opensearch/meta.ts';
+import { readMigration } from '../../opensearch/indexMeta.ts';
 
 /** PipelineError: the pipeline cannot be installed or read (the message says why and what to do). */
 export class PipelineError extends Error {

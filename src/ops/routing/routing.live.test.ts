@@ -8,11 +8,12 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { Router, shardForRouting } from '../../core/index.ts';
 import { OpenSearchError } from '../../cluster/client.ts';
 import { verifyRouting, searchShardsOf } from './verifyRouting.ts';
-import { seedIndex, SeedError, getIndexMeta } from '../seed/seeder.ts';
+import { seedIndex, SeedError } from '../seed/seeder.ts';
 import { derivedFile, ensureSeeded, liveClient, startApi, getJson, TEST_INDEX, TEST_RESTAURANTS, TEST_DISHES_PER_RESTAURANT } from '../../testing/testkit.ts';
 import { indexMappings } from '../../opensearch/indexSpec.ts';
 import { LiveApi } from '../../server/api.ts';
 import { sampleOf } from '../../data/sample.ts';
+import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 
 const client = liveClient();
 const file = derivedFile(TEST_INDEX);
@@ -56,7 +57,7 @@ describe('shard names on the real node', () => {
 describe('the routing fingerprint', () => {
   it('is recorded by seed in _meta: the engine as the node names itself, the formula and the routing_num_shards', async () => {
     const root = await client.get<{ version: { number: string; distribution?: string } }>('/');
-    const meta = await getIndexMeta(client, TEST_INDEX);
+    const meta = await fetchIndexMeta(client, TEST_INDEX);
     expect(meta?.routing?.engine).toBe(root.version.distribution ?? 'elasticsearch');
     expect(meta?.routing?.version).toBe(root.version.number);
     expect(meta?.routing?.major).toBe(Number(root.version.number.split('.')[0]));
@@ -155,7 +156,7 @@ describe('writes', () => {
     expect(e.message).toContain(other.hash);
     expect(e.message).toContain('--recreate');
     expect((await client.get<{ count: number }>(`/${TEST_INDEX}/_count`)).count).toBe(before);
-    expect((await getIndexMeta(client, TEST_INDEX))?.hash).toBe(file.hash);
+    expect((await fetchIndexMeta(client, TEST_INDEX))?.hash).toBe(file.hash);
   });
 
   it('seeding another sample size into the index is refused', async () => {

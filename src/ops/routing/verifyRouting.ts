@@ -6,9 +6,9 @@
 import type { Router } from '../../core/index.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { JOIN_FIELD, PARENT, type IndexMeta } from '../../opensearch/indexSpec.ts';
-import { getIndexMeta } from '../../cluster/indexMeta.ts';
 import { predictCounts, sampleOf } from '../../data/sample.ts';
 import { checkRouting, searchShardsOf, type RoutingFingerprint } from './fingerprint.ts';
+import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 
 /** Where OpenSearch sends one shard name. */
 export interface NameCheck {
@@ -66,7 +66,7 @@ export async function verifyRouting(client: OpenSearchClient, router: Router): P
   const index = file.index;
   const path = `/${encodeURIComponent(index)}`;
   const problems: string[] = [];
-  const meta = await getIndexMeta(client, index);
+  const meta = await fetchIndexMeta(client, index);
   if (meta === undefined) {
     return { index, meta: null, problems: [`index "${index}" does not exist: run "geoshard seed" first`], names: [], counts: null };
   }

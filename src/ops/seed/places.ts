@@ -22,8 +22,8 @@ import type { IndexConfig } from '../../opensearch/indexConfig.ts';
 import { GeoIndexer } from '../../opensearch/indexer.ts';
 import { indexMeta, indexSettings } from '../../opensearch/indexSpec.ts';
 import { fingerprintOf } from '../routing/fingerprint.ts';
-import { getIndexMeta } from '../../cluster/indexMeta.ts';
 import { LOAD_SETTINGS, plainBulk, RESTORED_SETTINGS, SeedError, type PlainDoc } from './seeder.ts';
+import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 
 /** The index `geoshard seed --sample places` writes by default. */
 export const PLACES_INDEX = 'places';
@@ -110,7 +110,7 @@ export async function seedPlaces(opts: SeedPlacesOptions): Promise<SeedPlacesRes
   if (!Number.isInteger(shards) || shards < 1 || shards > 1024) throw new SeedError(`shards ${shards} is invalid: expected an integer in [1, 1024]`);
   if (!Number.isInteger(replicas) || replicas < 0) throw new SeedError(`replicas ${replicas} is invalid: expected an integer >= 0`);
 
-  const existing = await getIndexMeta(client, index);
+  const existing = await fetchIndexMeta(client, index);
   let created = false;
   if (existing !== undefined && !opts.recreate) {
     if (existing !== null) {

@@ -11,15 +11,15 @@
 import type { Router } from '../../core/index.ts';
 import { ADMIN_TIMEOUT_MS, type OpenSearchClient } from '../../cluster/client.ts';
 import { DOC_SHAPE, docShapeOf, indexBody, indexMeta, type IndexMeta, type SampleMeta } from '../../opensearch/indexSpec.ts';
-import { getIndexMeta, writeMeta } from '../../cluster/indexMeta.ts';
-// getIndexMeta's home is indexMeta.ts; re-exported for the modules that still import it from here.
-export { getIndexMeta } from '../../cluster/indexMeta.ts';
+import { writeMeta } from '../../cluster/indexMeta.ts';
+// fetchIndexMeta's home is indexMeta.ts; re-exported for the modules that still import it from here.
 import { sampleBulkDocs, sampleOf, type Doc } from '../../data/sample.ts';
 import type { Restaurant } from '../../data/generator.ts';
 import { GeoIndexer, GeoIndexError } from '../../opensearch/indexer.ts';
 import { fingerprintOf } from '../routing/fingerprint.ts';
 import { tryInstallPipeline } from '../routing/ingestPipeline.ts';
 import type { PipelineIdentity } from '../routing/ingestPipeline.ts';
+import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 
 /** Options of seedIndex. */
 export interface SeedOptions {
@@ -218,7 +218,7 @@ export async function seedIndex(opts: SeedOptions): Promise<SeedResult> {
         `each document to the one shard that owns its cell. Seed with the file before or after the migration.`,
     );
   }
-  const existing = await getIndexMeta(client, index);
+  const existing = await fetchIndexMeta(client, index);
   let created = false;
   if (existing !== undefined && opts.recreate) {
     await client.admin('DELETE', path);

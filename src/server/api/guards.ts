@@ -11,13 +11,13 @@ import type { Router } from '../../core/index.ts';
 import type { MigrationState } from '../../core/migrationState.ts';
 import { driftState, type DriftState } from '../driftGuard.ts';
 import { checkRouting, type RoutingCheck } from '../../ops/routing/fingerprint.ts';
-import { getIndexMeta } from '../../cluster/indexMeta.ts';
 import type { IndexMeta } from '../../opensearch/indexSpec.ts';
 import { RouterCache, routingKeyOf } from '../../opensearch/meta.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { PipelineGuard, type InstalledPipeline, type PipelineStatus } from '../../ops/routing/ingestPipeline.ts';
 import { errorResult, type ApiResult } from './http.ts';
 import type { Loaded } from './load.ts';
+import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 
 /** A request the guards let through: the drift state it was checked at and the router (and migration state) to use. */
 export interface Admitted {
@@ -77,7 +77,7 @@ export class Guards {
     let pipeline: PipelineStatus | null = null;
     try {
       const installed = await pipelineRead;
-      if (installed !== null) pipeline = await this.pipelines.check(file.index, drift.meta, () => getIndexMeta(this.client, file.index), file, installed);
+      if (installed !== null) pipeline = await this.pipelines.check(file.index, drift.meta, () => fetchIndexMeta(this.client, file.index), file, installed);
     } catch {
       pipeline = null;
     }
@@ -112,7 +112,7 @@ export class Guards {
    */
   async epochMoved(l: Extract<Loaded, { router: Router }>, key: string): Promise<{ key: string; router: Router; state: MigrationState | null } | null> {
     const file = l.router.file;
-    const after = await getIndexMeta(this.client, file.index);
+    const after = await fetchIndexMeta(this.client, file.index);
     if (routingKeyOf(after) === key || driftState(file, after).status !== 'ok') return null;
     const { router, state, key: routed } = this.migrations.routerFor(after!, l.router);
     return { key: routed, router, state };
