@@ -59,7 +59,7 @@ public final class GeoRoutingReportProcessor extends AbstractProcessor implement
         exts.add(report);
         Map<String, ?> profile = response.getProfileResults();
         @SuppressWarnings("unchecked")
-        SearchProfileShardResults profiles = profile == null ? null : new SearchProfileShardResults((Map) profile);
+        SearchProfileShardResults profiles = profile == null || profile.isEmpty() ? null : new SearchProfileShardResults((Map) profile);
         SearchResponseSections out = new SearchResponseSections(
             response.getHits(),
             (Aggregations) response.getAggregations(),
