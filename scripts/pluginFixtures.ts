@@ -6,12 +6,12 @@
  *
  *   plugin/src/test/resources/fixtures/coverings.json   seeded random circles, boxes and polygons
  *       (a third touching level-10 cell corners, the antimeridian or a pole) and their padded
- *       level-10 coverings (core/coverShapes.ts), as runs of curve ordinals
+ *       level-10 coverings (src/core/coverShapes.ts), as runs of curve ordinals
  *   plugin/src/test/resources/fixtures/points.json      points and their level-10 ordinals
- *       (core/cells.ts ordinalAt): random, and a hair either side of cell corners and edges
+ *       (src/core/cells.ts ordinalAt): random, and a hair either side of cell corners and edges
  *   plugin/src/test/resources/fixtures/routing.json     index `_meta` objects (the bundled boundary
  *       file settled, then at every step of a two-range move) with the routing strings of shapes
- *       (core/shapeRoute.ts), points' read and write owners and the read exclusions
+ *       (src/core/shapeRoute.ts), points' read and write owners and the read exclusions
  *   plugin/src/main/resources/org/geoshard/opensearch/range-script.painless
  *       rangeFilter.ts RANGE_SCRIPT, the Painless of a mid-move exclusion (not a hand copy)
  *
