@@ -228,7 +228,7 @@ describe('geo_routing_search on a real node', () => {
     expect(g.cells).toBeLessThanOrEqual(Math.min(routeShape(router, a).ordinals.length, routeShape(router, b).ordinals.length));
   });
 
-  it('asks every shard and says why: no location, a location only under should or must_not, a client routing, two indices, a drifted pipeline, too many cells', async (ctx) => {
+  it('asks every shard and says why: no location, a location only under should or must_not, a client routing, a drifted pipeline, too many cells, a bad config', async (ctx) => {
     if (skip) return ctx.skip(skip);
     const N = file.numberOfShards;
     const circle = clause({ kind: 'circle', lat: 51.5, lng: -0.1, radiusKm: 30 });
