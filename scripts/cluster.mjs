@@ -21,6 +21,10 @@
 //                                                 REST API; credentials in secure.json (0600). Its own folder
 //                                                 opensearch-<version>-secure; give --secure to stop/status/env as well.
 //                                                 GEOSHARD_SECURE_INDEXES: the roles' index patterns (default "*").
+//   start --plugin (or GEOSHARD_PLUGIN=1)          install this repository's OpenSearch plugin (plugin/, docs/plugin.md) built
+//                                                 for the node's version (node scripts/plugin.mjs build, run when its zip is
+//                                                 missing) into home/plugins with opensearch-plugin install --batch; a start
+//                                                 without it removes the plugin again, so the flag says what runs.
 //
 // Node built-ins only. The official OpenSearch distribution (integ-test-zip, no bundled JDK)
 // and, for 2.x, the parent-join, lang-painless, ingest-common, reindex and geo modules are fetched from Maven Central with `mvn` into a cache
@@ -291,6 +295,7 @@ async function env() {
 }
 
 const commands = { start, stop, status, env };
+if (process.argv.includes('--plugin')) process.env.GEOSHARD_PLUGIN = '1';
 const name = process.argv[2];
 if (!commands[name]) {
   console.error('usage: node scripts/cluster.mjs start [--nodes N | --node K] [--reset] [--secure] | stop [--node K] [--secure] | status [--secure] | env [--secure]');

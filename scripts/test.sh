@@ -11,7 +11,8 @@
 #   6. browser tests (Playwright driving /usr/bin/chromium),
 #   7. a 1-node OpenSearch 3.8 on a free port and the live subset that checks the engine itself:
 #      shard names and verify-routing (routing.live), routed = unrouted (api.live), drift and
-#      failures (failures.live), the routing pipeline's fidelity (pipeline.live); 8. a secured 2.19.4
+#      failures (failures.live), the routing pipeline's fidelity (pipeline.live), the geoshard plugin
+#      (plugin.live: both clusters start with --plugin, built by the plugin step before); 8. a secured 2.19.4
 #      node (security plugin, TLS from its own CA, the roles of src/cluster/roles.json) and the
 #      secured tests (src/**/*.secure.test.ts; GEOSHARD_SKIP_SECURE=1 skips them); 9. a summary line.
 # A local node already answering on OPENSEARCH_PORT (default 9200) is reused as it is (the
@@ -58,13 +59,18 @@ npm run --silent build:lib || failed+=(build-lib)
 step "unit tests"
 npx vitest run --project unit --reporter=default --reporter=json --outputFile=test-results/unit.json || failed+=(unit)
 
-step "OpenSearch cluster for the live tests (3 nodes, 2.19)"
+step "OpenSearch plugin: Java tests, then one zip per supported version (plugin/, docs/plugin.md)"
+t_plugin=$SECONDS
+node scripts/plugin.mjs build || failed+=(plugin)
+echo "(plugin step: $((SECONDS - t_plugin)) s)"
+
+step "OpenSearch cluster for the live tests (3 nodes, 2.19, with the geoshard plugin)"
 started_cluster=0
 t_cluster=$SECONDS
 if [ -z "${OPENSEARCH_URL:-}" ] && ! node scripts/cluster.mjs status >/dev/null 2>&1; then
   # A cache that holds a cluster of another size keeps its data: start that one instead
   # (the multi-node tests then skip, saying why).
-  if node scripts/cluster.mjs start --nodes 3 || node scripts/cluster.mjs start; then started_cluster=1; else failed+=(cluster); fi
+  if node scripts/cluster.mjs start --nodes 3 --plugin || node scripts/cluster.mjs start --plugin; then started_cluster=1; else failed+=(cluster); fi
 fi
 echo "(cluster step: $((SECONDS - t_cluster)) s)"
 
@@ -97,9 +103,9 @@ if [ -z "${OPENSEARCH_URL:-}" ] && [ "${GEOSHARD_SKIP_OS3:-}" != 1 ]; then
     const net = require("node:net");
     const free = (p) => new Promise((r) => { const s = net.createServer(); s.once("error", () => r(false)); s.listen(p, "127.0.0.1", () => s.close(() => r(true))); });
     (async () => { for (let p = 9600; p < 9700; p++) if (await free(p)) { console.log(p); return; } process.exit(1); })();')
-  if [ -n "$os3_port" ] && OPENSEARCH_VERSION=3.8.0 OPENSEARCH_PORT=$os3_port node scripts/cluster.mjs start --nodes 1; then
+  if [ -n "$os3_port" ] && OPENSEARCH_VERSION=3.8.0 OPENSEARCH_PORT=$os3_port node scripts/cluster.mjs start --nodes 1 --plugin; then
     OPENSEARCH_URL=http://127.0.0.1:$os3_port npx vitest run --project live \
-      src/ops/routing/routing.live.test.ts src/server/api.live.test.ts src/server/failures.live.test.ts src/ops/routing/ingestPipeline.live.test.ts \
+      src/ops/routing/routing.live.test.ts src/server/api.live.test.ts src/server/failures.live.test.ts src/ops/routing/ingestPipeline.live.test.ts src/opensearch/plugin.live.test.ts \
       --reporter=default --reporter=json --outputFile=test-results/live-os3.json || failed+=(live-os3)
     OPENSEARCH_VERSION=3.8.0 OPENSEARCH_PORT=$os3_port node scripts/cluster.mjs stop || true
   else

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SECURE, VERSION, RUN_USER, DIR, DOWNLOAD_DIR, HOME, INSTALLED_MARKER, DIST_ARTIFACT, DIST_ZIP, EXTRA_MODULES } from './settings.mjs';
 import { log, fail, exists, secondsSince, which, run } from './util.mjs';
+import { ensureZip } from '../plugin.mjs';
 
 function mvnCopy(artifact, outDir) {
   const mvn = which('mvn');
@@ -150,4 +151,34 @@ function chmodTools() {
 }
 
 
-export { mvnCopy, unzip, writeDescriptor, install, ensureRunUser, installSecurityPlugin };
+/**
+ * Installs this repository's OpenSearch plugin (plugin/, docs/plugin.md) when GEOSHARD_PLUGIN=1
+ * (`start --plugin`), built for the node's version by scripts/plugin.mjs when its zip is missing,
+ * and removes it otherwise, so the flag says what runs. A zip that changed since it was installed
+ * (its size and time, recorded beside the plugin) is installed again.
+ */
+function syncGeoshardPlugin(javaHome) {
+  const dir = path.join(HOME, 'plugins', 'geoshard');
+  const marker = path.join(HOME, 'plugins', '.geoshard-zip');
+  const tool = path.join(HOME, 'bin', 'opensearch-plugin');
+  const env = { PATH: process.env.PATH, JAVA_HOME: javaHome, OPENSEARCH_JAVA_HOME: javaHome, OPENSEARCH_PATH_CONF: path.join(HOME, 'config') };
+  const wanted = process.env.GEOSHARD_PLUGIN === '1';
+  if (!wanted) {
+    if (exists(dir)) {
+      log('removing the geoshard plugin (start without --plugin)...');
+      run(tool, ['remove', 'geoshard'], { cwd: HOME, env });
+      fs.rmSync(marker, { force: true });
+    }
+    return;
+  }
+  const zip = ensureZip(VERSION);
+  const st = fs.statSync(zip);
+  const stamp = `${zip} ${st.size} ${st.mtimeMs}`;
+  if (exists(dir) && exists(marker) && fs.readFileSync(marker, 'utf8') === stamp) return;
+  if (exists(dir)) run(tool, ['remove', 'geoshard'], { cwd: HOME, env });
+  log(`installing the geoshard plugin ${path.basename(zip)}...`);
+  run(tool, ['install', '--batch', `file://${zip}`], { cwd: HOME, env });
+  fs.writeFileSync(marker, stamp);
+}
+
+export { mvnCopy, unzip, writeDescriptor, install, ensureRunUser, installSecurityPlugin, syncGeoshardPlugin };

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SECURE, STOP_TIMEOUT_S, RUN_USER, CLUSTER_NAME, IS_ROOT, CACHE_ROOT, DIR, HOME, PORT_FILE, nodePaths, nodeName, readSecureState } from './settings.mjs';
 import { makeCerts, ensureSecureState, writeSecurityConfig } from './secure.mjs';
 import { log, fail, sleep, exists, secondsSince, run, logHint, readPid, isAlive } from './util.mjs';
-import { install, ensureRunUser } from './install.mjs';
+import { install, ensureRunUser, syncGeoshardPlugin } from './install.mjs';
 
 function writeNodeConfig(state, node) {
   const p = nodePaths(node.n);
@@ -112,6 +112,7 @@ async function launchNode(state, node, java) {
 /** Prepares the shared folders (install, run user, ownership) before any node starts. */
 function prepare(java) {
   install(java.home);
+  syncGeoshardPlugin(java.home);
   if (SECURE) {
     makeCerts();
     ensureSecureState(java.home);

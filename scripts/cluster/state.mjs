@@ -15,7 +15,8 @@ function parseArgs(argv) {
       continue;
     }
     if (flag === '--secure') continue; // read at the top (SECURE)
-    if (flag !== '--nodes' && flag !== '--node') fail(`unknown argument ${JSON.stringify(a)}: expected --nodes N, --node K or --reset`);
+    if (flag === '--plugin') continue; // read by scripts/cluster.mjs (GEOSHARD_PLUGIN=1)
+    if (flag !== '--nodes' && flag !== '--node') fail(`unknown argument ${JSON.stringify(a)}: expected --nodes N, --node K, --reset, --secure or --plugin`);
     const v = inline ?? argv[++i];
     const n = Number(v);
     if (v === undefined || !/^\d+$/.test(String(v)) || n < 1 || n > MAX_NODES) {
