@@ -183,3 +183,15 @@ describe('OpenSearchClient', () => {
     expect(hits).toBe(1);
   });
 });
+
+describe('the transport facade', () => {
+  it('sends changes of the cluster state with the admin deadlines, and everything else as a plain request', async () => {
+    const { isClusterStateChange } = await import('./client.ts');
+    for (const [m, p] of [['PUT', '/dishes'], ['DELETE', '/dishes'], ['PUT', '/dishes/_mapping'], ['PUT', '/dishes/_settings'], ['PUT', '/_ingest/pipeline/geoshard-dishes'], ['DELETE', '/_search/pipeline/x'], ['POST', '/_aliases'], ['PUT', '/dishes/_alias/live']]) {
+      expect(isClusterStateChange(m, p), `${m} ${p}`).toBe(true);
+    }
+    for (const [m, p] of [['GET', '/dishes'], ['HEAD', '/dishes'], ['POST', '/dishes/_search'], ['POST', '/_bulk'], ['POST', '/dishes/_bulk'], ['PUT', '/dishes/_doc/1'], ['GET', '/_ingest/pipeline/x'], ['POST', '/dishes/_refresh']]) {
+      expect(isClusterStateChange(m, p), `${m} ${p}`).toBe(false);
+    }
+  });
+});

@@ -278,7 +278,8 @@ export class OpenSearchClient {
    */
   readonly transport: TransportClient['transport'] = {
     request: async (params, options = {}) => {
-      const res = await this.request(params.method, params.path, { body: params.bulkBody ?? params.body, query: params.querystring, okStatuses: options.ignore, timeoutMs: options.requestTimeout });
+      const opts = { body: params.bulkBody ?? params.body, query: params.querystring, okStatuses: options.ignore, timeoutMs: options.requestTimeout };
+      const res = await (isClusterStateChange(params.method, params.path) ? this.admin(params.method, params.path, opts) : this.request(params.method, params.path, opts));
       return { statusCode: res.status, body: res.body };
     },
   };
@@ -420,6 +421,17 @@ export class OpenSearchClient {
   async close(): Promise<void> {
     await this.os.close();
   }
+}
+
+/**
+ * isClusterStateChange says whether a request changes the cluster state (creating or deleting an
+ * index, its mappings, settings or aliases, an ingest or search pipeline): the requests the
+ * transport facade sends as `admin` does, with its deadlines.
+ */
+export function isClusterStateChange(method: string, path: string): boolean {
+  if (method === 'GET' || method === 'HEAD') return false;
+  const p = path.split('?')[0];
+  return /^\/[^_/][^/]*\/?$/.test(p) || /^\/[^_/][^/]*\/(_mapping|_settings|_alias(es)?(\/.*)?)$/.test(p) || /^\/_(ingest|search)\/pipeline\//.test(p) || p === '/_aliases';
 }
 
 /** toOpenSearchError maps the official client's errors to OpenSearchError with a message naming the request. */

@@ -49,7 +49,7 @@ export {
   type Source,
 } from './documents.ts';
 export { indexMeta, indexBody, indexMappings, indexSettings, geoIndexBody, pipelineFieldsOf, GeoIndexSpecError, type GeoIndexOptions } from './indexSpec.ts';
-export { createGeoIndex, fingerprintOn, type CreatedGeoIndex } from './create.ts';
+export { createGeoIndex, type CreatedGeoIndex } from './create.ts';
 export { routingPipeline, pipelineId, routingTable, PIPELINE_ID_PREFIX, SAMPLE_FIELDS, type IngestPipeline, type PipelineFields, type PipelineIdentity, type PipelineParams, type RoutingTable } from './pipeline.ts';
 export { routedSearch, routedRequest, geoDistanceFilter, GeoSearchError, type Circle, type RoutedRequest, type GeoSearchErrorCode } from './search.ts';
 export { fetchIndexMeta } from './indexMeta.ts';

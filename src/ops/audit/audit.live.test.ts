@@ -10,7 +10,6 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { derivedFile, ensureSeeded, liveClient, ROOT } from '../../testing/testkit.ts';
-import { searchShardsOf } from '../routing/fingerprint.ts';
 import { auditIndex } from './audit.ts';
 import { plan } from '../../core/index.ts';
 import { advance, startState, type MigrationState } from '../../core/migrationState.ts';
@@ -19,6 +18,7 @@ import { movedCandidate } from '../../testing/migrationFixture.ts';
 import { withState } from '../migrate/migration.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
+import { searchShardsOf } from '../../opensearch/fingerprint.ts';
 
 const client = liveClient();
 const INDEX = 'gs-audit-live';

@@ -17,7 +17,6 @@ import { cellAt, cellFromOrdinal, cellOrdinal, cellToken, parseToken, Router, ty
 import { cellVertices } from '../../core/cells.ts';
 import type { AuditProblem } from '../../core/audit.ts';
 import { derivedFile, ensureSeeded, liveClient } from '../../testing/testkit.ts';
-import { searchShardsOf } from '../routing/fingerprint.ts';
 import { auditIndex, type AuditReport } from './audit.ts';
 import { indexMeta, indexSettings } from '../../opensearch/indexSpec.ts';
 import { plan } from '../../core/index.ts';
@@ -26,6 +25,7 @@ import { movedCandidate } from '../../testing/migrationFixture.ts';
 import { withState } from '../migrate/migration.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
+import { searchShardsOf } from '../../opensearch/fingerprint.ts';
 
 const client = liveClient();
 const INDEX = 'gs-audit-engine-live';

@@ -1,18 +1,17 @@
 /**
  * The first step of a reindex: what DEST takes from SRC (mapping, analysis,
- * replicas, shape), creating DEST with geoshard's `_meta`, routing required
- * and the routing pipeline as default pipeline, and checking on the real node
- * that every shard name lands on its shard. Node only.
+ * replicas, shape), and creating DEST with geoshard's `_meta`, routing required
+ * and the routing pipeline as default pipeline (the package's
+ * createRoutedIndex, which also checks on the real node that every shard name
+ * lands on its shard). Node only.
  */
 import type { BoundaryFile } from '../../core/index.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
-import { indexMeta, type IndexMeta } from '../../opensearch/indexSpec.ts';
-import { fingerprintOf, searchShardsOf } from '../routing/fingerprint.ts';
-import { installPipeline } from '../routing/ingestPipeline.ts';
-import type { PipelineFields } from '../../opensearch/pipeline.ts';
-import { ReindexError, type ReindexState, type Shape } from './state.ts';
+import { GeoIndexSpecError, indexMeta, type IndexMeta } from '../../opensearch/indexSpec.ts';
+import { routingPipeline, type PipelineFields } from '../../opensearch/pipeline.ts';
+import { createRoutedIndex } from '../../opensearch/create.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
-import { writeMeta } from '../../cluster/indexMeta.ts';
+import { ReindexError, type ReindexState, type Shape } from './state.ts';
 
 const enc = encodeURIComponent;
 
@@ -63,9 +62,14 @@ export function typeAt(mappings: Record<string, unknown>, path: string): string 
   return undefined;
 }
 
-/** createDest creates DEST with SRC's mapping, routing required, geoshard's `_meta` with the state, N shards, and its routing pipeline as default pipeline. */
+/**
+ * createDest creates DEST with SRC's mapping and analysis, routing required, N shards, geoshard's
+ * `_meta` with the reindex state, and its routing pipeline as default pipeline, through the
+ * package's createRoutedIndex (which also records the fingerprint and checks on the node that
+ * every shard name lands on its shard, removing DEST when not). Throws ReindexError naming the
+ * step that failed; DEST is then absent, so the next run starts again.
+ */
 export async function createDest(client: OpenSearchClient, dest: string, file: BoundaryFile, info: SourceInfo, fields: PipelineFields, state: ReindexState): Promise<IndexMeta> {
-  const fingerprintLater = { ...indexMeta(file, info.meta?.sample), fields, reindex: state } as IndexMeta;
   const { _meta: _m, _routing: _r, ...mappings } = info.mappings as Record<string, unknown>;
   const body = {
     settings: {
@@ -76,23 +80,12 @@ export async function createDest(client: OpenSearchClient, dest: string, file: B
         ...(info.analysis ? { analysis: info.analysis } : {}),
       },
     },
-    mappings: { ...mappings, _routing: { required: true }, _meta: fingerprintLater },
+    mappings: { ...mappings, _routing: { required: true }, _meta: { ...indexMeta(file, info.meta?.sample), fields, reindex: state } },
   };
-  await client.admin('PUT', `/${enc(dest)}`, { body });
-  const routing = await fingerprintOf(client, dest);
-  const meta = { ...fingerprintLater, routing } as IndexMeta;
-  await writeMeta(client, dest, meta);
-  await installPipeline(client, dest, file, null, undefined, fields);
-  return meta;
-}
-
-/** checkDestRouting checks, on the real node, that every shard name of the file lands on its shard of DEST. */
-export async function checkDestRouting(client: OpenSearchClient, dest: string, file: BoundaryFile): Promise<void> {
-  const wrong: string[] = [];
-  for (const s of file.shards) {
-    const got = await searchShardsOf(client, dest, s.name);
-    if (got.length !== 1 || got[0] !== s.shard) wrong.push(`${s.name} → shard ${got.join(',')} (the file says ${s.shard})`);
+  try {
+    return (await createRoutedIndex(client, file, dest, body, routingPipeline(file, null, dest, fields))).meta;
+  } catch (e) {
+    if (e instanceof GeoIndexSpecError) throw new ReindexError(`creating "${dest}": ${e.message}`);
+    throw e;
   }
-  if (wrong.length > 0) throw new ReindexError(`index "${dest}" routes ${wrong.length} of the file's shard names elsewhere: ${wrong.slice(0, 3).join('; ')}. The file was made for another engine or routing_num_shards; delete "${dest}" and fix the file.`);
 }
-

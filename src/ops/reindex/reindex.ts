@@ -52,7 +52,7 @@ import { OpenSearchError } from '../../cluster/client.ts';
 import type { IndexMeta } from '../../opensearch/indexSpec.ts';
 import { MigrationError } from '../../opensearch/meta.ts';
 import type { ReindexOptions, ReindexResult, ReindexRun } from './context.ts';
-import { checkDestRouting, createDest, fieldsOf, sourceInfo } from './create.ts';
+import { createDest, fieldsOf, sourceInfo } from './create.ts';
 import { copyByClient } from './copyClient.ts';
 import { copyByEngine } from './copyEngine.ts';
 import { verifyPhase } from './verify.ts';
@@ -98,7 +98,6 @@ export async function runReindex(o: ReindexOptions): Promise<ReindexResult> {
     const copyCheckpoint = await seqNos(client, src);
     state = { from: src, alias, phase: 'copying', startedAt: now(), updatedAt: now(), copyCheckpoint, copied: [], copyMode: o.copy ?? 'client', renameOnFinalize: o.renameOnFinalize };
     meta = await createDest(client, dest, file, info, fields, state);
-    await checkDestRouting(client, dest, file);
     say(`created "${dest}": ${file.numberOfShards} shards from boundary file ${file.hash.slice(0, 12)} (version ${file.version}), routing pipeline on ${fields.location}${fields.childLocation ? ` / ${fields.childLocation}` : ''}; copy checkpoint of "${src}" taken (${info.shards} shards)`);
   } else {
     meta = found.meta;

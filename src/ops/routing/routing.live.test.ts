@@ -7,13 +7,14 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { Router, shardForRouting } from '../../core/index.ts';
 import { OpenSearchError } from '../../cluster/client.ts';
-import { verifyRouting, searchShardsOf } from './verifyRouting.ts';
+import { verifyRouting } from './verifyRouting.ts';
 import { seedIndex, SeedError } from '../seed/seeder.ts';
 import { derivedFile, ensureSeeded, liveClient, startApi, getJson, TEST_INDEX, TEST_RESTAURANTS, TEST_DISHES_PER_RESTAURANT } from '../../testing/testkit.ts';
 import { indexMappings } from '../../opensearch/indexSpec.ts';
 import { LiveApi } from '../../server/api.ts';
 import { sampleOf } from '../../data/sample.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
+import { searchShardsOf } from '../../opensearch/fingerprint.ts';
 
 const client = liveClient();
 const file = derivedFile(TEST_INDEX);

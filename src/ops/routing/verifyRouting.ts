@@ -7,8 +7,9 @@ import type { Router } from '../../core/index.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { JOIN_FIELD, PARENT, type IndexMeta } from '../../opensearch/indexSpec.ts';
 import { predictCounts, sampleOf } from '../../data/sample.ts';
-import { checkRouting, searchShardsOf, type RoutingFingerprint } from './fingerprint.ts';
+import { checkRouting } from './routingCheck.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
+import type { RoutingFingerprint } from '../../opensearch/meta.ts';
 
 /** Where OpenSearch sends one shard name. */
 export interface NameCheck {
@@ -51,8 +52,6 @@ export interface VerifyResult {
   /** The engine and routing setting the names were checked on (absent when the index does not exist). */
   fingerprint?: RoutingFingerprint;
 }
-
-export { searchShardsOf };
 
 /**
  * verifyRouting checks every shard name of the router's boundary file against

@@ -16,10 +16,10 @@ import { writeMeta } from '../../cluster/indexMeta.ts';
 import { sampleBulkDocs, sampleOf, type Doc } from '../../data/sample.ts';
 import type { Restaurant } from '../../data/generator.ts';
 import { GeoIndexer, GeoIndexError } from '../../opensearch/indexer.ts';
-import { fingerprintOf } from '../routing/fingerprint.ts';
 import { tryInstallPipeline } from '../routing/ingestPipeline.ts';
 import type { PipelineIdentity } from '../routing/ingestPipeline.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
+import { fingerprintOf } from '../../opensearch/fingerprint.ts';
 
 /** Options of seedIndex. */
 export interface SeedOptions {

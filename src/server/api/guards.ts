@@ -10,7 +10,7 @@
 import type { Router } from '../../core/index.ts';
 import type { MigrationState } from '../../core/migrationState.ts';
 import { driftState, type DriftState } from '../driftGuard.ts';
-import { checkRouting, type RoutingCheck } from '../../ops/routing/fingerprint.ts';
+import { checkRouting, type RoutingCheck } from '../../ops/routing/routingCheck.ts';
 import type { IndexMeta } from '../../opensearch/indexSpec.ts';
 import { RouterCache, routingKeyOf } from '../../opensearch/meta.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';

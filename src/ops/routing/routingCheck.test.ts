@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { mismatchMessage, ROUTING_FORMULA } from './fingerprint.ts';
+import { mismatchMessage } from './routingCheck.ts';
+import { ROUTING_FORMULA } from '../../opensearch/meta.ts';
 
 describe('the routing-mismatch message', () => {
   const fp = { engine: 'opensearch', version: '3.8.0', major: 3, formula: ROUTING_FORMULA, routingNumShards: 30 };
