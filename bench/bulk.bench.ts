@@ -39,11 +39,12 @@ import { Router } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
 import { indexBody } from '../src/opensearch/indexSpec.ts';
 import { docsOf, sampleOf } from '../src/data/sample.ts';
-import { bulkErrors, seedIndex } from '../src/ops/seed/seeder.ts';
+import { seedIndex } from '../src/ops/seed/seeder.ts';
 import { installPipeline } from '../src/ops/routing/ingestPipeline.ts';
 import { pipelineId } from '../src/opensearch/pipeline.ts';
 import { derivedFile, ROOT } from '../src/testing/testkit.ts';
 import { readNodeStats } from '../src/server/measure.ts';
+import { bulkErrors, type BulkResponse } from '../src/opensearch/bulk.ts';
 
 const argv = process.argv.slice(2);
 const num = (name: string, dflt: number, min: number) => {
@@ -118,7 +119,7 @@ async function plainLoad(bulks: string[], pipeline: boolean): Promise<void> {
   let next = 0;
   const worker = async () => {
     for (let k = next++; k < bulks.length; k = next++) {
-      const res = await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { body: bulks[k], query: pipeline ? {} : { pipeline: '_none' }, timeoutMs: 120_000 });
+      const res = await client.request<BulkResponse>('POST', '/_bulk', { body: bulks[k], query: pipeline ? {} : { pipeline: '_none' }, timeoutMs: 120_000 });
       const errs = bulkErrors(res.body);
       if (errs.length > 0) throw new Error(`${pipeline ? 'pipeline' : 'bulk'}: ${errs.length} documents refused, e.g. ${JSON.stringify(errs[0])}`);
     }

@@ -31,10 +31,10 @@ import { Router } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
 import { indexBody } from '../src/opensearch/indexSpec.ts';
 import { docsOf, sampleOf, type Doc } from '../src/data/sample.ts';
-import { bulkErrors } from '../src/ops/seed/seeder.ts';
 import { installPipeline } from '../src/ops/routing/ingestPipeline.ts';
 import { pipelineId } from '../src/opensearch/pipeline.ts';
 import { derivedFile, ROOT } from '../src/testing/testkit.ts';
+import { bulkErrors, type BulkResponse } from '../src/opensearch/bulk.ts';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -89,7 +89,7 @@ async function round(mode: Mode, bulks: string[]): Promise<{ rate: number; cpuMs
   const t0 = performance.now();
   const worker = async () => {
     for (let k = next++; k < bulks.length; k = next++) {
-      const res = await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { body: bulks[k], query: mode === 'client' ? { pipeline: '_none' } : mode === 'noop' ? { pipeline: NOOP } : {} });
+      const res = await client.request<BulkResponse>('POST', '/_bulk', { body: bulks[k], query: mode === 'client' ? { pipeline: '_none' } : mode === 'noop' ? { pipeline: NOOP } : {} });
       const errs = bulkErrors(res.body);
       if (errs.length > 0) throw new Error(`${mode}: ${errs.length} documents refused, e.g. ${JSON.stringify(errs[0])}`);
     }

@@ -22,8 +22,8 @@
  */
 import os from 'node:os';
 import { derivedFile, liveClient } from '../src/testing/testkit.ts';
-import { LOAD_SETTINGS, bulkErrors } from '../src/ops/seed/seeder.ts';
 import * as current from '../src/ops/reindex/reindex.ts';
+import { LOAD_SETTINGS, bulkErrors, BULK_ERRORS_FILTER, type BulkResponse } from '../src/opensearch/bulk.ts';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, dflt: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : dflt);
@@ -111,7 +111,7 @@ async function plainRate(docs: { id: string; source: unknown }[], shards: number
         const batch = docs.slice(next, (next += 5000));
         let body = '';
         for (const d of batch) body += JSON.stringify({ index: { _index: dest, _id: d.id } }) + '\n' + JSON.stringify(d.source) + '\n';
-        const res = await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { body, query: { filter_path: 'errors,items.*._id,items.*.status,items.*.error' }, timeoutMs: 300_000 });
+        const res = await client.request<BulkResponse>('POST', '/_bulk', { body, query: { filter_path: BULK_ERRORS_FILTER }, timeoutMs: 300_000 });
         const errs = bulkErrors(res.body);
         if (errs.length) throw new Error(`plain _bulk: ${errs.length} failed: ${JSON.stringify(errs.slice(0, 3))}`);
       }

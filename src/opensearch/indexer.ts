@@ -28,7 +28,7 @@ import type { ShardRef } from '../core/index.ts';
 import { CHILD, JOIN_FIELD, MigrationError, readIndexMeta, RouterCache } from './meta.ts';
 import { fetchMapping } from './indexMeta.ts';
 import { cellOf, pointOf, fieldAt, withFieldAt, relationOf, dishSource, kindOf, restaurantOfSource, restaurantSource, withRestaurant, withShard, type DishFields, type RestaurantFields, type Source } from './documents.ts';
-import { NdjsonBytes } from './ndjson.ts';
+import { NdjsonBytes } from './bulk.ts';
 
 /** How to make a geosharded index, for the errors that find none: any index, and the bundled sample. */
 const MAKE_ONE = 'create it with createGeoIndex (geoshard/opensearch), or geoshard an existing index with "npx geoshard reindex --from INDEX --to INDEX-geo --boundaries FILE" (the bundled sample: "npx geoshard seed")';
@@ -552,9 +552,9 @@ export class GeoIndexer {
 
   /**
    * bulkBody returns the NDJSON of ops as UTF-8 bytes: an action line per copy, then its source
-   * (a restaurant's `shard` set to the copy's routing). Each line is encoded once, straight into
-   * the buffer: a string built with `+=` and encoded at the end cost a loading client about a
-   * third of its CPU in copying and garbage collection (ndjson.ts).
+   * (a restaurant's `shard` set to the copy's routing), into NdjsonBytes (bulk.ts). Not bulk.ts's
+   * bulkBody, because this is the writer's hot path: the action line is a template around the
+   * index name serialised once (indexJson), not an object serialised per document.
    */
   private bulkBody(ops: Op[]): Buffer {
     const out = new NdjsonBytes();

@@ -10,7 +10,7 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { Router } from '../core/index.ts';
 import { OpenSearchClient } from '../cluster/client.ts';
-import { seedIndex, bulkBody } from '../ops/seed/seeder.ts';
+import { seedIndex } from '../ops/seed/seeder.ts';
 import { indexBody } from '../opensearch/indexSpec.ts';
 import { sampleOf, docsOf } from '../data/sample.ts';
 import { KM_PER_MILE } from '../core/index.ts';
@@ -18,6 +18,7 @@ import { createApiMiddleware } from './middleware.ts';
 import { derivedFile, ensureSeeded, liveClient, startApi, getJson, closedPortUrl, TEST_INDEX, type RunningApi } from '../testing/testkit.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bulkBody } from '../opensearch/bulk.ts';
 
 const client = liveClient();
 const DRIFT_INDEX = 'geoshard-live-drift';
@@ -120,7 +121,7 @@ describe('a shard that does not answer', () => {
     const restaurants = sampleOf(400);
     const up = restaurants.filter((r) => router.route(r.lat, r.lng).shard !== u);
     const docs = up.slice(0, 40).flatMap((r) => docsOf(r, router, 2));
-    const bulk = await client.request<{ errors: boolean }>('POST', '/_bulk', { body: bulkBody(PARTIAL_INDEX, docs), query: { refresh: 'true' } });
+    const bulk = await client.request<{ errors: boolean }>('POST', '/_bulk', { body: bulkBody(docs.map((d) => ({ op: 'index', index: PARTIAL_INDEX, id: d.id, routing: d.routing, source: d.source }))), query: { refresh: 'true' } });
     expect(bulk.body.errors).toBe(false);
     const avoid = up.find((r) => !router.cover(r.lat, r.lng, 15 * KM_PER_MILE).shards.some((s) => s.shard === u))!;
     const touch = restaurants.find((r) => router.route(r.lat, r.lng).shard === u)!;

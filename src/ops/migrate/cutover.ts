@@ -45,7 +45,6 @@
 import type { MoveState, PendingFix } from '../../core/migrationState.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { CHILD, JOIN_FIELD, PARENT } from '../../opensearch/indexSpec.ts';
-import { bulkErrors } from '../seed/seeder.ts';
 import { SpillJoin } from '../compare/spill.ts';
 import { cellRangeFilter } from '../../opensearch/rangeFilter.ts';
 import { SAMPLE_FIELDS, type PipelineFields } from '../../opensearch/pipeline.ts';
@@ -112,6 +111,7 @@ const rangeQueries = (shape: RangeShape, m: RangeOf, routing: string) => [rangeP
 // reindex`: docDiff.ts. A range on one owner is a DocSide (rangeSide below).
 export { canonicalJson, kindOf, digestOf, diffDigests, isClean, idsOf, type DocDigest, type RangeDigest, type RangeDiff, type FixCounts } from '../compare/docDiff.ts';
 import { describeDiff as describeDocDiff, compareSides, diffOfJoin, spillHash, fixDiff, kindOf, type DocSide, type FixCounts, type RangeDiff } from '../compare/docDiff.ts';
+import { bulkBody, bulkErrors, type BulkAction, type BulkResponse } from '../../opensearch/bulk.ts';
 
 interface Hit {
   _id: string;
@@ -270,10 +270,11 @@ export function rangeSide(client: OpenSearchClient, index: string, shape: RangeS
     changedSince: (seqNo) => changedSince(client, index, shape, m, routing, seqNo),
     sources: (ids) => sourcesOf(client, index, routing, ids),
     async write(docs, dels) {
-      let body = '';
-      for (const [id, s] of docs) body += JSON.stringify({ index: { _index: index, _id: id, routing } }) + '\n' + JSON.stringify(shape.stamp && kindOf(s) === 'restaurant' ? { ...s, shard: routing } : s) + '\n';
-      for (const id of dels) body += JSON.stringify({ delete: { _index: index, _id: id, routing } }) + '\n';
-      const res = await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { query: { pipeline: '_none' }, body, timeoutMs: 120_000 });
+      const body = bulkBody([
+        ...docs.map(([id, s]): BulkAction => ({ op: 'index', index, id, routing, source: shape.stamp && kindOf(s) === 'restaurant' ? { ...s, shard: routing } : s })),
+        ...dels.map((id): BulkAction => ({ op: 'delete', index, id, routing })),
+      ]);
+      const res = await client.request<BulkResponse>('POST', '/_bulk', { query: { pipeline: '_none' }, body, timeoutMs: 120_000 });
       const errs = bulkErrors(res.body).filter((e) => e.status !== 404);
       if (errs.length > 0) throw new Error(`fixing the new owner "${routing}" failed for ${errs.length} documents: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
     },
@@ -385,25 +386,25 @@ export async function applyPending(client: OpenSearchClient, index: string, shap
   for (let i = 0; i < pending.length; i += PAGE) {
     const chunk = pending.slice(i, i + PAGE);
     const sources = await sourcesOf(client, index, from, chunk.map((p) => p.id));
-    let body = '';
+    const actions: BulkAction[] = [];
     const kinds: ('written' | 'deleted')[] = [];
     const ids: string[] = [];
     for (const p of chunk) {
       const s = sources.get(p.id);
-      const cond = p.seqNo >= 0 ? { if_seq_no: p.seqNo, if_primary_term: p.term } : {};
+      const cond = p.seqNo >= 0 ? { ifSeqNo: p.seqNo, ifPrimaryTerm: p.term } : {};
       if (s) {
-        const doc = shape.stamp && kindOf(s) === 'restaurant' ? { ...s, shard: to } : s;
-        body += JSON.stringify({ [p.seqNo >= 0 ? 'index' : 'create']: { _index: index, _id: p.id, routing: to, ...cond } }) + '\n' + JSON.stringify(doc) + '\n';
+        actions.push({ op: p.seqNo >= 0 ? 'index' : 'create', index, id: p.id, routing: to, ...cond, source: shape.stamp && kindOf(s) === 'restaurant' ? { ...s, shard: to } : s });
         kinds.push('written');
         ids.push(p.id);
       } else if (p.seqNo >= 0) {
-        body += JSON.stringify({ delete: { _index: index, _id: p.id, routing: to, ...cond } }) + '\n';
+        actions.push({ op: 'delete', index, id: p.id, routing: to, ...cond });
         kinds.push('deleted');
         ids.push(p.id);
       }
     }
-    if (body === '') continue;
-    const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { status: number; _seq_no?: number; _primary_term?: number }>[] }>('POST', '/_bulk', { query: { pipeline: '_none' }, body, timeoutMs: 120_000 });
+    if (actions.length === 0) continue;
+    const body = bulkBody(actions);
+    const res = await client.request<BulkResponse & { items: Record<string, { status: number; _seq_no?: number; _primary_term?: number }>[] }>('POST', '/_bulk', { query: { pipeline: '_none' }, body, timeoutMs: 120_000 });
     const errs = bulkErrors(res.body).filter((e) => e.status !== 409 && e.status !== 404);
     if (errs.length > 0) throw new Error(`bringing ${chunk.length} documents onto the new owner "${to}" after the switch failed for ${errs.length}: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
     res.body.items.forEach((item, k) => {
@@ -434,8 +435,8 @@ export async function deleteBroughtGoneFromOld(client: OpenSearchClient, index: 
     const onOld = await versionsOf(client, index, from, chunk.map((b) => b.id));
     const dels = chunk.filter((b) => !onOld.has(b.id));
     if (dels.length === 0) continue;
-    const body = dels.map((b) => JSON.stringify({ delete: { _index: index, _id: b.id, routing: to, if_seq_no: b.seqNo, if_primary_term: b.term } }) + '\n').join('');
-    const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { status: number }>[] }>('POST', '/_bulk', { body, timeoutMs: 120_000 });
+    const body = bulkBody(dels.map((b) => ({ op: 'delete', index, id: b.id, routing: to, ifSeqNo: b.seqNo, ifPrimaryTerm: b.term })));
+    const res = await client.request<BulkResponse & { items: Record<string, { status: number }>[] }>('POST', '/_bulk', { body, timeoutMs: 120_000 });
     const errs = bulkErrors(res.body).filter((e) => e.status !== 409 && e.status !== 404);
     if (errs.length > 0) throw new Error(`deleting from the new owner "${to}" what the old owner lost after the switch failed for ${errs.length}: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''}`).join('; ')}`);
     res.body.items.forEach((item, k) => {

@@ -17,7 +17,6 @@ import type { BoundaryFile } from '../../core/index.ts';
 import { advance, nextAction, withCopied, withCutover, type DocCounts, type MigrationState, type MoveState } from '../../core/migrationState.ts';
 import { OpenSearchError, type OpenSearchClient } from '../../cluster/client.ts';
 import { indexMeta, type IndexMeta } from '../../opensearch/indexSpec.ts';
-import { bulkErrors } from '../seed/seeder.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
 import {
   applyDiff,
@@ -46,6 +45,7 @@ import { tryInstallPipeline } from '../routing/ingestPipeline.ts';
 import { routingPipeline } from '../../opensearch/pipeline.ts';
 
 import { MigrationError } from '../../opensearch/meta.ts';
+import { bulkBody, bulkErrors, type BulkResponse } from '../../opensearch/bulk.ts';
 
 /** withState returns `_meta` with the migration state set (or removed when null). */
 export function withState(meta: IndexMeta, state: MigrationState | null): IndexMeta {
@@ -68,14 +68,10 @@ type Hit = { _id: string; _source?: Record<string, unknown>; sort: unknown[] };
  * any other failure.
  */
 async function copyBatch(client: OpenSearchClient, index: string, shape: RangeShape, to: string, docs: Hit[], parents: boolean): Promise<number> {
-  let body = '';
-  for (const d of docs) {
-    const source = shape.stamp && parents ? { ...d._source, shard: to } : d._source;
-    body += JSON.stringify({ create: { _index: index, _id: d._id, routing: to } }) + '\n' + JSON.stringify(source) + '\n';
-  }
+  const body = bulkBody(docs.map((d) => ({ op: 'create', index, id: d._id, routing: to, source: shape.stamp && parents ? { ...d._source, shard: to } : d._source })));
   // pipeline=_none: the copy routes each document explicitly (to the new owner) and sets its
   // fields itself; the index's routing pipeline may still route by an older epoch's table.
-  const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { _id: string; status: number }>[] }>('POST', '/_bulk', { body, query: { pipeline: '_none' }, timeoutMs: 120_000 });
+  const res = await client.request<BulkResponse & { items: Record<string, { _id: string; status: number }>[] }>('POST', '/_bulk', { body, query: { pipeline: '_none' }, timeoutMs: 120_000 });
   const errs = bulkErrors(res.body).filter((e) => e.status !== 409);
   if (errs.length > 0) throw new MigrationError(`copy to "${to}" failed for ${errs.length} documents: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
   return res.body.items.filter((item) => Object.values(item)[0].status === 201).length;
@@ -89,8 +85,8 @@ async function copyBatch(client: OpenSearchClient, index: string, shape: RangeSh
 async function deleteAll(client: OpenSearchClient, index: string, routing: string, query: Record<string, unknown>, size: number): Promise<number> {
   let deleted = 0;
   for await (const hits of rangePages(client, index, routing, query, size, false)) {
-    const body = hits.map((h) => JSON.stringify({ delete: { _index: index, _id: h._id, routing } }) + '\n').join('');
-    const res = await client.request<Parameters<typeof bulkErrors>[0] & { items: Record<string, { status: number }>[] }>('POST', '/_bulk', { body, timeoutMs: 120_000 });
+    const body = bulkBody(hits.map((h) => ({ op: 'delete', index, id: h._id, routing })));
+    const res = await client.request<BulkResponse & { items: Record<string, { status: number }>[] }>('POST', '/_bulk', { body, timeoutMs: 120_000 });
     const errs = bulkErrors(res.body).filter((e) => e.status !== 404);
     if (errs.length > 0) throw new MigrationError(`delete from "${routing}" failed for ${errs.length} documents: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''}`).join('; ')}`);
     deleted += res.body.items.filter((it) => Object.values(it)[0].status === 200).length;

@@ -9,14 +9,14 @@
  */
 import type { Router } from '../../core/index.ts';
 import { cellOf, pointOf } from '../../opensearch/documents.ts';
-import { NdjsonBytes } from '../../opensearch/ndjson.ts';
+import { NdjsonBytes } from '../../opensearch/bulk.ts';
 import type { PipelineFields } from '../../opensearch/pipeline.ts';
-import { bulkErrors, LOAD_SETTINGS, RESTORED_SETTINGS } from '../seed/seeder.ts';
 import type { ReindexRun } from './context.ts';
 import { progressMeter } from './progress.ts';
 import { shardPages } from '../compare/shardReader.ts';
 import { fmt, ReindexError, type Shape } from './state.ts';
 import { fieldAt } from '../../opensearch/documents.ts';
+import { bulkErrors, BULK_ERRORS_FILTER, LOAD_SETTINGS, RESTORED_SETTINGS, type BulkResponse } from '../../opensearch/bulk.ts';
 
 const enc = encodeURIComponent;
 
@@ -58,7 +58,7 @@ export async function copyByClient(run: ReindexRun): Promise<void> {
             // One bulk in flight per shard while the next page is read.
             await pending;
             pending = client
-              .request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { body, query: { filter_path: 'errors,items.*._id,items.*.status,items.*.error' }, timeoutMs: 300_000 })
+              .request<BulkResponse>('POST', '/_bulk', { body, query: { filter_path: BULK_ERRORS_FILTER }, timeoutMs: 300_000 })
               .then((res) => {
                 const errs = bulkErrors(res.body);
                 if (errs.length > 0) throw new ReindexError(`copying into "${dest}" failed for ${errs.length} of ${hits.length} documents: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);

@@ -23,9 +23,9 @@
  */
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { pipelineId } from '../../opensearch/pipeline.ts';
-import { LOAD_SETTINGS, RESTORED_SETTINGS } from '../seed/seeder.ts';
 import type { ReindexRun } from './context.ts';
 import { fmt, ReindexError, type CopyTask } from './state.ts';
+import { LOAD_SETTINGS, RESTORED_SETTINGS } from '../../opensearch/bulk.ts';
 
 const enc = encodeURIComponent;
 

@@ -4,11 +4,11 @@
  * writes that route as the index routes. Node only.
  */
 import type { OpenSearchClient } from '../../cluster/client.ts';
-import { bulkErrors } from '../seed/seeder.ts';
 import type { DocSide } from '../compare/docDiff.ts';
 import { tileParts } from '../compare/tileParts.ts';
 import { eachIdOfIndex, eachShard, hitsByIds, PAGE, seqNos, type Hit } from '../compare/shardReader.ts';
 import { ReindexError, type Shape } from './state.ts';
+import { bulkBody, bulkErrors, BULK_ERRORS_FILTER, type BulkAction, type BulkResponse } from '../../opensearch/bulk.ts';
 
 const enc = encodeURIComponent;
 
@@ -23,11 +23,12 @@ const enc = encodeURIComponent;
  */
 async function writeDocs(client: OpenSearchClient, index: string, shape: Shape, docs: readonly (readonly [string, Record<string, unknown>])[], dels: readonly string[]): Promise<void> {
   const existing = await hitsByIds(client, index, [...docs.map(([id]) => id), ...dels], false);
-  let body = '';
-  for (const h of existing) body += JSON.stringify({ delete: { _index: index, _id: h._id, ...(h._routing !== undefined ? { routing: h._routing } : {}) } }) + '\n';
-  for (const [id, s] of docs) body += JSON.stringify({ index: { _index: index, _id: id, ...routingFor(shape, s) } }) + '\n' + JSON.stringify(s) + '\n';
-  if (body === '') return;
-  const res = await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { body, query: { filter_path: 'errors,items.*._id,items.*.status,items.*.error' }, timeoutMs: 120_000 });
+  if (existing.length === 0 && docs.length === 0) return;
+  const body = bulkBody([
+    ...existing.map((h): BulkAction => ({ op: 'delete', index, id: h._id, routing: h._routing })),
+    ...docs.map(([id, s]): BulkAction => ({ op: 'index', index, id, ...routingFor(shape, s), source: s })),
+  ]);
+  const res = await client.request<BulkResponse>('POST', '/_bulk', { body, query: { filter_path: BULK_ERRORS_FILTER }, timeoutMs: 120_000 });
   const errs = bulkErrors(res.body).filter((e) => e.status !== 404);
   if (errs.length > 0) throw new ReindexError(`writing ${docs.length} documents into "${index}" failed for ${errs.length}: ${errs.slice(0, 5).map((e) => `${e.id} ${e.status} ${e.type ?? ''} ${e.reason ?? ''}`).join('; ')}`);
 }

@@ -21,9 +21,10 @@ import type { BoundaryFile } from '../../core/index.ts';
 import type { IndexConfig } from '../../opensearch/indexConfig.ts';
 import { GeoIndexer } from '../../opensearch/indexer.ts';
 import { indexMeta, indexSettings } from '../../opensearch/indexSpec.ts';
-import { LOAD_SETTINGS, plainBulk, RESTORED_SETTINGS, SeedError, type PlainDoc } from './seeder.ts';
+import { plainBulk, SeedError, type PlainDoc } from './seeder.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 import { fingerprintOf } from '../../opensearch/fingerprint.ts';
+import { LOAD_SETTINGS, RESTORED_SETTINGS } from '../../opensearch/bulk.ts';
 
 /** The index `geoshard seed --sample places` writes by default. */
 export const PLACES_INDEX = 'places';

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bulkBody, bulkErrors, seedIndex, SeedError } from './seeder.ts';
+import { seedIndex, SeedError } from './seeder.ts';
 import { OpenSearchClient } from '../../cluster/client.ts';
 import { LiveApi } from '../../server/api.ts';
 import { indexBody, readIndexMeta } from '../../opensearch/indexSpec.ts';
@@ -105,25 +105,6 @@ describe('sample documents', () => {
       expected.dishes[shardOf(r)] += Math.min(5, r.dishCount);
     }
     expect(p).toEqual(expected);
-  });
-});
-
-describe('bulk requests', () => {
-  it('writes an action line with index, id and routing before each source line', () => {
-    const text = bulkBody('i', [{ id: 'a', routing: 'lima', source: { x: 1 } }]);
-    expect(text).toBe('{"index":{"_index":"i","_id":"a","routing":"lima"}}\n{"x":1}\n');
-  });
-
-  it('lists every failed item of a bulk response', () => {
-    const errs = bulkErrors({
-      errors: true,
-      items: [
-        { index: { _id: 'a', status: 201 } },
-        { index: { _id: 'b', status: 400, error: { type: 'strict_dynamic_mapping_exception', reason: 'mapping set to strict' } } },
-      ],
-    });
-    expect(errs).toEqual([{ id: 'b', status: 400, type: 'strict_dynamic_mapping_exception', reason: 'mapping set to strict' }]);
-    expect(bulkErrors({ errors: false, items: [] })).toEqual([]);
   });
 });
 

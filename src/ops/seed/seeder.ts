@@ -8,6 +8,7 @@
  * about) or holding another sample, unless asked to recreate it. Bulk errors
  * stop the load and are reported item by item.
  */
+import { bulkBody, bulkErrors, BULK_ERRORS_FILTER, LOAD_SETTINGS, RESTORED_SETTINGS, type BulkResponse } from '../../opensearch/bulk.ts';
 import type { Router } from '../../core/index.ts';
 import { ADMIN_TIMEOUT_MS, type OpenSearchClient } from '../../cluster/client.ts';
 import { DOC_SHAPE, docShapeOf, indexBody, indexMeta, type IndexMeta, type SampleMeta } from '../../opensearch/indexSpec.ts';
@@ -69,32 +70,6 @@ export class SeedError extends Error {
   }
 }
 
-/** One failed item of a bulk response. */
-interface BulkItemError {
-  id: string;
-  status: number;
-  type?: string;
-  reason?: string;
-}
-
-/** bulkBody returns the NDJSON body that indexes docs into index (trailing newline included). */
-export function bulkBody(index: string, docs: readonly Doc[]): string {
-  let s = '';
-  for (const d of docs) s += JSON.stringify({ index: { _index: index, _id: d.id, routing: d.routing } }) + '\n' + JSON.stringify(d.source) + '\n';
-  return s;
-}
-
-/** bulkErrors lists the failed items of a `_bulk` response. */
-export function bulkErrors(body: { errors?: boolean; items?: Record<string, { _id?: string; status?: number; error?: { type?: string; reason?: string } }>[] }): BulkItemError[] {
-  if (!body.errors) return [];
-  const out: BulkItemError[] = [];
-  for (const item of body.items ?? []) {
-    const r = Object.values(item)[0];
-    if (r?.error) out.push({ id: r._id ?? '?', status: r.status ?? 0, type: r.error.type, reason: r.error.reason });
-  }
-  return out;
-}
-
 /** One document of a plain load: its id and source, written with no routing (the engine hashes the id). */
 export interface PlainDoc {
   id: string;
@@ -111,9 +86,6 @@ export interface PlainBulkOptions {
   onProgress?: (done: number) => void;
 }
 
-/** The fields of a `_bulk` response bulkErrors reads: the rest is most of the response. */
-const PLAIN_FILTER_PATH = 'errors,items.*._id,items.*.status,items.*.error';
-
 /**
  * plainBulk indexes `docs` into `index` with plain `_bulk` requests and no routing (each
  * document on the shard the engine's hash of its id picks: an index as a team has it before it
@@ -125,16 +97,14 @@ export async function plainBulk(client: OpenSearchClient, index: string, docs: I
   const batchDocs = opts.batchDocs ?? 2000;
   const concurrency = opts.concurrency ?? 2;
   const it = docs[Symbol.iterator]();
-  const action = (id: string) => `{"index":{"_index":${JSON.stringify(index)},"_id":${JSON.stringify(id)}}}\n`;
-  const take = (): { body: string; n: number } | null => {
-    let body = '';
-    let n = 0;
-    for (; n < batchDocs; n++) {
+  const take = (): { body: Buffer; n: number } | null => {
+    const batch: PlainDoc[] = [];
+    while (batch.length < batchDocs) {
       const d = it.next();
       if (d.done) break;
-      body += action(d.value.id) + JSON.stringify(d.value.source) + '\n';
+      batch.push(d.value);
     }
-    return n === 0 ? null : { body, n };
+    return batch.length === 0 ? null : { body: bulkBody(batch.map((d) => ({ op: 'index', index, id: d.id, source: d.source }))), n: batch.length };
   };
   let done = 0;
   let stop = false;
@@ -142,7 +112,7 @@ export async function plainBulk(client: OpenSearchClient, index: string, docs: I
     while (!stop) {
       const batch = take();
       if (!batch) return;
-      const res = await client.request<Parameters<typeof bulkErrors>[0]>('POST', '/_bulk', { body: batch.body, query: { filter_path: PLAIN_FILTER_PATH }, timeoutMs: 120_000 });
+      const res = await client.request<BulkResponse>('POST', '/_bulk', { body: batch.body, query: { filter_path: BULK_ERRORS_FILTER }, timeoutMs: 120_000 });
       const errs = bulkErrors(res.body);
       if (errs.length > 0) {
         stop = true;
@@ -156,11 +126,6 @@ export async function plainBulk(client: OpenSearchClient, index: string, docs: I
   await Promise.all(Array.from({ length: concurrency }, worker));
   return done;
 }
-
-/** The index settings of the load: no refreshes and no fsync per bulk request (one refresh at the end). */
-export const LOAD_SETTINGS = { refresh_interval: '-1', 'translog.durability': 'async' } as const;
-/** What seed restores after the load: the engine's defaults. */
-export const RESTORED_SETTINGS = { refresh_interval: null, 'translog.durability': null } as const;
 
 /**
  * createBody returns the body of seed's `PUT /<index>`: indexBody with the load settings
