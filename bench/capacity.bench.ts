@@ -34,12 +34,13 @@ import { Router } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
 import { seedIndex } from '../src/ops/seed/seeder.ts';
 import { DEFAULT_DISHES_PER_RESTAURANT } from '../src/data/sample.ts';
-import { runSearch, compareParts } from '../src/server/search.ts';
 import { ROOT, derivedFile } from '../src/testing/testkit.ts';
 import { percentile } from '../src/server/measureStats.ts';
 import { jobsFor as jobsOf, type Job } from './searchJobs.ts';
 import { cpuReader } from './cpu.ts';
 import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
+import { runSearch } from '../src/server/search/searchRun.ts';
+import { compareParts } from '../src/server/search/compare.ts';
 
 const argv = process.argv.slice(2);
 function option(name: string): string | undefined {

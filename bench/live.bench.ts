@@ -60,13 +60,15 @@ import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
 import { seedIndex } from '../src/ops/seed/seeder.ts';
 import { DOC_SHAPE, docShapeOf, type SampleMeta } from '../src/opensearch/indexSpec.ts';
 import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../src/data/sample.ts';
-import { runSearch, planRouted, planAll, compareParts, buildSearchBody, type Plan } from '../src/server/search.ts';
 import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
 import { ROOT, derivedFile } from '../src/testing/testkit.ts';
 import { readingAfter, cpuBetween, type TimedReading } from '../src/server/measure.ts';
 import { percentile } from '../src/server/measureStats.ts';
 import type { BoundaryFile } from '../src/core/index.ts';
 import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
+import { runSearch, planRouted, planAll, type Plan } from '../src/server/search/searchRun.ts';
+import { compareParts } from '../src/server/search/compare.ts';
+import { buildSearchBody } from '../src/server/search/searchBody.ts';
 
 const argv = process.argv.slice(2);
 /** The value of `--name V` or `--name=V`, or undefined. */

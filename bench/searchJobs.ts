@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Router } from '../src/core/index.ts';
-import { planRouted, planAll, type Plan } from '../src/server/search.ts';
 import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
 import { ROOT } from '../src/testing/testkit.ts';
+import { planRouted, planAll, type Plan } from '../src/server/search/searchRun.ts';
 
 /** One search and its two plans. */
 export interface Job {

@@ -35,11 +35,12 @@ import { join } from 'node:path';
 import os from 'node:os';
 import { Router } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
-import { buildSearchBody, type Plan } from '../src/server/search.ts';
 import { ROOT, derivedFile } from '../src/testing/testkit.ts';
 import { jobsFor as jobsOf, type Job } from './searchJobs.ts';
 import { cpuReader, type CpuReader } from './cpu.ts';
 import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
+import { buildSearchBody } from '../src/server/search/searchBody.ts';
+import { type Plan } from '../src/server/search/searchRun.ts';
 
 const argv = process.argv.slice(2);
 function option(name: string): string | undefined {

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { EARTH_RADIUS_KM, KM_PER_DEGREE, RAD_PER_DEG, wrapLng, unitDistanceKm } from './earth.ts';
+import { s2 } from 's2js';
+import { EARTH_RADIUS_KM, KM_PER_DEGREE, RAD_PER_DEG, wrapLng, unitDistanceKm, distanceKm } from './earth.ts';
 import { mulberry32, randomPoint } from './testutil.ts';
 
 const unit = (lat: number, lng: number) => [Math.cos(lat * RAD_PER_DEG) * Math.cos(lng * RAD_PER_DEG), Math.cos(lat * RAD_PER_DEG) * Math.sin(lng * RAD_PER_DEG), Math.sin(lat * RAD_PER_DEG)] as const;
@@ -25,5 +26,16 @@ describe('the Earth model', () => {
 
   it('wraps longitudes into [-180, 180) and leaves those there alone', () => {
     expect([wrapLng(-180), wrapLng(179.5), wrapLng(180), wrapLng(190), wrapLng(-190), wrapLng(540), wrapLng(-540)]).toEqual([-180, 179.5, -180, -170, 170, -180, -180]);
+  });
+});
+
+describe('distanceKm', () => {
+  it('agrees with the S2 library’s angle between the points on the same Earth radius', () => {
+    const rand = mulberry32(7);
+    for (let i = 0; i < 200; i++) {
+      const [a, b, c, d] = [180 * rand() - 90, 360 * rand() - 180, 180 * rand() - 90, 360 * rand() - 180];
+      const s2km = s2.LatLng.fromDegrees(a, b).distance(s2.LatLng.fromDegrees(c, d)) * EARTH_RADIUS_KM;
+      expect(distanceKm(a, b, c, d)).toBeCloseTo(s2km, 6);
+    }
   });
 });

@@ -32,3 +32,15 @@ export function unitDistanceKm(ax: number, ay: number, az: number, bx: number, b
   const cz = ax * by - ay * bx;
   return Math.atan2(Math.sqrt(cx * cx + cy * cy + cz * cz), ax * bx + ay * by + az * bz) * EARTH_RADIUS_KM;
 }
+
+/**
+ * distanceKm returns the great-circle distance in km between two points in degrees (lat in
+ * [-90, 90], any finite lng), on EARTH_RADIUS_KM: unitDistanceKm of their directions.
+ */
+export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const a1 = lat1 * RAD_PER_DEG;
+  const b1 = lng1 * RAD_PER_DEG;
+  const a2 = lat2 * RAD_PER_DEG;
+  const b2 = lng2 * RAD_PER_DEG;
+  return unitDistanceKm(Math.cos(a1) * Math.cos(b1), Math.cos(a1) * Math.sin(b1), Math.sin(a1), Math.cos(a2) * Math.cos(b2), Math.cos(a2) * Math.sin(b2), Math.sin(a2));
+}

@@ -137,9 +137,12 @@ export function cellRangeFilter(fields: RangeFields, r: CellRange): Record<strin
 /**
  * exclusionFilters returns the must_not clauses that leave out the copies of
  * moving ranges that are not their read copy (Router.readExclusions: the
- * routing whose copy to leave out, and the range), for an unstamped index:
- * every document with that `_routing` located in the range.
+ * routing whose copy to leave out, and the range): every document with that
+ * `_routing` located in the range (cellRangeFilter; `stamp` absent: an
+ * unstamped index, whose documents are located by their points). On a
+ * stamped index (the sample) that is its parents: the caller leaves out their
+ * children through has_parent.
  */
-export function exclusionFilters(fields: Omit<RangeFields, 'stamp'>, exclusions: readonly (CellRange & { routing: string })[]): Record<string, unknown>[] {
-  return exclusions.map((e) => ({ bool: { filter: [{ term: { _routing: e.routing } }, cellRangeFilter({ ...fields, stamp: false }, e)] } }));
+export function exclusionFilters(fields: Omit<RangeFields, 'stamp'> & { stamp?: boolean }, exclusions: readonly (CellRange & { routing: string })[]): Record<string, unknown>[] {
+  return exclusions.map((e) => ({ bool: { filter: [{ term: { _routing: e.routing } }, cellRangeFilter({ ...fields, stamp: fields.stamp ?? false }, e)] } }));
 }

@@ -16,13 +16,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { Client } from '@opensearch-project/opensearch';
 import { Router, parseBoundaryFile } from '../core/index.ts';
-import { haversineKm } from '../server/search.ts';
 import { ROOT, derivedFile } from '../testing/testkit.ts';
 import { parseIndexConfig } from './indexConfig.ts';
 import { createGeoIndex } from './create.ts';
 import { GeoIndexSpecError } from './indexSpec.ts';
 import { routedSearch, GeoSearchError } from './search.ts';
 import { pipelineId } from './pipeline.ts';
+import { distanceKm } from '../core/earth.ts';
 
 const URL_ = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
 const client = new Client({ node: URL_ });
@@ -90,7 +90,7 @@ describe("docs/search-service.md's example", () => {
     }
     expect(where.size).toBe(4);
     for (const [id, d] of where) expect(d.shard, `${id} lies on the shard the core names for its pos`).toBe(router.route(d.lat, d.lon).shard);
-    const expected = [...where].filter(([, d]) => haversineKm(lat, lng, d.lat, d.lon) <= km && /\bbakery\b/i.test(d.name)).map(([id]) => id).sort();
+    const expected = [...where].filter(([, d]) => distanceKm(lat, lng, d.lat, d.lon) <= km && /\bbakery\b/i.test(d.name)).map(([id]) => id).sort();
     expect(expected.length).toBeGreaterThan(0);
     expect(out.ids).toEqual(expected);
     // _meta: the file's hash, the fields the pipeline reads, and the engine's fingerprint.

@@ -8,10 +8,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Router, KM_PER_MILE } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
-import { haversineKm, runSearch, planRouted, planAll, compareParts } from './search.ts';
 import { parseSearchParams } from './wire.ts';
 import { sampleOf, sampleDishes } from '../data/sample.ts';
 import { derivedFile, ensureSeeded, liveClient, startApi, getJson, ROOT, TEST_INDEX, TEST_RESTAURANTS, TEST_DISHES_PER_RESTAURANT, type RunningApi } from '../testing/testkit.ts';
+import { distanceKm } from '../core/earth.ts';
+import { runSearch, planRouted, planAll } from './search/searchRun.ts';
+import { compareParts } from './search/compare.ts';
 
 const client = liveClient();
 const file = derivedFile(TEST_INDEX);
@@ -50,7 +52,7 @@ function expectedTotal(c: Case): { min: number; max: number } {
   let min = 0;
   let max = 0;
   for (const r of sample) {
-    const d = haversineKm(c.lat, c.lng, r.lat, r.lng);
+    const d = distanceKm(c.lat, c.lng, r.lat, r.lng);
     if (d > rKm + 0.01) continue;
     const n = sampleDishes(r, TEST_DISHES_PER_RESTAURANT).filter(
       (x) => (!c.diet || (x.diets as string[]).includes(c.diet)) && (!c.allergen || !(x.allergens as string[]).includes(c.allergen)),
@@ -168,7 +170,7 @@ describe('routed and all-shards searches on the real node', () => {
     const rKm = 50 * KM_PER_MILE;
     const counts = new Map<string, number>();
     for (const r of sample) {
-      if (haversineKm(ny.lat, ny.lng, r.lat, r.lng) > rKm) continue;
+      if (distanceKm(ny.lat, ny.lng, r.lat, r.lng) > rKm) continue;
       for (const d of sampleDishes(r, TEST_DISHES_PER_RESTAURANT)) for (const v of d.diets) counts.set(v, (counts.get(v) ?? 0) + 1);
     }
     expect(body.total).toBeGreaterThan(0);

@@ -46,7 +46,6 @@ import type { BoundaryFile, Router } from '../core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../cluster/client.ts';
 import type { DriftState } from './driftGuard.ts';
 import type { IndexConfig } from '../opensearch/indexConfig.ts';
-import { DEFAULT_SEARCH_TIMEOUT_MS } from './search.ts';
 import { MAX_WRITE_BODY_BYTES, type StatusAnswer } from './wire.ts';
 import type { ApiContext } from './api/context.ts';
 import { Guards } from './api/guards.ts';
@@ -59,6 +58,7 @@ import { documentEndpoint } from './api/documents.ts';
 import { Writes, type WriteRequest } from './api/writes.ts';
 import { statusAnswer } from './api/status.ts';
 import { env } from '../cluster/env.ts';
+import { DEFAULT_SEARCH_TIMEOUT_MS } from './search/searchBody.ts';
 
 export { DEFAULT_BOUNDARIES_PATH, publicName } from './projectFiles.ts';
 export { isLoopback, type ApiResult } from './api/http.ts';

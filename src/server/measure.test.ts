@@ -10,7 +10,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gain, keptRuns, percentile, summarise, warmupRunsOf } from './measureStats.ts';
 import { readNodeStats, readingAfter, cpuBetween, measurePlans } from './measure.ts';
-import { planAll, planRouted } from './search.ts';
 import { parseSearchParams } from './wire.ts';
 import { Router } from '../core/index.ts';
 import { bundledFile } from '../testing/testkit.ts';
@@ -19,6 +18,7 @@ import { OpenSearchClient, type RequestOptions, type Response } from '../cluster
 import { MEASURE_CONCURRENCY, MEASURE_RUNS, MIN_RADIUS_KM, parseMeasureRequest } from './wire.ts';
 import { MAX_RADIUS_KM } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
+import { planAll, planRouted } from './search/searchRun.ts';
 
 /**
  * bruteRank returns the p-th percentile by its definition, independently of

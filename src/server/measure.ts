@@ -25,10 +25,11 @@
  */
 import type { Router } from '../core/index.ts';
 import type { OpenSearchClient } from '../cluster/client.ts';
-import { runSearch, compareParts, type Plan, type AnySearchPart } from './search.ts';
 import type { IndexConfig } from '../opensearch/indexConfig.ts';
 import { gain, keptRuns, summarise, warmupRunsOf } from './measureStats.ts';
 import type { LoadAverage, MeasureSide, SearchParams } from './wire.ts';
+import { runSearch, type Plan, type AnySearchPart } from './search/searchRun.ts';
+import { compareParts } from './search/compare.ts';
 
 /** One reading of the nodes' statistics. */
 export interface NodeStatsReading {

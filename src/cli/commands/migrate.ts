@@ -5,7 +5,6 @@ import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError, INDEX_CONFIG_OPTI
 import type { Command, Io } from '../command.ts';
 import { planText } from './plan.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/client.ts';
-import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../server/search.ts';
 import { tryInstallPipeline } from '../../ops/routing/ingestPipeline.ts';
 import { aliasTargets } from '../../ops/reindex/reindex.ts';
 import { runMigration, shapeOfMeta, withState, PAUSE_POINTS, type PausePoint } from '../../ops/migrate/migration.ts';
@@ -15,6 +14,7 @@ import { acquireLock, LOCK_INDEX } from '../../ops/migrate/migrationLock.ts';
 import { readMigration } from '../../opensearch/indexMeta.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
 import { MigrationError } from '../../opensearch/meta.ts';
+import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../server/search/searchBody.ts';
 
 /** Default wait after publishing dual-write and switched: a search deadline plus a second. */
 const DEFAULT_GRACE_MS = DEFAULT_SEARCH_TIMEOUT_MS + 1000;

@@ -4,7 +4,6 @@ import { advance, startState } from '../../core/migrationState.ts';
 import { fileWithCuts } from '../../core/testutil.ts';
 import { driftState } from '../../server/driftGuard.ts';
 import { indexMeta } from '../../opensearch/indexSpec.ts';
-import { buildSearchBody } from '../../server/search.ts';
 import { parseSearchParams } from '../../server/wire.ts';
 import { withState } from './migration.ts';
 import { setWriteBlock } from './cutover.ts';
@@ -14,6 +13,7 @@ import { RouterCache } from '../../opensearch/meta.ts';
 import { migrationStatusOf } from '../../server/api/status.ts';
 import { isStale, acquireLock, LOCK_INDEX, type LockHolder } from './migrationLock.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
+import { buildSearchBody } from '../../server/search/searchBody.ts';
 
 const tok = (o: number) => cellToken(cellFromOrdinal(o));
 const NOW = '2026-12-01T00:00:00.000Z';

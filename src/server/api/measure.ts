@@ -7,13 +7,14 @@
 import type { IncomingMessage } from 'node:http';
 import { DOC_SHAPE, docShapeOf } from '../../opensearch/indexSpec.ts';
 import { measurePlans, readProcessors } from '../measure.ts';
-import { planRouted, planAll, isSampleShape } from '../search.ts';
 import { parseMeasureRequest, describeQuery, type MeasureAnswer } from '../wire.ts';
 import type { ApiContext } from './context.ts';
 import { driftRefusal, driftResult } from './guards.ts';
 import { errorResult, invalid, readBody, type ApiResult } from './http.ts';
 import { unusable } from './load.ts';
 import { configRefusal } from './search.ts';
+import { planRouted, planAll } from '../search/searchRun.ts';
+import { isSampleShape } from '../search/searchBody.ts';
 
 /** Largest POST /api/measure body (bytes). */
 const MAX_MEASURE_BODY_BYTES = 4096;

@@ -10,11 +10,13 @@ import type { IndexConfig } from '../../opensearch/indexConfig.ts';
 import { DOC_SHAPE, docShapeOf } from '../../opensearch/indexSpec.ts';
 import { OpenSearchError } from '../../cluster/client.ts';
 import { placementOf, placementSentence } from '../placement.ts';
-import { runSearch, planRouted, planAll, compareParts, isSampleShape, type AnySearchPart, type RunOptions } from '../search.ts';
 import { parseSearchParams, describeQuery, type AskedShard, type SearchParams, type SearchPlacement } from '../wire.ts';
 import type { ApiContext } from './context.ts';
 import { errorResult, invalid, type ApiResult } from './http.ts';
 import { unusable, type Loaded } from './load.ts';
+import { runSearch, planRouted, planAll, type AnySearchPart, type RunOptions } from '../search/searchRun.ts';
+import { compareParts } from '../search/compare.ts';
+import { isSampleShape } from '../search/searchBody.ts';
 
 /** How many times a search runs at most when the migration epoch keeps moving under it. */
 const MAX_EPOCH_ATTEMPTS = 3;

@@ -11,11 +11,11 @@ import { migrationOfMeta } from '../../opensearch/meta.ts';
 import { readPipeline, pipelineStatusOf } from '../../ops/routing/ingestPipeline.ts';
 import { readLayout, withLeftNodes } from '../placement.ts';
 import { publicName, redactPath } from '../projectFiles.ts';
-import { isSampleShape } from '../search.ts';
 import { MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, type StatusAnswer, type MigrationStatus } from '../wire.ts';
 import type { ApiContext } from './context.ts';
 import type { ApiResult } from './http.ts';
 import { boundaryInfo } from './load.ts';
+import { isSampleShape } from '../search/searchBody.ts';
 
 /** statusAnswer answers GET /api/status: connection, cluster version, index, drift, document counts. `writesEnabled`: whether the write endpoints answer. */
 export async function statusAnswer(api: ApiContext, writesEnabled: boolean): Promise<ApiResult<StatusAnswer>> {

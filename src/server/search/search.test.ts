@@ -1,11 +1,16 @@
 import { describe, it, expect } from 'vitest';
 import { s2 } from 's2js';
-import { buildSearchBody, runSearch, shardTimesOf, statusOf, shardAnswers, facetsOf, compareParts, haversineKm, planRouted, planAll, type SearchPart } from './search.ts';
-import { parseSearchParams } from './wire.ts';
-import { OpenSearchClient, type RequestOptions, type Response as OsResponse } from '../cluster/client.ts';
-import { Router, EARTH_RADIUS_KM } from '../core/index.ts';
-import { fileWithCuts, mulberry32 } from '../core/testutil.ts';
-import { DIETS, ALLERGENS, CUISINES } from '../data/generator.ts';
+import { parseSearchParams } from '../wire.ts';
+import { OpenSearchClient, type RequestOptions, type Response as OsResponse } from '../../cluster/client.ts';
+import { Router } from '../../core/index.ts';
+import { fileWithCuts } from '../../core/testutil.ts';
+import { DIETS, ALLERGENS, CUISINES } from '../../data/generator.ts';
+import { buildSearchBody } from './searchBody.ts';
+import { runSearch, planRouted, planAll, type SearchPart } from './searchRun.ts';
+import { shardTimesOf } from './profile.ts';
+import { statusOf, shardAnswers } from './shardAnswers.ts';
+import { facetsOf } from './facets.ts';
+import { compareParts } from './compare.ts';
 
 const parse = (qs: string) => parseSearchParams(new URLSearchParams(qs));
 type Body = Record<string, any>;
@@ -232,17 +237,6 @@ describe('compareParts', () => {
     expect(compareParts(part(3, ['a', 'b']), part(3, ['b', 'a'])).differences[0]).toContain('position 0');
     expect(compareParts(part(3, ['a']), part(3, ['a', 'b'])).differences[0]).toContain('routed returned 1, all shards 2');
     expect(compareParts(part(3, ['a'], 1), part(3, ['a'], 2)).differences).toEqual(['facets.diets differ']);
-  });
-});
-
-describe('haversineKm', () => {
-  it('agrees with the S2 library’s angle between the points on the same Earth radius', () => {
-    const rand = mulberry32(7);
-    for (let i = 0; i < 200; i++) {
-      const [a, b, c, d] = [180 * rand() - 90, 360 * rand() - 180, 180 * rand() - 90, 360 * rand() - 180];
-      const s2km = s2.LatLng.fromDegrees(a, b).distance(s2.LatLng.fromDegrees(c, d)) * EARTH_RADIUS_KM;
-      expect(haversineKm(a, b, c, d)).toBeCloseTo(s2km, 6);
-    }
   });
 });
 
