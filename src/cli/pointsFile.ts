@@ -20,7 +20,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { CellCounter } from '../core/index.ts';
-import { pointOf } from '../opensearch/documents.ts';
+import { fieldAt, pointOf } from '../opensearch/documents.ts';
 import { decimal } from './args.ts';
 import { splitCsvLine } from './commands/goldenCsv.ts';
 import { CliError } from './io.ts';
@@ -43,17 +43,6 @@ export interface PointsFileOptions {
 const LAT_NAMES = ['lat', 'latitude'];
 const LNG_NAMES = ['lng', 'lon', 'long', 'longitude'];
 
-/** The value at a dotted path of a parsed JSON object (a key holding the dots first). */
-function at(o: Record<string, unknown>, path: string): unknown {
-  if (path in o) return o[path];
-  let v: unknown = o;
-  for (const part of path.split('.')) {
-    if (!v || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[part];
-  }
-  return v;
-}
-
 const shown = (v: unknown) => {
   const s = typeof v === 'string' ? JSON.stringify(v) : v === undefined ? 'missing' : JSON.stringify(v);
   return s.length > 60 ? s.slice(0, 57) + '...' : s;
@@ -70,7 +59,7 @@ export class PointsReader {
   private format: 'csv' | 'ndjson' | null;
   private latAt = -1;
   private lngAt = -1;
-  private fieldAt = -1;
+  private pointColumn = -1;
   private weightAt = -1;
   private columns: string[] = [];
   private readonly w: number[] = [];
@@ -108,7 +97,7 @@ export class PointsReader {
       if (i < 0) this.fail(`the header ${shown(text)} has no column ${JSON.stringify(name)} (${what}): its columns are ${cols.join(', ')}`);
       return i;
     };
-    if (this.o.field !== undefined) this.fieldAt = find(this.o.field, '--field');
+    if (this.o.field !== undefined) this.pointColumn = find(this.o.field, '--field');
     else if (this.o.lat !== undefined) {
       this.latAt = find(this.o.lat, '--lat');
       this.lngAt = find(this.o.lng!, '--lng');
@@ -140,9 +129,9 @@ export class PointsReader {
     if (f.length !== this.columns.length) this.fail(`${f.length} fields: expected ${this.columns.length} (${this.columns.join(',')})`);
     let lat: number;
     let lng: number;
-    if (this.fieldAt >= 0) {
-      const p = pointOf(f[this.fieldAt]);
-      if (!p) this.fail(`column ${JSON.stringify(this.columns[this.fieldAt])} ${shown(f[this.fieldAt])} is not a point: expected "lat,lon" in degrees (quoted, as in "37.77,-122.42")`);
+    if (this.pointColumn >= 0) {
+      const p = pointOf(f[this.pointColumn]);
+      if (!p) this.fail(`column ${JSON.stringify(this.columns[this.pointColumn])} ${shown(f[this.pointColumn])} is not a point: expected "lat,lon" in degrees (quoted, as in "37.77,-122.42")`);
       ({ lat, lng } = p);
     } else {
       lat = this.coord(f[this.latAt], `column ${JSON.stringify(this.columns[this.latAt])}`, true);
@@ -164,18 +153,18 @@ export class PointsReader {
     let lat: number;
     let lng: number;
     if (this.o.lat !== undefined) {
-      const a = at(obj, this.o.lat);
-      const b = at(obj, this.o.lng!);
+      const a = fieldAt(obj, this.o.lat);
+      const b = fieldAt(obj, this.o.lng!);
       lat = this.coord(typeof a === 'number' ? String(a) : (a as string | undefined), `key ${JSON.stringify(this.o.lat)}`, true);
       lng = this.coord(typeof b === 'number' ? String(b) : (b as string | undefined), `key ${JSON.stringify(this.o.lng)}`, false);
     } else {
       const key = this.o.field ?? this.o.defaultField ?? 'location';
-      const v = at(obj, key);
+      const v = fieldAt(obj, key);
       const p = pointOf(v);
       if (!p) this.fail(`key ${JSON.stringify(key)} ${shown(v)} is not a geo_point: expected {"lat": .., "lon": ..}, "lat,lon", [lon, lat] or a GeoJSON Point, in degrees${this.o.field === undefined ? ' (name the key with --field KEY, or --lat/--lng)' : ''}`);
       ({ lat, lng } = p);
     }
-    if (this.o.weight !== undefined) this.weightOf(at(obj, this.o.weight), `key ${JSON.stringify(this.o.weight)}`);
+    if (this.o.weight !== undefined) this.weightOf(fieldAt(obj, this.o.weight), `key ${JSON.stringify(this.o.weight)}`);
     this.counter.add(lat, lng, this.w);
   }
 

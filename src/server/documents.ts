@@ -9,21 +9,13 @@
  */
 import type { Router } from '../core/index.ts';
 import type { OpenSearchClient } from '../cluster/client.ts';
-import { pointOf, type Source } from '../opensearch/documents.ts';
+import { fieldAt, pointOf, type Source } from '../opensearch/documents.ts';
 import type { IndexConfig } from '../opensearch/indexConfig.ts';
 import type { DocumentAnswer, DocumentCopy } from './wire.ts';
 
 /** locationFields returns the fields a document of the config's index may be placed by, in the order they are tried. */
 export function locationFields(config: Pick<IndexConfig, 'location' | 'join'>): string[] {
   return [config.location, ...(config.join ? [config.join.childLocation] : [])];
-}
-
-/** valueAt reads a field path (`a.b`) of a source: a dotted key as written, else the nested objects. */
-function valueAt(source: Source, path: string): unknown {
-  if (path in source) return source[path];
-  let v: unknown = source;
-  for (const part of path.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
-  return v;
 }
 
 /** How many copies of one id are read at most (more than two means something is badly wrong; the answer lists these). */
@@ -45,11 +37,11 @@ export async function documentAnswer(client: OpenSearchClient, router: Router, i
   const hits = res.body.hits.hits;
   if (hits.length === 0) return null;
   const source = hits[0]._source ?? {};
-  const field = fields.find((f) => pointOf(valueAt(source, f)));
+  const field = fields.find((f) => pointOf(fieldAt(source, f)));
   if (!field) throw new Error(`document ${JSON.stringify(id)} has no location: none of ${fields.join(', ')} holds a geo_point`);
-  const location = pointOf(valueAt(source, field))!;
+  const location = pointOf(fieldAt(source, field))!;
   // The join relation's name (a string, or { name, parent } for a child), when the index has a join.
-  const relation = config.join ? valueAt(source, config.join.field) : undefined;
+  const relation = config.join ? fieldAt(source, config.join.field) : undefined;
   const kind = typeof relation === 'string' ? relation : relation && typeof relation === 'object' && typeof (relation as { name?: unknown }).name === 'string' ? (relation as { name: string }).name : null;
   const placed = router.route(location.lat, location.lng);
   const nameOf = new Map(router.shards.map((s) => [s.shard, s.name]));

@@ -38,6 +38,7 @@ import { AuditBook, type AuditTally, type FoundDish, type FoundDocument } from '
 import type { BoundaryFile } from '../../core/index.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { JOIN_FIELD, PARENT } from '../../opensearch/indexSpec.ts';
+import { fieldAt } from '../../opensearch/documents.ts';
 import { ownerTable, suspectQuery } from './auditEngine.ts';
 import { readMigration } from '../../opensearch/indexMeta.ts';
 import { routerOf } from '../../opensearch/meta.ts';
@@ -138,18 +139,6 @@ interface Hit {
 }
 
 const first = (h: Hit, f: string): unknown => h.fields?.[f]?.[0];
-
-/** getPath reads a dotted field path (`geo.point`) from a `_source`: the whole key first, then by parts. */
-function getPath(source: Record<string, unknown> | undefined, path: string): unknown {
-  if (!source) return undefined;
-  if (path in source) return source[path];
-  let v: unknown = source;
-  for (const part of path.split('.')) {
-    if (typeof v !== 'object' || v === null) return undefined;
-    v = (v as Record<string, unknown>)[part];
-  }
-  return v;
-}
 
 /**
  * auditIndex reads every shard of `index` and checks every document against
@@ -256,7 +245,7 @@ export async function auditIndex(client: OpenSearchClient, index: string, opts: 
         body: { size: chunk.length, query, pit: { id: pit.id, keep_alive: keepAlive }, _source: { includes: ['id', field] }, track_total_hits: false },
         timeoutMs: 120_000,
       });
-      for (const h of body.hits.hits) out.set(byId ? String(h._id) : String(h._source?.id ?? h._id), getPath(h._source, field));
+      for (const h of body.hits.hits) out.set(byId ? String(h._id) : String(h._source?.id ?? h._id), fieldAt(h._source, field));
     }
     sourceReads += ids.length;
     return out;
