@@ -11,10 +11,10 @@
 import { bulkBody, bulkErrors, BULK_ERRORS_FILTER, LOAD_SETTINGS, RESTORED_SETTINGS, type BulkResponse } from '../../opensearch/bulk.ts';
 import type { Router } from '../../core/index.ts';
 import { ADMIN_TIMEOUT_MS, type OpenSearchClient } from '../../cluster/client.ts';
-import { DOC_SHAPE, docShapeOf, indexBody, indexMeta, type IndexMeta, type SampleMeta } from '../../opensearch/indexSpec.ts';
+import { DOC_SHAPE, docShapeOf, indexBody, indexMeta, type SampleMeta } from '../../opensearch/indexSpec.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
 // fetchIndexMeta's home is indexMeta.ts; re-exported for the modules that still import it from here.
-import { sampleBulkDocs, sampleOf, type Doc } from '../../data/sample.ts';
+import { sampleBulkDocs, sampleOf } from '../../data/sample.ts';
 import type { Restaurant } from '../../data/generator.ts';
 import { GeoIndexer, GeoIndexError } from '../../opensearch/indexer.ts';
 import { tryInstallPipeline } from '../routing/ingestPipeline.ts';

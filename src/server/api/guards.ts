@@ -1,17 +1,19 @@
 /**
- * The live API's guards, in one place: before a search, a measurement, a document lookup or a
- * write touches the index, it must have been made for the server's boundary file (the drift
- * guard, drift.ts: both hashes in `_meta`), its routing ingest pipeline must route plain writers
- * as `_meta` says (pipeline.ts PipelineGuard), and the engine must send every shard name to the
- * shard the file says (the routing fingerprint, fingerprint.ts checkRouting, asked once per index
- * hash). A migration in progress changes the router the request uses (migration.ts
- * MigrationRouting). Each refusal is a 409 (drift) or 503 (no index) naming what disagrees.
+ * The live API's guards: every endpoint that touches the index (a search, a measurement, a
+ * document lookup, a write) passes Guards.admit, and nothing else checks. The index must have
+ * been made for the server's boundary file (the drift guard, driftGuard.ts: both hashes in
+ * `_meta`), its routing ingest pipeline must route plain writers as `_meta` says (for the
+ * endpoints that read: ingestPipeline.ts PipelineGuard), and the engine must send every shard
+ * name to the shard the file says (src/ops/routing/routingCheck.ts checkRouting, asked once per
+ * index hash). A migration in progress changes the router the request uses (the package's
+ * RouterCache). A refusal is a 409 (drift, or a pipeline or routing mismatch) or 503 (no index)
+ * naming what disagrees, a 500 when the migration state in `_meta` cannot be used, or the
+ * connection's own error answer (http.ts errorResult) when the cluster cannot be asked.
  */
 import type { Router } from '../../core/index.ts';
 import type { MigrationState } from '../../core/migrationState.ts';
 import { driftState, type DriftState } from '../driftGuard.ts';
 import { checkRouting, type RoutingCheck } from '../../ops/routing/routingCheck.ts';
-import type { IndexMeta } from '../../opensearch/indexSpec.ts';
 import { RouterCache, routingKeyOf } from '../../opensearch/meta.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { PipelineGuard, type InstalledPipeline, type PipelineStatus } from '../../ops/routing/ingestPipeline.ts';
@@ -54,18 +56,19 @@ export class Guards {
   }
 
   /**
-   * admitSearch runs a search's checks in order: drift, the routing pipeline, the migration's
-   * router, the engine's routing. It returns the answer that refuses the search, or what the
-   * search runs with. A pipeline or routing check that cannot be asked lets the search run (the
-   * hashes match; the next search asks again).
+   * admit runs a request's checks in order: drift, the routing pipeline (when `pipeline`: the
+   * endpoints that read), the migration's router, the engine's routing. It returns the answer
+   * that refuses the request, or what the request runs with. A pipeline or routing check that
+   * cannot be asked lets the request run (the hashes match; the next request asks again).
+   * `refusedToo` ends a routing refusal's message (a write says writes are refused too).
    */
-  async admitSearch(l: Extract<Loaded, { router: Router }>, head: Record<string, unknown>): Promise<Admitted | { refused: ApiResult }> {
+  async admit(l: Extract<Loaded, { router: Router }>, head: Record<string, unknown>, opts: { pipeline: boolean; refusedToo?: string }): Promise<Admitted | { refused: ApiResult }> {
     const file = l.router.file;
-    // The drift check comes first: a search never runs against an index written with another
+    // The drift check comes first: nothing runs against an index written with another
     // boundary file (its request also opens the connection the searches reuse).
     let drift: DriftState;
     // The pipeline is read beside the drift check (one round trip for both, when not remembered).
-    const pipelineRead: Promise<InstalledPipeline | undefined | null> = this.pipelines.read(file.index).catch(() => null);
+    const pipelineRead: Promise<InstalledPipeline | undefined | null> = opts.pipeline ? this.pipelines.read(file.index).catch(() => null) : Promise.resolve(null);
     try {
       drift = await l.guard.check();
     } catch (e) {
@@ -73,7 +76,7 @@ export class Guards {
     }
     if (drift.status !== 'ok') return { refused: driftResult(head, drift) };
     // The routing pipeline must route plain writers as _meta says. When it cannot be read the
-    // search runs (it is the write side that would be wrong) and the next search reads it again.
+    // request runs (it is the write side that would be wrong) and the next one reads it again.
     let pipeline: PipelineStatus | null = null;
     try {
       const installed = await pipelineRead;
@@ -90,13 +93,13 @@ export class Guards {
     } catch (e) {
       return { refused: { httpStatus: 500, body: { status: 'error', ...head, error: { message: `the index's migration state cannot be used: ${(e as Error).message}` } } } };
     }
-    // The routing check (asked once per index hash). When it cannot be asked, the search still
+    // The routing check (asked once per index hash). When it cannot be asked, the request still
     // runs (the hashes match, so only an engine-level routing change could misroute) and the
-    // check is tried again on the next search.
+    // check is tried again on the next request.
     const check = await this.routingCheck(router, drift.indexHash).catch(() => null);
     if (check && check.status !== 'ok') {
       return {
-        refused: driftRefusal(head, drift, 'routing-mismatch', { routing: { fingerprint: check.fingerprint, fileRoutingNumShards: check.fileRoutingNumShards, misroutes: check.misroutes } }, check.message),
+        refused: driftRefusal(head, drift, 'routing-mismatch', { routing: { fingerprint: check.fingerprint, fileRoutingNumShards: check.fileRoutingNumShards, misroutes: check.misroutes } }, opts.refusedToo ? `${check.message} ${opts.refusedToo}` : check.message),
       };
     }
     return { drift, router, state };

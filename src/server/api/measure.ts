@@ -9,7 +9,6 @@ import { DOC_SHAPE, docShapeOf } from '../../opensearch/indexSpec.ts';
 import { measurePlans, readProcessors } from '../measure.ts';
 import { parseMeasureRequest, describeQuery, type MeasureAnswer } from '../wire.ts';
 import type { ApiContext } from './context.ts';
-import { driftRefusal, driftResult } from './guards.ts';
 import { errorResult, invalid, readBody, type ApiResult } from './http.ts';
 import { unusable } from './load.ts';
 import { configRefusal } from './search.ts';
@@ -29,8 +28,8 @@ export class Measurements {
   /**
    * answer answers POST /api/measure (body: wire.ts MeasureRequest, parsed
    * JSON): the search run `runs` times per plan, routed and on all shards
-   * (measure.ts measurePlans), after the same checks as a search (drift, the
-   * engine's routing, a migration's read state). One measurement at a time:
+   * (measure.ts measurePlans), after the same checks as a search (guards.ts
+   * admit: drift, the pipeline, a migration's read state, the engine's routing). One measurement at a time:
    * another while one runs is a 429, so two never share the nodes and halve
    * each other's figures. 400 names the field at fault (parseMeasureRequest).
    */
@@ -53,11 +52,9 @@ export class Measurements {
     const head = { query: describeQuery(m.search), index: file.index, boundary: { hash: file.hash, version: file.version, numberOfShards: file.numberOfShards } };
     this.running = true;
     try {
-      const d = await l.guard.check();
-      if (d.status !== 'ok') return driftResult(head, d);
-      const { router } = api.guards.migrations.routerFor(d.meta!, l.router);
-      const check = await api.guards.routingCheck(router, d.indexHash).catch(() => null);
-      if (check && check.status !== 'ok') return driftRefusal(head, d, 'routing-mismatch', { routing: { fingerprint: check.fingerprint, misroutes: check.misroutes } }, check.message);
+      const admitted = await api.guards.admit(l, head, { pipeline: true });
+      if ('refused' in admitted) return admitted.refused;
+      const { drift: d, router } = admitted;
       const at = new Date().toISOString();
       const t0 = performance.now();
       const processors = await readProcessors(api.client).catch(() => null);

@@ -1,6 +1,6 @@
 /**
  * GET /api/search: parse the query string (wire/search.ts parseSearchParams), refuse what the
- * index's config cannot run, pass the guards (guards.ts admitSearch), run the routed search (and
+ * index's config cannot run, pass the guards (guards.ts admit), run the routed search (and
  * the all-shards one when compare=1) through search.ts, run it again while a migration's epoch
  * moves under it, and answer with the placement of the shards it asked (placement.ts).
  */
@@ -43,7 +43,7 @@ export async function searchAnswer(api: ApiContext, q: URLSearchParams): Promise
     ...(sample ? {} : { config: { location: config.location, name: config.name, join: config.join, facets: config.facets } }),
   };
   const opts: RunOptions = { timeoutMs: api.searchTimeoutMs, ...(sample ? {} : { config }) };
-  const admitted = await api.guards.admitSearch(l, head);
+  const admitted = await api.guards.admit(l, head, { pipeline: true });
   if ('refused' in admitted) return admitted.refused;
   const drift0 = admitted.drift;
   let { router, state: migrationState } = admitted;

@@ -7,10 +7,8 @@
  */
 import type { ShardRef } from '../../core/index.ts';
 import { GeoIndexer, GeoIndexError, type DeleteResult, type PutResult } from '../../opensearch/indexer.ts';
-import type { DriftState } from '../driftGuard.ts';
 import { MAX_WRITE_BODY_BYTES, ParamError, parseDishBody, parseRestaurantBody, parseWriteId, type WriteAck, type WriteAnswer } from '../wire.ts';
 import type { ApiContext } from './context.ts';
-import { driftResult } from './guards.ts';
 import { errorResult, isLoopback, type ApiResult } from './http.ts';
 import { boundaryHead, unusable } from './load.ts';
 
@@ -86,22 +84,11 @@ export class Writes {
     const l = api.routing();
     if ('error' in l) return unusable(l);
     const head = boundaryHead(l.router.file);
-    let drift: DriftState;
-    try {
-      drift = await l.guard.check();
-    } catch (e) {
-      return errorResult(head, e, api.client.url);
-    }
-    if (drift.status !== 'ok') return driftResult(head, drift);
-    // As for searches: an engine that sends some shard name to another shard than the file says
-    // would put the documents where routed searches do not look.
-    const check = await api.guards.routingCheck(l.router, drift.indexHash).catch(() => null);
-    if (check && check.status !== 'ok') {
-      return {
-        httpStatus: 409,
-        body: { status: 'drift', ...head, drift: { status: 'routing-mismatch', indexHash: drift.indexHash, fileHash: drift.fileHash }, routing: { fingerprint: check.fingerprint, misroutes: check.misroutes }, error: { message: `${check.message} Writes are refused too.` } },
-      };
-    }
+    // The guards every endpoint passes: an engine that sends some shard name to another shard
+    // than the file says would put the documents where routed searches do not look. The pipeline
+    // is not asked: the writer routes each write itself (GeoIndexer sets each copy's routing).
+    const admitted = await api.guards.admit(l, head, { pipeline: false, refusedToo: 'Writes are refused too.' });
+    if ('refused' in admitted) return admitted.refused;
     this.indexer ??= new GeoIndexer(api.client.os, l.router.file.index, { metaTtlMs: 0, retry: { budgetMs: this.retryMs } });
     const indexer = this.indexer;
     try {

@@ -1,5 +1,4 @@
 import { describe, it, expect } from 'vitest';
-import { s2 } from 's2js';
 import { parseSearchParams } from '../wire.ts';
 import { OpenSearchClient, type RequestOptions, type Response as OsResponse } from '../../cluster/client.ts';
 import { Router } from '../../core/index.ts';
