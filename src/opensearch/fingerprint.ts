@@ -49,10 +49,15 @@ export async function fingerprintOf(client: TransportClient, index: string): Pro
   return { ...engine, formula: ROUTING_FORMULA, routingNumShards };
 }
 
+/** searchShardCopies returns what `_search_shards` lists for a routing value: per shard group, each copy's shard number, whether it is the primary and its node (null when unassigned). */
+export async function searchShardCopies(client: TransportClient, index: string, routing: string): Promise<{ shard: number; primary: boolean; node: string | null }[][]> {
+  const res = await client.transport.request({ method: 'GET', path: `/${encodeURIComponent(index)}/_search_shards`, querystring: { routing } });
+  return (res.body as { shards: { shard: number; primary: boolean; node: string | null }[][] }).shards;
+}
+
 /** searchShardsOf returns the shard numbers `_search_shards` lists for a routing value (-1 for a group with no started copy). */
 export async function searchShardsOf(client: TransportClient, index: string, routing: string): Promise<number[]> {
-  const res = await client.transport.request({ method: 'GET', path: `/${encodeURIComponent(index)}/_search_shards`, querystring: { routing } });
-  return (res.body as { shards: { shard: number }[][] }).shards.map((group) => (group.length > 0 ? group[0].shard : -1));
+  return (await searchShardCopies(client, index, routing)).map((group) => (group.length > 0 ? group[0].shard : -1));
 }
 
 /**

@@ -4,9 +4,11 @@
  *
  *   import { Client } from '@opensearch-project/opensearch';
  *   import { GeoIndexer } from 'geoshard/opensearch';
- *   const indexer = new GeoIndexer(new Client({ node: 'http://127.0.0.1:9200' }), 'dishes');
- *   const put = await indexer.putRestaurant({ id: 'r1', name: 'Blue Fig', lat: 37.77, lng: -122.42 });
+ *   const indexer = new GeoIndexer(new Client({ node: 'http://127.0.0.1:9200' }), 'places');
+ *   const put = await indexer.putDocument('p1', { name: 'Blue Fig', geo: { lat: 37.77, lon: -122.42 } });
  *   put.owners; // [{ index, name: 'sierra', shard: 7 }]: the shard(s) written, each with its routing
+ *
+ * The bundled sample's restaurants and dishes: SampleIndexer (putRestaurant, putDish, deleteRestaurant).
  *
  * A search service creates its index and asks only the shards a circle touches:
  *
@@ -34,6 +36,7 @@ export {
   type DeleteResult,
   type Located,
 } from './indexer.ts';
+export { SampleIndexer } from './sampleIndexer.ts';
 export {
   cellOf,
   restaurantSource,

@@ -10,6 +10,7 @@
  */
 import { Router, assertValidBoundaryFile, type BoundaryFile } from '../core/index.ts';
 import { intermediateFile, parseMigrationState, type MigrationState } from '../core/migrationState.ts';
+import { SAMPLE_FIELDS, type PipelineFields } from './pipeline.ts';
 
 /** The document shape this version writes (SampleMeta.docShape). */
 export const DOC_SHAPE = 2;
@@ -94,6 +95,11 @@ export interface SampleMeta {
   /** Documents written by the last complete seed. */
   restaurantDocs?: number;
   dishDocs?: number;
+}
+
+/** fieldsOfMeta returns the fields an index routes by: its `_meta.fields` (an index geosharded by `geoshard reindex`), else the sample's (SAMPLE_FIELDS). */
+export function fieldsOfMeta(meta: Pick<IndexMeta, 'fields'>): PipelineFields {
+  return meta.fields ?? SAMPLE_FIELDS;
 }
 
 /** readIndexMeta picks the geoshard `_meta` out of a `GET /<index>/_mapping` body, or null if absent. */

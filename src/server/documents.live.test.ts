@@ -13,7 +13,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Router } from '../core/index.ts';
 import { derivedFile, ensureSeeded, liveClient, startApi, getJson, type RunningApi } from '../testing/testkit.ts';
-import { GeoIndexer } from '../opensearch/index.ts';
+import { SampleIndexer } from '../opensearch/index.ts';
 import type { DocumentAnswer } from './wire.ts';
 
 const client = liveClient();
@@ -35,10 +35,10 @@ async function whereIs(id: string): Promise<number[]> {
 
 describe('GET /api/documents/:id on the real node', () => {
   let api: RunningApi;
-  let indexer: GeoIndexer;
+  let indexer: SampleIndexer;
   beforeAll(async () => {
     await ensureSeeded(client, file, 20, 1);
-    indexer = new GeoIndexer(client.os, file.index, { metaTtlMs: 0 });
+    indexer = new SampleIndexer(client.os, file.index, { metaTtlMs: 0 });
     await indexer.putRestaurant({ id: 'ui-r1', name: 'Blue Fig', lat: A.lat, lng: A.lng });
     await indexer.putDish('ui-r1', { id: 'ui-r1-d0', name: 'Fig salad', priceCents: 1299 });
     // A misrouted copy: New York's document written with San Francisco's routing, around the pipeline.

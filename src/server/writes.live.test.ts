@@ -23,7 +23,7 @@ import { sampleOf } from '../data/sample.ts';
 import { movedCandidate } from '../testing/migrationFixture.ts';
 import { withState } from '../ops/migrate/migration.ts';
 import { tryInstallPipeline } from '../ops/routing/ingestPipeline.ts';
-import { GeoIndexer } from '../opensearch/index.ts';
+import { SampleIndexer } from '../opensearch/index.ts';
 import type { WriteAnswer } from './wire.ts';
 import { fetchIndexMeta } from '../opensearch/indexMeta.ts';
 import { writeMeta } from '../cluster/indexMeta.ts';
@@ -231,7 +231,7 @@ describe('GeoIndexer under a migration state in _meta', () => {
     // would refuse the new owner's routing as no owner of the cell.
     await tryInstallPipeline(client, base.index, base, s);
   };
-  const indexer = new GeoIndexer(client.os, base.index, { metaTtlMs: 0 });
+  const indexer = new SampleIndexer(client.os, base.index, { metaTtlMs: 0 });
   const id = 'gsw-m1';
 
   beforeAll(async () => {

@@ -30,7 +30,7 @@ import type { OpenSearchClient } from '../cluster/client.ts';
 import { OpenSearchError } from '../cluster/client.ts';
 import { RouterCache } from '../opensearch/meta.ts';
 import { dishDoc, restaurantDoc, type Doc } from '../data/sample.ts';
-import { GeoIndexer } from '../opensearch/indexer.ts';
+import { SampleIndexer } from '../opensearch/sampleIndexer.ts';
 import { fetchIndexMeta } from '../opensearch/indexMeta.ts';
 
 /** How a writer reaches the index. */
@@ -106,12 +106,12 @@ export class WriteLoad {
   private readonly baseRouter: Router;
   private n = 0;
   private stopped = false;
-  private readonly indexer: GeoIndexer;
+  private readonly indexer: SampleIndexer;
 
   constructor(private readonly o: WriteLoadOptions) {
     this.rand = mulberry32(o.seed);
     this.baseRouter = new Router(o.base);
-    this.indexer = new GeoIndexer(o.client.os, o.base.index, o.metaTtlMs !== undefined ? { metaTtlMs: o.metaTtlMs } : {});
+    this.indexer = new SampleIndexer(o.client.os, o.base.index, o.metaTtlMs !== undefined ? { metaTtlMs: o.metaTtlMs } : {});
   }
 
   /** run performs operations until stop() is called; rejects on the first write that fails for another reason than the block. */

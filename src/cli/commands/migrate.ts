@@ -7,13 +7,13 @@ import { planText } from './plan.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/client.ts';
 import { tryInstallPipeline } from '../../ops/routing/ingestPipeline.ts';
 import { aliasTargets } from '../../ops/reindex/reindex.ts';
-import { runMigration, shapeOfMeta, withState, PAUSE_POINTS, type PausePoint } from '../../ops/migrate/migration.ts';
+import { runMigration, withState, PAUSE_POINTS, type PausePoint } from '../../ops/migrate/migration.ts';
 import { checkPrivileges, migrateProbes, PrivilegeError } from '../../cluster/privilegeChecks.ts';
 import { env as readEnv } from '../../cluster/env.ts';
 import { acquireLock, LOCK_INDEX } from '../../ops/migrate/migrationLock.ts';
 import { readMigration } from '../../opensearch/indexMeta.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
-import { MigrationError } from '../../opensearch/meta.ts';
+import { fieldsOfMeta, MigrationError } from '../../opensearch/meta.ts';
 import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../server/search/searchBody.ts';
 
 /** Default wait after publishing dual-write and switched: a search deadline plus a second. */
@@ -124,7 +124,7 @@ OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), as for "geoshard see
       let { meta, base, state } = found;
       if (given) {
         // The config describes the index the migration moves documents of: the fields it routes by must be the index's.
-        const shape = shapeOfMeta(meta);
+        const shape = fieldsOfMeta(meta);
         const problems: string[] = [];
         if (config.location !== shape.location) problems.push(`location ${JSON.stringify(config.location)}: expected ${JSON.stringify(shape.location)}`);
         const child = config.join?.childLocation ?? null;

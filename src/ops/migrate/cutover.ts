@@ -47,7 +47,7 @@ import type { OpenSearchClient } from '../../cluster/client.ts';
 import { CHILD, JOIN_FIELD, PARENT } from '../../opensearch/indexSpec.ts';
 import { SpillJoin } from '../compare/spill.ts';
 import { cellRangeFilter } from '../../opensearch/rangeFilter.ts';
-import { SAMPLE_FIELDS, type PipelineFields } from '../../opensearch/pipeline.ts';
+import type { PipelineFields } from '../../opensearch/pipeline.ts';
 
 /** A range of a move: [start, end) level-10 tokens (end null: the end of the curve). */
 export type RangeOf = Pick<MoveState, 'start' | 'end'>;
@@ -67,8 +67,6 @@ export type RangeOf = Pick<MoveState, 'start' | 'end'>;
  */
 export type RangeShape = PipelineFields;
 
-/** shapeOfMeta returns the shape of an index from its `_meta.fields` (the sample's when absent). */
-export const shapeOfMeta = (meta: { fields?: PipelineFields }): RangeShape => meta.fields ?? SAMPLE_FIELDS;
 
 /** kindNames returns what a shape's two kinds are called in progress lines and errors. */
 export function kindNames(shape: RangeShape): { parents: string; children: string } {

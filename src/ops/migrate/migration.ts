@@ -35,7 +35,6 @@ import {
   rangeChildren,
   rangeParents,
   setWriteBlock,
-  shapeOfMeta,
   writeBlocked,
   versionsOf,
   type Checkpoint,
@@ -44,7 +43,7 @@ import {
 import { tryInstallPipeline } from '../routing/ingestPipeline.ts';
 import { routingPipeline } from '../../opensearch/pipeline.ts';
 
-import { MigrationError } from '../../opensearch/meta.ts';
+import { fieldsOfMeta, MigrationError } from '../../opensearch/meta.ts';
 import { bulkBody, bulkErrors, type BulkResponse } from '../../opensearch/bulk.ts';
 
 /** withState returns `_meta` with the migration state set (or removed when null). */
@@ -56,7 +55,7 @@ export function withState(meta: IndexMeta, state: MigrationState | null): IndexM
 // ---------------------------------------------------------------------------------------------
 // Queries on one owner's copy of a range (cutover.ts), kept importable from here
 
-export { rangeParents, rangeChildren, shapeOfMeta, type RangeShape };
+export { rangeParents, rangeChildren, type RangeShape };
 
 type Hit = { _id: string; _source?: Record<string, unknown>; sort: unknown[] };
 
@@ -182,7 +181,7 @@ export async function runMigration(o: RunMigrationOptions): Promise<IndexMeta> {
   let meta = o.meta;
   let state = o.state;
   const n = state.moves.length;
-  const shape = shapeOfMeta(meta);
+  const shape = fieldsOfMeta(meta);
   const kinds = kindNames(shape);
   const countsText = (c: DocCounts) => `${c.restaurants} ${kinds.parents}${shape.childLocation ? ` and ${c.dishes} ${kinds.children}` : ''}`;
   // The routing pipeline follows the state: writes sent without routing go where searchers read, and a

@@ -3,10 +3,11 @@
  * GEOSHARD_WRITES=1. Every check that needs no cluster comes first (writes enabled, loopback
  * peer, the page's own Origin, path and method, ids, body: wire/writes.ts), then the drift guard
  * and the engine's routing, then the write through the package's writer (geoshard/opensearch
- * GeoIndexer) and the read-back of where each owner's copy landed.
+ * SampleIndexer) and the read-back of where each owner's copy landed.
  */
 import type { ShardRef } from '../../core/index.ts';
-import { GeoIndexer, GeoIndexError, type DeleteResult, type PutResult } from '../../opensearch/indexer.ts';
+import { GeoIndexError, type DeleteResult, type PutResult } from '../../opensearch/indexer.ts';
+import { SampleIndexer } from '../../opensearch/sampleIndexer.ts';
 import { MAX_WRITE_BODY_BYTES, ParamError, parseDishBody, parseRestaurantBody, parseWriteId, type WriteAck, type WriteAnswer } from '../wire.ts';
 import type { ApiContext } from './context.ts';
 import { errorResult, isLoopback, type ApiResult } from './http.ts';
@@ -29,7 +30,7 @@ export interface WriteRequest {
 /** Writes answers the write endpoints of one API, with one writer for its index (made on the first write). */
 export class Writes {
   /** The writer of the index (made on the first write). */
-  private indexer: GeoIndexer | null = null;
+  private indexer: SampleIndexer | null = null;
 
   /**
    * `enabled`: whether the write endpoints answer (else 403); `retryMs`: how long a write refused
@@ -42,7 +43,7 @@ export class Writes {
    * Every check that needs no cluster comes first, in this order: writes
    * enabled, loopback peer, Origin, path and method, ids, body; then the
    * drift guard (no write into an index made for another boundary file), then
-   * the write through GeoIndexer and the read-back of where each copy landed.
+   * the write through SampleIndexer and the read-back of where each copy landed.
    */
   async answer(w: WriteRequest): Promise<ApiResult<object>> {
     const api = this.api;
@@ -89,7 +90,7 @@ export class Writes {
     // is not asked: the writer routes each write itself (GeoIndexer sets each copy's routing).
     const admitted = await api.guards.admit(l, head, { pipeline: false, refusedToo: 'Writes are refused too.' });
     if ('refused' in admitted) return admitted.refused;
-    this.indexer ??= new GeoIndexer(api.client.os, l.router.file.index, { metaTtlMs: 0, retry: { budgetMs: this.retryMs } });
+    this.indexer ??= new SampleIndexer(api.client.os, l.router.file.index, { metaTtlMs: 0, retry: { budgetMs: this.retryMs } });
     const indexer = this.indexer;
     try {
       if (w.method === 'DELETE') {
@@ -124,7 +125,7 @@ export class Writes {
   }
 
   /** writeAnswer builds a WriteAnswer, asking the engine where each owner's copy is (or, for a delete, where its routing goes). */
-  private async writeAnswer(indexer: GeoIndexer, status: WriteAnswer['status'], kind: WriteAnswer['kind'], id: string, restaurantId: string, r: PutResult | DeleteResult): Promise<WriteAnswer> {
+  private async writeAnswer(indexer: SampleIndexer, status: WriteAnswer['status'], kind: WriteAnswer['kind'], id: string, restaurantId: string, r: PutResult | DeleteResult): Promise<WriteAnswer> {
     const read = r.read;
     const mine = r.results.find((x) => x.id === id && x.action === (status === 'deleted' ? 'delete' : 'index'));
     const acknowledged: WriteAck[] = [];
