@@ -18,7 +18,7 @@
 import { wrap, transfer, type Remote } from 'comlink';
 import { errorMessage, type WorkerEndpoint } from '../shell/worker';
 import { afterFirstFrame } from './firstFrame';
-import { cellCorners } from './coveringGeometry';
+import { cellCorners } from './cellGeometry';
 import { Router, type BoundaryFile, type CircleRoute, type ShardCells, type Radius } from '../../core/index';
 import { weightsFromCells, type FanoutWeights } from '../../core/fanoutWeights';
 import { workedSearches, type WorkedSearch } from '../../core/searches';

@@ -115,23 +115,15 @@ export function bucketOf(edges: readonly number[], rate: number): number {
   return lo;
 }
 
-/** The cells of one bucket: their ordinals and corners (8 floats per cell), as the scene draws them. */
-export interface BucketCells {
+/** Some of the rated cells: their ordinals and corners (8 floats per cell), as the scene's cell layer draws them. */
+export interface RequestCells {
   ordinals: Int32Array;
   corners: Float32Array;
 }
 
-/** bucketCells splits the rated cells (ordinals, rates, corners aligned: 8 corner floats per cell) by bucket. */
-export function bucketCells(ordinals: Int32Array, rates: ArrayLike<number>, corners: Float32Array, scale: RateScale): BucketCells[] {
-  const out = scale.counts.map((n) => ({ ordinals: new Int32Array(n), corners: new Float32Array(8 * n) }));
-  const fill = new Array<number>(out.length).fill(0);
-  for (let k = 0; k < ordinals.length; k++) {
-    const b = bucketOf(scale.edges, rates[k]);
-    const j = fill[b]++;
-    out[b].ordinals[j] = ordinals[k];
-    out[b].corners.set(corners.subarray(8 * k, 8 * k + 8), 8 * j);
-  }
-  return out;
+/** rateColor returns the colour of a rate: its bucket's on the scale. */
+export function rateColor(scale: RateScale, rate: number): RGB {
+  return scale.colors[bucketOf(scale.edges, rate)];
 }
 
 /**
@@ -139,7 +131,7 @@ export function bucketCells(ordinals: Int32Array, rates: ArrayLike<number>, corn
  * key-order shard index (shardOf, e.g. Router.indexOfOrdinal) is one of
  * `hot`, with their corners.
  */
-export function hotCells(ordinals: Int32Array, corners: Float32Array, shardOf: (ordinal: number) => number, hot: ReadonlySet<number>): BucketCells {
+export function hotCells(ordinals: Int32Array, corners: Float32Array, shardOf: (ordinal: number) => number, hot: ReadonlySet<number>): RequestCells {
   const keep: number[] = [];
   for (let k = 0; k < ordinals.length; k++) if (hot.has(shardOf(ordinals[k]))) keep.push(k);
   const out = { ordinals: new Int32Array(keep.length), corners: new Float32Array(8 * keep.length) };
