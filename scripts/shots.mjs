@@ -11,9 +11,9 @@ import { chromium } from '@playwright/test';
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** The requests layer is drawn with its hot ranges (requests/RequestsLayer.tsx's test hook). */
+/** The requests layer is drawn with its hot ranges (src/app/requests/RequestsLayer.tsx: its test hook). */
 const REQUESTS_DRAWN = "/^\\d+ \\d+$/.test(document.body.dataset.requestsDrawn ?? '')";
-/** The fan-out map draws its world grid and the view's grid (fanout/FanoutMap.tsx's test hook) */
+/** The fan-out map draws its world grid and the view's grid (src/app/fanout/FanoutMap.tsx: its test hook) */
 const FANOUT_DRAWN = "(() => { const d = JSON.parse(document.body.dataset.fanoutDrawn ?? 'null'); return !!d && !!d.view && !!d.worldPixels; })()";
 
 /**
