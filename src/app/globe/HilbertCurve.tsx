@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
 import { useApp } from '../shell/store';
-import { hilbertCurve } from './geometryClient';
+import { hilbertCurve } from './geometryWorker';
 import { lineMaterial, segmentGeometry, withFixedBounds } from './lineMaterial';
 import { useUniforms } from './uniforms';
 

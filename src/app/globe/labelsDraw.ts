@@ -1,5 +1,5 @@
 /**
- * Placing and drawing the city labels onto a 2D canvas: used by labels.worker.ts and by the
+ * Placing and drawing the city labels onto a 2D canvas: used by the labels worker (labelsWorker.ts) and by the
  * main-thread fallback in labels.ts. Coordinates are CSS pixels from the canvas's top-left.
  *
  * Placement (placeLabels) is greedy and collision-free: a city's label sits beside its own dot,

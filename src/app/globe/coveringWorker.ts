@@ -12,7 +12,7 @@
  * worker is free, and restarts a worker stuck on a stale, slow request.
  *
  * Pure computation and the comlink API and client (no DOM): unit-tested in
- * covering.test.ts through a real comlink channel. In the kit: the radius search (search/search.ts,
+ * coveringWorker.test.ts through a real comlink channel. In the kit: the radius search (search/search.ts,
  * search/WorkedSearches.tsx) and the fan-out map (fanout/fanoutLayer.ts) share its worker's code.
  */
 import { wrap, transfer, type Remote } from 'comlink';
