@@ -24,7 +24,7 @@ import type { FanoutState } from './fanoutSlice';
 import type { FanoutGridResult } from './fanout';
 import { fanoutQuads, type GridQuads } from './fanoutGeometry';
 
-/** The colour of buckets 2, 3, 4+ with its overlay opacity, one object each. */
+/** The color of buckets 2, 3, 4+ with its overlay opacity, one object each. */
 const PAINT: readonly CellColor[] = FANOUT_COLORS.slice(1).map((c) => [...c.rgb, c.alpha] as const);
 
 /** What the map draws of the layer's state: the quads of the world grid and of the view's grid. */

@@ -2,7 +2,7 @@
  * The fan-out map as quads for the kit's cell layer (globe/cellLayer.ts): each
  * grid pixel asking 2, 3 or 4+ shards becomes a quad given by its four corners
  * (runs of equal pixels along a row merged, up to MAX_RUN_DEG wide so chords
- * stay on the sphere), with its bucket; the layer groups them by colour. The
+ * stay on the sphere), with its bucket; the layer groups them by color. The
  * quads are no S2 cells: they carry no ordinal. Pixels asking one shard are
  * not drawn: the shards show through.
  */

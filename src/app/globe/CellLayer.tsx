@@ -1,6 +1,6 @@
 /**
  * CellLayer: the kit's one layer of cells, as deck.gl's S2Layer is: it takes data and accessors
- * (getCells, each part's colour) and knows no feature and no store slice. The search's covering
+ * (getCells, each part's color) and knows no feature and no store slice. The search's covering
  * (search/CoveringCells.tsx), the requests layer (requests/RequestsLayer.tsx) and the fan-out map
  * (fanout/FanoutMap.tsx) are three of its uses: they hand it data and own no buffers. The drawing
  * itself, its buckets and buffers, is cellLayer.ts.

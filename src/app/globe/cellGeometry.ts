@@ -5,7 +5,7 @@
  * SegmentArrays): per vertex the unit vector (computed here in float64: the
  * GPU's sin and cos may err by hundreds of metres), (lat, lng) radians, the
  * same two for the vertex that tears with it in a flat layout, and the cell's
- * level-10 ordinal (the shader colours by its shard). A cell is any quad given
+ * level-10 ordinal (the shader colors by its shard). A cell is any quad given
  * by its four corners: a level-10 S2 cell (cellCorners) or a run of a pixel
  * grid (the fan-out map). Written into caller-owned arrays, so the scene can
  * update its buffers in place.

@@ -13,7 +13,7 @@ function cells(n: number) {
 }
 type Cells = ReturnType<typeof cells>;
 
-/** The visible objects under a parent: kind, draw range, colour uniform, alpha, lift, renderOrder. */
+/** The visible objects under a parent: kind, draw range, color uniform, alpha, lift, renderOrder. */
 function drawn(parent: THREE.Object3D) {
   return parent.children
     .filter((o) => o.visible)
@@ -28,7 +28,7 @@ const RED: CellColor = [1, 0, 0];
 const BLUE: CellColor = [0, 0, 1, 0.5];
 
 describe('the cell layer', () => {
-  it('fills with one colour and outlines with another: one mesh and one set of segments, each with its lift and order', () => {
+  it('fills with one color and outlines with another: one mesh and one set of segments, each with its lift and order', () => {
     const parent = new THREE.Group();
     const layer = createCellLayer<Cells>(createUniforms({ debug: false }), parent);
     const style: CellLayerStyle<Cells> = { getCells: (c) => c, fill: { color: 'shard', opacity: 0.94, lift: 0.0004, renderOrder: 0.6 }, outline: { color: RED, opacity: 0.55, lift: 0.0006, renderOrder: 0.7 } };
@@ -42,19 +42,19 @@ describe('the cell layer', () => {
     expect(d[1].color).toEqual([1, 0, 0]);
     expect(d[1].alpha).toBeCloseTo(0.55, 12);
     expect(d[1].lift).toBe(0.0006);
-    // The fill is written in data order, with each cell's ordinal (what 'shard' colours by).
+    // The fill is written in data order, with each cell's ordinal (what 'shard' colors by).
     const mesh = parent.children[0] as THREE.Mesh;
     expect(Array.from((mesh.geometry.getAttribute('aOrd').array as Float32Array).subarray(0, 3 * FILL_VERTS))).toEqual([100, 101, 102].flatMap((o) => new Array(FILL_VERTS).fill(o)));
   });
 
-  it('groups cells by the colour the accessor gives: one draw call per colour, cells in data order, null left out', () => {
+  it('groups cells by the color the accessor gives: one draw call per color, cells in data order, null left out', () => {
     const parent = new THREE.Group();
     const layer = createCellLayer<Cells>(createUniforms({ debug: false }), parent);
     const colors: (CellColor | null)[] = [RED, BLUE, null, RED, [0, 0, 1, 0.5]];
     const style: CellLayerStyle<Cells> = { getCells: (c) => c, fill: { color: (i) => colors[i], lift: 0.0003, renderOrder: 0.57 } };
     expect(layer.draw(cells(5), style)).toEqual({ cells: 5, fillBuckets: 2, outlineBuckets: 0 });
     const d = drawn(parent);
-    // A new array of the same colour joins its bucket.
+    // A new array of the same color joins its bucket.
     expect(d.map((x) => [x.color, x.alpha, x.count])).toEqual([
       [[1, 0, 0], 1, 2 * FILL_VERTS],
       [[0, 0, 1], 0.5, 2 * FILL_VERTS],

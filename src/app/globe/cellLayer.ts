@@ -9,9 +9,9 @@
  * map, whose quads are no S2 cell and carry no ordinal). It may be filled (two triangles) and
  * outlined (four segments), each part with its own lift and renderOrder, drawn with the scene's
  * line shader (lineMaterial.ts) so it follows the globe, the map, the net and the morph between
- * them. The shader colours a draw call with one colour (or each vertex by its shard's), so a
- * part's cells are grouped by colour: one bucket (a mesh or line segments and its material) per
- * colour, made on first use and kept. A bucket's buffers grow by powers of two and are rewritten
+ * them. The shader colors a draw call with one color (or each vertex by its shard's), so a
+ * part's cells are grouped by color: one bucket (a mesh or line segments and its material) per
+ * color, made on first use and kept. A bucket's buffers grow by powers of two and are rewritten
  * in place (only the vertices drawn are uploaded), so per-frame data costs no allocation.
  */
 import * as THREE from 'three';
@@ -20,8 +20,8 @@ import { lineGeometry, lineMaterial, withFixedBounds } from './lineMaterial';
 import { cellBuffers, cellCorners, writeCell, writeCells, capacityFor, FILL_VERTS, OUTLINE_VERTS, type CellBuffers } from './cellGeometry';
 
 /**
- * A cell's colour: sRGB channels in [0, 1] with an optional alpha (1 when absent), or 'shard':
- * its shard's palette colour, dimmed where the surface is (by its ordinal).
+ * A cell's color: sRGB channels in [0, 1] with an optional alpha (1 when absent), or 'shard':
+ * its shard's palette color, dimmed where the surface is (by its ordinal).
  */
 export type CellColor = 'shard' | readonly [r: number, g: number, b: number] | readonly [r: number, g: number, b: number, a: number];
 
@@ -29,19 +29,19 @@ export type CellColor = 'shard' | readonly [r: number, g: number, b: number] | r
 export interface CellColumns {
   /** Corners: 8 floats a cell, (lat, lng) radians of corners 0..3 around the quad (cellGeometry.ts cellCorners). Absent: computed from `ordinals`. */
   corners?: Float32Array;
-  /** Level-10 ordinal of each cell ('shard' colours by it); absent for quads that are no S2 cell. */
+  /** Level-10 ordinal of each cell ('shard' colors by it); absent for quads that are no S2 cell. */
   ordinals?: ArrayLike<number>;
 }
 
 /** How a part (the fill or the outline) is drawn. */
 export interface CellPart<D> {
   /**
-   * The colour of every cell, or an accessor giving cell i's (null: not drawn in this part).
-   * Cells of equal colour share a draw call: return colours from a palette (one object per
-   * colour) rather than a new array per cell, which works but is slower to group.
+   * The color of every cell, or an accessor giving cell i's (null: not drawn in this part).
+   * Cells of equal color share a draw call: return colors from a palette (one object per
+   * color) rather than a new array per cell, which works but is slower to group.
    */
   color: CellColor | ((i: number, d: D) => CellColor | null);
-  /** Multiplies every colour's alpha (default 1). */
+  /** Multiplies every color's alpha (default 1). */
   opacity?: number;
   /** Height above the surface, unit-sphere radii. */
   lift: number;
@@ -72,10 +72,10 @@ interface Bucket {
   count: number;
 }
 
-/** Unused buckets kept for reuse (a colour that comes back: the fan-out map's 4+ while the radius is dragged). */
+/** Unused buckets kept for reuse (a color that comes back: the fan-out map's 4+ while the radius is dragged). */
 const SPARE_BUCKETS = 8;
 
-/** A part's buckets by colour key, and the bucket of each cell (reused between draws). */
+/** A part's buckets by color key, and the bucket of each cell (reused between draws). */
 class Part<D> {
   readonly buckets = new Map<string, Bucket>();
   private which = new Int32Array(0);
@@ -87,8 +87,8 @@ class Part<D> {
   ) {}
 
   /**
-   * Groups n cells by colour and counts each bucket's cells: `single` is the one bucket of a
-   * part with one colour (cell k goes to slot k); else each cell's bucket is bucketOf(i).
+   * Groups n cells by color and counts each bucket's cells: `single` is the one bucket of a
+   * part with one color (cell k goes to slot k); else each cell's bucket is bucketOf(i).
    */
   group(spec: CellPart<D> | undefined, d: D | null, n: number): { single: Bucket | null; buckets: number } {
     for (const b of this.buckets.values()) b.count = 0;
@@ -137,7 +137,7 @@ class Part<D> {
     return k < 0 ? null : this.list[k];
   }
 
-  /** The bucket of a colour, made (with its material and object) on first use; styled as `spec` says. */
+  /** The bucket of a color, made (with its material and object) on first use; styled as `spec` says. */
   private bucket(c: CellColor, spec: CellPart<D>): Bucket {
     const alpha = (c === 'shard' || c.length === 3 ? 1 : c[3]) * (spec.opacity ?? 1);
     const key = c === 'shard' ? `shard ${alpha}` : `${c[0]},${c[1]},${c[2]} ${alpha}`;
@@ -230,9 +230,9 @@ export function createCellLayer<D>(uniforms: SceneUniforms, parent: THREE.Object
       const o = outline.group(style.outline, d, n);
       fill.reserve();
       outline.reserve();
-      // One colour a part (the covering): both parts in one pass, cell k in slot k.
+      // One color a part (the covering): both parts in one pass, cell k in slot k.
       if (f.single || o.single) writeCells(corners, ordinals, f.single?.buffers ?? null, o.single?.buffers ?? null, n);
-      // Grouped by colour: each cell in the next slot of its bucket, in data order.
+      // Grouped by color: each cell in the next slot of its bucket, in data order.
       const fillGrouped = f.buckets > 0 && !f.single;
       const outlineGrouped = o.buckets > 0 && !o.single;
       if (fillGrouped || outlineGrouped) {

@@ -26,7 +26,7 @@ interface Placed {
 interface Target {
   canvas: HTMLCanvasElement;
   worker: LabelsClient | null;
-  /** The inputs last sent (cities, router, colours) and the last view key drawn. */
+  /** The inputs last sent (cities, router, colors) and the last view key drawn. */
   sent: [City[], ShardTable, RGB[]] | null;
   placed: Placed[];
   names: string[];

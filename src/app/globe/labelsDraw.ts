@@ -111,7 +111,7 @@ export function newLabelState(): LabelState {
 }
 
 /**
- * drawPoints places (placeLabels) and draws the dots in the shard's colour and the names of the
+ * drawPoints places (placeLabels) and draws the dots in the shard's color and the names of the
  * cities, on a canvas of width × height CSS px at device pixel ratio dpr. Returns the placement.
  */
 export function drawPoints(canvas: OffscreenCanvas | HTMLCanvasElement, state: LabelState, width: number, height: number, dpr: number, points: Float32Array, names: string[], colors: string[], blocked: readonly Box[]): Placement {

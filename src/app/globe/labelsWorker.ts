@@ -44,7 +44,7 @@ export function createLabelsApi() {
     init(c: OffscreenCanvas): void {
       canvas = c;
     },
-    /** The labels and their colours (CSS hex), in drawing priority order. */
+    /** The labels and their colors (CSS hex), in drawing priority order. */
     cities(n: string[], c: string[]): void {
       [names, colors] = [n, c];
     },
@@ -74,7 +74,7 @@ export type LabelsApi = ReturnType<typeof createLabelsApi>;
 
 /** The main thread's handle on a labels worker, which owns the overlay canvas. */
 export interface LabelsClient {
-  /** The labels and their colours (CSS hex), in drawing priority order. */
+  /** The labels and their colors (CSS hex), in drawing priority order. */
   cities(names: string[], colors: string[]): void;
   /** Draws (see createLabelsApi's draw; `points` is transferred) and answers with the placement. */
   draw(width: number, height: number, dpr: number, points: Float32Array, blocked: Box[]): Promise<Placement>;

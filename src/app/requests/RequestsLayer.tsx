@@ -1,6 +1,6 @@
 /**
  * RequestsLayer: the Requests layer in the scene (issue 15): every level-10
- * cell a workload's searches cover, filled with its rate bucket's colour
+ * cell a workload's searches cover, filled with its rate bucket's color
  * (requests.ts; a grey-violet lightness scale apart from the shard palette),
  * and the cells of the hot ranges outlined. Two uses of the kit's cell layer
  * (globe/CellLayer.tsx), which owns the buffers: the fills, redrawn only when
@@ -26,7 +26,7 @@ import type { RequestWorkload } from './requestsSlice';
 const FILL_LIFT = 0.0003;
 const OUTLINE_LIFT = 0.00035;
 
-/** Each covered cell in its rate bucket's colour. */
+/** Each covered cell in its rate bucket's color. */
 const FILLS: CellLayerStyle<RequestWorkload> = {
   getCells: (w) => w,
   fill: { color: (i, w) => rateColor(w.scale, w.rates[i]), lift: FILL_LIFT, renderOrder: 0.57 },

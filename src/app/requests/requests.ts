@@ -1,5 +1,5 @@
 /**
- * The Requests layer's pure part (issue 15): the colour scale of request
+ * The Requests layer's pure part (issue 15): the color scale of request
  * rates, the rate buckets the legend lists and the scene draws, and the cells
  * of the hot ranges. No DOM, no three, no React: unit-tested in
  * requests.test.ts. The rates themselves are the core's requestRates,
@@ -22,13 +22,13 @@ export const HOT_FACTOR = 2;
 export const MAX_BUCKETS = 7;
 
 /**
- * requestColor returns the colour of position t in [0, 1] on the request
+ * requestColor returns the color of position t in [0, 1] on the request
  * scale (t clamped): OKLab lightness from 0.22 (dark) to 0.98 (near white) at
  * low chroma (≤ 0.045, a violet grey). The shard palette is saturated and
  * lies between lightness 0.56 and 0.91, so with normal vision no request
- * colour reads like a shard colour (OKLab ΔE ≥ 0.08, checked in
+ * color reads like a shard color (OKLab ΔE ≥ 0.08, checked in
  * requests.test.ts); the order reads by lightness alone, so a dichromat
- * (for whom a grey may match a shard's colour) still reads the scale, and
+ * (for whom a grey may match a shard's color) still reads the scale, and
  * cells with requests are drawn opaque, over the shards.
  */
 export function requestColor(t: number): RGB {
@@ -38,7 +38,7 @@ export function requestColor(t: number): RGB {
   return oklabToSrgb([0.22 + 0.76 * u, chroma * Math.cos(hue), chroma * Math.sin(hue)]).map((v) => Math.min(1, Math.max(0, v))) as RGB;
 }
 
-/** The colour of the hot ranges' outlines (sRGB): a saturated orange-red, apart from the grey request scale. */
+/** The color of the hot ranges' outlines (sRGB): a saturated orange-red, apart from the grey request scale. */
 export const HOT_RGB: RGB = [1, 0.27, 0.07];
 
 /** Rate buckets: bucket b holds rates in [edges[b], edges[b + 1]). */
@@ -47,7 +47,7 @@ export interface RateScale {
   edges: number[];
   /** Cells per bucket. */
   counts: number[];
-  /** Colour per bucket (requestColor spread over the buckets, darkest first). */
+  /** Color per bucket (requestColor spread over the buckets, darkest first). */
   colors: RGB[];
 }
 
@@ -121,7 +121,7 @@ export interface RequestCells {
   corners: Float32Array;
 }
 
-/** rateColor returns the colour of a rate: its bucket's on the scale. */
+/** rateColor returns the color of a rate: its bucket's on the scale. */
 export function rateColor(scale: RateScale, rate: number): RGB {
   return scale.colors[bucketOf(scale.edges, rate)];
 }

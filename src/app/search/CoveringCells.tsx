@@ -1,6 +1,6 @@
 /**
  * CoveringCells: the current search's covering, every level-10 cell filled
- * with its shard's colour and outlined, drawn by the kit's cell layer
+ * with its shard's color and outlined, drawn by the kit's cell layer
  * (globe/CellLayer.tsx), which owns the buffers (a 100-mile covering has
  * ~1,250 cells; they grow in place) and draws each new covering (at most one
  * per animation frame, see search/search.ts) without a React render.
@@ -13,7 +13,7 @@ import type { SearchCovering } from './searchSlice';
 /** The covering drawn: none without a circle. */
 const shown = (s: AppState): SearchCovering | null => (s.noLocation || !s.searchCentre ? null : s.covering);
 
-/** Fills just above the surface in their shard's colour; dark outlines above the fills (heights in unit-sphere radii). */
+/** Fills just above the surface in their shard's color; dark outlines above the fills (heights in unit-sphere radii). */
 const STYLE: CellLayerStyle<SearchCovering> = {
   getCells: (c) => c,
   fill: { color: 'shard', opacity: 0.94, lift: 0.0004, renderOrder: 0.6 },
