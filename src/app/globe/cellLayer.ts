@@ -118,7 +118,8 @@ class Part<D> {
           if (k < 0) k = this.list.push(b) - 1;
           byRef.set(c, k);
         }
-        [last, lastIndex] = [c, k];
+        last = c;
+        lastIndex = k;
       }
       this.which[i] = lastIndex;
       this.list[lastIndex].count++;
