@@ -22,7 +22,7 @@ import { Router } from '../src/core/index.ts';
 import type { OpenSearchClient } from '../src/cluster/client.ts';
 import { ensureLiveIndex, file, ROOT } from './liveIndex.ts';
 import { fromHex, toBytes } from '../src/app/shell/palette.ts';
-import { COPY_COLOURS, NODE_PALETTE } from '../src/app/nodes/regionColours.ts';
+import { COPY_COLORS, NODE_PALETTE } from '../src/app/nodes/regionColors.ts';
 import { openExplorer as open, liveOn } from './explorer.ts';
 
 const router = new Router(file);
@@ -76,7 +76,7 @@ test.describe('the Nodes view on the real cluster', () => {
       await expect(page.getByTestId(`live-latency-${s.name}`)).toHaveAttribute('data-n', '2');
     }
     // The globe coloured by latency has a legend with the fastest and slowest p50.
-    await page.getByTestId('colour-by-latency').click();
+    await page.getByTestId('color-by-latency').click();
     const legend = page.getByTestId('region-legend-latency');
     await expect(legend).toBeVisible();
     expect(Number(await legend.getAttribute('data-min'))).toBeLessThanOrEqual(Number(await legend.getAttribute('data-max')));
@@ -107,7 +107,7 @@ test.describe('the Nodes view on the real cluster', () => {
       await page.getByTestId('tab-nodes').click();
       await expect(page.getByTestId('nodes-col-geoshard-node-3')).toHaveAttribute('data-up', 'false', { timeout: 30_000 });
       for (const name of lostNames) await expect(page.getByTestId(`nodes-row-${name}`)).toHaveAttribute('data-health', 'none');
-      await page.getByTestId('colour-by-no-copy').click();
+      await page.getByTestId('color-by-no-copy').click();
       await expect(page.getByTestId('region-paint')).toHaveAttribute('data-by', 'no-copy');
       // A new search (Live off and on): its shards on node 3 are missing, and the globe marks exactly those regions.
       await page.getByTestId('tab-live').click();
@@ -231,8 +231,8 @@ test.describe('the Nodes view when a node is lost (API answered by the test)', (
     await expectCentre(page, toBytes(fromHex(NODE_PALETTE[sf.shard % 3])));
     status = statusOf(home);
     await expect(page.getByTestId(`nodes-row-${sf.name}`)).toHaveAttribute('data-health', 'none');
-    await page.getByTestId('colour-by-no-copy').click();
-    await expectCentre(page, toBytes(fromHex(COPY_COLOURS.none)));
+    await page.getByTestId('color-by-no-copy').click();
+    await expectCentre(page, toBytes(fromHex(COPY_COLORS.none)));
   });
 
   test('a node that left is struck through, its regions have no started copy, and a search’s missing regions are marked with the node named', async ({ page }) => {
@@ -250,7 +250,7 @@ test.describe('the Nodes view when a node is lost (API answered by the test)', (
     await expect(page.getByTestId('nodes-count')).toHaveAttribute('data-left', '1');
     for (const name of lostNames) await expect(page.getByTestId(`nodes-row-${name}`)).toHaveAttribute('data-health', 'none');
     await expect(page.getByTestId('nodes-col-unassigned')).toBeVisible();
-    await page.getByTestId('colour-by-no-copy').click();
+    await page.getByTestId('color-by-no-copy').click();
     await expect(page.getByTestId('region-paint')).toHaveAttribute('data-by', 'no-copy');
     await expect(page.getByTestId('region-paint')).toHaveAttribute('data-marked', '');
 

@@ -46,7 +46,7 @@ test.describe('the globe controls on a phone', () => {
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await expect(page.getByTestId('level-input')).toBeHidden();
     await expect(page.getByTestId('layer-grid')).toBeHidden();
-    await expect(page.getByTestId('colour-by-node')).toBeHidden();
+    await expect(page.getByTestId('color-by-node')).toBeHidden();
     const folded = await coveredShare(page);
 
     await toggle.click();
@@ -66,12 +66,12 @@ test.describe('the globe controls on a phone', () => {
     const was = await grid.getAttribute('aria-pressed');
     await grid.click();
     await expect(grid).toHaveAttribute('aria-pressed', was === 'true' ? 'false' : 'true');
-    await page.getByTestId('colour-by-node').scrollIntoViewIfNeeded();
-    await page.getByTestId('colour-by-node').click();
+    await page.getByTestId('color-by-node').scrollIntoViewIfNeeded();
+    await page.getByTestId('color-by-node').click();
     await expect(page.getByTestId('region-paint')).toHaveAttribute('data-by', 'node');
 
     // Escape folds them again, and so does the button.
-    await page.getByTestId('colour-by-node').press('Escape');
+    await page.getByTestId('color-by-node').press('Escape');
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await expect(page.getByTestId('level-input')).toBeHidden();
     await toggle.click();
@@ -87,9 +87,9 @@ test.describe('the globe controls on a desktop', () => {
   test('show the boxes as before, with no fold button', async ({ page }) => {
     await openExplorer(page);
     await expect(page.getByTestId('globe-controls-toggle')).toBeHidden();
-    for (const id of ['level-input', 'layer-grid', 'colour-by-node']) await expect(page.getByTestId(id)).toBeVisible();
-    // Laid out in one column in the top-left corner, level first, then layers, then colour-by.
-    const tops = await Promise.all(['.level-control', '.layer-toggles', '.colour-by'].map((s) => page.locator(s).evaluate((e) => e.getBoundingClientRect().top)));
+    for (const id of ['level-input', 'layer-grid', 'color-by-node']) await expect(page.getByTestId(id)).toBeVisible();
+    // Laid out in one column in the top-left corner, level first, then layers, then color-by.
+    const tops = await Promise.all(['.level-control', '.layer-toggles', '.color-by'].map((s) => page.locator(s).evaluate((e) => e.getBoundingClientRect().top)));
     expect(tops).toEqual([...tops].sort((a, b) => a - b));
     const left = await page.locator('.level-control').evaluate((e) => e.getBoundingClientRect().left - e.closest('.globe-view')!.getBoundingClientRect().left);
     expect(left).toBe(12);

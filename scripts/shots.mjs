@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `node scripts/shots.mjs take DIR` takes the explorer's five reference links (below) at
+// `node scripts/shots.mjs take DIR` takes the explorer's reference links (below) at
 // 1280×800 with Debian's Chromium from a served build (`npm start`: BASE_URL, default
 // http://127.0.0.1:5173) into DIR/<name>.png, each once the scene's first frame, the link's
-// covering (for a search) and every part loaded after it (cells, cities, land) are drawn.
+// covering (for a search), every part loaded after it (cells, cities, land) and the layers a link
+// shows (`drawn`: the requests layer with its hot ranges, the fan-out map) are drawn.
 // `node scripts/shots.mjs compare A B` decodes each pair A/<name>.png, B/<name>.png in the browser
 // and counts the pixels that differ; exits 1 when any does. Used to show that a refactor of the
 // explorer (issue 31) leaves what it draws unchanged: take the shots from the old build and the new.
@@ -10,14 +11,25 @@ import { chromium } from '@playwright/test';
 import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** The five links: the first screen, two searches (one with the requests layer and the Hilbert curve), a tour step, a tab by link. */
+/** The requests layer is drawn with its hot ranges (src/app/requests/RequestsLayer.tsx: its test hook). */
+const REQUESTS_DRAWN = "/^\\d+ \\d+$/.test(document.body.dataset.requestsDrawn ?? '')";
+/** The fan-out map draws its world grid and the view's grid (src/app/fanout/FanoutMap.tsx: its test hook) */
+const FANOUT_DRAWN = "(() => { const d = JSON.parse(document.body.dataset.fanoutDrawn ?? 'null'); return !!d && !!d.view && !!d.worldPixels; })()";
+
+/**
+ * The links: the first screen, two searches (one with the requests layer and the Hilbert curve), a
+ * tour step, a tab by link, and the three cell views at once more: the requests layer's hot ranges
+ * and the fan-out map (world grid and the view's grid) under a covering.
+ */
 export const SHOTS = [
   // Without the `spin` layer (on by default), so that the globe stands still for the picture.
   { name: 'first', query: '?layers=shards,grid,land,labels' },
   { name: 'search', query: '?lat=37.7749&lng=-122.4194&radius=15mi&layers=shards,grid,land,labels', covering: true },
-  { name: 'requests', query: '?lat=48.8566&lng=2.3522&radius=300km&level=5&layers=shards,hilbert,land,labels,requests', covering: true },
+  { name: 'requests', query: '?lat=48.8566&lng=2.3522&radius=300km&level=5&layers=shards,hilbert,land,labels,requests', covering: true, drawn: REQUESTS_DRAWN },
   { name: 'tour', query: '?tour=5&lat=40.7143&lng=-74.006&radius=50mi&level=6&layers=shards,grid,land,labels', covering: true },
   { name: 'shards-tab', query: '?tab=shards&lat=-33.8688&lng=151.2093&radius=100km&layers=shards,grid,land,labels', covering: true },
+  { name: 'requests-hot', query: '?lat=40.7143&lng=-74.006&radius=2mi&zoom=40&layers=shards,land,labels,requests', covering: true, drawn: REQUESTS_DRAWN },
+  { name: 'fanout', query: '?lat=39.1&lng=-94.58&radius=50mi&zoom=2.5&fanout=1&layers=shards,grid,land,labels', covering: true, drawn: FANOUT_DRAWN },
 ];
 const PARTS = ['cells', 'cities', 'land'];
 
@@ -40,6 +52,7 @@ async function take(dir) {
       await page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: 60_000 });
       if (shot.covering) await page.waitForFunction(() => !!document.body.dataset.covering, null, { timeout: 60_000 });
       await page.waitForFunction((parts) => parts.every((p) => (document.body.dataset.loaded ?? '').split(' ').includes(p)), PARTS, { timeout: 60_000 });
+      if (shot.drawn) await page.waitForFunction(shot.drawn, null, { timeout: 90_000 });
       await page.evaluate(() => document.fonts.ready);
       // Settled: no frame asked for in the last second (the globe draws on demand), then two frames.
       await page.waitForTimeout(1500);

@@ -103,8 +103,8 @@ export const FEATURE_VIEWS: readonly FeatureViews[] = [
   {
     id: 'nodes',
     panels: [{ id: 'nodes', title: 'Nodes', Component: onDemand(() => import('./nodes/NodesPanel').then((m) => m.NodesPanel)) }],
-    // The "colour regions by" switch, loaded after the first frame.
-    globeControls: [afterFirstFrame(onDemand(() => import('./nodes/ColourBy').then((m) => m.ColourBy), null))],
+    // The "color regions by" switch, loaded after the first frame.
+    globeControls: [afterFirstFrame(onDemand(() => import('./nodes/ColorBy').then((m) => m.ColorBy), null))],
     // What a lost node cost a live search, in Live's results.
     slots: [{ slot: 'live-placement', at: 10, Component: onDemand(() => import('./nodes/PlacementNote').then((m) => m.PlacementNote), null) }],
   },

@@ -69,8 +69,8 @@ export const FEATURES: readonly Feature[] = [
     slice: createRequestsSlice,
     drivers: [{ name: 'startRequests', when: 'firstFrame', start: (store) => import('./requests/requestsDriver').then((m) => m.startRequests(store)) }],
   },
-  // The globe's "colour regions by" paint (nodes, no started copy, latency, lost shards marked);
-  // while the Nodes tab is open, its poll of the cluster and regions coloured by node.
+  // The globe's "color regions by" paint (nodes, no started copy, latency, lost shards marked);
+  // while the Nodes tab is open, its poll of the cluster and regions colored by node.
   {
     id: 'nodes',
     slice: createNodesSlice,

@@ -19,7 +19,7 @@ import { HOST_KEYS } from './shell/url';
 /**
  * Features talk through the host, never by importing each other (issue 31; 40 such imports
  * before issue 21, 25 after it, 0 now): the live API's client is the host's (api/), shared
- * geometry is the kit's (globe/covering.ts) or the host's (shell/searchAsked.ts, shell/format.ts,
+ * geometry is the kit's (globe/coveringWorker.ts) or the host's (shell/searchAsked.ts, shell/format.ts,
  * shell/ShardBar.tsx), the workload's protocol is the host's (shell/workload.ts), and what one
  * feature shows inside another's view is registered in featureViews.ts as a slot part
  * (shell/Slot.tsx). A test may import the feature it needs to drive the one it tests.

@@ -4,73 +4,80 @@
  * finer grid of the view (fanout/fanoutLayer.ts computes both in a worker).
  *
  * Drawn as geometry rather than as a texture sampled in a shader: each
- * pixel (runs of equal pixels merged) is a quad placed with float64 unit
- * vectors by the scene's line shader, so the layer follows the globe, the
- * map, the net and the morph between them exactly as the covering does,
- * with no per-pixel inverse projection (and the GPU's imprecise trig) to
- * duplicate for each layout. Pixels asking one shard are not drawn.
+ * pixel (runs of equal pixels merged) is a quad given by its corners
+ * (fanoutGeometry.ts), drawn by the kit's cell layer (globe/CellLayer.tsx)
+ * as it draws S2 cells, so the layer follows the globe, the map, the net and
+ * the morph between them exactly as the covering does, with no per-pixel
+ * inverse projection (and the GPU's imprecise trig) to duplicate for each
+ * layout. Two uses of the layer: the world grid, then the view's grid on top
+ * (the world grid leaves out the pixels the view's grid covers). Pixels
+ * asking one shard are not drawn. The map is redrawn when a grid changes
+ * (once per animation frame at most while the radius is dragged), without a
+ * React render.
  */
-import { useEffect, useMemo, useRef } from 'react';
-import * as THREE from 'three';
-import { lineGeometry, lineMaterial, withFixedBounds } from '../globe/lineMaterial';
-import { useUniforms } from '../globe/uniforms';
+import { useMemo } from 'react';
+import { useWatched } from '../shell/store';
+import { CellLayer, type CellColor, type CellLayerStyle } from '../globe/CellLayer';
+import { derived } from '../globe/watched';
 import { FANOUT_COLORS } from './fanoutColors';
 import type { FanoutState } from './fanoutSlice';
-import { useAppStore } from '../shell/store';
-import { fanoutQuads, type BucketQuads } from './fanoutGeometry';
-import { FILL_VERTS } from '../globe/coveringGeometry';
+import type { FanoutGridResult } from './fanout';
+import { fanoutQuads, type GridQuads } from './fanoutGeometry';
 
-function geometryOf(q: BucketQuads): THREE.BufferGeometry {
-  return lineGeometry(q.buffers, { vertices: q.quads * FILL_VERTS });
+/** The color of buckets 2, 3, 4+ with its overlay opacity, one object each. */
+const PAINT: readonly CellColor[] = FANOUT_COLORS.slice(1).map((c) => [...c.rgb, c.alpha] as const);
+
+/** What the map draws of the layer's state: the quads of the world grid and of the view's grid. */
+interface Drawn {
+  state: FanoutState;
+  /** The view's grid, when it is for the current radius. */
+  detail: FanoutGridResult | null;
+  world: GridQuads | null;
+  view: GridQuads | null;
+}
+
+function drawnOf(f: FanoutState): Drawn {
+  const d = f.detail && f.detail.radiusKm === f.radiusKm ? f.detail : null;
+  return {
+    state: f,
+    detail: d,
+    world: f.world ? fanoutQuads(f.world.grid, f.world.counts, d?.grid ?? null) : null,
+    view: d ? fanoutQuads(d.grid, d.counts) : null,
+  };
+}
+
+const NONE: GridQuads = { corners: new Float32Array(0), buckets: new Uint8Array(0) };
+const WORLD: CellLayerStyle<Drawn> = {
+  getCells: (x) => x.world ?? NONE,
+  fill: { color: (i, x) => PAINT[x.world!.buckets[i]], lift: 0.0002, renderOrder: 0.55 },
+};
+const VIEW: CellLayerStyle<Drawn> = {
+  getCells: (x) => x.view ?? NONE,
+  fill: { color: (i, x) => PAINT[x.view!.buckets[i]], lift: 0.0002, renderOrder: 0.56 },
+};
+
+/** A new state redraws the map only when one of its grids is new (not for the worker's progress). */
+const sameGrids = (a: FanoutState, b: FanoutState) => a.world === b.world && a.detail === b.detail;
+
+/**
+ * Test and benchmark hook, written once both grids are drawn: what the map now draws (radius, the
+ * view's grid or null, pixels per bucket) and how many times it was drawn.
+ */
+function hook(x: Drawn | null): void {
+  if (!x) return;
+  const b = document.body.dataset;
+  const d = x.detail;
+  b.fanoutDrawn = JSON.stringify({ radiusKm: x.state.radiusKm, view: d ? d.grid : null, viewPixels: d ? d.pixels : null, worldPixels: x.state.world ? x.state.world.pixels : null });
+  b.fanoutDraws = String(Number(b.fanoutDraws ?? 0) + 1);
 }
 
 export function FanoutMap() {
-  const appStore = useAppStore();
-  const uniforms = useUniforms();
-  const frame = appStore.getState().frame;
-  const world = useRef<(THREE.Mesh | null)[]>([]);
-  const detail = useRef<(THREE.Mesh | null)[]>([]);
-  const materials = useMemo(
-    () => FANOUT_COLORS.slice(1).map((c) => Object.assign(lineMaterial(uniforms, { lift: 0.0002, color: c.rgb, byShard: false, alpha: c.alpha }), { side: THREE.DoubleSide })),
-    [],
-  );
-  const empty = useMemo(() => withFixedBounds(new THREE.BufferGeometry()), []);
-  useEffect(() => () => materials.forEach((m) => m.dispose()), [materials]);
-
-  useEffect(() => {
-    let shown: { world: unknown; detail: unknown } = { world: undefined, detail: undefined };
-    const put = (meshes: (THREE.Mesh | null)[], quads: BucketQuads[] | null) => {
-      meshes.forEach((m, b) => {
-        if (!m) return;
-        if (m.geometry !== empty) m.geometry.dispose();
-        m.geometry = quads && quads[b].quads > 0 ? geometryOf(quads[b]) : empty;
-        m.visible = m.geometry !== empty;
-      });
-    };
-    const show = (f: FanoutState) => {
-      if (f.world === shown.world && f.detail === shown.detail) return;
-      shown = { world: f.world, detail: f.detail };
-      const d = f.detail && f.detail.radiusKm === f.radiusKm ? f.detail : null;
-      put(world.current, f.world ? fanoutQuads(f.world.grid, f.world.counts, d?.grid ?? null) : null);
-      put(detail.current, d ? fanoutQuads(d.grid, d.counts) : null);
-      frame.invalidate();
-      // Test and benchmark hook: what the map now draws (radius, the view's grid or null, pixels per bucket) and how many times it was rebuilt.
-      const b = document.body.dataset;
-      b.fanoutDrawn = JSON.stringify({ radiusKm: f.radiusKm, view: d ? d.grid : null, viewPixels: d ? d.pixels : null, worldPixels: f.world ? f.world.pixels : null });
-      b.fanoutDraws = String(Number(b.fanoutDraws ?? 0) + 1);
-    };
-    show(appStore.getState().fanoutLayer);
-    return appStore.subscribe((s) => s.fanoutLayer, show);
-  }, [empty]);
-
+  const state = useWatched((s) => s.fanoutLayer, sameGrids);
+  const drawn = useMemo(() => derived(state, drawnOf), [state]);
   return (
     <>
-      {materials.map((m, b) => (
-        <mesh key={`w${b}`} ref={(el) => void (world.current[b] = el)} material={m} geometry={empty} frustumCulled={false} visible={false} renderOrder={0.55} />
-      ))}
-      {materials.map((m, b) => (
-        <mesh key={`d${b}`} ref={(el) => void (detail.current[b] = el)} material={m} geometry={empty} frustumCulled={false} visible={false} renderOrder={0.56} />
-      ))}
+      <CellLayer data={drawn} {...WORLD} />
+      <CellLayer data={drawn} onDrawn={hook} {...VIEW} />
     </>
   );
 }

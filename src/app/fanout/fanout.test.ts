@@ -50,7 +50,7 @@ describe('fan-out worker protocol', () => {
 
   it('validates the file, then answers a grid with the counts the core computes, its buffer transferred', async () => {
     const { worker, grids, transferred } = workerPair();
-    const client = createFanoutClient(worker);
+    const client = createFanoutClient(() => worker);
     expect(await client.init(file)).toEqual({ numberOfShards: 4, hash: file.hash, weightPoints: 0 });
     const progress: number[] = [];
     const r = await client.grid(20, g, { onProgress: (d) => progress.push(d) });
@@ -68,7 +68,7 @@ describe('fan-out worker protocol', () => {
 
   it('drops a stale grid request when a newer one arrives', async () => {
     const { worker, grids, gridCalls } = workerPair();
-    const client = createFanoutClient(worker);
+    const client = createFanoutClient(() => worker);
     await client.init(file);
     // The first request is slow (the full covering at every one of 3,600 pixels); the second supersedes it.
     const big: FanoutGrid = { ...g, cols: 60, rows: 60 };
@@ -87,7 +87,7 @@ describe('fan-out worker protocol', () => {
 
   it('cancels on request and reports errors naming the problem', async () => {
     const { worker } = workerPair();
-    const client = createFanoutClient(worker);
+    const client = createFanoutClient(() => worker);
     await expect(client.grid(20, g)).rejects.toThrow(/grid request before init/);
     await expect(client.init({ ...file, hash: '0'.repeat(64) })).rejects.toThrow(/hash: .* does not match the content/);
     await client.init(file);
@@ -101,7 +101,7 @@ describe('fan-out worker protocol', () => {
 
   it('computes the weighted share once per radius and answers repeats from its cache', async () => {
     const { worker, shares } = workerPair();
-    const client = createFanoutClient(worker);
+    const client = createFanoutClient(() => worker);
     const pts = Array.from({ length: 40 }, (_, k) => ({ lat: 37.3 + (k % 8) * 0.1, lng: -122.6 + Math.floor(k / 8) * 0.2, population: k + 1 }));
     const weights = weightsFromCities(pts);
     expect((await client.init(file, weights)).weightPoints).toBe(40);

@@ -1,12 +1,13 @@
 /**
- * The fan-out map's worker API (comlink) and its main-thread client. The
+ * The fan-out map's worker API (comlink) and its main-thread client
+ * (createFanoutClient). The
  * computation (grids, the block sandwich, weights, the one-shard share) is
  * the core's (src/core/fanoutGridJob.ts, fanoutShare.ts, fanoutField.ts); this file only runs it in slices in a
  * worker (fanout.worker.ts), cancelling stale requests, and carries the
  * answers back.
  */
-import { wrap, proxy, transfer, releaseProxy, type Endpoint, type Remote } from 'comlink';
-import { errorMessage } from '../shell/worker';
+import { wrap, proxy, transfer, releaseProxy, type Remote } from 'comlink';
+import { errorMessage, type WorkerEndpoint } from '../shell/worker';
 import { Router, type BoundaryFile } from '../../core/index';
 import { FanoutGridJob } from '../../core/fanoutGridJob';
 import { FanoutShareJob, type FanoutShare } from '../../core/fanoutShare';
@@ -240,12 +241,14 @@ export interface FanoutClient {
 }
 
 /**
- * createFanoutClient wraps a fan-out worker, e.g.
- *   createFanoutClient(new Worker(new URL('./fanout.worker.ts', import.meta.url), { type: 'module' }))
- * Only the latest grid and the latest share request are kept: starting a new
- * one resolves the previous one with null at once, and the worker drops it.
+ * createFanoutClient starts a fan-out worker (makeWorker, e.g.
+ *   () => new Worker(new URL('./fanout.worker.ts', import.meta.url), { type: 'module' }))
+ * and wraps it. Only the latest grid and the latest share request are kept:
+ * starting a new one resolves the previous one with null at once, and the
+ * worker drops it.
  */
-export function createFanoutClient(worker: Endpoint & { terminate?(): void }): FanoutClient {
+export function createFanoutClient(makeWorker: () => WorkerEndpoint): FanoutClient {
+  const worker = makeWorker();
   const api = wrap<FanoutApi>(worker);
   // The latest request of each kind; an older one resolves null at once.
   const latest: Record<'grid' | 'share', { resolve: (v: null) => void } | null> = { grid: null, share: null };
@@ -301,7 +304,7 @@ export function createFanoutClient(worker: Endpoint & { terminate?(): void }): F
     },
     dispose() {
       this.cancel();
-      worker.terminate?.();
+      worker.terminate();
     },
   };
 }

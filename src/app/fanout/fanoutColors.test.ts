@@ -7,8 +7,8 @@ const shards = PALETTE.map(fromHex);
 const levels = FANOUT_COLORS.slice(1);
 const see = (c: RGB, v: Vision) => (v === 'normal' ? c : simulate(c, v));
 
-describe('fan-out colours', () => {
-  it('stay far (OKLab ΔE ≥ 0.15) from every shard colour, under normal vision and three colour-vision deficiencies', () => {
+describe('fan-out colors', () => {
+  it('stay far (OKLab ΔE ≥ 0.15) from every shard color, under normal vision and three color-vision deficiencies', () => {
     for (const v of visions) {
       for (const f of levels) {
         const nearest = Math.min(...shards.map((s) => deltaE(see(f.rgb, v), see(s, v))));
@@ -17,7 +17,7 @@ describe('fan-out colours', () => {
     }
   });
 
-  it('laid over any shard at the overlay opacity, still look like no shard (ΔE ≥ 0.08 from every shard colour)', () => {
+  it('laid over any shard at the overlay opacity, still look like no shard (ΔE ≥ 0.08 from every shard color)', () => {
     for (const f of levels) {
       for (const under of shards) {
         // Normal alpha blending, as WebGL draws the overlay over the shards.

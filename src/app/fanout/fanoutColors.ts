@@ -1,8 +1,8 @@
 /**
- * The fan-out map's colours: a search here asks 1, 2, 3 or 4+ shards. One
+ * The fan-out map's colors: a search here asks 1, 2, 3 or 4+ shards. One
  * shard is left clear (the shards show through); more shards are dark,
  * low-chroma plum shades, darker for more shards, so the order reads without
- * colour vision. The shard palette (shell/palette.ts) keeps to OKLab
+ * color vision. The shard palette (shell/palette.ts) keeps to OKLab
  * lightness 0.56–0.91 at every hue; these sit at 0.40, 0.30 and 0.19, so no
  * fan-out level looks like a shard, alone or laid over one (checked in
  * fanoutColors.test.ts). sRGB 0..1 and CSS; alpha is the overlay's opacity.

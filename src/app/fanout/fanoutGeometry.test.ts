@@ -1,15 +1,16 @@
 import { describe, it, expect } from 'vitest';
-import { fanoutQuads, bucketOf, MAX_RUN_DEG } from './fanoutGeometry';
-import { FILL_VERTS } from '../globe/coveringGeometry';
+import { fanoutQuads, bucketOf, MAX_RUN_DEG, type GridQuads } from './fanoutGeometry';
 
 const DEG = 180 / Math.PI;
 
-/** The (lat, lng) degree boxes of a bucket's quads, from their first triangle's corners SW, SE, NE. */
-function boxes(q: { buffers: { ll: Float32Array }; quads: number }): number[][] {
+/** The [west, east, south, north] degree boxes of a bucket's quads, in order, from their corners SW, SE, NE, NW. */
+function boxes(q: GridQuads, bucket: number): number[][] {
   const out: number[][] = [];
-  for (let k = 0; k < q.quads; k++) {
-    const ll = q.buffers.ll.subarray(2 * FILL_VERTS * k, 2 * FILL_VERTS * k + 6);
-    out.push([ll[1] * DEG, ll[3] * DEG, ll[0] * DEG, ll[4] * DEG].map((x) => Math.round(x * 1e4) / 1e4));
+  for (let k = 0; k < q.buckets.length; k++) {
+    if (q.buckets[k] !== bucket) continue;
+    const c = q.corners.subarray(8 * k, 8 * k + 8);
+    expect([c[2], c[5], c[6], c[7]]).toEqual([c[0], c[3], c[4], c[1]]);
+    out.push([c[1] * DEG, c[3] * DEG, c[0] * DEG, c[4] * DEG].map((x) => Math.round(x * 1e4) / 1e4));
   }
   return out;
 }
@@ -19,23 +20,24 @@ describe('fan-out geometry', () => {
     expect([0, 1, 2, 3, 4, 9, 255].map(bucketOf)).toEqual([-1, -1, 0, 1, 2, 2, 2]);
   });
 
-  it('merges runs of equal pixels along a row into one quad per run, west to east, south to north', () => {
+  it('merges runs of equal pixels along a row into one quad per run with its bucket, west to east, south to north', () => {
     // 4 × 2 grid of 0.25° pixels from (10, 20): row 0 = [2, 2, 1, 5], row 1 = [3, 1, 1, 3].
     const grid = { west: 20, south: 10, east: 21, north: 10.5, cols: 4, rows: 2 };
     const q = fanoutQuads(grid, Uint8Array.from([2, 2, 1, 5, 3, 1, 1, 3]));
-    expect(boxes(q[0])).toEqual([[20, 20.5, 10, 10.25]]);
-    expect(boxes(q[1])).toEqual([
+    expect(Array.from(q.buckets)).toEqual([0, 2, 1, 1]);
+    expect(boxes(q, 0)).toEqual([[20, 20.5, 10, 10.25]]);
+    expect(boxes(q, 1)).toEqual([
       [20, 20.25, 10.25, 10.5],
       [20.75, 21, 10.25, 10.5],
     ]);
-    expect(boxes(q[2])).toEqual([[20.75, 21, 10, 10.25]]);
+    expect(boxes(q, 2)).toEqual([[20.75, 21, 10, 10.25]]);
   });
 
   it('keeps merged runs at most MAX_RUN_DEG wide', () => {
     const grid = { west: -180, south: 0, east: 180, north: 1, cols: 360, rows: 1 };
     const q = fanoutQuads(grid, new Uint8Array(360).fill(2));
-    expect(q[0].quads).toBe(360 / MAX_RUN_DEG);
-    for (const [w, e] of boxes(q[0])) expect(e - w).toBeLessThanOrEqual(MAX_RUN_DEG + 1e-9);
+    expect(q.buckets.length).toBe(360 / MAX_RUN_DEG);
+    for (const [w, e] of boxes(q, 0)) expect(e - w).toBeLessThanOrEqual(MAX_RUN_DEG + 1e-9);
   });
 
   it('leaves out pixels wholly inside the detail box, across the antimeridian too', () => {
@@ -43,7 +45,7 @@ describe('fan-out geometry', () => {
     const counts = new Uint8Array(10).fill(3);
     const all = fanoutQuads(grid, counts, null);
     const some = fanoutQuads(grid, counts, { west: 174, east: -174, south: -1, north: 3 });
-    const width = (q: ReturnType<typeof fanoutQuads>) => boxes(q[1]).reduce((a, [w, e]) => a + (e - w), 0);
+    const width = (q: GridQuads) => boxes(q, 1).reduce((a, [w, e]) => a + (e - w), 0);
     expect(width(all)).toBeCloseTo(20, 6);
     expect(width(some)).toBeCloseTo(8, 6);
   });

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { visibleBbox, startFanout, detailStepDeg, WORLD_STEP_DEG } from './fanoutLayer';
 import { createFanoutApi } from './fanout';
-import { createCoveringApi } from '../globe/covering';
+import { createCoveringApi } from '../globe/coveringWorker';
 import { portWorker } from '../shell/worker.testing';
 import { createAppStore } from '../shell/store';
 import { Router, cellAt, cellOrdinal, KM_PER_MILE, parseCellsCsv } from '../../core/index';

@@ -12,7 +12,7 @@ import land10Url from 'world-atlas/land-10m.json?url';
 import countriesUrl from 'world-atlas/countries-50m.json?url';
 import statesUrl from 'us-atlas/states-10m.json?url';
 import { useAppStore } from '../shell/store';
-import { loadLand, loadBorders, loadDetail } from './geometryClient';
+import { loadLand, loadBorders, loadDetail } from './geometryWorker';
 import { lineMaterial, segmentGeometry, withFixedBounds } from './lineMaterial';
 import { useUniforms } from './uniforms';
 import { markLoaded } from './frame';

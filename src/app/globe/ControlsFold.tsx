@@ -1,6 +1,6 @@
 /**
  * ControlsFold: the globe's top-left boxes (cell level, layers, and what the features add, such
- * as colour-by) behind one button on a phone-sized screen, so the globe shows the data and not
+ * as color-by) behind one button on a phone-sized screen, so the globe shows the data and not
  * the controls. The button and the folding exist only under the phone media query (styles.css:
  * `.controls-fold`); on a wider screen the boxes show as before and the button is not rendered
  * visibly. Escape or the button closes the open boxes.

@@ -17,7 +17,7 @@ import { PointerControls } from './PointerControls';
 import { createUniforms, UniformsContext } from './uniforms';
 
 /**
- * With ?debug=ordinal the surface writes each pixel's level-10 ordinal as its colour (tests read
+ * With ?debug=ordinal the surface writes each pixel's level-10 ordinal as its color (tests read
  * it back); multisampling would blend the ordinals of neighbouring cells at triangle edges, so
  * that mode draws without it.
  */

@@ -1,13 +1,13 @@
 /**
  * HilbertCurve: the curve through the centres of the chosen level's cells in
- * key order (levels above 7 draw the level-7 curve), coloured by shard. The
+ * key order (levels above 7 draw the level-7 curve), colored by shard. The
  * segments come from the worker; geometries are kept per level, so going back
  * to a level swaps a geometry and uploads nothing.
  */
 import { useEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
 import { useApp } from '../shell/store';
-import { hilbertCurve } from './geometryClient';
+import { hilbertCurve } from './geometryWorker';
 import { lineMaterial, segmentGeometry, withFixedBounds } from './lineMaterial';
 import { useUniforms } from './uniforms';
 

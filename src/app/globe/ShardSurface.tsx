@@ -1,5 +1,5 @@
 /**
- * ShardSurface: the globe's surface, coloured per pixel by the shard that owns
+ * ShardSurface: the globe's surface, colored per pixel by the shard that owns
  * the level-10 cell under it (see SURFACE_FRAGMENT and globe/s2glsl.ts for why a
  * shader). Two meshes share one set of uniforms: a latitude/longitude grid
  * that morphs into the equirectangular map, and six face patches that morph
@@ -18,7 +18,7 @@ import { useAppStore } from '../shell/store';
 export interface ShardSurfaceProps {
   /** Range starts by shard (ShardTable.starts). */
   starts: Int32Array;
-  /** Colours by shard, key order. */
+  /** Colors by shard, key order. */
   colors: RGB[];
 }
 

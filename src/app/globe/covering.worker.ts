@@ -1,8 +1,8 @@
 /**
- * The radius explorer's covering worker (a module worker): exposes
- * createCoveringApi (covering.ts, where it is unit-tested) with comlink.
+ * The covering worker's entry (a module worker): exposes createCoveringApi (coveringWorker.ts,
+ * where it and its client are unit-tested) with comlink.
  */
 import { expose } from 'comlink';
-import { createCoveringApi } from './covering';
+import { createCoveringApi } from './coveringWorker';
 
 expose(createCoveringApi());

@@ -2,7 +2,7 @@
  * The sample cities over the globe: the main thread projects them (the same view math as
  * the shaders, once per frame in which the view moved) and measures the panels laid over
  * the globe (`.overlay > *` in the globe view: labels keep clear of them); a worker places
- * and draws them on the overlay canvas it owns (labels.worker.ts, labelsDraw.ts), so label
+ * and draws them on the overlay canvas it owns (labelsWorker.ts, labelsDraw.ts), so label
  * frames never cost the main thread a repaint. Without OffscreenCanvas the same drawing
  * runs here.
  *
@@ -15,8 +15,7 @@ import { faceSTAt } from './faces';
 import type { City } from '../shell/loadData';
 import { projectLatLng, type ViewGeometry } from './view';
 import { toHex, type RGB } from '../shell/palette';
-import { wrap, transfer, type Remote } from 'comlink';
-import type { LabelsApi } from './labels.worker';
+import { createLabelsClient, type LabelsClient } from './labelsWorker';
 import { drawPoints, newLabelState, type Box, type LabelState, type Placement } from './labelsDraw';
 
 interface Placed {
@@ -26,8 +25,8 @@ interface Placed {
 
 interface Target {
   canvas: HTMLCanvasElement;
-  worker: { api: Remote<LabelsApi>; terminate(): void } | null;
-  /** The inputs last sent (cities, router, colours) and the last view key drawn. */
+  worker: LabelsClient | null;
+  /** The inputs last sent (cities, router, colors) and the last view key drawn. */
   sent: [City[], ShardTable, RGB[]] | null;
   placed: Placed[];
   names: string[];
@@ -42,14 +41,8 @@ interface Target {
 let target: Target | null = null;
 
 function attach(canvas: HTMLCanvasElement): Target {
-  let worker: Target['worker'] = null;
-  if (typeof canvas.transferControlToOffscreen === 'function') {
-    const w = new Worker(new URL('./labels.worker.ts', import.meta.url), { type: 'module' });
-    const api = wrap<LabelsApi>(w);
-    const offscreen = canvas.transferControlToOffscreen();
-    void api.init(transfer(offscreen, [offscreen]));
-    worker = { api, terminate: () => w.terminate() };
-  }
+  const worker =
+    typeof canvas.transferControlToOffscreen === 'function' ? createLabelsClient(() => new Worker(new URL('./labels.worker.ts', import.meta.url), { type: 'module' }), canvas.transferControlToOffscreen()) : null;
   return { canvas, worker, sent: null, placed: [], names: [], colors: [], key: '', state: newLabelState(), seq: 0 };
 }
 
@@ -60,7 +53,7 @@ function attach(canvas: HTMLCanvasElement): Target {
 export function drawLabels(canvas: HTMLCanvasElement | null, v: ViewGeometry, cities: City[], router: ShardTable, colors: RGB[]): void {
   if (!canvas) return;
   if (!target || target.canvas !== canvas) {
-    target?.worker?.terminate();
+    target?.worker?.dispose();
     target = attach(canvas);
   }
   const t = target;
@@ -71,7 +64,7 @@ export function drawLabels(canvas: HTMLCanvasElement | null, v: ViewGeometry, ci
     t.placed = [...cities].sort((a, b) => b.population - a.population).map((city) => ({ city, faceST: faceSTAt(city.lat, city.lng) }));
     t.names = t.placed.map((p) => p.city.name);
     t.colors = t.placed.map((p) => toHex(colors[router.route(p.city.lat, p.city.lng).index]));
-    void t.worker?.api.cities(t.names, t.colors);
+    t.worker?.cities(t.names, t.colors);
   }
   const dpr = window.devicePixelRatio || 1;
   const blocked = cities.length === 0 ? [] : panelBoxes(canvas);
@@ -91,7 +84,7 @@ export function drawLabels(canvas: HTMLCanvasElement | null, v: ViewGeometry, ci
     canvas.dataset.labels = JSON.stringify(placed.labels.map((l) => [names[l.index], round(xy[3 * l.index]), round(xy[3 * l.index + 1]), ...l.box.map(round)]));
     canvas.dataset.dots = JSON.stringify(placed.dots.map((i) => [round(xy[3 * i]), round(xy[3 * i + 1])]));
   };
-  if (t.worker) void t.worker.api.draw(v.width, v.height, dpr, transfer(points, [points.buffer]), blocked).then(show);
+  if (t.worker) void t.worker.draw(v.width, v.height, dpr, points, blocked).then(show);
   else show(drawPoints(canvas, t.state, v.width, v.height, dpr, points, t.names, t.colors, blocked));
 }
 

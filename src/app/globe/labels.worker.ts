@@ -1,64 +1,8 @@
-/// <reference lib="webworker" />
 /**
- * Draws the city labels on the overlay canvas, which the main thread has handed over
- * (transferControlToOffscreen): the frames go straight to the compositor, so a moving
- * view never makes the main thread repaint a 2D canvas (50 ms a frame without a GPU).
- * Exposed with comlink (labels.ts wraps it): init(canvas) once, cities(names, colors)
- * once per data set, then draw(width, height, dpr, points, blocked) with [x, y, visible]
- * per city in CSS pixels, cities in drawing priority order (largest first), and the boxes
- * of the panels laid over the canvas; draw answers with the placement (labelsDraw.ts).
+ * The labels worker's entry (a module worker): exposes createLabelsApi (labelsWorker.ts, with
+ * its client) with comlink.
  */
 import { expose } from 'comlink';
-import { drawPoints, newLabelState, type Box, type Placement } from './labelsDraw';
+import { createLabelsApi } from './labelsWorker';
 
-// This worker's own state: it lives exactly as long as the worker (one per overlay canvas).
-let canvas: OffscreenCanvas | null = null;
-let names: string[] = [];
-let colors: string[] = [];
-const state = newLabelState();
-
-const labelsApi = {
-  /** Takes the overlay canvas (transferred). */
-  init(c: OffscreenCanvas): void {
-    canvas = c;
-  },
-  /** The labels and their colours (CSS hex), in drawing priority order. */
-  cities(n: string[], c: string[]): void {
-    [names, colors] = [n, c];
-  },
-  /**
-   * Draws the labels at [x, y, visible] per city (CSS pixels) on a canvas of the given CSS size and
-   * device pixel ratio, clear of the blocked boxes; answers with the placement once the frame is
-   * committed. The drawing runs in the worker's next animation frame (when an OffscreenCanvas frame
-   * reliably reaches the screen), or 100 ms later if none comes, and only the latest of the calls
-   * made before it is drawn.
-   */
-  draw(width: number, height: number, dpr: number, points: Float32Array, blocked: Box[]): Promise<Placement> {
-    return new Promise((resolve) => {
-      const first = next === null;
-      next = { width, height, dpr, points, blocked, answer: [...(next?.answer ?? []), resolve] };
-      if (first) {
-        // The worker's animation frame, or a moment later if none comes (a page with no
-        // frame to draw may not give the worker one).
-        requestAnimationFrame(render);
-        setTimeout(render, 100);
-      }
-    });
-  },
-};
-
-/** The drawing asked for the next animation frame (the latest call wins; every caller gets its answer). */
-let next: { width: number; height: number; dpr: number; points: Float32Array; blocked: Box[]; answer: ((p: Placement) => void)[] } | null = null;
-
-function render(): void {
-  const job = next;
-  next = null;
-  if (!job) return;
-  const placed = canvas ? drawPoints(canvas, state, job.width, job.height, job.dpr, job.points, names, colors, job.blocked) : { dots: [], labels: [] };
-  // Answer after this task, once the frame is committed.
-  setTimeout(() => job.answer.forEach((answer) => answer(placed)), 0);
-}
-
-export type LabelsApi = typeof labelsApi;
-
-expose(labelsApi);
+expose(createLabelsApi());

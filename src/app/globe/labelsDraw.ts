@@ -1,5 +1,5 @@
 /**
- * Placing and drawing the city labels onto a 2D canvas: used by labels.worker.ts and by the
+ * Placing and drawing the city labels onto a 2D canvas: used by the labels worker (labelsWorker.ts) and by the
  * main-thread fallback in labels.ts. Coordinates are CSS pixels from the canvas's top-left.
  *
  * Placement (placeLabels) is greedy and collision-free: a city's label sits beside its own dot,
@@ -111,7 +111,7 @@ export function newLabelState(): LabelState {
 }
 
 /**
- * drawPoints places (placeLabels) and draws the dots in the shard's colour and the names of the
+ * drawPoints places (placeLabels) and draws the dots in the shard's color and the names of the
  * cities, on a canvas of width × height CSS px at device pixel ratio dpr. Returns the placement.
  */
 export function drawPoints(canvas: OffscreenCanvas | HTMLCanvasElement, state: LabelState, width: number, height: number, dpr: number, points: Float32Array, names: string[], colors: string[], blocked: readonly Box[]): Placement {

@@ -7,9 +7,9 @@ import type { SegmentArrays } from './typedArrays';
 export interface LineStyle {
   /** Height above the surface (unit-sphere radii), so lines draw over it. */
   lift: number;
-  /** sRGB colour when not coloured by shard. */
+  /** sRGB color when not colored by shard. */
   color: [number, number, number];
-  /** Colour each segment by the shard of its ordinal attribute. */
+  /** Color each segment by the shard of its ordinal attribute. */
   byShard: boolean;
   alpha: number;
 }

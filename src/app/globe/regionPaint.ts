@@ -1,13 +1,13 @@
 /**
- * Region paint: the one way to colour the globe's regions (shard ranges) by
+ * Region paint: the one way to color the globe's regions (shard ranges) by
  * something other than their shard, and to mark some of them. A paint gives
- * every shard, in key order, a colour and a mark; the surface shader reads it
- * from one small texture (one RGBA texel per shard: the colour, alpha 255 for
+ * every shard, in key order, a color and a mark; the surface shader reads it
+ * from one small texture (one RGBA texel per shard: the color, alpha 255 for
  * an unmarked region and 0 for a marked one, drawn with red stripes). With no
  * paint the surface uses the shard palette, as it always did.
  *
- * What a region is coloured by (the `ColourBy` modes) is decided by the
- * feature that knows it: nodes/regionColours.ts computes the paint and
+ * What a region is colored by (the `ColorBy` modes) is decided by the
+ * feature that knows it: nodes/regionColors.ts computes the paint and
  * nodes/regionPaintDriver.ts puts it in the store (the view slice's
  * setRegionPaint); FrameDriver uploads it into its canvas's uniforms
  * (writeRegionPaint). Nothing else writes it.
@@ -17,26 +17,26 @@ import type { RGB } from '../shell/palette';
 import { nearest, type SceneUniforms } from './uniforms';
 
 /**
- * What the regions are coloured by: their shard (the palette), the node that
+ * What the regions are colored by: their shard (the palette), the node that
  * holds their primary, whether their shard has a started copy, or their
  * shard's recent search latency.
  */
-export type ColourBy = 'shard' | 'node' | 'no-copy' | 'latency';
-export const COLOUR_BY: readonly ColourBy[] = ['shard', 'node', 'no-copy', 'latency'];
+export type ColorBy = 'shard' | 'node' | 'no-copy' | 'latency';
+export const COLOR_BY: readonly ColorBy[] = ['shard', 'node', 'no-copy', 'latency'];
 
-/** A paint: per shard in key order, its colour and whether it is marked (its documents are missing from the current answer). */
+/** A paint: per shard in key order, its color and whether it is marked (its documents are missing from the current answer). */
 export interface RegionPaint {
-  colours: readonly RGB[];
+  colors: readonly RGB[];
   marked: readonly boolean[];
 }
 
-/** regionTexels returns a paint as RGBA bytes, one texel per shard: sRGB colour, alpha 255 unmarked, 0 marked. `colours` and `marked` must have the same length. */
+/** regionTexels returns a paint as RGBA bytes, one texel per shard: sRGB color, alpha 255 unmarked, 0 marked. `colors` and `marked` must have the same length. */
 export function regionTexels(paint: RegionPaint): Uint8Array {
-  const n = paint.colours.length;
+  const n = paint.colors.length;
   if (paint.marked.length !== n) throw new RangeError(`region paint has ${n} colours but ${paint.marked.length} marks: give one of each per shard`);
   const out = new Uint8Array(n * 4);
   for (let i = 0; i < n; i++) {
-    const c = paint.colours[i];
+    const c = paint.colors[i];
     for (let k = 0; k < 3; k++) out[4 * i + k] = Math.round(Math.min(1, Math.max(0, c[k])) * 255);
     out[4 * i + 3] = paint.marked[i] ? 0 : 255;
   }
@@ -46,12 +46,12 @@ export function regionTexels(paint: RegionPaint): Uint8Array {
 /** writeRegionPaint uploads a paint into a canvas's uniforms for the surface shader, or (null) goes back to the shard palette with nothing marked. */
 export function writeRegionPaint(uniforms: SceneUniforms, paint: RegionPaint | null): void {
   uniforms.uRegion.value?.dispose();
-  if (!paint || paint.colours.length === 0) {
+  if (!paint || paint.colors.length === 0) {
     uniforms.uRegion.value = null;
     uniforms.uRegionOn.value = 0;
     return;
   }
-  uniforms.uRegion.value = nearest(new THREE.DataTexture(regionTexels(paint), paint.colours.length, 1, THREE.RGBAFormat, THREE.UnsignedByteType));
+  uniforms.uRegion.value = nearest(new THREE.DataTexture(regionTexels(paint), paint.colors.length, 1, THREE.RGBAFormat, THREE.UnsignedByteType));
   uniforms.uRegionOn.value = 1;
 }
 

@@ -1,6 +1,6 @@
 /**
  * S2 on the GPU: a GLSL ES 3.00 port of the steps from a point on the sphere
- * to its level-10 cell ordinal and shard, so the globe can colour every pixel
+ * to its level-10 cell ordinal and shard, so the globe can color every pixel
  * by the shard that owns it.
  *
  * Why a shader and not geometry: there are 6,291,456 level-10 cells. Polygons

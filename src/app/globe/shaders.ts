@@ -1,5 +1,5 @@
 /**
- * The scene's GLSL: the shard surface (one fragment shader colours every
+ * The scene's GLSL: the shard surface (one fragment shader colors every
  * pixel by its level-10 cell's shard, draws the grid of the chosen level and
  * the shard outlines) and the lines (Hilbert curve, coastlines), all placed on
  * the globe, the map or the cube net by the same morph.
@@ -16,7 +16,7 @@ uniform vec2 uNetCenter;    // net position at the view centre
 uniform sampler2D uStarts;  // range start per shard (float texels), 1 row
 uniform sampler2D uHilbert; // S2 Hilbert lookup, 128 x 32 (globe/s2glsl.ts hilbertLookup)
 uniform int uShardCount;
-uniform sampler2D uPalette; // colour per shard (sRGB bytes), 1 row
+uniform sampler2D uPalette; // color per shard (sRGB bytes), 1 row
 uniform int uHighlight;     // shard index or -1
 uniform vec2 uBrush;        // [first, last] ordinals, x < 0 for none
 uniform vec3 uBg;           // page background (sRGB)
@@ -80,14 +80,14 @@ export const SURFACE_FRAGMENT = /* glsl */ `
 ${COMMON}
 uniform int uSurfaceNet;
 uniform int uLevel;         // grid level 0..10
-uniform float uShowShards;  // 1 = shard colours, 0 = neutral
+uniform float uShowShards;  // 1 = shard colors, 0 = neutral
 uniform float uShowGrid;
 uniform float uHilbertOn;   // dims the fill so the curve reads
 uniform int uHoverCell;     // index of the hovered cell at uLevel, or -1
 uniform int uDebug;         // 1 = write the level-10 ordinal as RGB bytes (tests)
 uniform vec3 uNeutral;
 uniform sampler2D uRegion;  // region paint (globe/regionPaint.ts): rgb per shard, alpha 0 = marked
-uniform int uRegionOn;      // 1: colour by uRegion; 0: by the shard palette, nothing marked
+uniform int uRegionOn;      // 1: color by uRegion; 0: by the shard palette, nothing marked
 uniform int uMovingStart[8]; // key ranges moving in a live migration (globe/regionPaint.ts setMovingRanges):
 uniform int uMovingEnd[8];   // level-10 ordinals [start, end), hatched amber
 uniform int uMovingCount;

@@ -16,14 +16,14 @@ describe('typed arrays for the scene', () => {
     expect(() => startsTexels(Int32Array.of(0, 2 ** 24 + 1))).toThrow(/starts\[1\] = 16777217 is not exact in float32/);
   });
 
-  it('packs palette colours as opaque RGBA bytes', () => {
-    // Channels in [0, 1] become bytes (x 255), alpha always 255; the palette's own colours are tested in palette.test.ts.
+  it('packs palette colors as opaque RGBA bytes', () => {
+    // Channels in [0, 1] become bytes (x 255), alpha always 255; the palette's own colors are tested in palette.test.ts.
     const bytes = paletteTexels([[1, 0, 0.2], [0, 1, 0.6]]);
     expect(Array.from(bytes)).toEqual([255, 0, 51, 255, 0, 255, 153, 255]);
     expect(paletteTexels(shardPalette(3)).length).toBe(12);
   });
 
-  it('draws the Hilbert curve through every cell centre in key order, coloured by the ordinal of the nearer cell', () => {
+  it('draws the Hilbert curve through every cell centre in key order, colored by the ordinal of the nearer cell', () => {
     const level = 2;
     const centres = levelCellCenters(level);
     const segs = hilbertSegments(centres, level);

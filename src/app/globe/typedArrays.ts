@@ -42,7 +42,7 @@ export function startsTexels(starts: Int32Array): Float32Array {
   return out;
 }
 
-/** paletteTexels returns colours as RGBA bytes (alpha 255), one texel per shard. */
+/** paletteTexels returns colors as RGBA bytes (alpha 255), one texel per shard. */
 export function paletteTexels(colors: readonly RGB[]): Uint8Array {
   const out = new Uint8Array(colors.length * 4);
   colors.forEach((c, i) => {
@@ -75,8 +75,8 @@ export function angleDeg(aLat: number, aLng: number, bLat: number, bLng: number)
  * split along its great circle into pieces of at most maxStepDeg, so coarse
  * levels bend with the sphere instead of cutting through it. Each vertex
  * carries the middle level-10 ordinal of the cell it is nearer to (cell k of
- * level L covers ordinals [k·4^(10−L), (k+1)·4^(10−L))), so the shader colours
- * the curve by shard and the colour changes halfway between two centres.
+ * level L covers ordinals [k·4^(10−L), (k+1)·4^(10−L))), so the shader colors
+ * the curve by shard and the color changes halfway between two centres.
  */
 export function hilbertSegments(centres: Float64Array, level: number, maxStepDeg = 2): SegmentArrays {
   const n = centres.length / 2;

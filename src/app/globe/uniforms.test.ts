@@ -14,7 +14,7 @@ describe('scene uniforms', () => {
     expect(a.uMovingStart.value.slice(0, 3)).toEqual([10, 30, 0]);
     expect(a.uMovingEnd.value.slice(0, 3)).toEqual([20, 40, 0]);
     expect(b.uMovingCount.value).toBe(0);
-    writeRegionPaint(a, { colours: [[1, 0, 0], [0, 1, 0]], marked: [false, true] });
+    writeRegionPaint(a, { colors: [[1, 0, 0], [0, 1, 0]], marked: [false, true] });
     expect(a.uRegionOn.value).toBe(1);
     // One RGBA texel per shard: red unmarked (alpha 255), green marked (alpha 0).
     expect(Array.from(a.uRegion.value!.image.data as Uint8Array)).toEqual([255, 0, 0, 255, 0, 255, 0, 0]);

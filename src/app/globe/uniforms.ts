@@ -33,7 +33,7 @@ export function createUniforms({ debug }: { debug: boolean }) {
     uHilbert: { value: floatTexture(hilbertLookup(), 128, 32) },
     uShardCount: { value: 1 },
     uPalette: { value: null as THREE.DataTexture | null },
-    /** Region paint (globe/regionPaint.ts): colour and mark per shard; used when uRegionOn is 1. */
+    /** Region paint (globe/regionPaint.ts): color and mark per shard; used when uRegionOn is 1. */
     uRegion: { value: null as THREE.DataTexture | null },
     uRegionOn: { value: 0 },
     /** Key ranges moving in a live migration (globe/regionPaint.ts setMovingRanges): up to 8, ordinals [start, end). */
@@ -73,7 +73,7 @@ export function floatTexture(data: Float32Array, width: number, height: number):
   return nearest(t);
 }
 
-/** nearest makes a data texture a lookup table: nearest sampling, no mipmaps, no colour-space conversion; marks it for upload. */
+/** nearest makes a data texture a lookup table: nearest sampling, no mipmaps, no color-space conversion; marks it for upload. */
 export function nearest(t: THREE.DataTexture): THREE.DataTexture {
   t.minFilter = THREE.NearestFilter;
   t.magFilter = THREE.NearestFilter;
@@ -83,7 +83,7 @@ export function nearest(t: THREE.DataTexture): THREE.DataTexture {
   return t;
 }
 
-/** setShardData uploads the range starts and colours of a boundary file into a canvas's uniforms. */
+/** setShardData uploads the range starts and colors of a boundary file into a canvas's uniforms. */
 export function setShardData(uniforms: SceneUniforms, starts: Int32Array, colors: readonly RGB[]): void {
   uniforms.uStarts.value?.dispose();
   uniforms.uPalette.value?.dispose();

@@ -62,7 +62,7 @@ describe('the view slice', () => {
 describe('the data slice', () => {
   beforeEach(() => resetAppStore());
 
-  it('is loading until a boundary file is set, then ready with colours and weights', () => {
+  it('is loading until a boundary file is set, then ready with colors and weights', () => {
     expect(readyData(s())).toBeNull();
     const file = fileWithCuts([1000, 2_000_000]);
     file.shards = file.shards.map((x, i) => ({ ...x, restaurants: i + 1, dishes: 10 * (i + 1) }));

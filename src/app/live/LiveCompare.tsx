@@ -2,7 +2,7 @@
  * LiveCompare: the routed search beside the same search on all shards:
  * status, shards asked "k / N", the routing string sent, took and wall time,
  * total hits, OpenSearch's _shards counts and one chip per shard asked,
- * coloured by how it answered (the swatch is the shard's palette colour).
+ * colored by how it answered (the swatch is the shard's palette color).
  * Below: the cost ratio. LiveIdentical (identical ✓/✗ with the differences)
  * is rendered by the panel at its top, so the verdict leads.
  *
@@ -34,7 +34,7 @@ function ShardChips({ side, prefix }: { side: LiveSide; prefix: string }) {
     <div className="live-chips" data-testid={`${prefix}-chips`}>
       {side.shardsAsked.map((s) => {
         const i = indexOf.get(s.name);
-        const colour = data && i !== undefined ? toHex(data.colors[i]) : '#555';
+        const color = data && i !== undefined ? toHex(data.colors[i]) : '#555';
         const a = ANSWER_TEXT[s.status];
         return (
           <span
@@ -44,7 +44,7 @@ function ShardChips({ side, prefix }: { side: LiveSide; prefix: string }) {
             data-testid={`${prefix}-chip-${s.name}`}
             title={`${s.name} · OpenSearch shard ${s.shard}${s.cells ? ` · ${formatInt(s.cells)} covering cells` : ''} · ${a.text}${s.reason ? `: ${s.reason}` : ''}`}
           >
-            <i className="swatch" style={{ background: colour }} />
+            <i className="swatch" style={{ background: color }} />
             {s.name}
             <b aria-label={s.status}>{a.icon}</b>
           </span>

@@ -19,7 +19,7 @@ import type { LiveHit, LiveSide } from '../api/search';
 /** The value of a document's field for people: strings and numbers as they are, lists joined, other shapes as JSON. */
 const fieldText = (v: unknown): string => (Array.isArray(v) ? v.map(fieldText).join(', ') : typeof v === 'string' ? v : typeof v === 'number' ? formatInt(v) : JSON.stringify(v));
 
-/** RoutingChip: the shard a hit was written to (its routing value), in the shard's colour. */
+/** RoutingChip: the shard a hit was written to (its routing value), in the shard's color. */
 function RoutingChip({ routing, color, title }: { routing: string; color: string; title: string }) {
   return (
     <span className="dim shard" title={title}>

@@ -1,7 +1,7 @@
 /**
  * LiveTimings: each asked shard's time for the last search (OpenSearch's
  * profile API: query, rewrite, aggregation and fetch time on the shard, no
- * network or merge), as chips in the shard's colour, and a rolling p50 / p99
+ * network or merge), as chips in the shard's color, and a rolling p50 / p99
  * per shard over the recent searches (both sides of each answer; nearest-rank,
  * shell/latencyStats.ts), slowest p99 first.
  *
@@ -20,7 +20,7 @@ export function LiveTimings({ result }: { result: LiveResult }) {
   const history = useApp((s) => s.liveLatency);
   const times = result.routed.shardTimes;
   const indexOf = new Map(data?.router.shards.map((s, i) => [s.name, i]) ?? []);
-  const colour = (name: string) => {
+  const color = (name: string) => {
     const i = indexOf.get(name);
     return data && i !== undefined ? toHex(data.colors[i]) : '#555';
   };
@@ -34,7 +34,7 @@ export function LiveTimings({ result }: { result: LiveResult }) {
         <div className="live-chips">
           {times.map((t) => (
             <span key={t.shard} className="live-chip" data-testid={`live-timing-chip-${t.name}`} data-ms={t.ms} data-node={t.node ?? ''} title={`${t.name} · OpenSearch shard ${t.shard}${t.node ? ` on ${t.node}` : ''}`}>
-              <i className="swatch" style={{ background: colour(t.name) }} />
+              <i className="swatch" style={{ background: color(t.name) }} />
               {t.name} <b>{formatMs(t.ms)}</b>
             </span>
           ))}
@@ -57,7 +57,7 @@ export function LiveTimings({ result }: { result: LiveResult }) {
             {stats.map((s) => (
               <tr key={s.name} data-testid={`live-latency-${s.name}`} data-n={s.n} data-p50={s.p50} data-p99={s.p99}>
                 <td>
-                  <i className="swatch" style={{ background: colour(s.name) }} /> {s.name}
+                  <i className="swatch" style={{ background: color(s.name) }} /> {s.name}
                 </td>
                 <td>{s.n}</td>
                 <td>{formatMs(s.p50)}</td>

@@ -4,7 +4,7 @@
  * another process; the index's `_meta` is what both read). Each moving range:
  * its owners, its step, the documents copied and verified; the epoch
  * searches route with. A range is hatched while it moves and takes its new
- * owner's colour when done; with no migration the index's settled file is named.
+ * owner's color when done; with no migration the index's settled file is named.
  *
  * Test hooks: migration-state (data-state loading | moving | settled | unknown),
  * migration-epoch, migration-range (data-step, one per range), migration-copied,
@@ -22,7 +22,7 @@ function RangeRow({ m, k, total }: { m: MigrationStatus['moves'][number]; k: num
   const moving = isMoving(m.step);
   const from = toHex(shardColor(m.fromShard));
   const to = toHex(shardColor(m.toShard));
-  // Hatched in both owners' colours while the range has two copies; the new owner's colour once done.
+  // Hatched in both owners' colors while the range has two copies; the new owner's color once done.
   const swatch = m.step === 'done' ? { background: to } : m.step === 'pending' ? { background: from } : { backgroundImage: `repeating-linear-gradient(45deg, ${from} 0 6px, ${to} 6px 12px)` };
   return (
     <li className={`migration-range${moving ? ' moving' : ''}`} data-testid="migration-range" data-step={m.step}>

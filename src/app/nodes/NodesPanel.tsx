@@ -1,7 +1,7 @@
 /**
  * NodesPanel: which machine holds which shard. While it is shown, the shell
  * polls /api/status (nodes/nodesPoller.ts startNodesView, a driver in
- * src/app/features.ts) and colours the globe's regions by the node holding their primary (given back to the shard colours when the panel
+ * src/app/features.ts) and colors the globe's regions by the node holding their primary (given back to the shard colors when the panel
  * closes, unless another mode was chosen meanwhile); beside it the shard ×
  * node grid, and what the current live answer lost to a node that left (or
  * which shards a replica served).

@@ -17,7 +17,7 @@ export interface GridCopy {
 }
 
 export interface GridRow {
-  /** Key-order index (the palette colour). */
+  /** Key-order index (the palette color). */
   index: number;
   name: string;
   /** OpenSearch shard number. */

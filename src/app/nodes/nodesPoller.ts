@@ -60,15 +60,15 @@ export function startNodesPoller(store: AppStore, opts: NodesPollerOptions = {})
 
 /**
  * startNodesView is the Nodes tab's driver (src/app/features.ts starts it while the tab is
- * open): polls, and colours regions by node, given back to shard colours on close if still so.
+ * open): polls, and colors regions by node, given back to shard colors on close if still so.
  */
 export function startNodesView(store: AppStore): () => void {
   const stop = startNodesPoller(store);
   const s = store.getState();
-  const set = s.colourBy === 'shard';
-  if (set) s.setColourBy('node');
+  const set = s.colorBy === 'shard';
+  if (set) s.setColorBy('node');
   return () => {
     stop();
-    if (set && store.getState().colourBy === 'node') store.getState().setColourBy('shard');
+    if (set && store.getState().colorBy === 'node') store.getState().setColorBy('shard');
   };
 }

@@ -20,10 +20,10 @@ const status = (nodes: string[]): LiveStatus => ({
 describe('the nodes slice', () => {
   beforeEach(() => resetAppStore());
 
-  it('starts coloured by shard and switches the mode', () => {
-    expect(appStore.getState().colourBy).toBe('shard');
-    appStore.getState().setColourBy('latency');
-    expect(appStore.getState().colourBy).toBe('latency');
+  it('starts colored by shard and switches the mode', () => {
+    expect(appStore.getState().colorBy).toBe('shard');
+    appStore.getState().setColorBy('latency');
+    expect(appStore.getState().colorBy).toBe('latency');
   });
 
   it('takes the cluster layout from whichever status answered last: the Nodes view’s poll or the Live panel’s', () => {

@@ -1,13 +1,13 @@
 /**
- * The Nodes view's state: what the globe's regions are coloured by (the one
- * "colour regions by" choice, globe/regionPaint.ts), and the latest
+ * The Nodes view's state: what the globe's regions are colored by (the one
+ * "color regions by" choice, globe/regionPaint.ts), and the latest
  * /api/status the Nodes view polled (nodes and every shard copy) while it is
  * shown. The poller (nodesPoller.ts) writes `nodesStatus`; the panel and the
  * region paint driver read it.
  */
 import type { SliceCreator } from '../shell/types';
 import type { AppState } from '../shell/store';
-import type { ColourBy } from '../globe/regionPaint';
+import type { ColorBy } from '../globe/regionPaint';
 import type { LiveFailure } from '../api/request';
 import type { LiveStatus, ClusterNode, ShardCopy } from '../api/status';
 
@@ -22,9 +22,9 @@ export interface NodesStatusState {
 }
 
 export interface NodesSlice {
-  colourBy: ColourBy;
+  colorBy: ColorBy;
   nodesStatus: NodesStatusState;
-  setColourBy: (by: ColourBy) => void;
+  setColorBy: (by: ColorBy) => void;
   /** Written by nodes/nodesPoller.ts only. */
   setNodesStatus: (s: NodesStatusState) => void;
 }
@@ -36,10 +36,10 @@ declare module '../shell/types' {
 export const IDLE_NODES: NodesStatusState = Object.freeze({ phase: 'idle', status: null, failure: null, at: 0 }) as NodesStatusState;
 
 export const createNodesSlice: SliceCreator<NodesSlice> = (set, get) => ({
-  colourBy: 'shard',
+  colorBy: 'shard',
   nodesStatus: IDLE_NODES,
-  setColourBy: (colourBy) => {
-    if (get().colourBy !== colourBy) set({ colourBy });
+  setColorBy: (colorBy) => {
+    if (get().colorBy !== colorBy) set({ colorBy });
   },
   setNodesStatus: (nodesStatus) => set({ nodesStatus }),
 });

@@ -1,6 +1,6 @@
 /**
  * The region paint driver: keeps the globe's region paint
- * (globe/regionPaint.ts) in step with the store: the "colour regions by"
+ * (globe/regionPaint.ts) in step with the store: the "color regions by"
  * choice, the cluster's layout, the recent shard latency and the shards the
  * current live answer is missing. Started once at boot.
  */
@@ -8,7 +8,7 @@ import { shallow } from 'zustand/shallow';
 import type { AppStore } from '../shell/types';
 import type { AppState } from '../shell/store';
 import { shardLatencies } from '../shell/latencyStats';
-import { paintRegions, type PaintInput } from './regionColours';
+import { paintRegions, type PaintInput } from './regionColors';
 import { clusterLayout, missingShards } from './nodesSlice';
 
 /** paintInputOf gathers a paint's input from the state; null before the boundary file is loaded. */
@@ -17,7 +17,7 @@ export function paintInputOf(s: AppState): PaintInput | null {
   const shards = s.data.router.shards.map((x) => ({ name: x.name, shard: x.shard }));
   const layout = clusterLayout(s);
   return {
-    by: s.colourBy,
+    by: s.colorBy,
     shards,
     palette: s.data.colors,
     nodes: layout.nodes,
@@ -39,5 +39,5 @@ export function startRegionPaint(store: AppStore): () => void {
     store.getState().setRegionPaint(paint);
   };
   update();
-  return store.subscribe((s) => [s.data, s.colourBy, s.nodesStatus, s.liveStatus, s.liveLatency, s.liveSearch], update, { equalityFn: shallow });
+  return store.subscribe((s) => [s.data, s.colorBy, s.nodesStatus, s.liveStatus, s.liveLatency, s.liveSearch], update, { equalityFn: shallow });
 }

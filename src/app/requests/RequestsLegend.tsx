@@ -1,7 +1,7 @@
 /**
  * RequestsLegend: the Requests layer's legend, under the layer toggles while
  * the layer is on: where the workload comes from (the bundled file or one the
- * user opens), the colour of each rate bucket with its number of cells, and
+ * user opens), the color of each rate bucket with its number of cells, and
  * the hot ranges (the core's findHotspots over the current file), each with
  * its suggested split; a click flies to the split.
  */

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { rateScale, bucketOf, bucketCells, hotCells, requestColor, formatRate, MAX_BUCKETS } from './requests';
+import { rateScale, bucketOf, rateColor, hotCells, requestColor, formatRate, MAX_BUCKETS } from './requests';
 import { PALETTE, fromHex, deltaE, srgbToOklab } from '../shell/palette';
 
 describe('the request rate scale', () => {
@@ -42,27 +42,25 @@ describe('the request rate scale', () => {
   });
 });
 
-describe('the request colours', () => {
-  it('grow lighter along the scale, so the order reads without colour vision', () => {
+describe('the request colors', () => {
+  it('grow lighter along the scale, so the order reads without color vision', () => {
     const L = [0, 0.2, 0.4, 0.6, 0.8, 1].map((t) => srgbToOklab(requestColor(t))[0]);
     for (let i = 1; i < L.length; i++) expect(L[i]).toBeGreaterThan(L[i - 1] + 0.1);
   });
 
-  it('stay apart from every shard colour (OKLab ΔE ≥ 0.08 with normal vision)', () => {
+  it('stay apart from every shard color (OKLab ΔE ≥ 0.08 with normal vision)', () => {
     for (let t = 0; t <= 1; t += 0.01) for (const hex of PALETTE) expect(deltaE(requestColor(t), fromHex(hex)), `t=${t} ${hex}`).toBeGreaterThanOrEqual(0.08);
   });
 });
 
-describe('cells by bucket and in hot ranges', () => {
+describe('cells by color and in hot ranges', () => {
   const ordinals = Int32Array.of(10, 11, 12, 20);
   // Each cell's corners: its ordinal repeated, so the copies can be told apart.
   const corners = Float32Array.from({ length: 32 }, (_, i) => ordinals[i >> 3]);
 
-  it('splits the rated cells by bucket, each with its own corners', () => {
+  it('colors a rate by its bucket, one color object per bucket (the cell layer draws a bucket at once)', () => {
     const scale = rateScale([1, 7, 1.5, 3]);
-    const b = bucketCells(ordinals, [1, 7, 1.5, 3], corners, scale);
-    expect(b.map((x) => [...x.ordinals])).toEqual([[10, 12], [20], [11]]);
-    expect([...b[0].corners]).toEqual([...new Array(8).fill(10), ...new Array(8).fill(12)]);
+    expect([1, 7, 1.5, 3].map((r) => scale.colors.indexOf(rateColor(scale, r)))).toEqual([0, 2, 0, 1]);
   });
 
   it('keeps the rated cells whose shard is hot', () => {

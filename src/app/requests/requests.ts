@@ -1,5 +1,5 @@
 /**
- * The Requests layer's pure part (issue 15): the colour scale of request
+ * The Requests layer's pure part (issue 15): the color scale of request
  * rates, the rate buckets the legend lists and the scene draws, and the cells
  * of the hot ranges. No DOM, no three, no React: unit-tested in
  * requests.test.ts. The rates themselves are the core's requestRates,
@@ -22,13 +22,13 @@ export const HOT_FACTOR = 2;
 export const MAX_BUCKETS = 7;
 
 /**
- * requestColor returns the colour of position t in [0, 1] on the request
+ * requestColor returns the color of position t in [0, 1] on the request
  * scale (t clamped): OKLab lightness from 0.22 (dark) to 0.98 (near white) at
  * low chroma (≤ 0.045, a violet grey). The shard palette is saturated and
  * lies between lightness 0.56 and 0.91, so with normal vision no request
- * colour reads like a shard colour (OKLab ΔE ≥ 0.08, checked in
+ * color reads like a shard color (OKLab ΔE ≥ 0.08, checked in
  * requests.test.ts); the order reads by lightness alone, so a dichromat
- * (for whom a grey may match a shard's colour) still reads the scale, and
+ * (for whom a grey may match a shard's color) still reads the scale, and
  * cells with requests are drawn opaque, over the shards.
  */
 export function requestColor(t: number): RGB {
@@ -38,7 +38,7 @@ export function requestColor(t: number): RGB {
   return oklabToSrgb([0.22 + 0.76 * u, chroma * Math.cos(hue), chroma * Math.sin(hue)]).map((v) => Math.min(1, Math.max(0, v))) as RGB;
 }
 
-/** The colour of the hot ranges' outlines (sRGB): a saturated orange-red, apart from the grey request scale. */
+/** The color of the hot ranges' outlines (sRGB): a saturated orange-red, apart from the grey request scale. */
 export const HOT_RGB: RGB = [1, 0.27, 0.07];
 
 /** Rate buckets: bucket b holds rates in [edges[b], edges[b + 1]). */
@@ -47,7 +47,7 @@ export interface RateScale {
   edges: number[];
   /** Cells per bucket. */
   counts: number[];
-  /** Colour per bucket (requestColor spread over the buckets, darkest first). */
+  /** Color per bucket (requestColor spread over the buckets, darkest first). */
   colors: RGB[];
 }
 
@@ -115,23 +115,15 @@ export function bucketOf(edges: readonly number[], rate: number): number {
   return lo;
 }
 
-/** The cells of one bucket: their ordinals and corners (8 floats per cell), as the scene draws them. */
-export interface BucketCells {
+/** Some of the rated cells: their ordinals and corners (8 floats per cell), as the scene's cell layer draws them. */
+export interface RequestCells {
   ordinals: Int32Array;
   corners: Float32Array;
 }
 
-/** bucketCells splits the rated cells (ordinals, rates, corners aligned: 8 corner floats per cell) by bucket. */
-export function bucketCells(ordinals: Int32Array, rates: ArrayLike<number>, corners: Float32Array, scale: RateScale): BucketCells[] {
-  const out = scale.counts.map((n) => ({ ordinals: new Int32Array(n), corners: new Float32Array(8 * n) }));
-  const fill = new Array<number>(out.length).fill(0);
-  for (let k = 0; k < ordinals.length; k++) {
-    const b = bucketOf(scale.edges, rates[k]);
-    const j = fill[b]++;
-    out[b].ordinals[j] = ordinals[k];
-    out[b].corners.set(corners.subarray(8 * k, 8 * k + 8), 8 * j);
-  }
-  return out;
+/** rateColor returns the color of a rate: its bucket's on the scale. */
+export function rateColor(scale: RateScale, rate: number): RGB {
+  return scale.colors[bucketOf(scale.edges, rate)];
 }
 
 /**
@@ -139,7 +131,7 @@ export function bucketCells(ordinals: Int32Array, rates: ArrayLike<number>, corn
  * key-order shard index (shardOf, e.g. Router.indexOfOrdinal) is one of
  * `hot`, with their corners.
  */
-export function hotCells(ordinals: Int32Array, corners: Float32Array, shardOf: (ordinal: number) => number, hot: ReadonlySet<number>): BucketCells {
+export function hotCells(ordinals: Int32Array, corners: Float32Array, shardOf: (ordinal: number) => number, hot: ReadonlySet<number>): RequestCells {
   const keep: number[] = [];
   for (let k = 0; k < ordinals.length; k++) if (hot.has(shardOf(ordinals[k]))) keep.push(k);
   const out = { ordinals: new Int32Array(keep.length), corners: new Float32Array(8 * keep.length) };

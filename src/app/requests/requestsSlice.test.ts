@@ -13,7 +13,7 @@ describe('requests slice', () => {
     expect(store().getState()).toMatchObject({ requestWorkload: null, requestHotspots: null, requestStatus: { state: 'idle', source: null, error: null } });
   });
 
-  it('keeps a rated workload with its colour scale, and forgets the hot ranges of the previous one', () => {
+  it('keeps a rated workload with its color scale, and forgets the hot ranges of the previous one', () => {
     const st = store();
     st.getState().setRequestLoading('a.csv');
     expect(st.getState().requestStatus).toEqual({ state: 'loading', source: 'a.csv', error: null });

@@ -1,5 +1,5 @@
 /**
- * The request workload (issue 15): the searches the Requests layer colours
+ * The request workload (issue 15): the searches the Requests layer colors
  * the globe by and the Review panel judges a candidate against. One workload
  * at a time: the bundled data/workload.csv (loaded only when the layer or the
  * review asks for it) or a file the user picks, parsed, covered and rated in
@@ -16,7 +16,7 @@ import type { Hotspot } from '../../core/requestLoad.ts';
 import { rateScale, type RateScale } from './requests';
 import type { WorkloadAnswer, WorkloadClient } from '../shell/workload';
 
-/** A rated workload and its colour scale. */
+/** A rated workload and its color scale. */
 export type RequestWorkload = WorkloadAnswer & { scale: RateScale };
 
 /** What the workload is doing: nothing asked yet, loading (from a source), ready, or failed (with the problems). */

@@ -27,7 +27,7 @@ import { withFixedBounds } from '../globe/lineMaterial';
 /** Most moves the shader's binary search handles: 2^12 (a diff has at most N + M − 1 ≤ 2,047 moves). */
 const MOVE_SEARCH_STEPS = 12;
 
-/** The hatch colour (sRGB): white, lighter than every shard colour (the palette's lightness tops out at OKLCH 0.91). */
+/** The hatch color (sRGB): white, lighter than every shard color (the palette's lightness tops out at OKLCH 0.91). */
 const HATCH_RGB: [number, number, number] = [1.0, 1.0, 1.0];
 
 const FRAGMENT = /* glsl */ `
@@ -116,12 +116,12 @@ void main() {
   float inside = moveOf(ordinal) >= 0 ? 1.0 : 0.0;
   float edge = fwidth(inside);
   if (edge > 0.0) {
-    // The outline: dark core, hatch-coloured where inside, so it reads on any shard colour.
+    // The outline: dark core, hatch-colored where inside, so it reads on any shard color.
     gl_FragColor = vec4(inside > 0.5 ? uHatch : vec3(0.05, 0.04, 0.08), 1.0);
     return;
   }
   if (inside < 0.5) discard;
-  // Thin white stripes over the shard colours, which stay readable between them.
+  // Thin white stripes over the shard colors, which stay readable between them.
   float s = fract((gl_FragCoord.x + gl_FragCoord.y) / uStripePx);
   if (s >= 0.3) discard;
   gl_FragColor = vec4(uHatch, 1.0);

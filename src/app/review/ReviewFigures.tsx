@@ -19,7 +19,7 @@ import type { AppStore } from '../shell/types';
 const pct = (x: number, digits = 2) => `${(100 * x).toFixed(digits)}%`;
 const signedPct = (x: number) => (Math.abs(x) < 0.0005 ? '0.0%' : `${x > 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}%`);
 
-/** useReviewColors returns the current colours by name and the candidate's (names kept keep their colour). */
+/** useReviewColors returns the current colors by name and the candidate's (names kept keep their color). */
 export function useReviewColors(): { current: Map<string, RGB>; candidate: Map<string, RGB> } {
   const data = useApp(readyData);
   const c = useApp((s) => s.candidate);

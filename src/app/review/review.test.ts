@@ -224,7 +224,7 @@ describe('small helpers', () => {
 });
 
 describe('candidateColors', () => {
-  it('keeps the colour of every name the current file has and gives new names the palette colours after the current ones', () => {
+  it('keeps the color of every name the current file has and gives new names the palette colors after the current ones', () => {
     const cur = [shardColor(0), shardColor(1), shardColor(2)];
     expect(candidateColors(['a', 'b', 'c'], cur, ['b', 'x', 'c', 'y'])).toEqual([shardColor(1), shardColor(3), shardColor(2), shardColor(4)]);
   });

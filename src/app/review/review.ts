@@ -261,9 +261,9 @@ export function savedFileName(file: BoundaryFile): string {
 }
 
 /**
- * candidateColors colours the candidate's shards (key order) so that a name
- * keeps its current colour; names the current file lacks take the palette's
- * next colours after the current file's N (distinct from all of them for up
+ * candidateColors colors the candidate's shards (key order) so that a name
+ * keeps its current color; names the current file lacks take the palette's
+ * next colors after the current file's N (distinct from all of them for up
  * to 36 shards in all).
  */
 export function candidateColors(currentNames: readonly string[], currentColors: readonly RGB[], candidateNames: readonly string[]): RGB[] {

@@ -1,6 +1,6 @@
 /**
- * The boundary review's worker (a module worker): exposes createReviewApi
- * (reviewWorker.ts, where it is unit-tested) with comlink.
+ * The review worker's entry (a module worker): exposes createReviewApi (reviewWorker.ts, where
+ * it and its client are unit-tested) with comlink.
  */
 import { expose } from 'comlink';
 import { createReviewApi } from './reviewWorker';

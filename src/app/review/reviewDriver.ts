@@ -27,7 +27,7 @@ import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
 import { computeReviewDiff } from './reviewDiff';
 import { createReviewClient, type ReviewClient } from './reviewWorker';
-import { loadCells } from '../globe/geometryClient';
+import { loadCells } from '../globe/geometryWorker';
 import { candidateUrl } from '../shell/url';
 import { DATA_URLS, fetchText, DataLoadError } from '../shell/loadData';
 

@@ -32,7 +32,7 @@ import { loadDiff, type LoadDiff } from '../../core/loadDiff';
 import { wrap, transfer, type Remote } from 'comlink';
 import { errorMessage, type WorkerEndpoint } from '../shell/worker';
 import { cellsFromColumns } from './review';
-import { cellCorners } from '../globe/coveringGeometry';
+import { cellCorners } from '../globe/cellGeometry';
 import type { WorkloadAnswer, HotspotsAnswer } from '../shell/workload';
 
 /** Search centres of the review's fan-out workload. */

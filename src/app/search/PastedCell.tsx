@@ -12,7 +12,7 @@ import { useUniforms } from '../globe/uniforms';
 import { parseAnyToken } from '../../core/anyCell';
 import { cellOutlineSegments } from './pastedCellGeometry';
 
-/** Amber, apart from the circle's white and every shard colour's fill under it. */
+/** Amber, apart from the circle's white and every shard color's fill under it. */
 const OUTLINE: [number, number, number] = [1, 0.78, 0.1];
 
 export function PastedCell() {

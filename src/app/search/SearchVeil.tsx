@@ -1,7 +1,7 @@
 /**
  * SearchVeil: while a search circle is shown, a translucent layer of the page
  * background over the shard surface (under the covering, the coastlines and
- * the curve), so the covering's cells stand out in their shards' colours
+ * the curve), so the covering's cells stand out in their shards' colors
  * and the rest of the map recedes: asked lit, the others dimmed, as in the
  * shard bar. A disc the size of the globe, or a plane the size of the map;
  * hidden mid-morph and on the cube net (their outlines are not simple shapes;

@@ -11,7 +11,7 @@ import { useAppStore, useApp } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { formatRadius } from '../../core/index';
 import { parseRadii, formatShardCount, type WorkedSearch } from '../../core/searches';
-import { runWorkedSearches } from '../globe/covering';
+import { runWorkedSearches } from '../globe/coveringWorker';
 import { chooseCentre } from './search';
 import { workedExport, download } from './export';
 import { formatInt } from '../shell/format';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { coveringExport, coveringFileName, workedExport } from './export';
-import { computeCovering, routeOfAnswer } from '../globe/covering';
+import { computeCovering, routeOfAnswer } from '../globe/coveringWorker';
 import { Router, KM_PER_MILE } from '../../core/index';
 import { parseRadii, workedSearches } from '../../core/searches';
 import { COVERING_CSV_HEADER, WORKED_SEARCHES_CSV_HEADER } from '../../core/exports';

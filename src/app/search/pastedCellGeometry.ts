@@ -16,7 +16,7 @@ const RAD = Math.PI / 180;
 /** The longest piece of an edge, degrees: smooth at the globe's widest view. */
 export const MAX_PIECE_DEG = 1;
 
-/** cellOutlineSegments returns the cell's outline as line segments (2 vertices each), ordinal −1 (a plain colour). */
+/** cellOutlineSegments returns the cell's outline as line segments (2 vertices each), ordinal −1 (a plain color). */
 export function cellOutlineSegments(id: CellId): LineBuffers & { count: number } {
   const corners = cellVertices(id);
   const points: LatLng[] = [];

@@ -3,7 +3,7 @@
  *
  * - startSearch: keeps the covering of the current circle computed (in the
  *   covering worker, at most one request per animation frame; see
- *   covering.ts) and written to the store. The search's parameters of the
+ *   globe/coveringWorker.ts) and written to the store. The search's parameters of the
  *   link are in searchUrl.ts; the shell applies them at boot and keeps them
  *   in the address bar (shell/address.ts, a history entry per search step).
  * - chooseCentre / refitRadius: the camera's answer to a new search (glide
@@ -15,7 +15,7 @@ import { shallow } from 'zustand/shallow';
 import type { AppState } from '../shell/store';
 import type { AppStore } from '../shell/types';
 import { readyData } from '../shell/dataSlice';
-import { createCoveringClient, routeOfAnswer, type CircleWish, type CoveringClient } from '../globe/covering';
+import { createCoveringClient, routeOfAnswer, type CircleWish, type CoveringClient } from '../globe/coveringWorker';
 import { fitZoom } from './searchGeometry';
 import type { BoundaryFile } from '../../core/index';
 

@@ -1,6 +1,6 @@
 /**
  * Ribbon: the whole key space (every level-10 cell, face 0 to face 5) as one
- * strip: shards as coloured ranges, boundaries as ticks, the weight per cell
+ * strip: shards as colored ranges, boundaries as ticks, the weight per cell
  * (data/cells.csv) as a density plot. A second strip magnifies the stretch
  * that holds data, or the stretch brushed on either strip, which the globe
  * highlights. The whole strip holds the slot `ribbon-marks` (shell/Slot.tsx): the migration

@@ -67,7 +67,7 @@ function draw(canvas: HTMLCanvasElement, from: number, to: number, data: ReadyDa
     if (b - a > 36) ctx.fillText(`face ${f}`, a + 4, FACE_H / 2 - 1);
   }
 
-  // Shards as coloured ranges, with names where they fit.
+  // Shards as colored ranges, with names where they fit.
   for (let i = 0; i < n; i++) {
     const a = Math.max(0, xOf(starts[i]));
     const b = Math.min(w, xOf(starts[i + 1]));
@@ -79,7 +79,7 @@ function draw(canvas: HTMLCanvasElement, from: number, to: number, data: ReadyDa
     if (b - a > ctx.measureText(name).width + 8) ctx.fillText(name, a + 4, FACE_H + BAND_H / 2);
   }
 
-  // Weight per cell: one bar per pixel column, log scale, in the shard's colour.
+  // Weight per cell: one bar per pixel column, log scale, in the shard's color.
   ctx.fillStyle = 'rgba(255,255,255,0.04)';
   ctx.fillRect(0, FACE_H + BAND_H, w, DENSITY_H);
   if (cells) {

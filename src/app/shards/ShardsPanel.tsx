@@ -1,5 +1,5 @@
 /**
- * ShardsPanel: the boundary file's shards in key order (colour, routing name,
+ * ShardsPanel: the boundary file's shards in key order (color, routing name,
  * OpenSearch shard number, first token of the range, weight). Hovering a row
  * highlights the shard on the globe; clicking glides to its heaviest cell.
  */

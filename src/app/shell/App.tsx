@@ -1,6 +1,6 @@
 /**
  * The explorer's layout: header (with the "?" and Tour buttons and the
- * colours' caption), the link's notice, the globe beside a tabbed side panel
+ * colors' caption), the link's notice, the globe beside a tabbed side panel
  * (shell/panels.ts lists the tabs; below 900 px the panel is a bottom sheet
  * under the globe), and the collapsible strips: index bar, Hilbert ribbon,
  * review ribbon. The features' parts of the globe and the strips come from

@@ -1,12 +1,12 @@
 /**
  * Header: the explorer's name, the boundary file on display, the "?" (How to
- * read) and Tour buttons, and a one-line caption of what the colours mean.
+ * read) and Tour buttons, and a one-line caption of what the colors mean.
  */
 import { useAppStore, useApp } from './store';
 import { readyData } from './dataSlice';
 import { goToStep } from '../tour/tour';
 
-/** What the colours mean, in one line. */
+/** What the colors mean, in one line. */
 const CAPTION = 'Each colour is one shard, a stretch of the Hilbert curve: nearby places share a colour.';
 
 export function Header() {

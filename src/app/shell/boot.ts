@@ -17,7 +17,7 @@ import { startKeeping } from './keep';
 import { FEATURES } from '../features';
 import { startDrivers, type Running } from './drivers';
 import { boundariesSource, loadBoundaries, fetchText, parseCities, DataLoadError, DATA_URLS } from './loadData';
-import { loadCells } from '../globe/geometryClient';
+import { loadCells } from '../globe/geometryWorker';
 import { markLoaded } from '../globe/frame';
 
 /** The drivers boot started, each with its stop function (in the order started). */

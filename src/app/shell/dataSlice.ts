@@ -1,6 +1,6 @@
 /**
  * The data the explorer draws: the boundary file (with its router and
- * colours), and, loaded after the first frame, the per-cell weights of
+ * colors), and, loaded after the first frame, the per-cell weights of
  * data/cells.csv and the sample cities.
  */
 import type { SliceCreator } from './types';
@@ -14,7 +14,7 @@ export interface ReadyData {
   file: BoundaryFile;
   router: ShardTable;
   source: string;
-  /** Shard colours in key order. */
+  /** Shard colors in key order. */
   colors: RGB[];
   /** restaurants + dishes per shard from the file, or null if the file has no counts. */
   weights: number[] | null;

@@ -6,7 +6,7 @@
  * samples is the sample at rank ceil(p / 100 × n) (1-based), so it is always
  * one of the samples (p50 of [1, 2, 3, 4] is 2; p99 of fewer than 100 samples
  * is the largest). No DOM, no store: the live runner records, the panel and
- * the globe's latency colouring read.
+ * the globe's latency coloring read.
  */
 import type { ShardTiming } from '../../server/wire';
 import { percentile } from '../../server/measureStats';

@@ -20,7 +20,7 @@
  * | fanout      | search      | `1`: the fan-out map on (a field of the search slice) |
  * | candidate   | review      | a proposed boundary file to review (a same-origin path or an http(s) URL; url.ts candidateUrl) |
  * | boundaries  | host        | the boundary file to open instead of the bundled one (a same-origin path; read by loadData.boundariesSource) |
- * | debug       | host        | `ordinal`: draw cell ordinals instead of shard colours |
+ * | debug       | host        | `ordinal`: draw cell ordinals instead of shard colors |
  * | tab         | host        | the side panel's open tab (TABS); absent for the first one |
  * | live        | live        | `1`: the Live switch on |
  * | diet, allergen, cuisine | live | Live's facet filters, comma-separated values of the API's vocabulary |

@@ -1,19 +1,19 @@
 /**
  * How PALETTE in palette.ts was chosen (run: npx tsx src/app/shell/palette.design.ts; about 20 s).
  *
- * Candidates: the most saturated in-gamut colour (chroma 0.07 to 0.19) and a softer one (two
+ * Candidates: the most saturated in-gamut color (chroma 0.07 to 0.19) and a softer one (two
  * thirds of that chroma, if at least 0.08) at each of 48 hues and 7 OKLab lightnesses from 0.56
  * to 0.91.
  *
- * The first FIRST colours (a file of up to 16 shards: the bundled one has 15) are chosen as a
+ * The first FIRST colors (a file of up to 16 shards: the bundled one has 15) are chosen as a
  * set: a local search (seeded, deterministic) maximises the smallest of
  *   - any two of them under normal vision / 0.13,
  *   - any two of them under the worst of protan, deutan and tritan vision / 0.05,
  *   - neighbours in key order under the worst vision / 0.18, and two apart / 0.10,
  * so no two of the first shards are alike and neighbours along the curve are far apart. The rest
- * follow greedily, as before: each next colour maximises the smallest of (its distance to the
- * previous colour / 0.16, to the two before / 0.10, under the worst vision; its distance to every
- * chosen colour / 0.06 under normal vision and / 0.03 under the worst vision). Prints the list.
+ * follow greedily, as before: each next color maximises the smallest of (its distance to the
+ * previous color / 0.16, to the two before / 0.10, under the worst vision; its distance to every
+ * chosen color / 0.06 under normal vision and / 0.03 under the worst vision). Prints the list.
  */
 import { oklabToSrgb, simulate, deltaE, toHex, type RGB, type Vision } from './palette.ts';
 
@@ -28,7 +28,7 @@ for (const L of [0.56, 0.62, 0.68, 0.74, 0.8, 0.86, 0.91]) {
       if (rgb.every((v) => v >= 0 && v <= 1)) {
         if (c >= 0.07) cands.push(rgb);
         // The softer one only where it stays saturated (chroma ≥ 0.08): greys belong to the
-        // Requests layer's scale (requests.ts), which must stay apart from every shard colour.
+        // Requests layer's scale (requests.ts), which must stay apart from every shard color.
         if ((2 / 3) * c >= 0.08) cands.push(oklabToSrgb([L, ((2 / 3) * c) * Math.cos(hr), ((2 / 3) * c) * Math.sin(hr)]).map((v) => Math.min(1, Math.max(0, v))) as RGB);
         break;
       }
@@ -48,7 +48,7 @@ for (let a = 0; a < n; a++) {
 }
 const worst = (a: number, b: number) => worstM[a * n + b];
 
-/** The score of the first colours as a set (see the header); higher is better. */
+/** The score of the first colors as a set (see the header); higher is better. */
 function score(set: number[]): number {
   let s = Infinity;
   for (let i = 0; i < set.length; i++) {

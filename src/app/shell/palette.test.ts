@@ -6,7 +6,7 @@ const palette = shardPalette(PALETTE_TESTED_SHARDS);
 const dist = (i: number, j: number, v: Vision) => deltaE(simulate(palette[i], v), simulate(palette[j], v));
 
 describe('palette', () => {
-  it('keeps key-order neighbours far apart (OKLab ΔE ≥ 0.12) under normal vision and three colour-vision deficiencies', () => {
+  it('keeps key-order neighbours far apart (OKLab ΔE ≥ 0.12) under normal vision and three color-vision deficiencies', () => {
     for (const v of visions) for (let i = 1; i < PALETTE_TESTED_SHARDS; i++) expect(dist(i - 1, i, v), `${v}: shards ${i - 1} and ${i}`).toBeGreaterThanOrEqual(0.12);
   });
 
@@ -14,7 +14,7 @@ describe('palette', () => {
     for (const v of visions) for (let i = 2; i < PALETTE_TESTED_SHARDS; i++) expect(dist(i - 2, i, v), `${v}: shards ${i - 2} and ${i}`).toBeGreaterThanOrEqual(0.08);
   });
 
-  it('gives no two of 36 shards the same-looking colour (ΔE ≥ 0.04 normal, ≥ 0.02 with a deficiency)', () => {
+  it('gives no two of 36 shards the same-looking color (ΔE ≥ 0.04 normal, ≥ 0.02 with a deficiency)', () => {
     for (let i = 0; i < PALETTE_TESTED_SHARDS; i++) {
       for (let j = i + 1; j < PALETTE_TESTED_SHARDS; j++) {
         expect(dist(i, j, 'normal'), `shards ${i} and ${j}`).toBeGreaterThanOrEqual(0.04);
@@ -23,12 +23,12 @@ describe('palette', () => {
     }
   });
 
-  it('gives a shard the same colour whatever the number of shards, and repeats after 36', () => {
+  it('gives a shard the same color whatever the number of shards, and repeats after 36', () => {
     expect(shardPalette(5)).toEqual(shardPalette(30).slice(0, 5));
     expect(shardColor(36)).toEqual(shardColor(0));
   });
 
-  it('round-trips hex colours and rejects malformed ones', () => {
+  it('round-trips hex colors and rejects malformed ones', () => {
     for (const hex of PALETTE) expect(toHex(fromHex(hex))).toBe(hex);
     expect(() => fromHex('red')).toThrow(/"red" is not #rrggbb/);
   });
@@ -40,7 +40,7 @@ describe('palette', () => {
     expect(deltaE(simulate(red, 'deuteranopia'), simulate(green, 'deuteranopia'))).toBeLessThan(deltaE(red, green) / 2);
   });
 
-  it('darkens a colour by the asked lightness', () => {
+  it('darkens a color by the asked lightness', () => {
     const c = fromHex(PALETTE[4]);
     expect(srgbToOklab(shade(c, -0.2))[0]).toBeCloseTo(srgbToOklab(c)[0] - 0.2, 2);
   });
@@ -48,8 +48,8 @@ describe('palette', () => {
 
 describe('palette: the first shards as a set', () => {
   // The bundled file has 15 shards; files of up to FIRST_DISTINCT shards get these guarantees.
-  // Thresholds in OKLab ΔE (about 0.02 is just noticeable; 0.1 reads as another colour at a glance).
-  it(`gives no two of the first ${FIRST_DISTINCT} shards alike colours (ΔE ≥ 0.13 normal, ≥ 0.045 under every colour-vision deficiency)`, () => {
+  // Thresholds in OKLab ΔE (about 0.02 is just noticeable; 0.1 reads as another color at a glance).
+  it(`gives no two of the first ${FIRST_DISTINCT} shards alike colors (ΔE ≥ 0.13 normal, ≥ 0.045 under every color-vision deficiency)`, () => {
     for (let i = 0; i < FIRST_DISTINCT; i++) {
       for (let j = i + 1; j < FIRST_DISTINCT; j++) {
         expect(dist(i, j, 'normal'), `shards ${i} and ${j}`).toBeGreaterThanOrEqual(0.13);
@@ -71,7 +71,7 @@ describe('palette: the first shards as a set', () => {
     expect(contrastRatio(fromHex('#777777'), fromHex('#777777'))).toBe(1);
   });
 
-  it('writes every shard\'s name in black or white at WCAG AA contrast (≥ 4.5:1) on its colour', () => {
+  it('writes every shard\'s name in black or white at WCAG AA contrast (≥ 4.5:1) on its color', () => {
     for (let i = 0; i < PALETTE_TESTED_SHARDS; i++) {
       const c = shardColor(i);
       expect(contrastRatio(fromHex(labelColor(c)), c), `shard ${i} ${PALETTE[i]}`).toBeGreaterThanOrEqual(4.5);

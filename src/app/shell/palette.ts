@@ -1,32 +1,32 @@
 /**
- * Shard colours: a palette that keeps shards that are neighbours in key order
- * clearly apart, also for the common colour-vision deficiencies.
+ * Shard colors: a palette that keeps shards that are neighbours in key order
+ * clearly apart, also for the common color-vision deficiencies.
  *
- * Colour i is fixed (it does not depend on the number of shards), so a shard
- * keeps its colour when a file adds shards after it. The guarantees (key-order
+ * Color i is fixed (it does not depend on the number of shards), so a shard
+ * keeps its color when a file adds shards after it. The guarantees (key-order
  * neighbours far apart under normal vision and simulated protanopia,
- * deuteranopia and tritanopia; no two colours alike) are checked in
+ * deuteranopia and tritanopia; no two colors alike) are checked in
  * palette.test.ts for up to 36 shards, and more strictly for the first FIRST_DISTINCT.
  */
 
-/** An sRGB colour with channels in [0, 1]. */
+/** An sRGB color with channels in [0, 1]. */
 export type RGB = [number, number, number];
 
 /** OKLab coordinates (L in [0, 1]). */
 export type Lab = [number, number, number];
 
-/** The number of leading colours chosen as a set, all clearly distinct from one another (see PALETTE). */
+/** The number of leading colors chosen as a set, all clearly distinct from one another (see PALETTE). */
 export const FIRST_DISTINCT = 16;
 
-/** The largest number of shards the palette's guarantees are tested for; colour i+36 repeats colour i. */
+/** The largest number of shards the palette's guarantees are tested for; color i+36 repeats color i. */
 export const PALETTE_TESTED_SHARDS = 36;
 
 /**
- * The 36 colours in key order. Chosen by palette.design.ts from in-gamut OKLCH colours (lightness
+ * The 36 colors in key order. Chosen by palette.design.ts from in-gamut OKLCH colors (lightness
  * 0.56 to 0.91): the first 16 as a set, so that no two of them look alike (OKLab ΔE ≥ 0.13 under
  * normal vision) and key-order neighbours are far apart under all four kinds of vision (ΔE ≥ 0.14) (a file of
  * up to 16 shards, such as the bundled one with 15, never shows two similar shards); the rest
- * greedily, each far from the three before it and from every colour already chosen.
+ * greedily, each far from the three before it and from every color already chosen.
  */
 export const PALETTE: readonly string[] = Object.freeze([
   '#fdc495', '#29a125', '#934cc9', '#eabdfe', '#f3680f', '#09f5b3', '#c88afd', '#8e710f', '#0a8393', '#cfa508', '#17c0d6', '#a1f0ff',
@@ -34,12 +34,12 @@ export const PALETTE: readonly string[] = Object.freeze([
   '#56c850', '#7affca', '#ca78b4', '#f5e717', '#74d1c8', '#e14660', '#9084fe', '#fda66f', '#b666a1', '#7de7d3', '#9964e5', '#e59284',
 ]);
 
-/** shardColor returns the sRGB colour of the shard at key-order index i (a non-negative integer). */
+/** shardColor returns the sRGB color of the shard at key-order index i (a non-negative integer). */
 export function shardColor(i: number): RGB {
   return fromHex(PALETTE[i % PALETTE.length]);
 }
 
-/** shardPalette returns the colours of n shards in key order. */
+/** shardPalette returns the colors of n shards in key order. */
 export function shardPalette(n: number): RGB[] {
   return Array.from({ length: n }, (_, i) => shardColor(i));
 }
@@ -51,18 +51,18 @@ export function fromHex(hex: string): RGB {
   return [1, 2, 3].map((k) => parseInt(m[k], 16) / 255) as RGB;
 }
 
-/** toHex writes an sRGB colour as #rrggbb. */
+/** toHex writes an sRGB color as #rrggbb. */
 export function toHex(c: RGB): string {
   return '#' + c.map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255).toString(16).padStart(2, '0')).join('');
 }
 
-/** relativeLuminance returns WCAG 2's relative luminance of an sRGB colour, in [0, 1]. */
+/** relativeLuminance returns WCAG 2's relative luminance of an sRGB color, in [0, 1]. */
 export function relativeLuminance(c: RGB): number {
   const [r, g, b] = c.map(toLinear);
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
-/** contrastRatio returns WCAG 2's contrast ratio of two sRGB colours, in [1, 21] (4.5 is AA for small text). */
+/** contrastRatio returns WCAG 2's contrast ratio of two sRGB colors, in [1, 21] (4.5 is AA for small text). */
 export function contrastRatio(x: RGB, y: RGB): number {
   const a = relativeLuminance(x);
   const b = relativeLuminance(y);
@@ -70,20 +70,20 @@ export function contrastRatio(x: RGB, y: RGB): number {
 }
 
 /**
- * labelColor returns the colour of text written on a shard colour: black or white, whichever
+ * labelColor returns the color of text written on a shard color: black or white, whichever
  * contrasts more. One of the two always reaches √21 ≈ 4.58:1 (WCAG AA for small text is 4.5),
- * so every shard's name is legible on its own colour, mid-tones included.
+ * so every shard's name is legible on its own color, mid-tones included.
  */
 export function labelColor(background: RGB): '#000000' | '#ffffff' {
   return contrastRatio(background, [0, 0, 0]) >= contrastRatio(background, [1, 1, 1]) ? '#000000' : '#ffffff';
 }
 
-/** toBytes returns an sRGB colour as 0–255 integers, as the canvas stores it. */
+/** toBytes returns an sRGB color as 0–255 integers, as the canvas stores it. */
 export function toBytes(c: RGB): [number, number, number] {
   return c.map((v) => Math.round(Math.min(1, Math.max(0, v)) * 255)) as [number, number, number];
 }
 
-/** shade moves a colour's OKLab lightness by dL (negative darkens), keeping hue. */
+/** shade moves a color's OKLab lightness by dL (negative darkens), keeping hue. */
 export function shade(c: RGB, dL: number): RGB {
   const [L, a, b] = srgbToOklab(c);
   return oklabToSrgb([Math.min(1, Math.max(0, L + dL)), a, b]).map((v) => Math.min(1, Math.max(0, v))) as RGB;
@@ -104,7 +104,7 @@ function linearToOklab([r, g, b]: RGB): Lab {
   return [0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s, 1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s, 0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s];
 }
 
-/** oklabToSrgb converts OKLab to sRGB (channels may fall outside [0, 1] for colours out of gamut). */
+/** oklabToSrgb converts OKLab to sRGB (channels may fall outside [0, 1] for colors out of gamut). */
 export function oklabToSrgb([L, a, b]: Lab): RGB {
   const l = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3;
   const m = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3;
@@ -113,7 +113,7 @@ export function oklabToSrgb([L, a, b]: Lab): RGB {
   return lin.map(toGamma) as RGB;
 }
 
-/** The kinds of colour vision the palette is checked for. */
+/** The kinds of color vision the palette is checked for. */
 export type Vision = 'normal' | 'protanopia' | 'deuteranopia' | 'tritanopia';
 
 // Machado, Oliveira & Fernandes (2009), severity 1.0, applied to linear RGB.
@@ -123,7 +123,7 @@ const CVD: Record<Exclude<Vision, 'normal'>, number[]> = {
   tritanopia: [1.255528, -0.076749, -0.178779, -0.078411, 0.930809, 0.147602, 0.004733, 0.691367, 0.3039],
 };
 
-/** simulate returns how a colour looks with a colour-vision deficiency (sRGB in, sRGB out). */
+/** simulate returns how a color looks with a color-vision deficiency (sRGB in, sRGB out). */
 export function simulate(c: RGB, vision: Vision): RGB {
   if (vision === 'normal') return c;
   const m = CVD[vision];
@@ -132,7 +132,7 @@ export function simulate(c: RGB, vision: Vision): RGB {
   return out.map((v) => toGamma(Math.min(1, Math.max(0, v)))) as RGB;
 }
 
-/** deltaE returns the OKLab distance between two sRGB colours (about 0.02 is just noticeable). */
+/** deltaE returns the OKLab distance between two sRGB colors (about 0.02 is just noticeable). */
 export function deltaE(x: RGB, y: RGB): number {
   const p = srgbToOklab(x);
   const q = srgbToOklab(y);

@@ -25,8 +25,9 @@
 import { createStore } from 'zustand/vanilla';
 import { subscribeWithSelector } from 'zustand/middleware';
 import { useStore } from 'zustand';
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useMemo } from 'react';
 import type { AppState, AppStore, SliceCreator } from './types';
+import type { Watched } from '../globe/watched';
 import { createDataSlice } from './dataSlice';
 import { createViewSlice } from '../globe/viewSlice';
 import { FEATURES } from '../features';
@@ -54,4 +55,14 @@ export function useAppStore(): AppStore {
 /** useApp selects from the store in a React component; select a primitive or a stable reference. */
 export function useApp<T>(selector: (s: AppState) => T): T {
   return useStore(useAppStore(), selector);
+}
+
+/**
+ * useWatched hands a slice of the store to the kit's layers (globe/watched.ts, globe/CellLayer.tsx),
+ * which redraw on each new value without a React render. The selector and equality (Object.is
+ * unless given) are taken when the component mounts: pass functions that do not change.
+ */
+export function useWatched<T>(selector: (s: AppState) => T, equalityFn: (a: T, b: T) => boolean = Object.is): Watched<T> {
+  const store = useAppStore();
+  return useMemo(() => ({ get: () => selector(store.getState()), subscribe: (listener: (value: T) => void) => store.subscribe(selector, listener, { equalityFn }) }), [store]);
 }

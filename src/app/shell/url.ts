@@ -139,7 +139,7 @@ export function radiusLabel(r: { value: number; unit: RadiusUnit }): string {
 export const TABS = ['radius', 'live', 'nodes', 'review', 'migration', 'shards', 'about'] as const;
 export type TabId = (typeof TABS)[number];
 
-/** debugOrdinal tells whether a query asks for cell ordinals instead of shard colours (`debug=ordinal`). */
+/** debugOrdinal tells whether a query asks for cell ordinals instead of shard colors (`debug=ordinal`). */
 export function debugOrdinal(query: string): boolean {
   return new URLSearchParams(query).get('debug') === 'ordinal';
 }

@@ -5,6 +5,17 @@
  * `transfer`. Tests join the same API to its client through a
  * MessageChannel (portWorker in worker.testing.ts), so the unit tests run
  * the real comlink round trip.
+ *
+ * One layout for every worker X (covering, geometry and labels in globe/,
+ * fanout, review):
+ *   X.worker.ts   the worker's entry: `expose(createXApi())`, nothing else;
+ *   XWorker.ts    createXApi (what the worker exposes, its type XApi) and the
+ *                 main thread's client, createXClient(makeWorker, …), which
+ *                 starts the worker with makeWorker (a test hands it a
+ *                 portWorker) and wraps it;
+ *   XWorker.test.ts  both, through a real comlink channel.
+ * The fan-out worker's module keeps its older name, fanout/fanout.ts (and
+ * fanout.test.ts), while bench/fanout.bench.ts names it.
  */
 import type { Endpoint } from 'comlink';
 

@@ -25,7 +25,7 @@ export interface WorkloadAnswer {
   ordinals: Int32Array;
   /** rates[k]: Σ weight of the searches whose circle covers ordinals[k] (> 0). */
   rates: Float64Array;
-  /** Corners of each covered cell (globe/coveringGeometry.ts cellCorners): 8 floats per cell. */
+  /** Corners of each covered cell (globe/cellGeometry.ts cellCorners): 8 floats per cell. */
   corners: Float32Array;
   /** Parse, cover and rate time in the worker, ms. */
   ms: number;

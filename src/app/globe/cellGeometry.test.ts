@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { writeCells, cellBuffers, capacityFor, FILL_VERTS, OUTLINE_VERTS } from './coveringGeometry';
+import { writeCells, cellBuffers, capacityFor, FILL_VERTS, OUTLINE_VERTS } from './cellGeometry';
 
 // Two cells with distinct corners: corner j of cell k at lat = 0.1·(k + 1), lng = 0.01·j (radians).
 const corners = new Float32Array(16);
@@ -7,7 +7,7 @@ for (let k = 0; k < 2; k++) for (let j = 0; j < 4; j++) corners.set([0.1 * (k + 
 const ordinals = Int32Array.from([100, 205]);
 const cornerOf = (lng: number) => Math.round(lng / 0.01);
 
-describe('covering geometry', () => {
+describe('cell geometry', () => {
   it('writes two triangles per cell that together use all four corners, each corner tearing with its diagonal', () => {
     const fill = cellBuffers(2, FILL_VERTS);
     const outline = cellBuffers(2, OUTLINE_VERTS);

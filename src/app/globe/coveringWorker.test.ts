@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { computeCovering, routeOfAnswer, createCoveringApi, createCoveringClient, RESTART_AFTER_MS, type CoveringAnswer } from './covering';
+import { computeCovering, routeOfAnswer, createCoveringApi, createCoveringClient, RESTART_AFTER_MS, type CoveringAnswer } from './coveringWorker';
 import { portWorker } from '../shell/worker.testing';
 import { Router, parseCellsCsv, cellAt, cellOrdinal, cellFromOrdinal, KM_PER_MILE } from '../../core/index';
 import { cellVertices } from '../../core/cells';
@@ -124,7 +124,7 @@ describe('covering client', () => {
 describe('worked searches in a worker', () => {
   it('returns the core table for every city at every radius and ends its worker', async () => {
     const { workedSearches, parseRadii } = await import('../../core/searches');
-    const { runWorkedSearches } = await import('./covering');
+    const { runWorkedSearches } = await import('./coveringWorker');
     const cities = [
       { name: 'New York', state: 'NY', lat: 40.7143, lng: -74.006 },
       { name: 'Nowhere', state: '', lat: -10, lng: 20 },
@@ -139,7 +139,7 @@ describe('worked searches in a worker', () => {
 
   it('rejects naming the city when a centre is invalid', async () => {
     const { parseRadii } = await import('../../core/searches');
-    const { runWorkedSearches } = await import('./covering');
+    const { runWorkedSearches } = await import('./coveringWorker');
     const job = runWorkedSearches(() => fakeWorker([]), file, [{ name: 'Bad', state: '', lat: 91, lng: 0 }], parseRadii('5'));
     await expect(job.rows).rejects.toThrow(/city "Bad"/);
   });
@@ -153,7 +153,7 @@ describe('fan-out weights in a worker', () => {
   };
 
   it('puts each non-empty cell’s restaurants at its centre, as weightsFromCells does, leaving the shared columns intact', async () => {
-    const { loadFanoutWeights } = await import('./covering');
+    const { loadFanoutWeights } = await import('./coveringWorker');
     const shared = columns();
     const w = await loadFanoutWeights(() => fakeWorker([]), shared);
     const expected = weightsFromCells(parseCellsCsv(csv, 'cells'));
@@ -165,7 +165,7 @@ describe('fan-out weights in a worker', () => {
   });
 
   it('rejects with the worker’s message when the columns are not parallel', async () => {
-    const { loadFanoutWeights } = await import('./covering');
+    const { loadFanoutWeights } = await import('./coveringWorker');
     const bad = { ...columns(), restaurants: new Float64Array(1) };
     await expect(loadFanoutWeights(() => fakeWorker([]), bad)).rejects.toThrow('cells: 2 ordinals but 1 restaurant counts');
   });

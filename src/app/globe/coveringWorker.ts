@@ -12,13 +12,13 @@
  * worker is free, and restarts a worker stuck on a stale, slow request.
  *
  * Pure computation and the comlink API and client (no DOM): unit-tested in
- * covering.test.ts through a real comlink channel. In the kit: the radius search (search/search.ts,
+ * coveringWorker.test.ts through a real comlink channel. In the kit: the radius search (search/search.ts,
  * search/WorkedSearches.tsx) and the fan-out map (fanout/fanoutLayer.ts) share its worker's code.
  */
 import { wrap, transfer, type Remote } from 'comlink';
 import { errorMessage, type WorkerEndpoint } from '../shell/worker';
 import { afterFirstFrame } from './firstFrame';
-import { cellCorners } from './coveringGeometry';
+import { cellCorners } from './cellGeometry';
 import { Router, type BoundaryFile, type CircleRoute, type ShardCells, type Radius } from '../../core/index';
 import { weightsFromCells, type FanoutWeights } from '../../core/fanoutWeights';
 import { workedSearches, type WorkedSearch } from '../../core/searches';

@@ -1,19 +1,19 @@
 /**
- * ColourBy: the globe's "colour regions by" choice (shard, node, no started
+ * ColorBy: the globe's "color regions by" choice (shard, node, no started
  * copy, latency) and the legend of the chosen mode, laid over the globe. The
  * red stripes (regions whose documents are missing from the current live
  * answer) are explained whenever some region carries them.
  *
- * Test hooks: colour-by-<mode> (aria-pressed); region-paint (data-by, and
+ * Test hooks: color-by-<mode> (aria-pressed); region-paint (data-by, and
  * data-marked: the marked shards' names in key order, comma-joined);
  * region-legend-node-<name>; region-legend-latency (data-min, data-max, ms).
  */
 import { useAppStore, useApp } from '../shell/store';
-import { COLOUR_BY, type ColourBy as Mode } from '../globe/regionPaint';
+import { COLOR_BY, type ColorBy as Mode } from '../globe/regionPaint';
 import { shardLatencies } from '../shell/latencyStats';
 import { formatMs } from '../shell/format';
 import { clusterLayout, missingShards } from './nodesSlice';
-import { COPY_COLOURS, LATENCY_STOPS, NO_DATA, NO_NODE, latencyDomain, nodeColour } from './regionColours';
+import { COPY_COLORS, LATENCY_STOPS, NO_DATA, NO_NODE, latencyDomain, nodeColor } from './regionColors';
 import '../ui/nodes.css';
 
 const TITLES: Record<Mode, { label: string; title: string }> = {
@@ -31,7 +31,7 @@ function NodeLegend() {
     <ul className="region-legend">
       {nodes.map((n, i) => (
         <li key={n.name} data-testid={`region-legend-node-${n.name}`} data-up={String(n.up)}>
-          <i className="swatch" style={{ background: nodeColour(i) }} />
+          <i className="swatch" style={{ background: nodeColor(i) }} />
           {n.name}
           {!n.up && <span className="bad"> · left</span>}
         </li>
@@ -48,14 +48,14 @@ function CopyLegend() {
   return (
     <ul className="region-legend">
       <li>
-        <i className="swatch" style={{ background: COPY_COLOURS.none }} />
+        <i className="swatch" style={{ background: COPY_COLORS.none }} />
         no started copy: not searchable
       </li>
       <li>
-        <i className="swatch" style={{ background: COPY_COLOURS.degraded }} />a copy not started
+        <i className="swatch" style={{ background: COPY_COLORS.degraded }} />a copy not started
       </li>
       <li>
-        <i className="swatch" style={{ background: COPY_COLOURS.ok }} />
+        <i className="swatch" style={{ background: COPY_COLORS.ok }} />
         every copy started
       </li>
     </ul>
@@ -83,20 +83,20 @@ function LatencyLegend() {
   );
 }
 
-export function ColourBy() {
+export function ColorBy() {
   const appStore = useAppStore();
-  const by = useApp((s) => s.colourBy);
+  const by = useApp((s) => s.colorBy);
   const markedText = useApp((s) => {
     const missing = missingShards(s);
     return s.data.status === 'ready' ? s.data.router.shards.map((x) => x.name).filter((n) => missing.has(n)).join(',') : '';
   });
   const marked = markedText ? markedText.split(',') : [];
   return (
-    <section className="colour-by" aria-label="Colour regions by" data-testid="region-paint" data-by={by} data-marked={markedText}>
+    <section className="color-by" aria-label="Colour regions by" data-testid="region-paint" data-by={by} data-marked={markedText}>
       <h3>Colour regions by</h3>
       <div className="chips">
-        {COLOUR_BY.map((m) => (
-          <button key={m} type="button" className="chip" aria-pressed={by === m} data-testid={`colour-by-${m}`} title={TITLES[m].title} onClick={() => appStore.getState().setColourBy(m)}>
+        {COLOR_BY.map((m) => (
+          <button key={m} type="button" className="chip" aria-pressed={by === m} data-testid={`color-by-${m}`} title={TITLES[m].title} onClick={() => appStore.getState().setColorBy(m)}>
             {TITLES[m].label}
           </button>
         ))}
