@@ -1,5 +1,5 @@
 /**
- * The fan-out map's compute time (src/core/fanoutGridJob.ts, fanoutShare.ts and fanoutField.ts, which the explorer's src/app/fanout/fanout.ts runs in a worker), on the bundled boundary file,
+ * The fan-out map's compute time (src/core/fanoutGridJob.ts, fanoutShare.ts and fanoutField.ts, which the explorer's src/app/fanout/fanoutWorker.ts runs in a worker), on the bundled boundary file,
  * for the grids the explorer asks its worker for:
  *
  *   - the contiguous US at 0.5° (118 × 52 = 6,136 pixels) and at 0.25° (236 × 104 = 24,544);

@@ -21,7 +21,7 @@ import { CellLayer, type CellColor, type CellLayerStyle } from '../globe/CellLay
 import { derived } from '../globe/watched';
 import { FANOUT_COLORS } from './fanoutColors';
 import type { FanoutState } from './fanoutSlice';
-import type { FanoutGridResult } from './fanout';
+import type { FanoutGridResult } from './fanoutWorker';
 import { fanoutQuads, type GridQuads } from './fanoutGeometry';
 
 /** The color of buckets 2, 3, 4+ with its overlay opacity, one object each. */

@@ -3,6 +3,6 @@
  * it and its client are unit-tested, with the cancellation of stale requests) with comlink.
  */
 import { expose } from 'comlink';
-import { createFanoutApi } from './fanout';
+import { createFanoutApi } from './fanoutWorker';
 
 expose(createFanoutApi());

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { visibleBbox, startFanout, detailStepDeg, WORLD_STEP_DEG } from './fanoutLayer';
-import { createFanoutApi } from './fanout';
+import { createFanoutApi } from './fanoutWorker';
 import { createCoveringApi } from '../globe/coveringWorker';
 import { portWorker } from '../shell/worker.testing';
 import { createAppStore } from '../shell/store';

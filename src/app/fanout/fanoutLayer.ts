@@ -28,7 +28,7 @@ import { fanoutFieldCounts, fanoutFieldShare } from '../../core/fanoutField';
 import type { FanoutShare } from '../../core/fanoutShare';
 import type { FanoutBuckets } from '../../core/fanoutSandwich';
 import type { FanoutWeights } from '../../core/fanoutWeights';
-import { createFanoutClient, type FanoutClient, type FanoutGridResult, type FanoutFieldResult } from './fanout';
+import { createFanoutClient, type FanoutClient, type FanoutGridResult, type FanoutFieldResult } from './fanoutWorker';
 import type { WorkerEndpoint } from '../shell/worker';
 import { loadFanoutWeights } from '../globe/coveringWorker';
 import { EMPTY_FANOUT, type FanoutState } from './fanoutSlice';

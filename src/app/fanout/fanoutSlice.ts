@@ -6,7 +6,7 @@
  */
 import type { SliceCreator } from '../shell/types';
 import type { FanoutShare } from '../../core/fanoutShare.ts';
-import type { FanoutGridResult } from './fanout';
+import type { FanoutGridResult } from './fanoutWorker';
 
 export interface FanoutState {
   /** The radius the layer is for, km (0 when off). */

@@ -14,8 +14,6 @@
  *                 starts the worker with makeWorker (a test hands it a
  *                 portWorker) and wraps it;
  *   XWorker.test.ts  both, through a real comlink channel.
- * The fan-out worker's module keeps its older name, fanout/fanout.ts (and
- * fanout.test.ts), while bench/fanout.bench.ts names it.
  */
 import type { Endpoint } from 'comlink';
 

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { createFanoutApi, createFanoutClient, type FanoutGridResult, type FanoutShareResult, type FanoutProgress } from './fanout';
+import { createFanoutApi, createFanoutClient, type FanoutGridResult, type FanoutShareResult, type FanoutProgress } from './fanoutWorker';
 import { portWorker } from '../shell/worker.testing';
 import { Router, cellOrdinal, parseToken, KM_PER_MILE } from '../../core/index';
 import { gridForBbox, type FanoutGrid } from '../../core/fanoutGrid';
