@@ -4,7 +4,7 @@
  * (`geoshard-bench-large`, seeded by `npm run bench:live -- --restaurants R`;
  * R = 200,000 gives 2,192,974 documents).
  *
- * The searches: the live API's body (src/server/search.ts) for 15 and 50 mile
+ * The searches: the live API's body (src/server/search/searchBody.ts) for 15 and 50 mile
  * circles around the 64 bundled US cities, top 20 dishes, exact total, three
  * facets, request cache off. Each variant changes one thing against the API's
  * query (`api`), and `join` is the API's query before dishes were scored on

@@ -9,7 +9,7 @@
  *   const res = await client.search(req);   // asks only the shards the circle touches
  *
  * The filter stays even though routing has narrowed the shards: a shard holds more than the
- * circle. The live API's own search of an index (src/server/search.ts buildDocSearchBody) builds
+ * circle. The live API's own search of an index (src/server/search/searchBody.ts buildDocSearchBody) builds
  * its filter with geoDistanceFilter too. Pure but for routedSearch's one read of `_meta`.
  */
 import { exclusionFilters } from './rangeFilter.ts';
