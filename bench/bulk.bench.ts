@@ -37,7 +37,6 @@ import { join } from 'node:path';
 import os from 'node:os';
 import { Router } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
-import { indexBody } from '../src/opensearch/indexSpec.ts';
 import { docsOf, sampleOf } from '../src/data/sample.ts';
 import { seedIndex } from '../src/ops/seed/seeder.ts';
 import { installPipeline } from '../src/ops/routing/ingestPipeline.ts';
@@ -45,6 +44,7 @@ import { pipelineId } from '../src/opensearch/pipeline.ts';
 import { derivedFile, ROOT } from '../src/testing/testkit.ts';
 import { readNodeStats } from '../src/server/measure.ts';
 import { bulkErrors, type BulkResponse } from '../src/opensearch/bulk.ts';
+import { indexBody } from '../src/opensearch/sampleIndex.ts';
 
 const argv = process.argv.slice(2);
 const num = (name: string, dflt: number, min: number) => {

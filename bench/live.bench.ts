@@ -58,7 +58,6 @@ import os from 'node:os';
 import { Router, parseBoundaryFile } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
 import { seedIndex } from '../src/ops/seed/seeder.ts';
-import { DOC_SHAPE, docShapeOf, type SampleMeta } from '../src/opensearch/indexSpec.ts';
 import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../src/data/sample.ts';
 import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
 import { ROOT, derivedFile } from '../src/testing/testkit.ts';
@@ -69,6 +68,8 @@ import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 import { runSearch, planRouted, planAll, type Plan } from '../src/server/search/searchRun.ts';
 import { compareParts } from '../src/server/search/compare.ts';
 import { buildSearchBody } from '../src/server/search/searchBody.ts';
+import { DOC_SHAPE, docShapeOf } from '../src/opensearch/sampleIndex.ts';
+import type { SampleMeta } from '../src/opensearch/meta.ts';
 
 const argv = process.argv.slice(2);
 /** The value of `--name V` or `--name=V`, or undefined. */

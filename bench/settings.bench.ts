@@ -40,7 +40,7 @@ import { jobsFor as jobsOf, type Job } from './searchJobs.ts';
 import { cpuReader, type CpuReader } from './cpu.ts';
 import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 import { buildSearchBody } from '../src/server/search/searchBody.ts';
-import { type Plan } from '../src/server/search/searchRun.ts';
+import type { Plan } from '../src/server/search/searchRun.ts';
 
 const argv = process.argv.slice(2);
 function option(name: string): string | undefined {

@@ -18,10 +18,11 @@
  */
 import { Router } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
-import { indexBody, indexMeta } from '../src/opensearch/indexSpec.ts';
+import { indexMeta } from '../src/opensearch/indexSpec.ts';
 import { sampleOf } from '../src/data/sample.ts';
 import { derivedFile } from '../src/testing/testkit.ts';
 import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
+import { indexBody } from '../src/opensearch/sampleIndex.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: string) => {

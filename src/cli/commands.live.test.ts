@@ -7,10 +7,10 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBoundaryFile } from '../core/index.ts';
-import { DOC_SHAPE, indexBody } from '../opensearch/indexSpec.ts';
 import { main } from './main.ts';
 import { derivedFile, ensureSeeded, liveClient, closedPortUrl, TEST_INDEX, TEST_RESTAURANTS } from '../testing/testkit.ts';
 import { fetchIndexMeta } from '../opensearch/indexMeta.ts';
+import { DOC_SHAPE, indexBody } from '../opensearch/sampleIndex.ts';
 
 const client = liveClient();
 const dir = mkdtempSync(join(tmpdir(), 'geoshard-cli-live-'));

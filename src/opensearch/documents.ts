@@ -15,7 +15,7 @@
  * out of the document.
  */
 import { cellAt, cellToken } from '../core/index.ts';
-import { CHILD, JOIN_FIELD, PARENT } from './meta.ts';
+import { CHILD, JOIN_FIELD, PARENT } from './sampleIndex.ts';
 
 /** What a restaurant document is made of. lat/lng in degrees. */
 export interface RestaurantFields {

@@ -1,4 +1,5 @@
-/**
+
+export { indexBody, indexMappings, DOC_SHAPE, docShapeOf, JOIN_FIELD, PARENT, CHILD } from './sampleIndex.ts';/**
  * geoshard/opensearch: writing to a geoshard index with the official
  * OpenSearch client (@opensearch-project/opensearch, a peer dependency).
  *
@@ -51,29 +52,14 @@ export {
   type DishFields,
   type Source,
 } from './documents.ts';
-export { indexMeta, indexBody, indexMappings, indexSettings, geoIndexBody, pipelineFieldsOf, GeoIndexSpecError, type GeoIndexOptions } from './indexSpec.ts';
+export { indexMeta, indexSettings, geoIndexBody, pipelineFieldsOf, GeoIndexSpecError, type GeoIndexOptions } from './indexSpec.ts';
 export { createGeoIndex, type CreatedGeoIndex } from './create.ts';
 export { routingPipeline, pipelineId, routingTable, PIPELINE_ID_PREFIX, SAMPLE_FIELDS, type IngestPipeline, type PipelineFields, type PipelineIdentity, type PipelineParams, type RoutingTable } from './pipeline.ts';
 export { routedSearch, routedRequest, geoDistanceFilter, GeoSearchError, type Circle, type RoutedRequest, type GeoSearchErrorCode } from './search.ts';
 export { fetchIndexMeta } from './indexMeta.ts';
 export type { TransportClient } from './transport.ts';
 export { driftState, type DriftState } from './drift.ts';
-export {
-  ROUTING_FORMULA,
-  DOC_SHAPE,
-  docShapeOf,
-  JOIN_FIELD,
-  PARENT,
-  CHILD,
-  readIndexMeta,
-  migrationOfMeta,
-  routerOf,
-  MigrationError,
-  type IndexMeta,
-  type SampleMeta,
-  type RoutingFingerprint,
-  type IndexMigration,
-} from './meta.ts';
+export { ROUTING_FORMULA, readIndexMeta, migrationOfMeta, routerOf, MigrationError, type IndexMeta, type SampleMeta, type RoutingFingerprint, type IndexMigration } from './meta.ts';
 export {
   SAMPLE_CONFIG,
   CONFIG_FILE_NAME,

@@ -1,8 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { checkIndexConfig, parseIndexConfig, withOverrides, weightColumn, SAMPLE_CONFIG, IndexConfigError, MAX_FACETS } from './indexConfig.ts';
-import { JOIN_FIELD, PARENT, CHILD } from './meta.ts';
-import { indexMappings } from './indexSpec.ts';
 import { fileWithCuts } from '../core/testutil.ts';
+import { JOIN_FIELD, PARENT, CHILD, indexMappings } from './sampleIndex.ts';
 
 const problemsOf = (v: unknown) => checkIndexConfig(v).problems.map((p) => p.message);
 

@@ -8,7 +8,7 @@
 import { describe, it, expect } from 'vitest';
 import type { Client } from '@opensearch-project/opensearch';
 import { Router, cellOrdinal, ordinalAt, parseToken } from '../core/index.ts';
-import { type MigrationState } from '../core/migrationState.ts';
+import type { MigrationState } from '../core/migrationState.ts';
 import { GeoIndexer, type BulkDoc } from './index.ts';
 import { derivedFile } from '../testing/testkit.ts';
 import { indexMeta } from './indexSpec.ts';

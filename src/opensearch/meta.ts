@@ -3,29 +3,15 @@
  * boundary file it was written with (its hash, and the file itself), the
  * seeded sample, the routing fingerprint and a migration in progress; and the
  * readers that check it and give the router every writer and searcher routes
- * with. Shared by the package's writer (GeoIndexer) and the server (the API,
- * `geoshard seed` and `geoshard migrate` import it from here).
+ * with. Shared by the package's writer (GeoIndexer), its search helper, the
+ * CLI and the live API. The sample's own index (its join and document shape)
+ * is sampleIndex.ts.
  *
  * No Node imports: only the core and types.
  */
 import { Router, assertValidBoundaryFile, type BoundaryFile } from '../core/index.ts';
 import { intermediateFile, parseMigrationState, type MigrationState } from '../core/migrationState.ts';
 import { SAMPLE_FIELDS, type PipelineFields } from './pipeline.ts';
-
-/** The document shape this version writes (SampleMeta.docShape). */
-export const DOC_SHAPE = 2;
-
-/** docShapeOf returns the document shape a sample was written with: its `docShape`, 1 when it predates the field (or there is no sample). */
-export function docShapeOf(s: SampleMeta | undefined): number {
-  return s?.docShape ?? 1;
-}
-
-/** The join field's name: its relation is restaurant (parent) → dish (child). */
-export const JOIN_FIELD = 'join';
-/** The parent relation's name: a restaurant document. */
-export const PARENT = 'restaurant';
-/** The child relation's name: a dish document (routed with its restaurant). */
-export const CHILD = 'dish';
 
 /** The routing formula the core models (OpenSearch 1.x–3.x, Elasticsearch 7.x–9.3), as `_meta.routing.formula` records it. */
 export const ROUTING_FORMULA = 'murmur3(routing) floorMod routing_num_shards / routingFactor';

@@ -11,7 +11,6 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { Router } from '../core/index.ts';
 import { OpenSearchClient } from '../cluster/client.ts';
 import { seedIndex } from '../ops/seed/seeder.ts';
-import { indexBody } from '../opensearch/indexSpec.ts';
 import { sampleOf, docsOf } from '../data/sample.ts';
 import { KM_PER_MILE } from '../core/index.ts';
 import { createApiMiddleware } from './middleware.ts';
@@ -19,6 +18,7 @@ import { derivedFile, ensureSeeded, liveClient, startApi, getJson, closedPortUrl
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bulkBody } from '../opensearch/bulk.ts';
+import { indexBody } from '../opensearch/sampleIndex.ts';
 
 const client = liveClient();
 const DRIFT_INDEX = 'geoshard-live-drift';

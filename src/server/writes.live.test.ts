@@ -16,9 +16,8 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Router, cellOrdinal, ordinalAt, parseToken, type BoundaryFile } from '../core/index.ts';
-import { type MigrationState } from '../core/migrationState.ts';
+import type { MigrationState } from '../core/migrationState.ts';
 import { derivedFile, ensureSeeded, liveClient, startApi, type RunningApi } from '../testing/testkit.ts';
-import { indexMappings } from '../opensearch/indexSpec.ts';
 import { sampleOf } from '../data/sample.ts';
 import { movedCandidate } from '../testing/migrationFixture.ts';
 import { withState } from '../ops/migrate/migration.ts';
@@ -27,6 +26,7 @@ import { SampleIndexer } from '../opensearch/index.ts';
 import type { WriteAnswer } from './wire.ts';
 import { fetchIndexMeta } from '../opensearch/indexMeta.ts';
 import { writeMeta } from '../cluster/indexMeta.ts';
+import { indexMappings } from '../opensearch/sampleIndex.ts';
 
 const client = liveClient();
 const SAMPLE = { restaurants: 300, dishesPerRestaurant: 2 };

@@ -14,8 +14,8 @@ import { parseBoundaryFile, withHash, type BoundaryFile, Router } from '../core/
 import { OpenSearchClient, configFromEnv } from '../cluster/client.ts';
 import { LiveApi, type ApiOptions } from '../server/api.ts';
 import { seedIndex } from '../ops/seed/seeder.ts';
-import { DOC_SHAPE, docShapeOf } from '../opensearch/indexSpec.ts';
 import { fetchIndexMeta } from '../opensearch/indexMeta.ts';
+import { DOC_SHAPE, docShapeOf } from '../opensearch/sampleIndex.ts';
 
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -11,7 +11,7 @@ import { readyData } from '../shell/dataSlice';
 import { toHex } from '../shell/palette';
 import { formatInt } from '../shell/format';
 import { cellCenter, cellFromOrdinal } from '../../core/index';
-import { type Hotspot } from '../../core/requestLoad';
+import type { Hotspot } from '../../core/requestLoad';
 import { formatRate, hotCells, HOT_FACTOR, HOT_RGB } from './requests';
 import { offerWorkloadFile, loadBundledWorkload, BUNDLED_WORKLOAD } from './requestsDriver';
 import './requests.css';

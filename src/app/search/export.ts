@@ -4,9 +4,9 @@
  * (coveringGeoJson, coveringCsv, workedSearchesCsv); this file only names
  * the files and hands them to the browser.
  */
-import { type ShardTable } from '../../core/index';
+import type { ShardTable } from '../../core/index';
 import { coveringGeoJson, coveringCsv, workedSearchesCsv } from '../../core/exports';
-import { type WorkedSearch } from '../../core/searches';
+import type { WorkedSearch } from '../../core/searches';
 import type { SearchCovering } from './searchSlice';
 import type { Radius } from '../../core/index';
 

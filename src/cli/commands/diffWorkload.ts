@@ -1,5 +1,5 @@
 /** The workload part of `geoshard diff --workload`: load per shard before/after, hottest shards, fan-out over the workload (the core's loadDiff). */
-import { type Router, type CellWeight } from '../../core/index.ts';
+import type { Router, CellWeight } from '../../core/index.ts';
 import { loadDiff, type LoadDiff } from '../../core/loadDiff.ts';
 import type { LoadedWorkload } from './workload.ts';
 

@@ -9,7 +9,7 @@
  * double-quoted ("Washington, D.C."); blank lines and lines starting with `#`
  * are ignored.
  */
-import { type Radius, type Router } from '../../core/index.ts';
+import type { Radius, Router } from '../../core/index.ts';
 import { formatShardCount } from '../../core/searches.ts';
 import type { Place } from '../../core/place.ts';
 import { CliError } from '../io.ts';

@@ -16,8 +16,8 @@
  *     written since the last checkpoint and what the last pass fixed.
  */
 import { createHash } from 'node:crypto';
-import { JOIN_FIELD, PARENT } from '../../opensearch/indexSpec.ts';
 import { SpillJoin } from './spill.ts';
+import { JOIN_FIELD, PARENT } from '../../opensearch/sampleIndex.ts';
 
 /** What one copy holds of a document: its kind and content hash. */
 export interface DocDigest {

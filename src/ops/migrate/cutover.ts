@@ -44,7 +44,6 @@
  */
 import type { MoveState, PendingFix } from '../../core/migrationState.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
-import { CHILD, JOIN_FIELD, PARENT } from '../../opensearch/indexSpec.ts';
 import { SpillJoin } from '../compare/spill.ts';
 import { cellRangeFilter } from '../../opensearch/rangeFilter.ts';
 import type { PipelineFields } from '../../opensearch/pipeline.ts';
@@ -110,6 +109,7 @@ const rangeQueries = (shape: RangeShape, m: RangeOf, routing: string) => [rangeP
 export { canonicalJson, kindOf, digestOf, diffDigests, isClean, idsOf, type DocDigest, type RangeDigest, type RangeDiff, type FixCounts } from '../compare/docDiff.ts';
 import { describeDiff as describeDocDiff, compareSides, diffOfJoin, spillHash, fixDiff, kindOf, type DocSide, type FixCounts, type RangeDiff } from '../compare/docDiff.ts';
 import { bulkBody, bulkErrors, type BulkAction, type BulkResponse } from '../../opensearch/bulk.ts';
+import { CHILD, JOIN_FIELD, PARENT } from '../../opensearch/sampleIndex.ts';
 
 interface Hit {
   _id: string;

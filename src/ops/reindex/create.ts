@@ -7,11 +7,12 @@
  */
 import type { BoundaryFile } from '../../core/index.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
-import { GeoIndexSpecError, indexMeta, type IndexMeta } from '../../opensearch/indexSpec.ts';
+import { GeoIndexSpecError, indexMeta, indexSettings } from '../../opensearch/indexSpec.ts';
 import { routingPipeline, type PipelineFields } from '../../opensearch/pipeline.ts';
 import { createRoutedIndex } from '../../opensearch/create.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 import { ReindexError, type ReindexState, type Shape } from './state.ts';
+import type { IndexMeta } from '../../opensearch/meta.ts';
 
 const enc = encodeURIComponent;
 
@@ -73,12 +74,7 @@ export async function createDest(client: OpenSearchClient, dest: string, file: B
   const { _meta: _m, _routing: _r, ...mappings } = info.mappings as Record<string, unknown>;
   const body = {
     settings: {
-      index: {
-        number_of_shards: file.numberOfShards,
-        number_of_replicas: info.replicas,
-        ...(file.routingNumShards !== undefined ? { number_of_routing_shards: file.routingNumShards } : {}),
-        ...(info.analysis ? { analysis: info.analysis } : {}),
-      },
+      index: { ...indexSettings(file, info.replicas), ...(info.analysis ? { analysis: info.analysis } : {}) },
     },
     mappings: { ...mappings, _routing: { required: true }, _meta: { ...indexMeta(file, info.meta?.sample), fields, reindex: state } },
   };

@@ -4,7 +4,6 @@
  * DEST's writes since the switch back). Node only.
  */
 import type { OpenSearchClient } from '../../cluster/client.ts';
-import type { IndexMeta } from '../../opensearch/indexSpec.ts';
 import { setWriteBlock } from '../migrate/cutover.ts';
 import { compareSides, describeDiff, fixDiff, idsOf, isClean } from '../compare/docDiff.ts';
 import { sourceInfo } from './create.ts';
@@ -12,6 +11,7 @@ import { indexSide } from './indexSide.ts';
 import { shardCount } from '../compare/shardReader.ts';
 import { aliasTargets, now, readReindex, ReindexError } from './state.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
+import type { IndexMeta } from '../../opensearch/meta.ts';
 
 const enc = encodeURIComponent;
 

@@ -49,7 +49,6 @@
  */
 import { Router } from '../../core/index.ts';
 import { OpenSearchError } from '../../cluster/client.ts';
-import type { IndexMeta } from '../../opensearch/indexSpec.ts';
 import { MigrationError } from '../../opensearch/meta.ts';
 import type { ReindexOptions, ReindexResult, ReindexRun } from './context.ts';
 import { createDest, fieldsOf, sourceInfo } from './create.ts';
@@ -62,6 +61,7 @@ import { indexSide } from './indexSide.ts';
 import { seqNos } from '../compare/shardReader.ts';
 import { now, readReindex, ReindexError, type ReindexState, type Shape } from './state.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
+import type { IndexMeta } from '../../opensearch/meta.ts';
 
 export * from './state.ts';
 export type { ReindexOptions, ReindexResult } from './context.ts';

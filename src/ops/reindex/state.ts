@@ -4,8 +4,8 @@
  * the cluster. Node only.
  */
 import type { OpenSearchClient } from '../../cluster/client.ts';
-import type { IndexMeta } from '../../opensearch/indexSpec.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
+import type { IndexMeta } from '../../opensearch/meta.ts';
 
 const enc = encodeURIComponent;
 

@@ -15,7 +15,6 @@ import { startState, advance, type MigrationState } from '../../core/migrationSt
 import { mulberry32 } from '../../core/prng.ts';
 import { s2 } from 's2js';
 import { derivedFile, liveClient } from '../../testing/testkit.ts';
-import { indexBody } from '../../opensearch/indexSpec.ts';
 import { installPipeline, readPipeline, uninstallPipeline, pipelineStatusOf } from './ingestPipeline.ts';
 import { LiveApi } from '../../server/api.ts';
 import { withState } from '../migrate/migration.ts';
@@ -25,6 +24,7 @@ import { seedIndex } from '../seed/seeder.ts';
 import { main } from '../../cli/main.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
+import { indexBody } from '../../opensearch/sampleIndex.ts';
 
 const client = liveClient();
 const INDEX = 'gs-pipe-fidelity';

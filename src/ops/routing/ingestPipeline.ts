@@ -14,9 +14,9 @@ import type { BoundaryFile } from '../../core/index.ts';
 import type { MigrationState } from '../../core/migrationState.ts';
 import { routingPipeline, pipelineId, identityOf, expectedIdentity, comparePipeline, type PipelineIdentity, type IngestPipeline, type PipelineFields } from '../../opensearch/pipeline.ts';
 import { OpenSearchError, type OpenSearchClient } from '../../cluster/client.ts';
-import type { IndexMeta } from '../../opensearch/indexSpec.ts';
 import { migrationOfMeta } from '../../opensearch/meta.ts';
 import { readMigration } from '../../opensearch/indexMeta.ts';
+import type { IndexMeta } from '../../opensearch/meta.ts';
 
 /** PipelineError: the pipeline cannot be installed or read (the message says why and what to do). */
 export class PipelineError extends Error {

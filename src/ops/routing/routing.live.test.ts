@@ -10,11 +10,11 @@ import { OpenSearchError } from '../../cluster/client.ts';
 import { verifyRouting } from './verifyRouting.ts';
 import { seedIndex, SeedError } from '../seed/seeder.ts';
 import { derivedFile, ensureSeeded, liveClient, startApi, getJson, TEST_INDEX, TEST_RESTAURANTS, TEST_DISHES_PER_RESTAURANT } from '../../testing/testkit.ts';
-import { indexMappings } from '../../opensearch/indexSpec.ts';
 import { LiveApi } from '../../server/api.ts';
 import { sampleOf } from '../../data/sample.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 import { searchShardsOf } from '../../opensearch/fingerprint.ts';
+import { indexMappings } from '../../opensearch/sampleIndex.ts';
 
 const client = liveClient();
 const file = derivedFile(TEST_INDEX);

@@ -5,11 +5,12 @@
  */
 import type { Router } from '../../core/index.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
-import { JOIN_FIELD, PARENT, type IndexMeta } from '../../opensearch/indexSpec.ts';
 import { predictCounts, sampleOf } from '../../data/sample.ts';
 import { checkRouting } from './routingCheck.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 import type { RoutingFingerprint } from '../../opensearch/meta.ts';
+import { JOIN_FIELD, PARENT } from '../../opensearch/sampleIndex.ts';
+import type { IndexMeta } from '../../opensearch/meta.ts';
 
 /** Where OpenSearch sends one shard name. */
 export interface NameCheck {

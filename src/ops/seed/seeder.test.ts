@@ -4,13 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { seedIndex, SeedError } from './seeder.ts';
 import { OpenSearchClient } from '../../cluster/client.ts';
 import { LiveApi } from '../../server/api.ts';
-import { indexBody, readIndexMeta } from '../../opensearch/indexSpec.ts';
 import { driftState } from '../../server/driftGuard.ts';
 import { docsOf, predictCounts, sampleOf } from '../../data/sample.ts';
 import { Router, shardForRouting, cellAt, cellOrdinal, cellToken, cellFromOrdinal } from '../../core/index.ts';
 import { withMigration } from '../../core/plan.ts';
 import { fileWithCuts } from '../../core/testutil.ts';
 import type { Restaurant } from '../../data/generator.ts';
+import { indexBody } from '../../opensearch/sampleIndex.ts';
+import { readIndexMeta } from '../../opensearch/meta.ts';
 
 const file = fileWithCuts([10_000, 2_000_000, 4_000_000], 'geoshard-unit');
 const router = new Router(file);

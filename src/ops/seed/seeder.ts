@@ -11,7 +11,7 @@
 import { bulkBody, bulkErrors, BULK_ERRORS_FILTER, LOAD_SETTINGS, RESTORED_SETTINGS, type BulkResponse } from '../../opensearch/bulk.ts';
 import type { Router } from '../../core/index.ts';
 import { ADMIN_TIMEOUT_MS, type OpenSearchClient } from '../../cluster/client.ts';
-import { DOC_SHAPE, docShapeOf, indexBody, indexMeta, type SampleMeta } from '../../opensearch/indexSpec.ts';
+import { indexMeta } from '../../opensearch/indexSpec.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
 // fetchIndexMeta's home is indexMeta.ts; re-exported for the modules that still import it from here.
 import { sampleBulkDocs, sampleOf } from '../../data/sample.ts';
@@ -21,6 +21,8 @@ import { tryInstallPipeline } from '../routing/ingestPipeline.ts';
 import type { PipelineIdentity } from '../routing/ingestPipeline.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 import { fingerprintOf } from '../../opensearch/fingerprint.ts';
+import { DOC_SHAPE, docShapeOf, indexBody } from '../../opensearch/sampleIndex.ts';
+import type { SampleMeta } from '../../opensearch/meta.ts';
 
 /** Options of seedIndex. */
 export interface SeedOptions {

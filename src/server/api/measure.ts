@@ -5,7 +5,6 @@
  * (measure.ts measurePlans). One at a time per server.
  */
 import type { IncomingMessage } from 'node:http';
-import { DOC_SHAPE, docShapeOf } from '../../opensearch/indexSpec.ts';
 import { measurePlans, readProcessors } from '../measure.ts';
 import { parseMeasureRequest, describeQuery, type MeasureAnswer } from '../wire.ts';
 import type { ApiContext } from './context.ts';
@@ -14,6 +13,7 @@ import { unusable } from './load.ts';
 import { configRefusal } from './search.ts';
 import { planRouted, planAll } from '../search/searchRun.ts';
 import { isSampleShape } from '../search/searchBody.ts';
+import { DOC_SHAPE, docShapeOf } from '../../opensearch/sampleIndex.ts';
 
 /** Largest POST /api/measure body (bytes). */
 const MAX_MEASURE_BODY_BYTES = 4096;

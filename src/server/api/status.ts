@@ -5,7 +5,6 @@
  * It always answers 200: what is down or missing is said in the body.
  */
 import { MAX_RADIUS_KM, type BoundaryFile } from '../../core/index.ts';
-import { JOIN_FIELD, PARENT, CHILD } from '../../opensearch/indexSpec.ts';
 import type { MigrationState } from '../../core/migrationState.ts';
 import { migrationOfMeta } from '../../opensearch/meta.ts';
 import { readPipeline, pipelineStatusOf } from '../../ops/routing/ingestPipeline.ts';
@@ -16,6 +15,7 @@ import type { ApiContext } from './context.ts';
 import type { ApiResult } from './http.ts';
 import { boundaryInfo } from './load.ts';
 import { isSampleShape } from '../search/searchBody.ts';
+import { JOIN_FIELD, PARENT, CHILD } from '../../opensearch/sampleIndex.ts';
 
 /** statusAnswer answers GET /api/status: connection, cluster version, index, drift, document counts. `writesEnabled`: whether the write endpoints answer. */
 export async function statusAnswer(api: ApiContext, writesEnabled: boolean): Promise<ApiResult<StatusAnswer>> {

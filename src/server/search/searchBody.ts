@@ -12,10 +12,10 @@ import type { ReadExclusion } from '../../core/index.ts';
 import { exclusionFilters } from '../../opensearch/rangeFilter.ts';
 import { geoDistanceFilter } from '../../opensearch/search.ts';
 import { SAMPLE_FIELDS } from '../../opensearch/pipeline.ts';
-import { CHILD, JOIN_FIELD, PARENT } from '../../opensearch/indexSpec.ts';
 import { SAMPLE_CONFIG, type IndexConfig } from '../../opensearch/indexConfig.ts';
 import type { SearchParams } from '../wire.ts';
 import { FACETS, DOC_FACET_SIZE, DOC_FACET_SHARD_SIZE } from './facets.ts';
+import { CHILD, JOIN_FIELD, PARENT } from '../../opensearch/sampleIndex.ts';
 
 /** Default deadline OpenSearch gets for one search (ms); shards still running then return what they have. */
 export const DEFAULT_SEARCH_TIMEOUT_MS = 5000;
