@@ -11,7 +11,7 @@
  *             off, async translog, 2,000 documents a request, 2 in flight, explicit routing,
  *             `pipeline=_none`). Timed from `PUT /<index>` to the end of the final refresh.
  *   pipeline: as bulk, but every document sent with no routing (restaurants without their
- *             `cell` and `shard` fields) and the index's routing pipeline (src/ops/routing/ingestPipeline.ts
+ *             `cell` and `shard` fields) and the index's routing pipeline (src/ops/routing/pipelineInstall.ts
  *             installPipeline, installed after the index is created, inside the clock) routes
  *             each: what the pipeline costs against client-side routing.
  *   spread:   (only when named in --paths) as bulk, the restaurants in stride order (0, 64,
@@ -39,8 +39,8 @@ import { Router } from '../src/core/index.ts';
 import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
 import { docsOf, sampleOf } from '../src/data/sample.ts';
 import { seedIndex } from '../src/ops/seed/seeder.ts';
-import { installPipeline } from '../src/ops/routing/ingestPipeline.ts';
-import { pipelineId } from '../src/opensearch/pipeline.ts';
+import { installPipeline } from '../src/ops/routing/pipelineInstall.ts';
+import { pipelineId } from '../src/opensearch/routingPipeline.ts';
 import { derivedFile, ROOT } from '../src/testing/testkit.ts';
 import { readNodeStats } from '../src/server/measure.ts';
 import { bulkErrors, type BulkResponse } from '../src/opensearch/bulk.ts';

@@ -2,7 +2,7 @@
  * The explorer's features, in one list: each names its store slice, its drivers and its
  * parameters of the link (shell/store.ts builds the store from these slices, in this order,
  * between the host's data and view slices and the shell's own; shell/boot.ts starts every
- * driver, through shell/drivers.ts, once the link is applied; shell/link.ts reads and writes
+ * driver, through shell/drivers.ts, once the link is applied; shell/linkCodec.ts reads and writes
  * the link over their `url`). What each feature draws and shows (its side-panel tabs,
  * its layers on the globe, its controls over it, its strips) is in featureViews.ts, which the
  * shell's panels, the globe's canvas and the layout loop over; the two files are one list split
@@ -27,7 +27,7 @@ import { startSearch } from './search/search';
 import { startFanout } from './fanout/fanoutLayer';
 import { startRegionPaint } from './nodes/regionPaintDriver';
 import { startMovingPaint } from './migration/movingRanges';
-import type { FeatureUrl } from './shell/link';
+import type { FeatureUrl } from './shell/linkCodec';
 import { SEARCH_URL } from './search/searchUrl';
 import { LIVE_URL } from './live/liveUrl';
 import { REVIEW_URL } from './review/reviewUrl';
@@ -40,7 +40,7 @@ export interface Feature {
   slice?: SliceCreator<object>;
   /** Its drivers: boot starts them all (shell/drivers.ts), in this list's order, each by its `when`, and keeps their stop functions. */
   drivers?: readonly Driver[];
-  /** Its parameters of the link (shell/link.ts loops over them in this list's order, which is the address bar's). */
+  /** Its parameters of the link (shell/linkCodec.ts loops over them in this list's order, which is the address bar's). */
   url?: FeatureUrl;
 }
 

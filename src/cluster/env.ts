@@ -44,6 +44,8 @@ export const ENV_VARS = [
   { name: 'OPENSEARCH_VERSION', default: '2.19.6', description: 'Version scripts/cluster.mjs fetches and starts (3.8.0 works too).', scope: ['scripts'] },
   { name: 'OPENSEARCH_HEAP', default: '1g for 1 node, 512m each for more', description: 'JVM heap per node for scripts/cluster.mjs, e.g. 1g or 512m.', scope: ['scripts'] },
   { name: 'OPENSEARCH_START_TIMEOUT', default: '180 + 60 per extra node', description: 'Seconds scripts/cluster.mjs waits for the cluster to become yellow.', scope: ['scripts'] },
+  { name: 'GEOSHARD_PLUGIN', default: 'off', description: '"1": scripts/cluster.mjs start installs the geoshard OpenSearch plugin built for the node\'s version (plugin/, docs/plugin.md), building it when missing; the same as `start --plugin`. A start without it removes the plugin.', scope: ['scripts'] },
+  { name: 'GEOSHARD_JAVA21_HOME', default: 'the newest JDK 21+ under /usr/lib/jvm', description: 'A JDK 21 or later for scripts/plugin.mjs to build the plugin for OpenSearch 3.x (2.19 builds on any JDK 17+).', scope: ['scripts'] },
   { name: 'OPENSEARCH_JAVA_HOME', default: 'found automatically', description: 'Java home scripts/cluster.mjs runs the nodes with (2.x: Java 11 to 23, 17 or 21 preferred; 3.x: Java 21 or later).', scope: ['scripts'] },
   { name: 'JAVA_HOME', default: '', description: 'Considered by scripts/cluster.mjs when looking for a Java home.', scope: ['scripts'] },
   { name: 'GEOSHARD_CACHE', default: '~/.cache/geoshard (as root /var/cache/geoshard)', description: 'Cache root of scripts/cluster.mjs: distributions, node data and logs.', scope: ['scripts'] },

@@ -3,7 +3,7 @@
  * searcher routes with. A document written to one shard and looked for on another
  * just comes back empty, so a mismatch must refuse the search, naming both hashes.
  * driftState compares an index's `_meta` with the file: the live API (src/server/driftGuard.ts
- * DriftGuard) and a search service's routed searches (src/opensearch/search.ts) both use it.
+ * DriftGuard) and a search service's routed searches (src/opensearch/routedSearch.ts) both use it.
  * Pure.
  */
 import type { BoundaryFile } from '../core/index.ts';
@@ -17,7 +17,7 @@ export interface DriftState {
    * routing-mismatch: the hashes agree but the engine sends some shard name
    * elsewhere (set by the API's routing check, never by driftState);
    * pipeline-mismatch: the index's routing ingest pipeline disagrees with its
-   * _meta (set by the API's pipeline check, src/ops/routing/ingestPipeline.ts).
+   * _meta (set by the API's pipeline check, src/ops/routing/pipelineInstall.ts).
    */
   status: 'ok' | 'mismatch' | 'no-meta' | 'missing-index' | 'routing-mismatch' | 'pipeline-mismatch';
   index: string;

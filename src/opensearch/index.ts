@@ -53,11 +53,11 @@ export {
   type Source,
 } from './documents.ts';
 export { indexMeta, indexSettings, geoIndexBody, pipelineFieldsOf, GeoIndexSpecError, type GeoIndexOptions } from './indexSpec.ts';
-export { createGeoIndex, type CreatedGeoIndex } from './create.ts';
-export { routingPipeline, pipelineId, routingTable, PIPELINE_ID_PREFIX, SAMPLE_FIELDS, type IngestPipeline, type PipelineFields, type PipelineIdentity, type PipelineParams, type RoutingTable } from './pipeline.ts';
-export { routedSearch, routedRequest, geoDistanceFilter, GeoSearchError, type Circle, type RoutedRequest, type GeoSearchErrorCode } from './search.ts';
+export { createGeoIndex, type CreatedGeoIndex } from './createIndex.ts';
+export { routingPipeline, pipelineId, routingTable, PIPELINE_ID_PREFIX, SAMPLE_FIELDS, type IngestPipeline, type PipelineFields, type PipelineIdentity, type PipelineParams, type RoutingTable } from './routingPipeline.ts';
+export { routedSearch, routedRequest, geoDistanceFilter, GeoSearchError, type Circle, type RoutedRequest, type GeoSearchErrorCode } from './routedSearch.ts';
 export { fetchIndexMeta } from './indexMeta.ts';
-export type { TransportClient } from './transport.ts';
+export type { TransportClient, TransportRequest, TransportOptions } from './transport.ts';
 export { driftState, type DriftState } from './drift.ts';
 export { ROUTING_FORMULA, readIndexMeta, migrationOfMeta, routerOf, MigrationError, type IndexMeta, type SampleMeta, type RoutingFingerprint, type IndexMigration } from './meta.ts';
 export {

@@ -7,7 +7,7 @@
 import type { BoundaryFile } from '../core/index.ts';
 import type { IndexMeta, RoutingFingerprint, SampleMeta } from './meta.ts';
 import type { IndexConfig } from './indexConfig.ts';
-import { pipelineId, type PipelineFields } from './pipeline.ts';
+import { pipelineId, type PipelineFields } from './routingPipeline.ts';
 
 
 /** indexMeta returns the `_meta` of an index for the file, with the sample and the routing fingerprint when given. */

@@ -52,8 +52,9 @@ export const MAX_CHILD_COPIES = 10_000;
 /** GeoIndexer writes the documents of one geoshard index through the official client. */
 export class GeoIndexer {
   private readonly ttlMs: number;
-  /** How documents are sent, with the retry policy. */
+  /** @internal How documents are sent, with the retry policy. */
   protected readonly sender: BulkSender;
+  /** @internal The last routing state read, and when. */
   protected cached: (RoutingState & { readAt: number }) | null = null;
   private readonly routers = new RouterCache();
   private pending: Promise<RoutingState> | null = null;
@@ -304,31 +305,34 @@ export class GeoIndexer {
   // -------------------------------------------------------------------------------------------
   // Internals
 
-  /** entry makes one document to send (BulkSender.entry). */
+  /** @internal entry makes one document to send (BulkSender.entry). */
   protected entry(id: string, action: 'index' | 'delete', point: Entry['point'], routings: string[] | null, source: Source | null): Entry {
     return this.sender.entry(id, action, point, routings, source);
   }
 
-  /** send writes entries to their owners (BulkSender.send). */
+  /** @internal send writes entries to their owners (BulkSender.send). */
   protected send(entries: Entry[], refresh: boolean, pipeline?: string, prepared?: Prepared): Promise<void> {
     return this.sender.send(entries, refresh, pipeline, prepared);
   }
 
-  /** failure is the error of entries not all written (BulkSender.failure). */
+  /** @internal failure is the error of entries not all written (BulkSender.failure). */
   protected failure(what: string, entries: Entry[], tail: string): GeoIndexError {
     return this.sender.failure(what, entries, tail);
   }
 
+  /** @internal */
   protected async refresh(): Promise<void> {
     await this.request('POST', `/${encodeURIComponent(this.index)}/_refresh`);
   }
 
+  /** @internal */
   protected async findById(id: string): Promise<Hit[]> {
     const res = await this.request<{ hits: { hits: Hit[] } }>('POST', `/${encodeURIComponent(this.index)}/_search`, { size: 20, query: { ids: { values: [id] } } });
     return res.body.hits.hits;
   }
 
   /**
+   * @internal
    * writeMoving sends a parent's writes (it first, then its children, all
    * routed by `point`) and then deletes the copies left on routings the point
    * no longer owns: the children `staleChildren` names first, then the parent
@@ -372,6 +376,7 @@ export class GeoIndexer {
     return res.body.hits.hits;
   }
 
+  /** @internal */
   protected async request<T = unknown>(method: string, path: string, body?: unknown, querystring: Record<string, string> = {}, ignore?: number[]): Promise<{ statusCode: number; body: T }> {
     try {
       const res = await this.client.transport.request({ method, path, querystring, ...(body !== undefined ? { body: body as Record<string, unknown> } : {}) }, ignore ? { ignore } : {});

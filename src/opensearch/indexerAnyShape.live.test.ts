@@ -15,8 +15,8 @@ import { Router } from '../core/index.ts';
 import { loadGazetteer } from '../data/places.ts';
 import { derivedFile } from '../testing/testkit.ts';
 import { checkIndexConfig } from './indexConfig.ts';
-import { createGeoIndex } from './create.ts';
-import { pipelineId } from './pipeline.ts';
+import { createGeoIndex } from './createIndex.ts';
+import { pipelineId } from './routingPipeline.ts';
 import { GeoIndexer, GeoIndexError } from './indexer.ts';
 
 const client = new Client({ node: process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200' });

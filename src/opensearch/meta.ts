@@ -11,7 +11,7 @@
  */
 import { Router, assertValidBoundaryFile, type BoundaryFile } from '../core/index.ts';
 import { intermediateFile, parseMigrationState, type MigrationState } from '../core/migrationState.ts';
-import { SAMPLE_FIELDS, type PipelineFields } from './pipeline.ts';
+import { SAMPLE_FIELDS, type PipelineFields } from './routingPipeline.ts';
 
 /** The routing formula the core models (OpenSearch 1.x–3.x, Elasticsearch 7.x–9.3), as `_meta.routing.formula` records it. */
 export const ROUTING_FORMULA = 'murmur3(routing) floorMod routing_num_shards / routingFactor';
@@ -56,7 +56,7 @@ export interface IndexMeta {
   /** A migration in progress (`geoshard migrate`): see core/migrationState.ts; absent when settled. */
   migration?: unknown;
   /**
-   * The fields the routing pipeline reads (src/opensearch/pipeline.ts PipelineFields) when they
+   * The fields the routing pipeline reads (src/opensearch/routingPipeline.ts PipelineFields) when they
    * are not the restaurant sample's: written by `geoshard reindex` for an index of another shape.
    */
   fields?: { location: string; childLocation: string | null; stamp: boolean };

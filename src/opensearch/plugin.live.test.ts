@@ -31,8 +31,8 @@ import { withHash, type BoundaryFile } from '../core/boundaries.ts';
 import { cellFromOrdinal as fromOrd, cellOrdinal, parseToken, cellToken } from '../core/cells.ts';
 import { ROOT, derivedFile } from '../testing/testkit.ts';
 import { indexMeta } from './indexSpec.ts';
-import { routingPipeline, pipelineId, type PipelineFields } from './pipeline.ts';
-import { routedRequest } from './search.ts';
+import { routingPipeline, pipelineId, type PipelineFields } from './routingPipeline.ts';
+import { routedRequest } from './routedSearch.ts';
 
 const URL_ = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';
 const client = new Client({ node: URL_ });

@@ -18,10 +18,10 @@ import { Client } from '@opensearch-project/opensearch';
 import { Router, parseBoundaryFile } from '../core/index.ts';
 import { ROOT, derivedFile } from '../testing/testkit.ts';
 import { parseIndexConfig } from './indexConfig.ts';
-import { createGeoIndex } from './create.ts';
+import { createGeoIndex } from './createIndex.ts';
 import { GeoIndexSpecError } from './indexSpec.ts';
-import { routedSearch, GeoSearchError } from './search.ts';
-import { pipelineId } from './pipeline.ts';
+import { routedSearch, GeoSearchError } from './routedSearch.ts';
+import { pipelineId } from './routingPipeline.ts';
 import { distanceKm } from '../core/earth.ts';
 
 const URL_ = process.env.OPENSEARCH_URL ?? 'http://127.0.0.1:9200';

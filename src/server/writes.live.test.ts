@@ -21,7 +21,7 @@ import { derivedFile, ensureSeeded, liveClient, startApi, type RunningApi } from
 import { sampleOf } from '../data/sample.ts';
 import { movedCandidate } from '../testing/migrationFixture.ts';
 import { withState } from '../ops/migrate/migration.ts';
-import { tryInstallPipeline } from '../ops/routing/ingestPipeline.ts';
+import { tryInstallPipeline } from '../ops/routing/pipelineInstall.ts';
 import { SampleIndexer } from '../opensearch/index.ts';
 import type { WriteAnswer } from './wire.ts';
 import { fetchIndexMeta } from '../opensearch/indexMeta.ts';

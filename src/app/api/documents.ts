@@ -1,5 +1,5 @@
 /**
- * The search box's document lookup: GET /api/documents/:id (src/server/documents.ts), its
+ * The search box's document lookup: GET /api/documents/:id (src/server/documentCopies.ts), its
  * answer read into DocumentAnswer or a sentence saying why there is none.
  */
 import type { DocumentAnswer, DocumentCopy } from '../../server/wire';

@@ -1,14 +1,14 @@
 /**
- * Live's parameters of the link (its entry `url.panel` in src/app/features.ts; shell/link.ts
+ * Live's parameters of the link (its entry `url.panel` in src/app/features.ts; shell/linkCodec.ts
  * loops over the list): `live=1`, the Live switch, and the facet filters `diet`, `allergen`,
  * `cuisine`, comma-separated values of the API's vocabulary (server/wire.ts), written in its
  * order, the order the server canonicalises to. Written with replaceState (never a history step).
  */
 import { shallow } from 'zustand/shallow';
 import { FILTER_KINDS, VOCABULARY, type FilterKind } from '../../server/wire';
-import type { PanelParams } from '../shell/link';
+import type { PanelParams } from '../shell/linkCodec';
 
-declare module '../shell/link' {
+declare module '../shell/linkCodec' {
   interface UrlShell {
     /** The Live switch. */
     live: boolean;

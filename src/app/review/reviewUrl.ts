@@ -1,13 +1,13 @@
 /**
  * The review's parameters of the link (its entry `url.panel` in src/app/features.ts;
- * shell/link.ts loops over the list): `review=local` reopens the candidate kept in this browser
- * (shell/keep.ts) and replaces `candidate=`, which reviewDriver.ts reads itself (url.ts
+ * shell/linkCodec.ts loops over the list): `review=local` reopens the candidate kept in this browser
+ * (shell/keptWork.ts) and replaces `candidate=`, which reviewDriver.ts reads itself (url.ts
  * candidateUrl). Both make a link open still.
  */
-import type { PanelParams } from '../shell/link';
-import { keptCandidateIsLocal } from '../shell/keep';
+import type { PanelParams } from '../shell/linkCodec';
+import { keptCandidateIsLocal } from '../shell/keptWork';
 
-declare module '../shell/link' {
+declare module '../shell/linkCodec' {
   interface UrlShell {
     /** `review=local`: reopen the candidate kept in this browser. */
     reviewLocal: boolean;
@@ -33,5 +33,5 @@ export const REVIEW_URL: PanelParams = {
     } else q.delete('review');
   },
   of: (s) => ({ reviewLocal: keptCandidateIsLocal(s) }),
-  // Applied at boot by shell/keep.ts startKeeping, which reopens the kept candidate.
+  // Applied at boot by shell/keptWork.ts startKeeping, which reopens the kept candidate.
 };

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { wantedCircle } from './search';
-import { formatUrlState, parseUrlSearch } from '../shell/link';
+import { formatUrlState, parseUrlSearch } from '../shell/linkCodec';
 import { parseUrlView } from '../shell/url';
 import { createAppStore } from '../shell/store';
 import { KM_PER_MILE } from '../../core/index';

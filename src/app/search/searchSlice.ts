@@ -65,7 +65,7 @@ export interface SearchSlice {
   setFanout: (on: boolean) => void;
   /** Removes the search (no centre, default radius kept). */
   clearSearch: () => void;
-  /** Applies a search read from a link (see shell/link.ts, search/searchUrl.ts) in one update. */
+  /** Applies a search read from a link (see shell/linkCodec.ts, search/searchUrl.ts) in one update. */
   applyUrlSearch: (s: { centre: SearchCentre | null; radius: Radius; noLocation: boolean; fanout: boolean }) => void;
   /** Written by search/search.ts only. */
   setCovering: (covering: SearchCovering | null) => void;

@@ -1,6 +1,6 @@
 /**
  * The radius search's parameters of the link (its entry `url.search` in src/app/features.ts;
- * shell/link.ts loops over the list): `radius` with lat/lng as its centre, `location=none`,
+ * shell/linkCodec.ts loops over the list): `radius` with lat/lng as its centre, `location=none`,
  * `fanout=1` (the fan-out map's switch is a field of this slice) and `view=`, the camera's
  * centre when it does not look at the search's. Written with the view, a history entry per
  * new centre, no-location or fan-out switch, and per new radius unless the radius changed less
@@ -8,11 +8,11 @@
  */
 import { parseRadius, formatRadius, type Radius } from '../../core/index';
 import { wrapLng, roundTo as round } from '../shell/url';
-import type { SearchParams } from '../shell/link';
+import type { SearchParams } from '../shell/linkCodec';
 import { DEFAULT_RADIUS, type SearchCentre } from './searchSlice';
 
 /** The search part of a link. */
-declare module '../shell/link' {
+declare module '../shell/linkCodec' {
   interface UrlSearch {
     /** Null when the link has no radius (or no valid lat/lng with it). */
     centre: SearchCentre | null;

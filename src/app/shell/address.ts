@@ -1,5 +1,5 @@
 /**
- * The view and the search in the address bar: keeps them written back (shell/link.ts
+ * The view and the search in the address bar: keeps them written back (shell/linkCodec.ts
  * formatUrlState), replacing the entry for view changes and pushing a new one for a search step
  * (each feature's `url.search.history`: a new centre, no-location or fan-out switch; a new
  * radius unless it changed less than HISTORY_GAP_MS before, so a slider drag is one entry), and
@@ -10,7 +10,7 @@
  */
 import { shallow } from 'zustand/shallow';
 import type { AppStore } from './types';
-import { applyLink, formatUrlState, historyKeys } from './link';
+import { applyLink, formatUrlState, historyKeys } from './linkCodec';
 
 /** Search changes closer together than this (ms) share one history entry (a slider drag is one step back). */
 const HISTORY_GAP_MS = 1000;

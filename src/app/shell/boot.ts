@@ -4,16 +4,16 @@
  * the one place drivers start, each with the one store (shell/store.ts), each kept with its stop
  * function in `running`: startAddress (shell/address.ts) keeps the view and the search in the
  * address bar; every feature's drivers (src/app/features.ts, started by shell/drivers.ts by
- * their `when`); startKeeping (shell/keep.ts) keeps the review's work in this browser; and
+ * their `when`); startKeeping (shell/keptWork.ts) keeps the review's work in this browser; and
  * startShellState (shell/shellState.ts) keeps the URL in step with the panels.
  */
 import type { AppState } from './store';
 import type { AppStore } from './types';
 import { candidateUrl } from './url';
-import { parseUrl, applyLink } from './link';
+import { parseUrl, applyLink } from './linkCodec';
 import { startAddress } from './address';
 import { startShellState } from './shellState';
-import { startKeeping } from './keep';
+import { startKeeping } from './keptWork';
 import { FEATURES } from '../features';
 import { startDrivers, type Running } from './drivers';
 import { boundariesSource, loadBoundaries, fetchText, parseCities, DataLoadError, DATA_URLS } from './loadData';
@@ -24,7 +24,7 @@ import { markLoaded } from '../globe/frame';
 export const running: Running[] = [];
 
 export async function boot(store: AppStore): Promise<void> {
-  // The link, read once by the one codec (shell/link.ts, over each feature's parameters): its
+  // The link, read once by the one codec (shell/linkCodec.ts, over each feature's parameters): its
   // view, then its search; the address bar follows the view and the search from here on.
   const url = parseUrl(location.search);
   for (const p of url.problems) console.warn(`geoshard: ${p}`);
@@ -35,7 +35,7 @@ export async function boot(store: AppStore): Promise<void> {
   // covering, the fan-out map, the globe's paints at once; the review after the first frame;
   // Live's runner and the Nodes and Migration polls while their tab is open.
   running.push(...startDrivers(store, FEATURES));
-  // Work that survives (shell/keep.ts), then the panel state and the link's notice (shell/shellState.ts).
+  // Work that survives (shell/keptWork.ts), then the panel state and the link's notice (shell/shellState.ts).
   let urlCandidate: string | null = null;
   try {
     urlCandidate = candidateUrl(location.search);

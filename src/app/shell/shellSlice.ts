@@ -1,7 +1,7 @@
 /**
  * The shell's own state: the side panel's open tab, the tour step shown, the
  * notice about a link's ignored parameters, and which strips are collapsed.
- * The tab and the tour step travel in the URL (shell/link.ts, tour/tourUrl.ts; written by
+ * The tab and the tour step travel in the URL (shell/linkCodec.ts, tour/tourUrl.ts; written by
  * shell/shellState.ts); the strips are a preference of this browser.
  */
 import type { SliceCreator } from './types';

@@ -1,7 +1,7 @@
 /**
  * The panel state in the address bar: applies the tab, the Live switch, the
  * facet filters and the tour step of the link the page opened with (and of
- * back/forward), keeps them written back (shell/link.ts formatUrlShell, which
+ * back/forward), keeps them written back (shell/linkCodec.ts formatUrlShell, which
  * loops over each feature's panel parameters), shows
  * the link's ignored parameters and rewrites the address bar to what the
  * page shows. Also: no spin while a candidate is under review.
@@ -11,7 +11,7 @@
  */
 import { shallow } from 'zustand/shallow';
 import type { AppStore } from './types';
-import { applyShell, formatUrlShell, formatUrlState, isPanelStep, parseUrlShell, shellKey, shellOf, type ParsedUrl } from './link';
+import { applyShell, formatUrlShell, formatUrlState, isPanelStep, parseUrlShell, shellKey, shellOf, type ParsedUrl } from './linkCodec';
 
 /**
  * startShellState applies the parsed link's panel state, reports its problems

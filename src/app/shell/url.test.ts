@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { DEFAULT_VIEW, LAYERS, TABS, formatUrlView, parseUrlView, radiusLabel, wrapLng } from './url';
-import { DEFAULT_SHELL, formatUrl, formatUrlSearch, formatUrlShell, parseUrl, parseUrlSearch, parseUrlShell } from './link';
+import { DEFAULT_SHELL, formatUrl, formatUrlSearch, formatUrlShell, parseUrl, parseUrlSearch, parseUrlShell } from './linkCodec';
 import { VOCABULARY } from '../../server/wire';
 import { TOUR_STEPS } from '../tour/steps';
 import { KM_PER_MILE } from '../../core/index';

@@ -1,7 +1,7 @@
 /**
  * The host's part of the URL codec: the view's parameters (lat, lng, zoom, level, layers,
  * flatten), the side panel's tabs, `debug=` and the link helpers (server paths, the candidate
- * URL). The whole link is read and written by shell/link.ts, which loops over the feature list
+ * URL). The whole link is read and written by shell/linkCodec.ts, which loops over the feature list
  * (src/app/features.ts): each feature declares its own parameters there. This file imports no
  * feature, so the rendering kit and every slice can import it.
  *
@@ -51,7 +51,7 @@ export const DEFAULT_VIEW: Readonly<UrlView> = Object.freeze({
 /**
  * parseUrlView reads a query string (with or without `?`); returns the view and a message per
  * ignored parameter. The view does not spin when the query has one of `still` (the host's
- * parameters by default; parseUrl in shell/link.ts passes every feature's too).
+ * parameters by default; parseUrl in shell/linkCodec.ts passes every feature's too).
  */
 export function parseUrlView(search: string, defaults: UrlView = DEFAULT_VIEW, still: readonly string[] = HOST_STILL_PARAMS): { view: UrlView; problems: string[] } {
   const q = new URLSearchParams(search);
@@ -118,7 +118,7 @@ export function formatUrlView(view: UrlView, base = ''): string {
 /** The query keys the host reads and writes itself (the features declare theirs in src/app/features.ts). */
 export const HOST_KEYS: readonly string[] = ['lat', 'lng', 'zoom', 'level', 'layers', 'flatten', 'tab', 'debug', 'boundaries'];
 
-/** The host's parameters that make a link name a place: such a link opens still (the features add theirs: shell/link.ts). */
+/** The host's parameters that make a link name a place: such a link opens still (the features add theirs: shell/linkCodec.ts). */
 export const HOST_STILL_PARAMS: readonly string[] = ['lat', 'lng', 'view'];
 
 /** namesAPlace tells whether a query has one of the `still` parameters (then the globe opens still). */

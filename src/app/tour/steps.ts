@@ -5,7 +5,7 @@
  * to that step (a presenter can jump back, a test can open any step).
  *
  * Plain data: no DOM, no store. The tour (tour/Tour.tsx) shows the words and
- * applies `query` through the one URL codec (shell/link.ts).
+ * applies `query` through the one URL codec (shell/linkCodec.ts).
  */
 
 /** One step of the tour. */

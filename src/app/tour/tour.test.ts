@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { TOUR_STEPS } from './steps';
 import { stepUrl, stepText } from './tour';
-import { parseUrl } from '../shell/link';
+import { parseUrl } from '../shell/linkCodec';
 import { Router, parseRadius } from '../../core/index';
 import { readFileSync } from 'node:fs';
 

@@ -1,5 +1,5 @@
 /**
- * The tour's moves: going to a step applies its link (shell/link.ts) the way
+ * The tour's moves: going to a step applies its link (shell/linkCodec.ts) the way
  * back/forward does, so a step shown by the tour and the same step opened by
  * link are one state.
  */

@@ -1,13 +1,13 @@
 /**
- * The tour's parameter of the link (its entry `url.panel` in src/app/features.ts; shell/link.ts
+ * The tour's parameter of the link (its entry `url.panel` in src/app/features.ts; shell/linkCodec.ts
  * loops over the list): `tour=N`, step N of the guided tour (1 = the first). Tour steps are
  * history steps (tour.ts pushes them): while a tour is on, or when an entry is a tour step,
  * back/forward applies the entry's whole panel state. A tour link opens still.
  */
-import type { PanelParams } from '../shell/link';
+import type { PanelParams } from '../shell/linkCodec';
 import { TOUR_STEPS } from './steps';
 
-declare module '../shell/link' {
+declare module '../shell/linkCodec' {
   interface UrlShell {
     /** The tour step shown (1-based), or null when the tour is not on. */
     tour: number | null;

@@ -5,7 +5,7 @@ import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError, INDEX_CONFIG_OPTI
 import type { Command, Io } from '../command.ts';
 import { planText } from './plan.ts';
 import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/client.ts';
-import { tryInstallPipeline } from '../../ops/routing/ingestPipeline.ts';
+import { tryInstallPipeline } from '../../ops/routing/pipelineInstall.ts';
 import { aliasTargets } from '../../ops/reindex/reindex.ts';
 import { runMigration, withState, PAUSE_POINTS, type PausePoint } from '../../ops/migrate/migration.ts';
 import { checkPrivileges, migrateProbes, PrivilegeError } from '../../cluster/privilegeChecks.ts';

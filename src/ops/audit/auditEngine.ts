@@ -25,7 +25,7 @@
  *               owner, no or empty restaurant_id, a join parent other than it;
  *   document    (a flat index) no location, a straddling one, not an owner.
  */
-import { routingTable } from '../../opensearch/pipeline.ts';
+import { routingTable } from '../../opensearch/routingPipeline.ts';
 import { PAINLESS_S2 } from '../../opensearch/painless.ts';
 import type { Router } from '../../core/index.ts';
 

@@ -46,7 +46,7 @@ import type { MoveState, PendingFix } from '../../core/migrationState.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { SpillJoin } from '../compare/spill.ts';
 import { cellRangeFilter } from '../../opensearch/rangeFilter.ts';
-import type { PipelineFields } from '../../opensearch/pipeline.ts';
+import type { PipelineFields } from '../../opensearch/routingPipeline.ts';
 
 /** A range of a move: [start, end) level-10 tokens (end null: the end of the curve). */
 export type RangeOf = Pick<MoveState, 'start' | 'end'>;

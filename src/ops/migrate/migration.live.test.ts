@@ -34,7 +34,7 @@ import { verifyRouting } from '../routing/verifyRouting.ts';
 import { movedCandidate } from '../../testing/migrationFixture.ts';
 import { writeBlocked } from './cutover.ts';
 import { auditIndex } from '../audit/audit.ts';
-import { installPipeline, readPipeline } from '../routing/ingestPipeline.ts';
+import { installPipeline, readPipeline } from '../routing/pipelineInstall.ts';
 import { WriteLoad, type WritePath } from '../../testing/writeLoad.ts';
 import type { Restaurant } from '../../data/generator.ts';
 import { main } from '../../cli/main.ts';

@@ -40,8 +40,8 @@ import {
   type Checkpoint,
   type RangeShape,
 } from './cutover.ts';
-import { tryInstallPipeline } from '../routing/ingestPipeline.ts';
-import { routingPipeline } from '../../opensearch/pipeline.ts';
+import { tryInstallPipeline } from '../routing/pipelineInstall.ts';
+import { routingPipeline } from '../../opensearch/routingPipeline.ts';
 
 import { fieldsOfMeta, MigrationError } from '../../opensearch/meta.ts';
 import { bulkBody, bulkErrors, type BulkResponse } from '../../opensearch/bulk.ts';

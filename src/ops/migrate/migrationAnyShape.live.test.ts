@@ -33,7 +33,7 @@ import { withState } from './migration.ts';
 import { withCutover } from '../../core/migrationState.ts';
 import { movedCandidateOf } from '../../testing/migrationFixture.ts';
 import { GeoIndexer } from '../../opensearch/indexer.ts';
-import { routedSearch, GeoSearchError } from '../../opensearch/search.ts';
+import { routedSearch, GeoSearchError } from '../../opensearch/routedSearch.ts';
 import { checkIndexConfig } from '../../opensearch/indexConfig.ts';
 import { main } from '../../cli/main.ts';
 import { readMigration } from '../../opensearch/indexMeta.ts';

@@ -7,7 +7,7 @@
  * no longer halves what the pass before it found. Node only.
  */
 import { catchUpPass, describeDiff, idsOf } from '../compare/docDiff.ts';
-import type { ReindexRun } from './context.ts';
+import type { ReindexRun } from './reindexRun.ts';
 import { fmt } from './state.ts';
 
 /** catchUp runs the catch-up passes and moves the state to switching. */

@@ -10,8 +10,8 @@
 import type { Router } from '../../core/index.ts';
 import { cellOf, pointOf } from '../../opensearch/documents.ts';
 import { NdjsonBytes } from '../../opensearch/bulk.ts';
-import type { PipelineFields } from '../../opensearch/pipeline.ts';
-import type { ReindexRun } from './context.ts';
+import type { PipelineFields } from '../../opensearch/routingPipeline.ts';
+import type { ReindexRun } from './reindexRun.ts';
 import { progressMeter } from './progress.ts';
 import { shardPages } from '../compare/shardReader.ts';
 import { fmt, ReindexError, type Shape } from './state.ts';
@@ -101,7 +101,7 @@ function copyPoint(v: unknown): { lat: number; lng: number } | null {
 
 /**
  * routeCopy routes one document of the copy in the client, by the rule DEST's
- * routing pipeline runs (src/opensearch/pipeline.ts ROUTING_SCRIPT), so the
+ * routing pipeline runs (src/opensearch/routingPipeline.ts ROUTING_SCRIPT), so the
  * copy can skip the pipeline (`pipeline: '_none'`) and DEST holds what the
  * pipeline would have made: the point at `fields.location`, else (a join
  * child) at `fields.childLocation`, the copy of its parent's; the routing is

@@ -22,8 +22,8 @@
  * Node only.
  */
 import type { OpenSearchClient } from '../../cluster/client.ts';
-import { pipelineId } from '../../opensearch/pipeline.ts';
-import type { ReindexRun } from './context.ts';
+import { pipelineId } from '../../opensearch/routingPipeline.ts';
+import type { ReindexRun } from './reindexRun.ts';
 import { fmt, ReindexError, type CopyTask } from './state.ts';
 import { LOAD_SETTINGS, RESTORED_SETTINGS } from '../../opensearch/bulk.ts';
 

@@ -6,7 +6,7 @@
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { setWriteBlock } from '../migrate/cutover.ts';
 import { compareSides, describeDiff, fixDiff, idsOf, isClean } from '../compare/docDiff.ts';
-import { sourceInfo } from './create.ts';
+import { sourceInfo } from './createDest.ts';
 import { indexSide } from './indexSide.ts';
 import { shardCount } from '../compare/shardReader.ts';
 import { aliasTargets, now, readReindex, ReindexError } from './state.ts';

@@ -50,8 +50,8 @@
 import { Router } from '../../core/index.ts';
 import { OpenSearchError } from '../../cluster/client.ts';
 import { MigrationError } from '../../opensearch/meta.ts';
-import type { ReindexOptions, ReindexResult, ReindexRun } from './context.ts';
-import { createDest, fieldsOf, sourceInfo } from './create.ts';
+import type { ReindexOptions, ReindexResult, ReindexRun } from './reindexRun.ts';
+import { createDest, fieldsOf, sourceInfo } from './createDest.ts';
 import { copyByClient } from './copyClient.ts';
 import { copyByEngine } from './copyEngine.ts';
 import { verifyPhase } from './verify.ts';
@@ -64,8 +64,8 @@ import { writeMeta } from '../../cluster/indexMeta.ts';
 import type { IndexMeta } from '../../opensearch/meta.ts';
 
 export * from './state.ts';
-export type { ReindexOptions, ReindexResult } from './context.ts';
-export { fieldsOf, typeAt } from './create.ts';
+export type { ReindexOptions, ReindexResult } from './reindexRun.ts';
+export { fieldsOf, typeAt } from './createDest.ts';
 export { routeCopy } from './copyClient.ts';
 export { verifyIndexes, tallyVerify, type ShardVerify } from './verify.ts';
 export { indexSide } from './indexSide.ts';

@@ -12,7 +12,7 @@ import { describe, it, expect } from 'vitest';
 import { Router, cellAt, type BoundaryFile } from '../../core/index.ts';
 import { cellVertices } from '../../core/cells.ts';
 import { mulberry32 } from '../../core/testutil.ts';
-import { routingPipeline, SAMPLE_FIELDS, type PipelineFields } from '../../opensearch/pipeline.ts';
+import { routingPipeline, SAMPLE_FIELDS, type PipelineFields } from '../../opensearch/routingPipeline.ts';
 import { bundledFile, liveClient } from '../../testing/testkit.ts';
 import { routeCopy } from './reindex.ts';
 

@@ -8,7 +8,7 @@
  */
 import { compareSides, describeDiff, fixDiff, idsOf, isClean } from '../compare/docDiff.ts';
 import { setWriteBlock } from '../migrate/cutover.ts';
-import type { ReindexRun } from './context.ts';
+import type { ReindexRun } from './reindexRun.ts';
 import { seqNos } from '../compare/shardReader.ts';
 import { aliasTargets, now, ReindexError } from './state.ts';
 

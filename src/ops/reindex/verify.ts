@@ -10,11 +10,11 @@
 import type { Router } from '../../core/index.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { fieldAt, pointOf } from '../../opensearch/documents.ts';
-import type { PipelineFields } from '../../opensearch/pipeline.ts';
+import type { PipelineFields } from '../../opensearch/routingPipeline.ts';
 import { describeDiff, fixDiff, spillHash, idsOf, isClean, type RangeDiff } from '../compare/docDiff.ts';
 import { SpillJoin } from '../compare/spill.ts';
-import type { ReindexRun } from './context.ts';
-import type { SourceInfo } from './create.ts';
+import type { ReindexRun } from './reindexRun.ts';
+import type { SourceInfo } from './createDest.ts';
 import { progressMeter } from './progress.ts';
 import { eachShard, PAGE, seqNos, shardPages } from '../compare/shardReader.ts';
 import { fmt, now, type SeqCheckpoint } from './state.ts';

@@ -10,7 +10,7 @@ import { Router } from '../../core/index.ts';
 import { derivedFile, liveClient } from '../../testing/testkit.ts';
 import { seedIndex } from './seeder.ts';
 import { predictCounts, sampleOf } from '../../data/sample.ts';
-import { pipelineId } from '../../opensearch/pipeline.ts';
+import { pipelineId } from '../../opensearch/routingPipeline.ts';
 
 const client = liveClient();
 const INDEX = 'gs-bulk-seed-live';

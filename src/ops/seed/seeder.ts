@@ -17,8 +17,8 @@ import { writeMeta } from '../../cluster/indexMeta.ts';
 import { sampleBulkDocs, sampleOf } from '../../data/sample.ts';
 import type { Restaurant } from '../../data/generator.ts';
 import { GeoIndexer, GeoIndexError } from '../../opensearch/indexer.ts';
-import { tryInstallPipeline } from '../routing/ingestPipeline.ts';
-import type { PipelineIdentity } from '../routing/ingestPipeline.ts';
+import { tryInstallPipeline } from '../routing/pipelineInstall.ts';
+import type { PipelineIdentity } from '../routing/pipelineInstall.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 import { fingerprintOf } from '../../opensearch/fingerprint.ts';
 import { DOC_SHAPE, docShapeOf, indexBody } from '../../opensearch/sampleIndex.ts';
@@ -44,7 +44,7 @@ export interface SeedOptions {
   onProgress?: (done: number, total: number) => void;
   /** Called with one-line notes (index created, recreated, ...). */
   onNote?: (line: string) => void;
-  /** Install the routing ingest pipeline after the load (default true; see src/ops/routing/ingestPipeline.ts). */
+  /** Install the routing ingest pipeline after the load (default true; see src/ops/routing/pipelineInstall.ts). */
   pipeline?: boolean;
 }
 

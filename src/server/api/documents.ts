@@ -2,7 +2,7 @@
  * GET /api/documents/:id: where a document is, against where the boundary file puts it
  * (documents.ts documentAnswer), after the guards every endpoint passes (guards.ts admit). 404 when no shard holds the id.
  */
-import { documentAnswer } from '../documents.ts';
+import { documentAnswer } from '../documentCopies.ts';
 import { parseWriteId } from '../wire.ts';
 import type { ApiContext } from './context.ts';
 import { errorResult, invalid, safeDecode, type ApiResult } from './http.ts';

@@ -16,7 +16,7 @@ import { driftState, type DriftState } from '../driftGuard.ts';
 import { checkRouting, type RoutingCheck } from '../../ops/routing/routingCheck.ts';
 import { RouterCache, routingKeyOf } from '../../opensearch/meta.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
-import { PipelineGuard, type InstalledPipeline, type PipelineStatus } from '../../ops/routing/ingestPipeline.ts';
+import { PipelineGuard, type InstalledPipeline, type PipelineStatus } from '../../ops/routing/pipelineInstall.ts';
 import { errorResult, type ApiResult } from './http.ts';
 import type { Loaded } from './load.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';

@@ -7,7 +7,7 @@
 import { MAX_RADIUS_KM, type BoundaryFile } from '../../core/index.ts';
 import type { MigrationState } from '../../core/migrationState.ts';
 import { migrationOfMeta } from '../../opensearch/meta.ts';
-import { readPipeline, pipelineStatusOf } from '../../ops/routing/ingestPipeline.ts';
+import { readPipeline, pipelineStatusOf } from '../../ops/routing/pipelineInstall.ts';
 import { readLayout, withLeftNodes } from '../placement.ts';
 import { publicName, redactPath } from '../projectFiles.ts';
 import { MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, type StatusAnswer, type MigrationStatus } from '../wire.ts';

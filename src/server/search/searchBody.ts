@@ -6,12 +6,12 @@
  * index of another config (buildDocSearchBody: any document in the circle by the config's
  * location, `q` on its name field, counts per facet field). The circle is the package's
  * geoDistanceFilter and, during a migration, the other owner's copy of a moving range is left out
- * by the package's exclusionFilters (src/opensearch/search.ts, rangeFilter.ts).
+ * by the package's exclusionFilters (src/opensearch/routedSearch.ts, rangeFilter.ts).
  */
 import type { ReadExclusion } from '../../core/index.ts';
 import { exclusionFilters } from '../../opensearch/rangeFilter.ts';
-import { geoDistanceFilter } from '../../opensearch/search.ts';
-import { SAMPLE_FIELDS } from '../../opensearch/pipeline.ts';
+import { geoDistanceFilter } from '../../opensearch/routedSearch.ts';
+import { SAMPLE_FIELDS } from '../../opensearch/routingPipeline.ts';
 import { SAMPLE_CONFIG, type IndexConfig } from '../../opensearch/indexConfig.ts';
 import type { SearchParams } from '../wire.ts';
 import { FACETS, DOC_FACET_SIZE, DOC_FACET_SHARD_SIZE } from './facets.ts';

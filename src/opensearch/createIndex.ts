@@ -14,7 +14,7 @@ import type { BoundaryFile } from '../core/index.ts';
 import type { IndexConfig } from './indexConfig.ts';
 import type { IndexMeta } from './meta.ts';
 import { geoIndexBody, pipelineFieldsOf, GeoIndexSpecError, type GeoIndexOptions } from './indexSpec.ts';
-import { pipelineId, routingPipeline, type IngestPipeline } from './pipeline.ts';
+import { pipelineId, routingPipeline, type IngestPipeline } from './routingPipeline.ts';
 import { fingerprintOf, misroutesOf } from './fingerprint.ts';
 import type { TransportClient } from './transport.ts';
 

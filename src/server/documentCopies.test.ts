@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { Router } from '../core/index.ts';
 import { fileWithCuts } from '../core/testutil.ts';
-import { documentAnswer, locationFields } from './documents.ts';
+import { documentAnswer, locationFields } from './documentCopies.ts';
 import { SAMPLE_CONFIG } from '../opensearch/indexConfig.ts';
 import type { OpenSearchClient } from '../cluster/client.ts';
 

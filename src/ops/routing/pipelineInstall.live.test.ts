@@ -15,11 +15,11 @@ import { startState, advance, type MigrationState } from '../../core/migrationSt
 import { mulberry32 } from '../../core/prng.ts';
 import { s2 } from 's2js';
 import { derivedFile, liveClient } from '../../testing/testkit.ts';
-import { installPipeline, readPipeline, uninstallPipeline, pipelineStatusOf } from './ingestPipeline.ts';
+import { installPipeline, readPipeline, uninstallPipeline, pipelineStatusOf } from './pipelineInstall.ts';
 import { LiveApi } from '../../server/api.ts';
 import { withState } from '../migrate/migration.ts';
 import { indexMeta } from '../../opensearch/indexSpec.ts';
-import { pipelineId, expectedIdentity } from '../../opensearch/pipeline.ts';
+import { pipelineId, expectedIdentity } from '../../opensearch/routingPipeline.ts';
 import { seedIndex } from '../seed/seeder.ts';
 import { main } from '../../cli/main.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';

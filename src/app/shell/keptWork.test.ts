@@ -4,7 +4,7 @@ import { createAppStore } from './store';
 /** A store of the test's own, made afresh before each test. */
 let appStore = createAppStore();
 const resetAppStore = () => void (appStore = createAppStore());
-import { readKept, restoreKept, hasUnsavedEdits, KEEP_KEY, type KeptCandidate } from './keep';
+import { readKept, restoreKept, hasUnsavedEdits, KEEP_KEY, type KeptCandidate } from './keptWork';
 import { fileWithCuts } from '../../core/testutil';
 import { formatBoundaryFile } from '../../core/index';
 

@@ -6,8 +6,8 @@
 import type { BoundaryFile, Router } from '../../core/index.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import type { DocSide } from '../compare/docDiff.ts';
-import type { PipelineFields } from '../../opensearch/pipeline.ts';
-import type { SourceInfo } from './create.ts';
+import type { PipelineFields } from '../../opensearch/routingPipeline.ts';
+import type { SourceInfo } from './createDest.ts';
 import type { CopyMode, ReindexPausePoint, ReindexState } from './state.ts';
 
 /** Options of runReindex. */

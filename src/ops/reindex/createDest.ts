@@ -8,8 +8,8 @@
 import type { BoundaryFile } from '../../core/index.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { GeoIndexSpecError, indexMeta, indexSettings } from '../../opensearch/indexSpec.ts';
-import { routingPipeline, type PipelineFields } from '../../opensearch/pipeline.ts';
-import { createRoutedIndex } from '../../opensearch/create.ts';
+import { routingPipeline, type PipelineFields } from '../../opensearch/routingPipeline.ts';
+import { createRoutedIndex } from '../../opensearch/createIndex.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 import { ReindexError, type ReindexState, type Shape } from './state.ts';
 import type { IndexMeta } from '../../opensearch/meta.ts';

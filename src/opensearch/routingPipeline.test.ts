@@ -4,9 +4,9 @@ import { cellFromOrdinal, cellOrdinal, cellToken, parseBoundaryFile, parseToken,
 import { advance, intermediateFile, startState, type MigrationState } from '../core/migrationState.ts';
 import { sha256 } from '../core/sha256.ts';
 import { fileWithCuts } from '../core/testutil.ts';
-import { routingPipeline, routingTable, tableDigest, expectedIdentity, identityOf, comparePipeline, pipelineId, ROUTING_SCRIPT, SCRIPT_TAG } from './pipeline.ts';
+import { routingPipeline, routingTable, tableDigest, expectedIdentity, identityOf, comparePipeline, pipelineId, ROUTING_SCRIPT, SCRIPT_TAG } from './routingPipeline.ts';
 import { Router } from '../core/index.ts';
-import { pipelineStatusOf, type InstalledPipeline } from '../ops/routing/ingestPipeline.ts';
+import { pipelineStatusOf, type InstalledPipeline } from '../ops/routing/pipelineInstall.ts';
 import { indexMeta } from './indexSpec.ts';
 import { withState } from '../ops/migrate/migration.ts';
 
