@@ -18,9 +18,9 @@ import os from 'node:os';
 import { readIndexCells } from '../src/ops/cells/cellsReader.ts';
 import { liveClient } from '../src/testing/testkit.ts';
 import { CellCounter } from '../src/core/index.ts';
-import { pointOf } from '../src/opensearch/documents.ts';
 import { SAMPLE_CONFIG, withOverrides } from '../src/opensearch/indexConfig.ts';
 import type { OpenSearchClient } from '../src/cluster/client.ts';
+import { pointOf } from '../src/opensearch/documentFields.ts';
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {

@@ -24,12 +24,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
-import { Router, formatBoundaryFile, splitShard, type BoundaryFile } from '../src/core/index.ts';
+import { Router, formatBoundaryFile, type BoundaryFile } from '../src/core/index.ts';
 import { mulberry32 } from '../src/core/testutil.ts';
 import { loadCells, DEFAULT_CELLS } from '../src/cli/io.ts';
 import { sampleOf } from '../src/data/sample.ts';
 import { ROOT, derivedFile, ensureSeeded, liveClient } from '../src/testing/testkit.ts';
 import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
+import { splitShard } from '../src/core/edit.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: number) => {

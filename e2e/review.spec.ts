@@ -10,23 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import {
-  Router,
-  parseCellsCsv,
-  diffBoundaries,
-  splitShard,
-  withHash,
-  formatBoundaryFile,
-  validateBoundaryFile,
-  cellCenter,
-  cellFromOrdinal,
-  cellOrdinal,
-  parseToken,
-  KM_PER_MILE,
-  type BoundaryFile,
-} from '../src/core/index.ts';
+import { Router, parseCellsCsv, diffBoundaries, withHash, formatBoundaryFile, validateBoundaryFile, cellCenter, cellFromOrdinal, cellOrdinal, parseToken, KM_PER_MILE, type BoundaryFile } from '../src/core/index.ts';
 import { tokenOfOrdinal } from '../src/core/cells.ts';
 import { openExplorer } from './explorer.ts';
+import { splitShard } from '../src/core/edit.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CURRENT_PATH = join(ROOT, 'data/boundaries.json');

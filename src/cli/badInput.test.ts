@@ -16,7 +16,8 @@ import { createServer, type Server } from 'node:net';
 import { main, COMMAND_LOADERS } from './main.ts';
 import { ROOT, MAX_BOUNDARY_FILE_BYTES, writeBoundaryFile, CliError } from './io.ts';
 import { fileWithCuts } from '../core/testutil.ts';
-import { formatBoundaryFile, computeHash, cellOrdinal, parseToken, type BoundaryFile } from '../core/index.ts';
+import { formatBoundaryFile, cellOrdinal, parseToken, type BoundaryFile } from '../core/index.ts';
+import { computeHash } from '../core/boundaries.ts';
 
 async function run(...argv: string[]) {
   let out = '';

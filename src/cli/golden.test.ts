@@ -8,7 +8,8 @@ import type { GoldenEntry as Entry } from './commands/golden.ts';
 import { fileWithCuts } from '../core/testutil.ts';
 import type { City } from '../core/place.ts';
 import { regionCovererCells } from '../core/reference/regionCoverer.ts';
-import { Router, computeHash, formatBoundaryFile, cellOrdinal, parseToken, KM_PER_MILE } from '../core/index.ts';
+import { Router, formatBoundaryFile, cellOrdinal, parseToken, KM_PER_MILE } from '../core/index.ts';
+import { computeHash } from '../core/boundaries.ts';
 
 async function run(...argv: string[]) {
   let out = '';

@@ -2,9 +2,10 @@
 import { closeSync, fchmodSync, fchownSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseBoundaryFile, parseCellsCsv, checkBoundaryFile, formatBoundaryFile, Router, BoundaryFileError, MAX_BOUNDARY_FILE_BYTES, type BoundaryFile, type CellWeight } from '../core/index.ts';
+import { parseBoundaryFile, parseCellsCsv, formatBoundaryFile, Router, BoundaryFileError, MAX_BOUNDARY_FILE_BYTES, type BoundaryFile, type CellWeight } from '../core/index.ts';
 import { MAX_LISTED_PROBLEMS } from '../core/boundaries.ts';
 import { SAMPLE_CONFIG, parseIndexConfig, withOverrides, IndexConfigError, type IndexConfig, type IndexConfigOverrides } from '../opensearch/indexConfig.ts';
+import { checkBoundaryFile } from '../core/boundaries.ts';
 
 /** The core's limits on boundary files, which the CLI checks before reading one. */
 export { MAX_BOUNDARY_FILE_BYTES, MAX_LISTED_PROBLEMS };

@@ -20,10 +20,10 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { CellCounter } from '../core/index.ts';
-import { fieldAt, pointOf } from '../opensearch/documents.ts';
 import { decimal } from './args.ts';
 import { splitCsvLine } from './commands/goldenCsv.ts';
 import { CliError } from './io.ts';
+import { fieldAt, pointOf } from '../opensearch/documentFields.ts';
 
 /** How to find the point (and the weight) in each line. */
 export interface PointsFileOptions {

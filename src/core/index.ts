@@ -16,7 +16,7 @@
  */
 
 // Cells: point → level-10 cell id (bigint), tokens, curve ordinals in [0, CELL_COUNT).
-export { LEVEL, CELL_COUNT, assertLatLng, cellAt, tokenAt, cellToken, parseToken, isLevel10Token, cellOrdinal, cellFromOrdinal, ordinalAt, cellCenter } from './cells.ts';
+export { LEVEL, CELL_COUNT, assertLatLng, cellAt, tokenAt, cellToken, parseToken, cellOrdinal, cellFromOrdinal, ordinalAt, cellCenter } from './cells.ts';
 export type { CellId, LatLng } from './cells.ts';
 
 // A search circle's units and limits.
@@ -29,9 +29,9 @@ export { MAX_SHARDS, routingHash, defaultRoutingNumShards, shardForRouting } fro
 export { pickShardNames } from './names.ts';
 
 // The boundary file: types, parsing, validation (every problem, naming field and value), canonical hash.
-export { BOUNDARY_FORMAT, MAX_BOUNDARY_FILE_BYTES, validateBoundaryFile, checkBoundaryFile, assertValidBoundaryFile, BoundaryFileError, formatBoundaryFile, computeHash, withHash } from './boundaries.ts';
+export { BOUNDARY_FORMAT, MAX_BOUNDARY_FILE_BYTES, validateBoundaryFile, assertValidBoundaryFile, BoundaryFileError, formatBoundaryFile, withHash } from './boundaries.ts';
 export { parseBoundaryFile } from './boundaryText.ts';
-export type { BoundaryFile, ShardEntry, ValidationError, BoundaryFileCheck } from './boundaries.ts';
+export type { BoundaryFile, ShardEntry, ValidationError } from './boundaries.ts';
 
 // Routing: point → shard (ShardTable, the lookups alone); circle → cells → shards → routing string (Router).
 export { ShardTable } from './shardTable.ts';
@@ -42,16 +42,14 @@ export type { ShardCells, CircleRoute } from './router.ts';
 // Balancing: cells files, the split of the curve into shards, and the boundary file built from it.
 export { balance } from './balance.ts';
 export type { BalanceOptions, BalanceReport, BalanceRow, Split } from './balance.ts';
-export { CELLS_HEADER, DOCS_CELLS_HEADER, parseCellsCsv, docsCellsCsv, cellWeights, buildBoundaryFile, type CellsCsvOptions, type DocsCellRow } from './build.ts';
+export { CELLS_HEADER, DOCS_CELLS_HEADER, parseCellsCsv, cellWeights, type CellsCsvOptions, type DocsCellRow } from './build.ts';
 export { CellCounter } from './cellCounts.ts';
-export type { CellWeight, BuildOptions } from './build.ts';
-export { splitShard, mergeShards } from './edit.ts';
-export type { EditOptions, EditResult, SplitResult, MergeResult } from './edit.ts';
+export type { CellWeight } from './build.ts';
 
 // A boundary change: what moves, the migration plan, and the file's `migration` field (the routing phases).
 export { diffBoundaries, evenness } from './diff.ts';
 export type { BoundaryDiff, BoundaryMove, DiffFileSummary, ShardSide, ShardWeight, ShardMatch, Evenness } from './diff.ts';
-export { plan, stepFile } from './plan.ts';
+export { plan } from './plan.ts';
 export type { MigrationPlan, PlanMove, PlanAction, PlanStep, PlanOptions } from './plan.ts';
 export { MIGRATION_PHASES, phaseRouting } from './migration.ts';
 export type { Migration, MigrationMove, MigrationPhase, PhaseRouting, ResolvedMove } from './migration.ts';

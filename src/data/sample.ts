@@ -12,8 +12,8 @@
 import type { Router } from '../core/index.ts';
 import { generateDataset, sampleRestaurants, dishesOf, type Dataset, type Restaurant, type Dish } from './generator.ts';
 import { loadUsPlaces } from './places.ts';
-import { restaurantSource, dishSource, type RestaurantFields, type DishFields } from '../opensearch/documents.ts';
 import type { BulkDoc } from '../opensearch/indexer.ts';
+import { restaurantSource, dishSource, type RestaurantFields, type DishFields } from '../opensearch/sampleDocuments.ts';
 
 /** Default sample size of `geoshard seed`: restaurants. */
 export const DEFAULT_SAMPLE_RESTAURANTS = 20_000;

@@ -7,10 +7,11 @@
  * one result per document. Node only (Buffer).
  */
 import type { Client } from '@opensearch-project/opensearch';
-import { kindOf, withShard, type Source } from './documents.ts';
 import { NdjsonBytes } from './bulk.ts';
 import { statusOfError } from './transport.ts';
 import { GeoIndexError, type RetryPolicy, type RoutingState, type WriteItem, type DocResult } from './indexerTypes.ts';
+import { kindOf, withShard } from './sampleDocuments.ts';
+import { type Source } from './documentFields.ts';
 
 /** One document to send: routed by its point under the current state, or to explicit routings (deletes of found copies). */
 export interface Entry {

@@ -1,5 +1,4 @@
-
-export { indexBody, indexMappings, DOC_SHAPE, docShapeOf, JOIN_FIELD, PARENT, CHILD } from './sampleIndex.ts';/**
+/**
  * geoshard/opensearch: writing to a geoshard index with the official
  * OpenSearch client (@opensearch-project/opensearch, a peer dependency).
  *
@@ -38,39 +37,23 @@ export {
   type Located,
 } from './indexer.ts';
 export { SampleIndexer } from './sampleIndexer.ts';
-export {
-  cellOf,
-  restaurantSource,
-  restaurantCopy,
-  dishSource,
-  withRestaurant,
-  withShard,
-  kindOf,
-  restaurantOfSource,
-  pointOf,
-  type RestaurantFields,
-  type DishFields,
-  type Source,
-} from './documents.ts';
-export { indexMeta, indexSettings, geoIndexBody, pipelineFieldsOf, GeoIndexSpecError, type GeoIndexOptions } from './indexSpec.ts';
+export { pointOf, type Source } from './documentFields.ts';
+export { restaurantSource, dishSource, type RestaurantFields, type DishFields } from './sampleDocuments.ts';
+export { indexBody, DOC_SHAPE, docShapeOf, JOIN_FIELD, PARENT, CHILD } from './sampleIndex.ts';
+export { indexMeta, geoIndexBody, pipelineFieldsOf, GeoIndexSpecError, type GeoIndexOptions } from './indexSpec.ts';
 export { createGeoIndex, type CreatedGeoIndex } from './createIndex.ts';
-export { routingPipeline, pipelineId, routingTable, PIPELINE_ID_PREFIX, SAMPLE_FIELDS, type IngestPipeline, type PipelineFields, type PipelineIdentity, type PipelineParams, type RoutingTable } from './routingPipeline.ts';
+export { routingPipeline, pipelineId, type IngestPipeline, type PipelineFields, type PipelineParams, type PipelineIdentity, type RoutingTable } from './routingPipeline.ts';
 export { routedSearch, routedRequest, geoDistanceFilter, GeoSearchError, type Circle, type RoutedRequest, type GeoSearchErrorCode } from './routedSearch.ts';
 export { fetchIndexMeta } from './indexMeta.ts';
 export type { TransportClient, TransportRequest, TransportOptions } from './transport.ts';
 export { driftState, type DriftState } from './drift.ts';
-export { ROUTING_FORMULA, readIndexMeta, migrationOfMeta, routerOf, MigrationError, type IndexMeta, type SampleMeta, type RoutingFingerprint, type IndexMigration } from './meta.ts';
+export { migrationOfMeta, routerOf, MigrationError, type IndexMeta, type SampleMeta, type RoutingFingerprint, type IndexMigration } from './meta.ts';
 export {
   SAMPLE_CONFIG,
-  CONFIG_FILE_NAME,
-  INDEX_CONFIG_KEYS,
   MAX_FACETS,
   checkIndexConfig,
   parseIndexConfig,
   withOverrides,
-  weightColumn,
-  fieldPathProblem,
-  indexNameProblem,
   IndexConfigError,
   type IndexConfig,
   type IndexConfigOverrides,

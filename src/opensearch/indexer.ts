@@ -29,10 +29,10 @@ import type { ShardRef } from '../core/index.ts';
 import { fieldsOfMeta, MigrationError, readIndexMeta, RouterCache } from './meta.ts';
 import { fetchMapping } from './indexMeta.ts';
 import { searchShardCopies } from './fingerprint.ts';
-import { cellOf, pointOf, fieldAt, withFieldAt, relationOf, type Source } from './documents.ts';
 import { BulkSender, statusOf, errorOf, type Entry, type Prepared } from './bulkSender.ts';
 
 import { DEFAULT_RETRY, GeoIndexError, type GeoIndexerOptions, type RoutingState, type DocResult, type BulkDoc, type BulkOptions, type BulkReport, type PutResult, type DeleteResult, type Located } from './indexerTypes.ts';
+import { cellOf, pointOf, fieldAt, withFieldAt, relationOf, type Source } from './documentFields.ts';
 // The writer's options, results and error are its contract, indexerTypes.ts (exported with it by geoshard/opensearch).
 export { DEFAULT_RETRY, GeoIndexError, type RetryPolicy, type GeoIndexerOptions, type RoutingState, type GeoIndexErrorCode, type WriteItem, type DocResult, type BulkDoc, type BulkOptions, type BulkReport, type PutResult, type DeleteResult, type Located } from './indexerTypes.ts';
 

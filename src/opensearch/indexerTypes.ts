@@ -7,7 +7,7 @@
 import type { BoundaryFile, Router, ShardRef } from '../core/index.ts';
 import type { MigrationState } from '../core/migrationState.ts';
 import type { IndexMeta } from './meta.ts';
-import type { Source } from './documents.ts';
+import type { Source } from './documentFields.ts';
 
 /** How writes refused with 429 or a write block are retried. */
 export interface RetryPolicy {

@@ -13,9 +13,10 @@
  * refresh the index first (a dish written a moment ago by another writer is then found and
  * moved or deleted with it).
  */
-import { cellOf, dishSource, kindOf, restaurantOfSource, restaurantSource, withRestaurant, type DishFields, type RestaurantFields, type Source } from './documents.ts';
 import { GeoIndexer, GeoIndexError, MAX_CHILD_COPIES, type DeleteResult, type Hit, type PutResult, type RoutingState } from './indexer.ts';
 import { CHILD, JOIN_FIELD } from './sampleIndex.ts';
+import { cellOf, type Source } from './documentFields.ts';
+import { dishSource, kindOf, restaurantOfSource, restaurantSource, withRestaurant, type DishFields, type RestaurantFields } from './sampleDocuments.ts';
 
 /** SampleIndexer writes the sample's restaurants and dishes into one geoshard index through the official client. */
 export class SampleIndexer extends GeoIndexer {

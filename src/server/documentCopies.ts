@@ -9,9 +9,9 @@
  */
 import type { Router } from '../core/index.ts';
 import type { OpenSearchClient } from '../cluster/client.ts';
-import { fieldAt, pointOf, type Source } from '../opensearch/documents.ts';
 import type { IndexConfig } from '../opensearch/indexConfig.ts';
 import type { DocumentAnswer, DocumentCopy } from './wire.ts';
+import { fieldAt, pointOf, type Source } from '../opensearch/documentFields.ts';
 
 /** locationFields returns the fields a document of the config's index may be placed by, in the order they are tried. */
 export function locationFields(config: Pick<IndexConfig, 'location' | 'join'>): string[] {

@@ -17,9 +17,10 @@ import {
   candidateColors,
 } from './review';
 import { shardColor } from '../shell/palette';
-import { Router, diffBoundaries, validateBoundaryFile, computeHash, formatBoundaryFile, cellFromOrdinal, cellToken, CELL_COUNT, type CellWeight } from '../../core/index';
+import { Router, diffBoundaries, validateBoundaryFile, formatBoundaryFile, cellFromOrdinal, cellToken, CELL_COUNT, type CellWeight } from '../../core/index';
 import { CellSums } from '../../core/cellSums';
 import { fileWithCuts } from '../../core/testutil';
+import { computeHash } from '../../core/boundaries';
 
 const tok = (o: number) => cellToken(cellFromOrdinal(o));
 const cell = (ordinal: number, restaurants: number, dishes: number): CellWeight => ({ token: tok(ordinal), ordinal, restaurants, dishes });

@@ -4,8 +4,9 @@ import type { AppState } from '../shell/types';
 import { createDataSlice } from '../shell/dataSlice';
 import { createReviewSlice } from './reviewSlice';
 import { computeReviewDiff } from './reviewDiff';
-import { Router, validateBoundaryFile, computeHash, formatBoundaryFile, cellFromOrdinal, cellToken, type CellWeight } from '../../core/index';
+import { Router, validateBoundaryFile, formatBoundaryFile, cellFromOrdinal, cellToken, type CellWeight } from '../../core/index';
 import { fileWithCuts } from '../../core/testutil';
+import { computeHash } from '../../core/boundaries';
 
 const tok = (o: number) => cellToken(cellFromOrdinal(o));
 const cell = (ordinal: number, restaurants: number, dishes: number): CellWeight => ({ token: tok(ordinal), ordinal, restaurants, dishes });

@@ -1,4 +1,4 @@
-import { balance as runBalance, cellWeights, buildBoundaryFile, type BalanceReport } from '../../core/index.ts';
+import { balance as runBalance, cellWeights, type BalanceReport } from '../../core/index.ts';
 import { parseBalanceWeight, formatBalanceWeight, balanceWeights, cellLoads, requestRates, SHARE_SCALE, type BalanceWeight } from '../../core/requestLoad.ts';
 import { loadWorkload } from './workload.ts';
 import { parse, int, timestamp, fieldValue } from '../args.ts';
@@ -6,6 +6,7 @@ import { loadCells, loadIndexConfig, writeBoundaryFile, resolveTarget, DEFAULT_C
 import { weightColumn } from '../../opensearch/indexConfig.ts';
 import type { Command, Io } from '../command.ts';
 import { closeSync, openSync, readSync } from 'node:fs';
+import { buildBoundaryFile } from '../../core/build.ts';
 
 /** cellsHeader returns the first line of a cells file (at most 256 bytes; '' when unreadable: loadCells reports why). */
 function cellsHeader(path: string): string {

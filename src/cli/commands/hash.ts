@@ -1,9 +1,10 @@
-import { computeHash, validateBoundaryFile, checkBoundaryFile, BoundaryFileError, formatBoundaryFile, type BoundaryFile } from '../../core/index.ts';
+import { validateBoundaryFile, BoundaryFileError, formatBoundaryFile, type BoundaryFile } from '../../core/index.ts';
 import { canonicalContent } from '../../core/boundaries.ts';
 import { readBoundaryJson } from '../../core/boundaryText.ts';
 import { parse } from '../args.ts';
 import { readText, naming, writeFileAtomic, problemLines, problemCount, CliError, DEFAULT_BOUNDARIES } from '../io.ts';
 import type { Command } from '../command.ts';
+import { computeHash, checkBoundaryFile } from '../../core/boundaries.ts';
 
 const JSON_SPACE = new Set([' ', '\t', '\n', '\r']);
 

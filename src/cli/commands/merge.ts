@@ -1,7 +1,7 @@
-import { mergeShards, type EditResult } from '../../core/index.ts';
 import { parse, timestamp } from '../args.ts';
 import { loadBoundaryFile, loadCells, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
+import { mergeShards, type EditResult } from '../../core/edit.ts';
 
 /** editReport is the part of split's and merge's output they share: renames, the reindex consequence, what was written. */
 export function editReport(r: EditResult, out: string | undefined): string {

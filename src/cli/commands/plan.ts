@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import { plan as makePlan, stepFile, formatBoundaryFile, type MigrationPlan } from '../../core/index.ts';
+import { plan as makePlan, formatBoundaryFile, type MigrationPlan } from '../../core/index.ts';
 import { countsText } from '../../core/plan.ts';
 import { parse } from '../args.ts';
 import { loadBoundaryFile, loadCells, writeFileAtomic, refuseInvalid, checkFolderTarget, resolveTarget, DEFAULT_CELLS, CliError, DEFAULT_BOUNDARIES } from '../io.ts';
 import type { Command } from '../command.ts';
+import { stepFile } from '../../core/plan.ts';
 
 
 /** planText renders a plan for people: what moves, then every step with its epoch, writes and searches. */

@@ -1,8 +1,8 @@
-import { splitShard } from '../../core/index.ts';
 import { parse, timestamp } from '../args.ts';
 import { loadBoundaryFile, loadCells, writeBoundaryFile, resolveTarget, DEFAULT_CELLS, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
 import { editReport } from './merge.ts';
+import { splitShard } from '../../core/edit.ts';
 
 export const split: Command = {
   name: 'split',

@@ -1,8 +1,9 @@
-import { checkBoundaryFile, BoundaryFileError } from '../../core/index.ts';
+import { BoundaryFileError } from '../../core/index.ts';
 import { readBoundaryJson } from '../../core/boundaryText.ts';
 import { parse } from '../args.ts';
 import { readText, naming, problemLines, problemCount, CliError, DEFAULT_BOUNDARIES, MAX_BOUNDARY_FILE_BYTES, MAX_LISTED_PROBLEMS } from '../io.ts';
 import type { Command } from '../command.ts';
+import { checkBoundaryFile } from '../../core/boundaries.ts';
 
 export const validate: Command = {
   name: 'validate',

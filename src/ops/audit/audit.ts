@@ -37,11 +37,11 @@
 import { AuditBook, type AuditTally, type FoundDish, type FoundDocument } from '../../core/audit.ts';
 import type { BoundaryFile } from '../../core/index.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
-import { fieldAt } from '../../opensearch/documents.ts';
 import { ownerTable, suspectQuery } from './auditEngine.ts';
 import { readMigration } from '../../opensearch/indexMeta.ts';
 import { routerOf } from '../../opensearch/meta.ts';
 import { JOIN_FIELD, PARENT } from '../../opensearch/sampleIndex.ts';
+import { fieldAt } from '../../opensearch/documentFields.ts';
 
 /** AuditError is a refusal with a message for the operator (a missing index, one without geoshard `_meta`). */
 export class AuditError extends Error {

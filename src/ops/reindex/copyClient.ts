@@ -8,15 +8,14 @@
  * others again. Node only.
  */
 import type { Router } from '../../core/index.ts';
-import { cellOf, pointOf } from '../../opensearch/documents.ts';
 import { NdjsonBytes } from '../../opensearch/bulk.ts';
 import type { PipelineFields } from '../../opensearch/routingPipeline.ts';
 import type { ReindexRun } from './reindexRun.ts';
 import { progressMeter } from './progress.ts';
 import { shardPages } from '../compare/shardReader.ts';
 import { fmt, ReindexError, type Shape } from './state.ts';
-import { fieldAt } from '../../opensearch/documents.ts';
 import { bulkErrors, BULK_ERRORS_FILTER, LOAD_SETTINGS, RESTORED_SETTINGS, type BulkResponse } from '../../opensearch/bulk.ts';
+import { cellOf, pointOf, fieldAt } from '../../opensearch/documentFields.ts';
 
 const enc = encodeURIComponent;
 

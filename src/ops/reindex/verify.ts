@@ -9,7 +9,6 @@
  */
 import type { Router } from '../../core/index.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
-import { fieldAt, pointOf } from '../../opensearch/documents.ts';
 import type { PipelineFields } from '../../opensearch/routingPipeline.ts';
 import { describeDiff, fixDiff, spillHash, idsOf, isClean, type RangeDiff } from '../compare/docDiff.ts';
 import { SpillJoin } from '../compare/spill.ts';
@@ -18,6 +17,7 @@ import type { SourceInfo } from './createDest.ts';
 import { progressMeter } from './progress.ts';
 import { eachShard, PAGE, seqNos, shardPages } from '../compare/shardReader.ts';
 import { fmt, now, type SeqCheckpoint } from './state.ts';
+import { fieldAt, pointOf } from '../../opensearch/documentFields.ts';
 
 const enc = encodeURIComponent;
 

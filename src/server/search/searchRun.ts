@@ -7,7 +7,6 @@
 import type { Router, ShardRef, ReadExclusion } from '../../core/index.ts';
 import { distanceKm } from '../../core/earth.ts';
 import type { OpenSearchClient } from '../../cluster/client.ts';
-import { fieldAt, pointOf } from '../../opensearch/documents.ts';
 import type { IndexConfig } from '../../opensearch/indexConfig.ts';
 import { sideStatus, type SearchParams, type SearchSide, type DishHit, type DocHit, type FacetMap } from '../wire.ts';
 import { buildDocSearchBody, buildSearchBody, isSampleShape, DEFAULT_SEARCH_TIMEOUT_MS, RESTAURANT_SOURCE } from './searchBody.ts';
@@ -15,6 +14,7 @@ import { facetsOf, docFacetsOf } from './facets.ts';
 import { shardAnswers } from './shardAnswers.ts';
 import { shardTimesOf } from './profile.ts';
 import type { RawHit, RawResponse } from './rawResponse.ts';
+import { fieldAt, pointOf } from '../../opensearch/documentFields.ts';
 
 /** One executed search of the sample, as the API reports it (the wire's SearchSide). */
 export type SearchPart = SearchSide;

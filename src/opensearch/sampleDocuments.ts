@@ -1,7 +1,7 @@
 /**
- * The documents of a geoshard index (shape 2, see meta.ts DOC_SHAPE): one
+ * The bundled sample's documents (shape 2, see sampleIndex.ts DOC_SHAPE): one
  * place that says what a restaurant and a dish look like in the index, for
- * `geoshard seed` (src/data/sample.ts) and the package's writer.
+ * `geoshard seed` (src/data/sample.ts) and the package's writer (SampleIndexer).
  *
  *   restaurant (parent): id, name, place, state, location, cell (level-10 token),
  *                        shard (its routing name), cuisines, price_level, dish_count
@@ -11,11 +11,11 @@
  *                        cuisines) and `restaurant_location`
  *
  * A dish's copies of its restaurant mean a change of the restaurant rewrites
- * its dishes (GeoIndexer.putRestaurant does). Fields left undefined are left
+ * its dishes (SampleIndexer.putRestaurant does). Fields left undefined are left
  * out of the document.
  */
-import { cellAt, cellToken } from '../core/index.ts';
 import { CHILD, JOIN_FIELD, PARENT } from './sampleIndex.ts';
+import { cellOf, pointOf, type Source } from './documentFields.ts';
 
 /** What a restaurant document is made of. lat/lng in degrees. */
 export interface RestaurantFields {
@@ -47,14 +47,6 @@ export interface DishFields {
   calories?: number;
   /** US cents. */
   priceCents?: number;
-}
-
-/** A document's source: what `_source` holds. */
-export type Source = Record<string, unknown>;
-
-/** cellOf returns the level-10 token of a point (degrees). */
-export function cellOf(lat: number, lng: number): string {
-  return cellToken(cellAt(lat, lng));
 }
 
 /** restaurantSource returns a restaurant's document for the copy routed with `routing` (its `shard` field names it). */
@@ -130,56 +122,4 @@ export function restaurantOfSource(s: Source): RestaurantFields | null {
     priceLevel: typeof s.price_level === 'number' ? s.price_level : undefined,
     dishCount: typeof s.dish_count === 'number' ? s.dish_count : undefined,
   };
-}
-
-/**
- * pointOf reads a geo_point as OpenSearch accepts it: { lat, lon }, "lat,lon",
- * [lon, lat] (GeoJSON order) or a GeoJSON Point; degrees. Null for anything else
- * (a geohash is not read).
- */
-export function pointOf(v: unknown): { lat: number; lng: number } | null {
-  const ok = (lat: number, lng: number) => (Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : null);
-  if (Array.isArray(v) && v.length >= 2 && typeof v[0] === 'number' && typeof v[1] === 'number') return ok(v[1], v[0]);
-  if (typeof v === 'string') {
-    const m = /^\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*$/.exec(v);
-    return m ? ok(Number(m[1]), Number(m[2])) : null;
-  }
-  if (v && typeof v === 'object') {
-    const o = v as { lat?: unknown; lon?: unknown; type?: unknown; coordinates?: unknown };
-    if (typeof o.lat === 'number' && typeof o.lon === 'number') return ok(o.lat, o.lon);
-    if (o.type === 'Point') return pointOf(o.coordinates);
-  }
-  return null;
-}
-
-/**
- * fieldAt returns the value at a field path of a source, as OpenSearch maps
- * it: a key holding the whole dotted path (`{ "a.b": v }`), else nested
- * objects (`{ a: { b: v } }`); undefined when there is none.
- */
-export function fieldAt(source: Source | undefined, path: string): unknown {
-  if (!source) return undefined;
-  if (Object.prototype.hasOwnProperty.call(source, path)) return source[path];
-  let cur: unknown = source;
-  for (const part of path.split('.')) {
-    if (!cur || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
-    cur = (cur as Record<string, unknown>)[part];
-  }
-  return cur;
-}
-
-/** withFieldAt returns the source with `value` at a field path (where fieldAt finds it: a dotted key, else nested objects, made as needed). */
-export function withFieldAt(source: Source, path: string, value: unknown): Source {
-  if (Object.prototype.hasOwnProperty.call(source, path) || !path.includes('.')) return { ...source, [path]: value };
-  const [head, ...rest] = path.split('.');
-  const inner = source[head];
-  return { ...source, [head]: withFieldAt(inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Source) : {}, rest.join('.'), value) };
-}
-
-/** relationOf returns a join field's relation name (the field is `"parent"` or `{ name, parent }`): undefined when the field is absent, null when it names none. */
-export function relationOf(v: unknown): string | null | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v === 'string') return v;
-  const name = (v as { name?: unknown } | null)?.name;
-  return typeof name === 'string' ? name : null;
 }
