@@ -60,7 +60,7 @@ export function dishFields(d: Dish): DishFields {
   return { id: d.id, name: d.name, cuisine: d.cuisine, diets: d.diets, allergens: d.allergens, ingredients: d.ingredients, calories: d.calories, priceCents: d.priceCents };
 }
 
-/** restaurantDoc returns the parent document of r, routed by the shard holding its location (the document itself: src/opensearch/documents.ts). */
+/** restaurantDoc returns the parent document of r, routed by the shard holding its location (the document itself: src/opensearch/sampleDocuments.ts). */
 export function restaurantDoc(r: Restaurant, routing: string): Doc {
   return { id: r.id, routing, source: restaurantSource(restaurantFields(r), routing) };
 }

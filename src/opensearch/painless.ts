@@ -28,7 +28,7 @@
  *       _source). Mirrors core/audit.ts quantizedCellAt, corner for corner.
  *   double[] s2SourcePoint(def v)
  *       a _source geo_point as [lat, lng] (degrees), or null: the forms
- *       opensearch/documents.ts pointOf reads ({lat, lon} numbers, "lat,lon"
+ *       opensearch/documentFields.ts pointOf reads ({lat, lon} numbers, "lat,lon"
  *       of plain decimals, [lon, lat] numbers, a GeoJSON Point), and for an
  *       array of points its first (cellsReader's sourcePoint).
  *
