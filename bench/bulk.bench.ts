@@ -36,7 +36,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
 import { Router } from '../src/core/index.ts';
-import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { OpenSearchClient } from '../src/cluster/client.ts';
 import { docsOf, sampleOf } from '../src/data/sample.ts';
 import { seedIndex } from '../src/ops/seed/seeder.ts';
 import { installPipeline } from '../src/ops/routing/pipelineInstall.ts';
@@ -45,6 +45,7 @@ import { derivedFile, ROOT } from '../src/testing/testkit.ts';
 import { readNodeStats } from '../src/server/measure.ts';
 import { bulkErrors, type BulkResponse } from '../src/opensearch/bulk.ts';
 import { indexBody } from '../src/opensearch/sampleIndex.ts';
+import { configFromEnv } from '../src/cluster/clientConfig.ts';
 
 const argv = process.argv.slice(2);
 const num = (name: string, dflt: number, min: number) => {

@@ -31,7 +31,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
 import { Router } from '../src/core/index.ts';
-import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { OpenSearchClient } from '../src/cluster/client.ts';
 import { seedIndex } from '../src/ops/seed/seeder.ts';
 import { DEFAULT_DISHES_PER_RESTAURANT } from '../src/data/sample.ts';
 import { ROOT, derivedFile } from '../src/testing/testkit.ts';
@@ -41,6 +41,7 @@ import { cpuReader } from './cpu.ts';
 import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 import { runSearch } from '../src/server/search/searchRun.ts';
 import { compareParts } from '../src/server/search/compare.ts';
+import { configFromEnv } from '../src/cluster/clientConfig.ts';
 
 const argv = process.argv.slice(2);
 function option(name: string): string | undefined {

@@ -7,8 +7,9 @@
  * bench/cpu.ts, two rounds. The README's "why 6× is not reached" uses it
  * beside bench:settings' figures. Index default: geoshard-bench-large.
  */
-import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { OpenSearchClient } from '../src/cluster/client.ts';
 import { cpuReader } from './cpu.ts';
+import { configFromEnv } from '../src/cluster/clientConfig.ts';
 
 const client = new OpenSearchClient({ ...configFromEnv(), timeoutMs: 60000 });
 const cpu = await cpuReader(client);

@@ -56,7 +56,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
 import { Router, parseBoundaryFile } from '../src/core/index.ts';
-import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { OpenSearchClient } from '../src/cluster/client.ts';
 import { seedIndex } from '../src/ops/seed/seeder.ts';
 import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../src/data/sample.ts';
 import { parseSearchParams, type SearchParams } from '../src/server/wire.ts';
@@ -70,6 +70,7 @@ import { compareParts } from '../src/server/search/compare.ts';
 import { buildSearchBody } from '../src/server/search/searchBody.ts';
 import { DOC_SHAPE, docShapeOf } from '../src/opensearch/sampleIndex.ts';
 import type { SampleMeta } from '../src/opensearch/meta.ts';
+import { configFromEnv } from '../src/cluster/clientConfig.ts';
 
 const argv = process.argv.slice(2);
 /** The value of `--name V` or `--name=V`, or undefined. */

@@ -28,13 +28,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Router } from '../src/core/index.ts';
-import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { OpenSearchClient } from '../src/cluster/client.ts';
 import { docsOf, sampleOf, type Doc } from '../src/data/sample.ts';
 import { installPipeline } from '../src/ops/routing/pipelineInstall.ts';
 import { pipelineId } from '../src/opensearch/routingPipeline.ts';
 import { derivedFile, ROOT } from '../src/testing/testkit.ts';
 import { bulkErrors, type BulkResponse } from '../src/opensearch/bulk.ts';
 import { indexBody } from '../src/opensearch/sampleIndex.ts';
+import { configFromEnv } from '../src/cluster/clientConfig.ts';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);

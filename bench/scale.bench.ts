@@ -30,9 +30,9 @@ import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { mulberry32 } from '../src/core/testutil.ts';
 import { loadGazetteer } from '../src/data/places.ts';
-import { OpenSearchError } from '../src/cluster/client.ts';
 import { ROOT, liveClient } from '../src/testing/testkit.ts';
 import { cpuReader } from './cpu.ts';
+import { OpenSearchError } from '../src/cluster/clientErrors.ts';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, dflt: string) => {

@@ -34,13 +34,14 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
 import { Router } from '../src/core/index.ts';
-import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { OpenSearchClient } from '../src/cluster/client.ts';
 import { ROOT, derivedFile } from '../src/testing/testkit.ts';
 import { jobsFor as jobsOf, type Job } from './searchJobs.ts';
 import { cpuReader, type CpuReader } from './cpu.ts';
 import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 import { buildSearchBody } from '../src/server/search/searchBody.ts';
 import type { Plan } from '../src/server/search/searchRun.ts';
+import { configFromEnv } from '../src/cluster/clientConfig.ts';
 
 const argv = process.argv.slice(2);
 function option(name: string): string | undefined {

@@ -17,12 +17,13 @@
  * first if it exists.
  */
 import { Router } from '../src/core/index.ts';
-import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { OpenSearchClient } from '../src/cluster/client.ts';
 import { indexMeta } from '../src/opensearch/indexSpec.ts';
 import { sampleOf } from '../src/data/sample.ts';
 import { derivedFile } from '../src/testing/testkit.ts';
 import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 import { indexBody } from '../src/opensearch/sampleIndex.ts';
+import { configFromEnv } from '../src/cluster/clientConfig.ts';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, dflt: string) => {

@@ -9,11 +9,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from '@playwright/test';
-import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { OpenSearchClient } from '../src/cluster/client.ts';
 
 import { E2E_BOUNDARIES, ROOT, e2eFile } from './e2eIndex.ts';
 import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
 import { DOC_SHAPE, docShapeOf } from '../src/opensearch/sampleIndex.ts';
+import { configFromEnv } from '../src/cluster/clientConfig.ts';
 
 export { ROOT };
 /** The boundary file the explorer's server routes with in the tests (index `geoshard-e2e-dishes`). */

@@ -16,10 +16,11 @@ import { promisify } from 'node:util';
 import { Client } from '@opensearch-project/opensearch';
 import { parseBoundaryFile, type BoundaryFile } from '../src/core/index.ts';
 import { GeoIndexer, type BulkDoc } from '../src/opensearch/index.ts';
-import { OpenSearchClient, configFromEnv } from '../src/cluster/client.ts';
+import { OpenSearchClient } from '../src/cluster/client.ts';
 import { indexMeta } from '../src/opensearch/indexSpec.ts';
 import { ROOT } from './e2eIndex.ts';
 import { fetchIndexMeta } from '../src/opensearch/indexMeta.ts';
+import { configFromEnv } from '../src/cluster/clientConfig.ts';
 
 /** The flat index the path starts from (EXP_PLACES_SOURCE overrides it, e.g. for a copy of your own). */
 export const SOURCE_INDEX = process.env.EXP_PLACES_SOURCE || 'geoshard-e2e-places';

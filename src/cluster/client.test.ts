@@ -1,8 +1,10 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { createServer, type Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { configFromEnv, OpenSearchClient, OpenSearchError, ADMIN_TIMEOUT_MS, type OpenSearchConfig } from './client.ts';
+import { OpenSearchClient, ADMIN_TIMEOUT_MS } from './client.ts';
 import { redactUrl } from '../server/wire.ts';
+import { configFromEnv, type OpenSearchConfig } from './clientConfig.ts';
+import { OpenSearchError } from './clientErrors.ts';
 
 let servers: Server[] = [];
 afterEach(async () => {

@@ -1,21 +1,25 @@
 /**
- * The server's connection to OpenSearch: the official client
- * (@opensearch-project/opensearch) configured for this API, behind one small
- * adapter that turns every failure into an OpenSearchError saying what failed
- * and where. Retries are off (maxRetries 0): a failure is reported to the
+ * The connection to OpenSearch the CLI and the live API use: the official client
+ * (@opensearch-project/opensearch) configured from OpenSearchConfig (clientConfig.ts),
+ * behind one small adapter that turns every failure into an OpenSearchError
+ * saying what failed and where (clientErrors.ts), answers a read-only role's
+ * metadata reads from the cluster state, and offers itself as the package's
+ * TransportClient. Retries are off (maxRetries 0): a failure is reported to the
  * caller as it happened, so nothing upstream mistakes a slow or failing
  * cluster for an empty answer. Every request has a deadline (the client's
  * requestTimeout, overridable per request; changes of the cluster state sent
  * with `admin` get ADMIN_TIMEOUT_MS and tell the engine how long to wait).
  *
- * Node only (reads the environment). Credentials stay on the server: the
+ * Node only. Credentials stay in this process: the
  * client sends them to OpenSearch, and they never appear in URLs, error
  * messages or API responses (redactUrl).
  */
 import type { Client, ApiResponse } from '@opensearch-project/opensearch';
 import { readFileSync } from 'node:fs';
 import { loadPeer } from '../data/optionalPeer.ts';
-import { missingPrivilege, privilegeMessage } from './privileges.ts';
+import { missingPrivilege } from './privileges.ts';
+import { INSECURE_WARNING, type OpenSearchConfig } from './clientConfig.ts';
+import { OpenSearchError, toOpenSearchError } from './clientErrors.ts';
 import { redactUrl } from './redact.ts';
 import type { TransportClient } from '../opensearch/transport.ts';
 
@@ -28,32 +32,6 @@ let officialModule: OfficialModule | undefined;
 function official(): OfficialModule {
   return (officialModule ??= loadPeer<OfficialModule>('@opensearch-project/opensearch'));
 }
-
-/** Where and how to reach OpenSearch. */
-export interface OpenSearchConfig {
-  /** Base URL without credentials or trailing slash, e.g. "http://127.0.0.1:9200". */
-  url: string;
-  /** Basic authentication, or undefined for none. */
-  auth?: { username: string; password: string };
-  /** An API key sent as `Authorization: ApiKey <key>` (instead of basic). */
-  apiKey?: string;
-  /** Default deadline of one request in milliseconds, > 0. */
-  timeoutMs: number;
-  /**
-   * A PEM file of the CA(s) to trust for an https URL, instead of the system's CAs (OPENSEARCH_CA).
-   * The node's host name is verified against its certificate either way.
-   */
-  caFile?: string;
-  /** Accept any certificate and host name (OPENSEARCH_INSECURE=1): never the default; warned about on every run. */
-  insecure?: boolean;
-}
-
-/** The warning printed (stderr) by every client made with `insecure`. */
-export const INSECURE_WARNING =
-  'geoshard: WARNING: OPENSEARCH_INSECURE=1: the OpenSearch node\'s TLS certificate and host name are NOT verified; anyone between here and the node can read and change the traffic, credentials included. Give the node\'s CA with OPENSEARCH_CA=/path/ca.pem instead.';
-
-/** Default deadline of one request (ms). */
-export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * Deadline (ms) of a change of the cluster state (OpenSearchClient.admin): creating or
@@ -75,151 +53,6 @@ export const ADMIN_TIMEOUT_MS = 150_000;
  */
 export const ADMIN_ENGINE_TIMEOUTS = { master_timeout: '90s', timeout: '45s' } as const;
 
-/**
- * configFromEnv reads the connection from the environment:
- *   OPENSEARCH_URL       base URL (default http://127.0.0.1:$OPENSEARCH_PORT, port 9200), as
- *                        `npm run cluster:start` serves it; user:password@ in the URL becomes
- *                        basic authentication and is removed from the URL
- *   OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD   basic authentication
- *   OPENSEARCH_API_KEY   "ApiKey" authentication (instead of basic)
- *   OPENSEARCH_TIMEOUT_MS  deadline of one request (default 10000)
- *   OPENSEARCH_CA        a PEM file of the CA(s) that signed the node's certificate (https
- *                        URLs; default: the system's CAs); the host name is always verified
- *   OPENSEARCH_INSECURE  "1": no certificate or host name verification (warned on every run)
- * Throws an Error naming the variable when a value is invalid.
- */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): OpenSearchConfig {
-  const raw = env.OPENSEARCH_URL?.trim() || `http://127.0.0.1:${env.OPENSEARCH_PORT?.trim() || '9200'}`;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new Error(`OPENSEARCH_URL ${JSON.stringify(redactUrl(raw))} is not a URL: expected e.g. "http://127.0.0.1:9200" or "https://search.example.com"`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new Error(`OPENSEARCH_URL uses ${parsed.protocol.replace(':', '')}: expected an http or https URL`);
-  }
-  let username = decodeURIComponent(parsed.username);
-  let password = decodeURIComponent(parsed.password);
-  parsed.username = '';
-  parsed.password = '';
-  if (env.OPENSEARCH_USERNAME) username = env.OPENSEARCH_USERNAME;
-  if (env.OPENSEARCH_PASSWORD !== undefined && env.OPENSEARCH_PASSWORD !== '') password = env.OPENSEARCH_PASSWORD;
-  const timeoutMs = env.OPENSEARCH_TIMEOUT_MS === undefined || env.OPENSEARCH_TIMEOUT_MS === '' ? DEFAULT_TIMEOUT_MS : Number(env.OPENSEARCH_TIMEOUT_MS);
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new Error(`OPENSEARCH_TIMEOUT_MS ${JSON.stringify(env.OPENSEARCH_TIMEOUT_MS)} is invalid: expected a positive number of milliseconds`);
-  }
-  const url = parsed.toString().replace(/\/+$/, '');
-  const tls: Pick<OpenSearchConfig, 'caFile' | 'insecure'> = {};
-  const ca = env.OPENSEARCH_CA?.trim();
-  if (ca) {
-    try {
-      const pem = readFileSync(ca, 'utf8');
-      if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new Error('it holds no PEM certificate ("-----BEGIN CERTIFICATE-----")');
-    } catch (e) {
-      throw new Error(`OPENSEARCH_CA ${JSON.stringify(ca)} cannot be used: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}: expected a PEM file of the CA that signed the node's certificate`);
-    }
-    tls.caFile = ca;
-  }
-  const insecure = env.OPENSEARCH_INSECURE?.trim();
-  if (insecure !== undefined && insecure !== '' && insecure !== '0') {
-    if (insecure !== '1') throw new Error(`OPENSEARCH_INSECURE ${JSON.stringify(insecure)} is invalid: expected 1 (no TLS verification) or 0`);
-    tls.insecure = true;
-  }
-  if (env.OPENSEARCH_API_KEY) return { url, apiKey: env.OPENSEARCH_API_KEY, timeoutMs, ...tls };
-  return username ? { url, auth: { username, password }, timeoutMs, ...tls } : { url, timeoutMs, ...tls };
-}
-
-/** Where the client's trust comes from, for messages: the CA file, or "the system's CAs". */
-export function trustSource(config: Pick<OpenSearchConfig, 'caFile' | 'insecure'>): string {
-  if (config.insecure) return 'no verification (OPENSEARCH_INSECURE=1)';
-  return config.caFile ? `the CA file ${config.caFile} (OPENSEARCH_CA)` : "the system's CAs (OPENSEARCH_CA is not set)";
-}
-
-export { redactUrl };
-
-/** What went wrong with a request. */
-export type OpenSearchErrorKind =
-  /** Nothing answered: connection refused, DNS failure, reset. */
-  | 'unreachable'
-  /** The node answered with a TLS certificate that is not trusted, or not for its host name. */
-  | 'tls'
-  /** The request's deadline passed before the response arrived. */
-  | 'timeout'
-  /** OpenSearch answered with a status >= 400. */
-  | 'http'
-  /** OpenSearch answered 2xx with a body that is not JSON. */
-  | 'bad-response';
-
-/**
- * OpenSearchError says which request failed (method, path without
- * credentials, base URL) and why; for `http` errors it carries the status and
- * OpenSearch's error type and reason.
- */
-export class OpenSearchError extends Error {
-  constructor(
-    message: string,
-    readonly kind: OpenSearchErrorKind,
-    readonly method: string,
-    readonly path: string,
-    readonly status?: number,
-    /** OpenSearch's error.type, e.g. "index_not_found_exception". */
-    readonly type?: string,
-    /** The parsed error body, when OpenSearch sent one. */
-    readonly body?: unknown,
-  ) {
-    super(redactUrl(message));
-    this.name = 'OpenSearchError';
-  }
-
-  /** The official client's shape of an answered error (`meta.statusCode`, `meta.body`), so the package's functions read both alike (src/opensearch/transport.ts). */
-  get meta(): { statusCode?: number; body?: unknown } {
-    return { statusCode: this.status, body: this.body };
-  }
-
-  /** True when nothing answered in time: the cluster is down, unreachable or too slow. */
-  get unavailable(): boolean {
-    return this.kind === 'unreachable' || this.kind === 'timeout' || this.status === 503 || this.noShardAnswered !== null;
-  }
-
-  /**
-   * noShardAnswered lists the shards of a search that failed as a whole
-   * because none of the shards it asked had a copy to answer ("all shards
-   * failed" with only unavailability reasons: a node stopped mid-search, a
-   * shard unassigned), or null for any other error. OpenSearch answers those
-   * with 500 while a node is leaving and 503 once the shard is unassigned; a
-   * query OpenSearch refuses (a bad query) has other reasons and stays an
-   * error.
-   */
-  get noShardAnswered(): { shard: number; node: string | null; reason: string }[] | null {
-    if (this.type !== 'search_phase_execution_exception') return null;
-    const err = (this.body as { error?: { failed_shards?: unknown } } | undefined)?.error;
-    const failed = Array.isArray(err?.failed_shards) ? (err.failed_shards as { shard?: unknown; node?: unknown; reason?: { type?: unknown; reason?: unknown } }[]) : [];
-    if (failed.length === 0) return this.status === 503 ? [] : null;
-    if (!failed.every((f) => typeof f.reason?.type === 'string' && UNAVAILABLE_SHARD_REASONS.has(f.reason.type))) return null;
-    return failed.map((f) => ({ shard: Number(f.shard), node: typeof f.node === 'string' ? f.node : null, reason: String(f.reason?.reason ?? f.reason?.type) }));
-  }
-}
-
-/** The metadata reads OpenSearchClient answers from the cluster state when refused (metadataFromClusterState). */
-const METADATA_READS = new Set(['indices:monitor/settings/get', 'indices:admin/mappings/get', 'indices:admin/aliases/get', 'cluster:admin/ingest/pipeline/get']);
-
-/** Messages of Node's TLS verification failures (certificate chain, self-signed, expired, host name). */
-const TLS_FAILURE = /certificate|self[- ]signed|CERT_|altnames|Hostname\/IP does not match|unable to get (local )?issuer/i;
-
-/** OpenSearch failure types that mean a shard had no copy to answer, not that the query was wrong. */
-const UNAVAILABLE_SHARD_REASONS = new Set([
-  'no_shard_available_action_exception',
-  'node_disconnected_exception',
-  'node_not_connected_exception',
-  'node_closed_exception',
-  'connect_transport_exception',
-  'send_request_transport_exception',
-  'shard_not_found_exception',
-  'unavailable_shards_exception',
-  'index_shard_closed_exception',
-  'illegal_index_shard_state_exception',
-]);
 
 /** Options of one request. */
 export interface RequestOptions {
@@ -257,6 +90,9 @@ export function createClient(config: OpenSearchConfig): Client {
     ...(config.apiKey ? { headers: { authorization: `ApiKey ${config.apiKey}` } } : {}),
   });
 }
+
+/** The metadata reads OpenSearchClient answers from the cluster state when refused (metadataFromClusterState). */
+const METADATA_READS = new Set(['indices:monitor/settings/get', 'indices:admin/mappings/get', 'indices:admin/aliases/get', 'cluster:admin/ingest/pipeline/get']);
 
 /**
  * OpenSearchClient sends requests to one cluster through the official client
@@ -307,7 +143,7 @@ export class OpenSearchClient {
     try {
       res = await this.os.transport.request(params, { requestTimeout: timeoutMs, maxRetries: 0, ignore: opts.okStatuses });
     } catch (e) {
-      const err = toOpenSearchError(e, method, p, where, timeoutMs, this.config);
+      const err = toOpenSearchError(e, method, p, where, timeoutMs, this.config, official().errors);
       const fallback = err.status === 403 && (method === 'GET' || method === 'HEAD') ? await this.metadataFromClusterState<T>(method, p, err, opts) : null;
       if (fallback) return fallback;
       throw err;
@@ -434,54 +270,3 @@ export function isClusterStateChange(method: string, path: string): boolean {
   return /^\/[^_/][^/]*\/?$/.test(p) || /^\/[^_/][^/]*\/(_mapping|_settings|_alias(es)?(\/.*)?)$/.test(p) || /^\/_(ingest|search)\/pipeline\//.test(p) || p === '/_aliases';
 }
 
-/** toOpenSearchError maps the official client's errors to OpenSearchError with a message naming the request. */
-function toOpenSearchError(e: unknown, method: string, path: string, where: string, timeoutMs: number, config: OpenSearchConfig): OpenSearchError {
-  const { errors } = official();
-  if (e instanceof errors.TimeoutError) {
-    return new OpenSearchError(`OpenSearch did not answer ${where} within ${timeoutMs} ms`, 'timeout', method, path);
-  }
-  if (e instanceof errors.ResponseError) {
-    const status = e.meta.statusCode ?? undefined;
-    const body = e.meta.body as { error?: { type?: string; reason?: string; root_cause?: { reason?: string }[] } | string } | string | undefined;
-    const err = typeof body === 'object' ? body?.error : undefined;
-    const type = typeof err === 'object' ? err?.type : undefined;
-    const reason = typeof err === 'object' ? (err?.reason ?? err?.root_cause?.[0]?.reason) : typeof err === 'string' ? err : typeof body === 'string' ? body.slice(0, 200) : undefined;
-    if (status === 401) {
-      const who = config.auth ? `user "${config.auth.username}" (OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD; the password is not shown)` : config.apiKey ? 'the API key (OPENSEARCH_API_KEY; not shown)' : 'no credentials (set OPENSEARCH_USERNAME and OPENSEARCH_PASSWORD)';
-      return new OpenSearchError(`OpenSearch at ${redactUrl(config.url)} refused the credentials of ${who}: 401 Unauthorized, for ${where}. Check the user name and password; nothing was changed.`, 'http', method, path, status, type ?? 'unauthorized', body);
-    }
-    if (status === 403) {
-      const msg = privilegeMessage(reason ?? '', where);
-      if (msg) return new OpenSearchError(msg, 'http', method, path, status, type, body);
-    }
-    return new OpenSearchError(`OpenSearch refused ${where}: ${status}${type ? ` ${type}` : ''}${reason ? `: ${reason}` : ''}`, 'http', method, path, status, type, body);
-  }
-  if (e instanceof errors.DeserializationError) {
-    return new OpenSearchError(`OpenSearch answered ${where} with a body that is not JSON: ${String(e.data).slice(0, 200)}`, 'bad-response', method, path);
-  }
-  if (e instanceof errors.ConnectionError && TLS_FAILURE.test(e.message)) {
-    const host = (() => {
-      try {
-        return new URL(config.url).host;
-      } catch {
-        return config.url;
-      }
-    })();
-    const hostName = /altnames|Hostname\/IP does not match|ERR_TLS_CERT_ALTNAME/i.test(e.message);
-    return new OpenSearchError(
-      `OpenSearch at ${redactUrl(config.url)} answered, but its TLS certificate is not trusted: ${e.message} (for ${where}). ` +
-        (hostName ? `The certificate is not made out for the host name "${host}": connect by a name the certificate lists. ` : '') +
-        `Checked against ${trustSource(config)}. ` +
-        `Give the CA that signed the node's certificate as a PEM file: OPENSEARCH_CA=/path/to/ca.pem` +
-        (config.caFile ? ' (the one given did not sign it)' : '') +
-        '. (OPENSEARCH_INSECURE=1 turns verification off, for a throwaway test node only.)',
-      'tls',
-      method,
-      path,
-    );
-  }
-  if (e instanceof errors.ConnectionError || e instanceof errors.NoLivingConnectionsError) {
-    return new OpenSearchError(`OpenSearch is unreachable: ${where} failed: ${e.message}`, 'unreachable', method, path);
-  }
-  return new OpenSearchError(`OpenSearch request ${where} failed: ${(e as Error)?.message ?? String(e)}`, 'unreachable', method, path);
-}

@@ -9,7 +9,9 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configFromEnv, INSECURE_WARNING, OpenSearchClient, OpenSearchError } from './client.ts';
+import { OpenSearchClient } from './client.ts';
+import { configFromEnv, INSECURE_WARNING } from './clientConfig.ts';
+import { OpenSearchError } from './clientErrors.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'geoshard-tls-'));
 const ca = join(dir, 'ca.pem');

@@ -11,8 +11,8 @@
  * succeed, so a probe never changes the cluster (privilegeChecks.secure.test.ts shows it).
  */
 import type { OpenSearchClient, RequestOptions } from './client.ts';
-import { OpenSearchError } from './client.ts';
 import { missingPrivilege, roleAdvice, type PrivilegedCommand } from './privileges.ts';
+import { OpenSearchError } from './clientErrors.ts';
 
 /** One probe: the privilege it checks, for messages, and a request that cannot succeed. */
 export interface Probe {

@@ -43,7 +43,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BoundaryFile, Router } from '../core/index.ts';
-import { OpenSearchClient, configFromEnv } from '../cluster/client.ts';
+import { OpenSearchClient } from '../cluster/client.ts';
 import type { DriftState } from './driftGuard.ts';
 import type { IndexConfig } from '../opensearch/indexConfig.ts';
 import { MAX_WRITE_BODY_BYTES, type StatusAnswer } from './wire.ts';
@@ -59,6 +59,7 @@ import { Writes, type WriteRequest } from './api/writes.ts';
 import { statusAnswer } from './api/status.ts';
 import { env } from '../cluster/env.ts';
 import { DEFAULT_SEARCH_TIMEOUT_MS } from './search/searchBody.ts';
+import { configFromEnv } from '../cluster/clientConfig.ts';
 
 export { DEFAULT_BOUNDARIES_PATH, publicName } from './projectFiles.ts';
 export { isLoopback, type ApiResult } from './api/http.ts';

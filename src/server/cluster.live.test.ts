@@ -20,7 +20,8 @@ import { mulberry32 } from '../core/testutil.ts';
 import { sampleOf } from '../data/sample.ts';
 import { derivedFile, liveClient, startApi, getJson, ROOT, type RunningApi } from '../testing/testkit.ts';
 import { seedIndex } from '../ops/seed/seeder.ts';
-import { OpenSearchClient, configFromEnv } from '../cluster/client.ts';
+import { OpenSearchClient } from '../cluster/client.ts';
+import { configFromEnv } from '../cluster/clientConfig.ts';
 
 const INDEX = 'geoshard-live-cluster';
 const RESTAURANTS = 2000;

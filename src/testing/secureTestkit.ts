@@ -8,10 +8,11 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { OpenSearchClient, configFromEnv } from '../cluster/client.ts';
+import { OpenSearchClient } from '../cluster/client.ts';
 import { renderRoles, type SecurityRole } from '../cluster/privileges.ts';
 import { ROOT } from './testkit.ts';
 import { env } from '../cluster/env.ts';
+import { configFromEnv } from '../cluster/clientConfig.ts';
 
 /** The secured node's credentials file (written by cluster.mjs, root only). */
 export interface SecureState {

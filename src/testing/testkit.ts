@@ -11,11 +11,12 @@ import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBoundaryFile, withHash, type BoundaryFile, Router } from '../core/index.ts';
-import { OpenSearchClient, configFromEnv } from '../cluster/client.ts';
+import { OpenSearchClient } from '../cluster/client.ts';
 import { LiveApi, type ApiOptions } from '../server/api.ts';
 import { seedIndex } from '../ops/seed/seeder.ts';
 import { fetchIndexMeta } from '../opensearch/indexMeta.ts';
 import { DOC_SHAPE, docShapeOf } from '../opensearch/sampleIndex.ts';
+import { configFromEnv } from '../cluster/clientConfig.ts';
 
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -27,11 +27,11 @@ import { Router, type BoundaryFile } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
 import type { Restaurant } from '../data/generator.ts';
 import type { OpenSearchClient } from '../cluster/client.ts';
-import { OpenSearchError } from '../cluster/client.ts';
 import { RouterCache } from '../opensearch/meta.ts';
 import { dishDoc, restaurantDoc, type Doc } from '../data/sample.ts';
 import { SampleIndexer } from '../opensearch/sampleIndexer.ts';
 import { fetchIndexMeta } from '../opensearch/indexMeta.ts';
+import { OpenSearchError } from '../cluster/clientErrors.ts';
 
 /** How a writer reaches the index. */
 export type WritePath = 'routed' | 'plain';

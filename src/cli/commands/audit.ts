@@ -4,10 +4,12 @@ import { loadBoundaryFile, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, I
 import { SAMPLE_CONFIG } from '../../opensearch/indexConfig.ts';
 import type { Command } from '../command.ts';
 import type { BoundaryFile } from '../../core/index.ts';
-import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/client.ts';
+import { OpenSearchClient } from '../../cluster/client.ts';
 import { auditIndex, AuditError, type AuditProgress } from '../../ops/audit/audit.ts';
 import { chooseEngine } from '../../cluster/enginePath.ts';
 import { engineOf, engineUsage } from '../engineFlag.ts';
+import { configFromEnv } from '../../cluster/clientConfig.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 /** Problems printed by default (--limit). */
 const DEFAULT_LIMIT = 20;

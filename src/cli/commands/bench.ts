@@ -1,9 +1,10 @@
 import { parse, int } from '../args.ts';
 import { loadRouter, loadIndexConfig, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
-import { configFromEnv, OpenSearchClient } from '../../cluster/client.ts';
+import { OpenSearchClient } from '../../cluster/client.ts';
 import { LiveApi } from '../../server/api.ts';
 import { MEASURE_RUNS, MEASURE_CONCURRENCY, type MeasureAnswer, type MeasureRequest, type MeasureSide } from '../../server/wire.ts';
+import { configFromEnv } from '../../cluster/clientConfig.ts';
 
 const ms = (x: number) => `${x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString('en-US')} ms`;
 const times = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(2)}×`);

@@ -83,7 +83,9 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
       counter = await readPointsFile(fromFile, { lat: values.lat as string | undefined, lng: values.lng as string | undefined, field: values.field as string | undefined, defaultField: config.location, weight });
       summary = { from: { file: fromFile } };
     } else {
-      const { configFromEnv, OpenSearchClient, OpenSearchError } = await import('../../cluster/client.ts');
+      const { OpenSearchClient } = await import('../../cluster/client.ts');
+      const { configFromEnv } = await import('../../cluster/clientConfig.ts');
+      const { OpenSearchError } = await import('../../cluster/clientErrors.ts');
       const { readIndexCells, CellsReadError } = await import('../../ops/cells/cellsReader.ts');
       const { readIndexCellsInCluster } = await import('../../ops/cells/cellsEngine.ts');
       const { chooseEngine } = await import('../../cluster/enginePath.ts');

@@ -46,7 +46,9 @@ export interface ExploreDeps {
  * the drift guard's verdict on its `_meta` (src/server/driftGuard.ts).
  */
 export async function checkCluster(config: IndexConfig, file: BoundaryFile, url: string): Promise<ClusterReport> {
-  const { OpenSearchClient, OpenSearchError, configFromEnv } = await import('../../cluster/client.ts');
+  const { OpenSearchClient } = await import('../../cluster/client.ts');
+  const { configFromEnv } = await import('../../cluster/clientConfig.ts');
+  const { OpenSearchError } = await import('../../cluster/clientErrors.ts');
   const { checkGeoFields, CellsReadError } = await import('../../ops/cells/cellsReader.ts');
   const { fetchIndexMeta } = await import('../../opensearch/indexMeta.ts');
   const { driftState } = await import('../../server/driftGuard.ts');

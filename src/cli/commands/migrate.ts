@@ -4,7 +4,7 @@ import { parse, int, str } from '../args.ts';
 import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf, requireFileIndex } from '../io.ts';
 import type { Command, Io } from '../command.ts';
 import { planText } from './plan.ts';
-import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/client.ts';
+import { OpenSearchClient } from '../../cluster/client.ts';
 import { tryInstallPipeline } from '../../ops/routing/pipelineInstall.ts';
 import { aliasTargets } from '../../ops/reindex/reindex.ts';
 import { runMigration, withState, PAUSE_POINTS, type PausePoint } from '../../ops/migrate/migration.ts';
@@ -15,6 +15,8 @@ import { readMigration } from '../../opensearch/indexMeta.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
 import { fieldsOfMeta, MigrationError } from '../../opensearch/meta.ts';
 import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../server/search/searchBody.ts';
+import { configFromEnv } from '../../cluster/clientConfig.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 /** Default wait after publishing dual-write and switched: a search deadline plus a second. */
 const DEFAULT_GRACE_MS = DEFAULT_SEARCH_TIMEOUT_MS + 1000;

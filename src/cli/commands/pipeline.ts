@@ -1,12 +1,14 @@
 import { parse } from '../args.ts';
 import { loadBoundaryFile, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf } from '../io.ts';
 import type { Command } from '../command.ts';
-import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/client.ts';
+import { OpenSearchClient } from '../../cluster/client.ts';
 import { installPipelineFromMeta, uninstallPipeline, readPipeline, PipelineError } from '../../ops/routing/pipelineInstall.ts';
 import { routingPipeline, pipelineId } from '../../opensearch/routingPipeline.ts';
 import { checkPipelineModules, checkPrivileges, ClusterAbilityError, pipelineProbes, PrivilegeError } from '../../cluster/privilegeChecks.ts';
 import { readMigration } from '../../opensearch/indexMeta.ts';
 import { MigrationError } from '../../opensearch/meta.ts';
+import { configFromEnv } from '../../cluster/clientConfig.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 const USAGE_HINT = 'Run "geoshard pipeline --help" for usage.';
 

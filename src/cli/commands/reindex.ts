@@ -1,7 +1,7 @@
 import { parse, int, str, fieldValue } from '../args.ts';
 import { loadBoundaryFile, loadIndexConfig, CliError } from '../io.ts';
 import type { Command, Io } from '../command.ts';
-import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/client.ts';
+import { OpenSearchClient } from '../../cluster/client.ts';
 import { acquireLock, LOCK_INDEX } from '../../ops/migrate/migrationLock.ts';
 import { MigrationError } from '../../opensearch/meta.ts';
 import {
@@ -22,6 +22,8 @@ import { cancelCopy, copyTaskStatus, rethrottleCopy } from '../../ops/reindex/co
 import { ShardReadError } from '../../ops/compare/shardReader.ts';
 import { checkPipelineModules, checkPrivileges, ClusterAbilityError, PrivilegeError, reindexEndProbes, reindexProbes } from '../../cluster/privilegeChecks.ts';
 import { env as readEnv } from '../../cluster/env.ts';
+import { configFromEnv } from '../../cluster/clientConfig.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 /** connect makes the command's OpenSearch client; a bad environment (URL, CA, credentials) is the command's error. */
 function connect(): OpenSearchClient {

@@ -2,11 +2,13 @@ import { parse, int } from '../args.ts';
 import { loadRouter, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, indexConfigOf, requireShape, requireFileIndex } from '../io.ts';
 import { SAMPLE_CONFIG } from '../../opensearch/indexConfig.ts';
 import type { Command, Io } from '../command.ts';
-import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/client.ts';
+import { OpenSearchClient } from '../../cluster/client.ts';
 import { seedIndex, SeedError } from '../../ops/seed/seeder.ts';
 import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../../data/sample.ts';
 import { TOTAL_RESTAURANTS, DISHES_MAX } from '../../data/generator.ts';
 import { PLACES_CONFIG, PLACES_INDEX, PLACES_SHARDS, seedPlaces } from '../../ops/seed/places.ts';
+import { configFromEnv } from '../../cluster/clientConfig.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 /** The samples `geoshard seed --sample` loads. */
 const SAMPLES = ['restaurants', 'places'] as const;

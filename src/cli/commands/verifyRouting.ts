@@ -1,8 +1,10 @@
 import { parse } from '../args.ts';
 import { loadRouter, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf, requireFileIndex } from '../io.ts';
 import type { Command } from '../command.ts';
-import { configFromEnv, OpenSearchClient, OpenSearchError } from '../../cluster/client.ts';
+import { OpenSearchClient } from '../../cluster/client.ts';
 import { verifyRouting as verify } from '../../ops/routing/verifyRouting.ts';
+import { configFromEnv } from '../../cluster/clientConfig.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 export const verifyRouting: Command = {
   name: 'verify-routing',

@@ -27,8 +27,9 @@
 import { CellCounter, cellAt, cellOrdinal } from '../../core/index.ts';
 import { quantizedCellAt } from '../../core/audit.ts';
 import { weightColumn, type IndexConfig } from '../../opensearch/indexConfig.ts';
-import { OpenSearchError, type OpenSearchClient } from '../../cluster/client.ts';
+import { type OpenSearchClient } from '../../cluster/client.ts';
 import { fieldAt, pointOf } from '../../opensearch/documentFields.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 /** A problem with the index or its mapping (a missing index, a field that is not a geo_point): the message says which. */
 export class CellsReadError extends Error {

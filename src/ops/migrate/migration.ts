@@ -15,7 +15,7 @@
  */
 import type { BoundaryFile } from '../../core/index.ts';
 import { advance, nextAction, withCopied, withCutover, type DocCounts, type MigrationState, type MoveState } from '../../core/migrationState.ts';
-import { OpenSearchError, type OpenSearchClient } from '../../cluster/client.ts';
+import { type OpenSearchClient } from '../../cluster/client.ts';
 import { indexMeta } from '../../opensearch/indexSpec.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
 import {
@@ -46,6 +46,7 @@ import { routingPipeline } from '../../opensearch/routingPipeline.ts';
 import { fieldsOfMeta, MigrationError } from '../../opensearch/meta.ts';
 import { bulkBody, bulkErrors, type BulkResponse } from '../../opensearch/bulk.ts';
 import type { IndexMeta } from '../../opensearch/meta.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 /** withState returns `_meta` with the migration state set (or removed when null). */
 export function withState(meta: IndexMeta, state: MigrationState | null): IndexMeta {

@@ -22,9 +22,9 @@ import { cellAt, cellVertices } from '../../core/cells.ts';
 import { mulberry32 } from '../../core/testutil.ts';
 import { loadGazetteer } from '../../data/places.ts';
 import { ROOT, derivedFile, getJson, liveClient, startApi } from '../../testing/testkit.ts';
-import { OpenSearchError } from '../../cluster/client.ts';
 import { seedIndex } from '../seed/seeder.ts';
 import { main } from '../../cli/main.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 const LOCKS = 'ri-locks';
 const client = liveClient();

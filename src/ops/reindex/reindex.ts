@@ -48,7 +48,6 @@
  * Node only.
  */
 import { Router } from '../../core/index.ts';
-import { OpenSearchError } from '../../cluster/client.ts';
 import { MigrationError } from '../../opensearch/meta.ts';
 import type { ReindexOptions, ReindexResult, ReindexRun } from './reindexRun.ts';
 import { createDest, fieldsOf, sourceInfo } from './createDest.ts';
@@ -62,6 +61,7 @@ import { seqNos } from '../compare/shardReader.ts';
 import { now, readReindex, ReindexError, type ReindexState, type Shape } from './state.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
 import type { IndexMeta } from '../../opensearch/meta.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 export * from './state.ts';
 export type { ReindexOptions, ReindexResult } from './reindexRun.ts';

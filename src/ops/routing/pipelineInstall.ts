@@ -13,10 +13,11 @@
 import type { BoundaryFile } from '../../core/index.ts';
 import type { MigrationState } from '../../core/migrationState.ts';
 import { routingPipeline, pipelineId, identityOf, expectedIdentity, comparePipeline, type PipelineIdentity, type IngestPipeline, type PipelineFields } from '../../opensearch/routingPipeline.ts';
-import { OpenSearchError, type OpenSearchClient } from '../../cluster/client.ts';
+import { type OpenSearchClient } from '../../cluster/client.ts';
 import { migrationOfMeta } from '../../opensearch/meta.ts';
 import { readMigration } from '../../opensearch/indexMeta.ts';
 import type { IndexMeta } from '../../opensearch/meta.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 /** PipelineError: the pipeline cannot be installed or read (the message says why and what to do). */
 export class PipelineError extends Error {

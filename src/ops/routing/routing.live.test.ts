@@ -6,7 +6,6 @@
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import { Router, shardForRouting } from '../../core/index.ts';
-import { OpenSearchError } from '../../cluster/client.ts';
 import { verifyRouting } from './verifyRouting.ts';
 import { seedIndex, SeedError } from '../seed/seeder.ts';
 import { derivedFile, ensureSeeded, liveClient, startApi, getJson, TEST_INDEX, TEST_RESTAURANTS, TEST_DISHES_PER_RESTAURANT } from '../../testing/testkit.ts';
@@ -15,6 +14,7 @@ import { sampleOf } from '../../data/sample.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 import { searchShardsOf } from '../../opensearch/fingerprint.ts';
 import { indexMappings } from '../../opensearch/sampleIndex.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 const client = liveClient();
 const file = derivedFile(TEST_INDEX);

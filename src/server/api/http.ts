@@ -6,8 +6,8 @@
  * to the endpoints is LiveApi.handle (src/server/api.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { OpenSearchError } from '../../cluster/client.ts';
 import { ParamError } from '../wire.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 /** An API answer before it is written: HTTP status and JSON body. */
 export interface ApiResult<B extends object = Record<string, unknown>> {

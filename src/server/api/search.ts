@@ -7,7 +7,6 @@
 import { routingKeyOf } from '../../opensearch/meta.ts';
 import type { Router } from '../../core/index.ts';
 import type { IndexConfig } from '../../opensearch/indexConfig.ts';
-import { OpenSearchError } from '../../cluster/client.ts';
 import { placementOf, placementSentence } from '../placement.ts';
 import { parseSearchParams, describeQuery, type AskedShard, type SearchParams, type SearchPlacement } from '../wire.ts';
 import type { ApiContext } from './context.ts';
@@ -17,6 +16,7 @@ import { runSearch, planRouted, planAll, type AnySearchPart, type RunOptions } f
 import { compareParts } from '../search/compare.ts';
 import { isSampleShape } from '../search/searchBody.ts';
 import { DOC_SHAPE, docShapeOf } from '../../opensearch/sampleIndex.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 /** How many times a search runs at most when the migration epoch keeps moving under it. */
 const MAX_EPOCH_ATTEMPTS = 3;
