@@ -142,7 +142,7 @@ export class GeoIndexer {
         const n = it.next();
         if (n.done) break;
         const d = n.value;
-        out.push(this.entry(d.id, 'index', { lat: d.lat, lng: d.lng }, null, d.source));
+        out.push(this.sender.entry(d.id, 'index', { lat: d.lat, lng: d.lng }, null, d.source));
       }
       report.docs += out.length;
       return out;
@@ -170,7 +170,7 @@ export class GeoIndexer {
         const taken = await next();
         if (!taken || stop) return;
         const batch = taken.entries;
-        const sent = this.send(batch, refresh, opts.pipeline, taken.prepared);
+        const sent = this.sender.send(batch, refresh, opts.pipeline, taken.prepared);
         // After this request has left (its write is queued before setImmediate runs).
         ahead ??= new Promise<void>((r) => setImmediate(r)).then(prepare);
         // Marked handled: the worker that awaits it gets the rejection; none may, once stopped.
@@ -238,7 +238,7 @@ export class GeoIndexer {
     // One source per child: the copy on a current owner when there is one; its copy of the parent's location follows the parent.
     const childSources = new Map<string, Source>();
     for (const h of children) if (!childSources.has(h._id) || ownerNames.has(h._routing ?? '')) childSources.set(h._id, childLocation ? withFieldAt(h._source, childLocation, own) : h._source);
-    const writes = [this.entry(id, 'index', point, null, source), ...[...childSources].map(([cid, s]) => this.entry(cid, 'index', point, null, s))];
+    const writes = [this.sender.entry(id, 'index', point, null, source), ...[...childSources].map(([cid, s]) => this.sender.entry(cid, 'index', point, null, s))];
     const oldRoutings = new Set([...copies, ...children].map((h) => h._routing ?? ''));
     const { now, finalOwners, stale, results } = await this.writeMoving('document', id, view, owners, point, writes, oldRoutings, () => [...childSources.keys()]);
     const parentId = !isParent && join ? parentOf(source[join.field]) : null;
@@ -267,9 +267,9 @@ export class GeoIndexer {
     const point = pointOf(own !== undefined ? own : childLocation ? fieldAt(s, childLocation) : undefined);
     const owners = point ? view.router.writeShards(point.lat, point.lng) : [];
     const routings = [...new Set([...owners.map((o) => o.name), ...[...copies, ...children].map((h) => h._routing ?? '')])].filter((x) => x !== '');
-    const dels = [...childIds.map((c) => this.entry(c, 'delete', null, routings, null)), this.entry(id, 'delete', null, routings, null)];
-    await this.send(dels, true);
-    if (dels.some((e) => !e.result.ok)) throw this.failure(`document "${id}"${childIds.length ? ' and its children' : ''}`, dels, '');
+    const dels = [...childIds.map((c) => this.sender.entry(c, 'delete', null, routings, null)), this.sender.entry(id, 'delete', null, routings, null)];
+    await this.sender.send(dels, true);
+    if (dels.some((e) => !e.result.ok)) throw this.sender.failure(`document "${id}"${childIds.length ? ' and its children' : ''}`, dels, '');
     return { id, lat: point?.lat ?? null, lng: point?.lng ?? null, cell: point ? cellOf(point.lat, point.lng) : null, owners, read: point ? view.router.readShard(point.lat, point.lng) : null, epoch: view.epoch, routings, dishes: childIds.length, results: dels.map((e) => e.result) };
   }
 
@@ -305,21 +305,6 @@ export class GeoIndexer {
   // -------------------------------------------------------------------------------------------
   // Internals
 
-  /** @internal entry makes one document to send (BulkSender.entry). */
-  protected entry(id: string, action: 'index' | 'delete', point: Entry['point'], routings: string[] | null, source: Source | null): Entry {
-    return this.sender.entry(id, action, point, routings, source);
-  }
-
-  /** @internal send writes entries to their owners (BulkSender.send). */
-  protected send(entries: Entry[], refresh: boolean, pipeline?: string, prepared?: Prepared): Promise<void> {
-    return this.sender.send(entries, refresh, pipeline, prepared);
-  }
-
-  /** @internal failure is the error of entries not all written (BulkSender.failure). */
-  protected failure(what: string, entries: Entry[], tail: string): GeoIndexError {
-    return this.sender.failure(what, entries, tail);
-  }
-
   /** @internal */
   protected async refresh(): Promise<void> {
     await this.request('POST', `/${encodeURIComponent(this.index)}/_refresh`);
@@ -341,13 +326,13 @@ export class GeoIndexer {
    * and it throws: the document stays as it was. `kind` names it in errors.
    */
   protected async writeMoving(kind: string, id: string, view: RoutingState, owners: ShardRef[], point: { lat: number; lng: number }, writes: Entry[], oldRoutings: ReadonlySet<string>, staleChildren: (stale: string[]) => string[]): Promise<{ now: RoutingState; finalOwners: ShardRef[]; stale: string[]; results: DocResult[] }> {
-    await this.send(writes, true);
+    await this.sender.send(writes, true);
     if (writes.some((e) => !e.result.ok)) {
       // Never half-written: take back the copies written to routings that held none before.
       const fresh = [...new Set(writes.flatMap((e) => e.result.items.filter((i) => i.status < 300 && !oldRoutings.has(i.routing)).map((i) => i.routing)))];
-      const undo = fresh.length > 0 ? writes.map((e) => this.entry(e.id, 'delete', null, fresh, null)).reverse() : [];
-      if (undo.length > 0) await this.send(undo, true).catch(() => {});
-      throw this.failure(`${kind} "${id}"`, writes, fresh.length > 0 ? `; the new copies on ${fresh.join(', ')} were deleted again, the ${kind} stays as it was` : '');
+      const undo = fresh.length > 0 ? writes.map((e) => this.sender.entry(e.id, 'delete', null, fresh, null)).reverse() : [];
+      if (undo.length > 0) await this.sender.send(undo, true).catch(() => {});
+      throw this.sender.failure(`${kind} "${id}"`, writes, fresh.length > 0 ? `; the new copies on ${fresh.join(', ')} were deleted again, the ${kind} stays as it was` : '');
     }
     const now = this.cached!;
     const finalOwners = now.key === view.key ? owners : now.router.writeShards(point.lat, point.lng);
@@ -355,11 +340,11 @@ export class GeoIndexer {
     const stale = [...oldRoutings].filter((x) => x !== '' && !keep.has(x));
     const results = writes.map((e) => e.result);
     if (stale.length > 0) {
-      const dels = staleChildren(stale).map((cid) => this.entry(cid, 'delete', null, stale, null));
-      dels.push(this.entry(id, 'delete', null, stale, null));
-      await this.send(dels, true);
+      const dels = staleChildren(stale).map((cid) => this.sender.entry(cid, 'delete', null, stale, null));
+      dels.push(this.sender.entry(id, 'delete', null, stale, null));
+      await this.sender.send(dels, true);
       results.push(...dels.map((e) => e.result));
-      if (dels.some((e) => !e.result.ok)) throw this.failure(`the old copies of ${kind} "${id}" on ${stale.join(', ')}`, dels, `; its new copies on ${[...keep].join(', ')} are whole: delete the old ones again (geoshard audit lists them)`);
+      if (dels.some((e) => !e.result.ok)) throw this.sender.failure(`the old copies of ${kind} "${id}" on ${stale.join(', ')}`, dels, `; its new copies on ${[...keep].join(', ')} are whole: delete the old ones again (geoshard audit lists them)`);
     }
     return { now, finalOwners, stale, results };
   }

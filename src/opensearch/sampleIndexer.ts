@@ -44,7 +44,7 @@ export class SampleIndexer extends GeoIndexer {
     for (const h of dishHits) if (!dishes.has(h._id) || ownerNames.has(h._routing ?? '')) dishes.set(h._id, h._source);
     const fields: RestaurantFields = { ...r, place: r.place ?? old?.place, state: r.state ?? old?.state, cell: cellOf(r.lat, r.lng), dishCount: dishes.size };
     const point = { lat: r.lat, lng: r.lng };
-    const writes = [this.entry(r.id, 'index', point, null, restaurantSource(fields, owners[0].name)), ...[...dishes].map(([id, s]) => this.entry(id, 'index', point, null, withRestaurant(s, fields)))];
+    const writes = [this.sender.entry(r.id, 'index', point, null, restaurantSource(fields, owners[0].name)), ...[...dishes].map(([id, s]) => this.sender.entry(id, 'index', point, null, withRestaurant(s, fields)))];
     const oldRoutings = new Set([...copies, ...dishHits].map((h) => h._routing ?? ''));
     const staleDishes = (stale: string[]) => [...new Set(dishHits.filter((h) => stale.includes(h._routing ?? '')).map((h) => h._id))];
     const { now, finalOwners, stale, results } = await this.writeMoving('restaurant', r.id, view, owners, point, writes, oldRoutings, staleDishes);
@@ -76,21 +76,21 @@ export class SampleIndexer extends GeoIndexer {
     }
     const created = existing.length === 0;
     const point = { lat: r.lat, lng: r.lng };
-    const writes = [this.entry(d.id, 'index', point, null, dishSource(d, r))];
+    const writes = [this.sender.entry(d.id, 'index', point, null, dishSource(d, r))];
     // A new dish: its restaurant counts it.
-    if (created) writes.unshift(this.entry(r.id, 'index', point, null, restaurantSource({ ...r, dishCount: (r.dishCount ?? 0) + 1 }, '')));
-    await this.send(writes, true);
-    if (writes.some((e) => !e.result.ok)) throw this.failure(`dish "${d.id}"`, writes, '');
+    if (created) writes.unshift(this.sender.entry(r.id, 'index', point, null, restaurantSource({ ...r, dishCount: (r.dishCount ?? 0) + 1 }, '')));
+    await this.sender.send(writes, true);
+    if (writes.some((e) => !e.result.ok)) throw this.sender.failure(`dish "${d.id}"`, writes, '');
     const now = this.cached!;
     const owners = now.router.writeShards(r.lat, r.lng);
     const keep = new Set(owners.map((o) => o.name));
     const results = writes.map((e) => e.result);
     const stale = [...new Set(existing.map((h) => h._routing ?? ''))].filter((x) => x !== '' && !keep.has(x));
     if (stale.length > 0) {
-      const del = this.entry(d.id, 'delete', null, stale, null);
-      await this.send([del], true);
+      const del = this.sender.entry(d.id, 'delete', null, stale, null);
+      await this.sender.send([del], true);
       results.push(del.result);
-      if (!del.result.ok) throw this.failure(`the old copies of dish "${d.id}"`, [del], '');
+      if (!del.result.ok) throw this.sender.failure(`the old copies of dish "${d.id}"`, [del], '');
     }
     return { id: d.id, restaurantId, lat: r.lat, lng: r.lng, cell: cellOf(r.lat, r.lng), owners, read: now.router.readShard(r.lat, r.lng), epoch: writes[writes.length - 1].result.epoch, created, movedFrom: stale, dishes: 0, results };
   }
@@ -110,9 +110,9 @@ export class SampleIndexer extends GeoIndexer {
     const owners = r ? view.router.writeShards(r.lat, r.lng) : [];
     const routings = [...new Set([...owners.map((o) => o.name), ...[...copies, ...dishHits].map((h) => h._routing ?? '')])].filter((x) => x !== '');
     const dishIds = [...new Set(dishHits.map((h) => h._id))];
-    const dels = [...dishIds.map((d) => this.entry(d, 'delete', null, routings, null)), this.entry(id, 'delete', null, routings, null)];
-    await this.send(dels, true);
-    if (dels.some((e) => !e.result.ok)) throw this.failure(`restaurant "${id}" and its dishes`, dels, '');
+    const dels = [...dishIds.map((d) => this.sender.entry(d, 'delete', null, routings, null)), this.sender.entry(id, 'delete', null, routings, null)];
+    await this.sender.send(dels, true);
+    if (dels.some((e) => !e.result.ok)) throw this.sender.failure(`restaurant "${id}" and its dishes`, dels, '');
     return {
       id,
       lat: r?.lat ?? null,
