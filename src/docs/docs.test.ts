@@ -210,6 +210,7 @@ describe('facts about the bundled files', () => {
     cellsDocuments: n(sum(1) + sum(2)),
     apiExportsCore: /^(\d+) exports\./m.exec(readFileSync(join(ROOT, 'docs', 'api', 'geoshard.api.md'), 'utf8'))![1],
     apiExportsOpensearch: /^(\d+) exports\./m.exec(readFileSync(join(ROOT, 'docs', 'api', 'geoshard-opensearch.api.md'), 'utf8'))![1],
+    apiExportsOps: /^(\d+) exports\./m.exec(readFileSync(join(ROOT, 'docs', 'api', 'geoshard-ops.api.md'), 'utf8'))![1],
   };
 
   it('marked facts are what the files say', () => {
