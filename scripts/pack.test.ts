@@ -17,7 +17,7 @@
  * directly, never from the package under test.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -300,4 +300,42 @@ describe('the explorer from the installed package', () => {
       if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
     }
   }, 180_000);
+});
+
+describe("the OpenSearch plugin's zips from the installed package", () => {
+  /** The third consumer: geoshard and geoshard-opensearch-plugin, installed together from their tarballs. */
+  let withPlugin: string;
+  let companion: { files: string[]; version: string; bytes: number };
+
+  beforeAll(() => {
+    // The companion holds the zips `node scripts/plugin.mjs build` made (npm test builds them before the unit tests).
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-plugin-package.mjs')], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, NODE_OPTIONS: '' } });
+    const info = pack(dir, join(ROOT, 'dist', 'geoshard-opensearch-plugin'));
+    withPlugin = consumer(dir, 'plugin-user');
+    installIn(withPlugin, tarball, info.tarball);
+    companion = { files: info.files, version: info.version, bytes: bytesIn(join(withPlugin, 'node_modules', 'geoshard-opensearch-plugin')) };
+  }, 300_000);
+
+  it('refuses in a core-only install, naming the companion package and the command that installs it, exit 1', () => {
+    const r = spawnSync('npx', ['--offline', 'geoshard', 'plugin', '--opensearch', '2.19.6'], { cwd: app, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      `geoshard plugin: geoshard-opensearch-plugin (the geoshard OpenSearch plugin's zips) is not installed: it is a companion package of geoshard, kept apart so that a library install stays small; install it beside geoshard with \`npm install geoshard-opensearch-plugin@${pkg.version}\`\n`,
+    );
+  });
+
+  it("writes the very zip this checkout built for a named version, at geoshard's version, and lists the versions it has", () => {
+    expect(companion.version).toBe(pkg.version);
+    const versions = runIn('npx', ['--offline', 'geoshard', 'plugin', '--list'], withPlugin);
+    for (const v of ['2.19.6', '2.19.4', '3.8.0']) expect(versions).toContain(`OpenSearch ${v}`);
+    const said = runIn('npx', ['--offline', 'geoshard', 'plugin', '--opensearch', '2.19.6', '--out', 'geoshard-plugin.zip'], withPlugin);
+    expect(said).toContain('bin/opensearch-plugin install --batch file://');
+    expect(Buffer.compare(readFileSync(join(withPlugin, 'geoshard-plugin.zip')), readFileSync(join(ROOT, 'plugin', 'dist', 'geoshard-0.1.0-os2.19.6.zip')))).toBe(0);
+    // A version with no zip: exit 1, naming the versions there are.
+    const r = spawnSync('npx', ['--offline', 'geoshard', 'plugin', '--opensearch', '2.18.0'], { cwd: withPlugin, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('there is no zip for OpenSearch 2.18.0');
+    expect(r.stderr).toContain('2.19.4, 2.19.6, 3.8.0');
+    console.log(`pack: geoshard-opensearch-plugin adds ${companion.bytes} bytes to node_modules`);
+  });
 });

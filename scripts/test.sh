@@ -56,13 +56,13 @@ npx tsc --noEmit -p src/core/tsconfig.json || failed+=(core-typecheck)
 step "package build (dist/: the core and geoshard/opensearch with their types, the CLI bundle)"
 npm run --silent build:lib || failed+=(build-lib)
 
-step "unit tests"
-npx vitest run --project unit --reporter=default --reporter=json --outputFile=test-results/unit.json || failed+=(unit)
-
 step "OpenSearch plugin: Java tests, then one zip per supported version (plugin/, docs/plugin.md)"
 t_plugin=$SECONDS
 node scripts/plugin.mjs build || failed+=(plugin)
 echo "(plugin step: $((SECONDS - t_plugin)) s)"
+
+step "unit tests"
+npx vitest run --project unit --reporter=default --reporter=json --outputFile=test-results/unit.json || failed+=(unit)
 
 step "OpenSearch cluster for the live tests (3 nodes, 2.19, with the geoshard plugin)"
 started_cluster=0

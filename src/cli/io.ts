@@ -14,6 +14,11 @@ export { MAX_BOUNDARY_FILE_BYTES, MAX_LISTED_PROBLEMS };
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Default inputs, relative to the repository root. */
+/** version is the package's version, from package.json. */
+export function version(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 export const DEFAULT_BOUNDARIES = join(ROOT, 'data', 'boundaries.json');
 export const DEFAULT_CELLS = join(ROOT, 'data', 'cells.csv');
 export const DEFAULT_CITIES = join(ROOT, 'data', 'cities.json');
@@ -307,7 +312,7 @@ export function checkFolderTarget(dir: string, what = 'folder'): void {
  * path and the reason, and removes the temporary file; the target is then
  * untouched.
  */
-export function writeFileAtomic(path: string, text: string, what = 'file'): void {
+export function writeFileAtomic(path: string, text: string | Uint8Array, what = 'file'): void {
   const { target, existing } = resolveTarget(path, what);
   const dir = dirname(target);
   try {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { BoundaryFileError } from '../core/index.ts';
 import { MissingPeerError } from '../data/optionalPeer.ts';
 import { env } from '../cluster/env.ts';
-import { CliError, problemLines, ROOT } from './io.ts';
+import { CliError, problemLines, ROOT, version } from './io.ts';
 import { setNoticeSink } from './args.ts';
 import type { Command, Io } from './command.ts';
 import { PRIVILEGED_COMMANDS, setPrivilegedCommand, type PrivilegedCommand } from '../cluster/privileges.ts';
@@ -32,6 +32,7 @@ export const COMMAND_LOADERS: Map<string, () => Promise<Command>> = new Map([
   ['verify-routing', async () => (await import('./commands/verifyRouting.ts')).verifyRouting],
   ['audit', async () => (await import('./commands/audit.ts')).audit],
   ['pipeline', async () => (await import('./commands/pipeline.ts')).pipeline],
+  ['plugin', async () => (await import('./commands/plugin.ts')).plugin],
   ['searches', async () => (await import('./commands/searches.ts')).searches],
   ['golden', async () => (await import('./commands/golden.ts')).golden],
   ['diff', async () => (await import('./commands/diff.ts')).diff],
@@ -65,10 +66,6 @@ export const EXIT_CODES: { code: number; meaning: string }[] = [
   { code: 2, meaning: 'usage: the command line itself is wrong (unknown command or option, a missing required option, an option value that is not valid for it, a stray argument)' },
 ];
 
-/** version is the package's version, from package.json. */
-export function version(): string {
-  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-}
 
 async function help(): Promise<string> {
   const commands = await loadCommands();

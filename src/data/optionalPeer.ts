@@ -90,3 +90,53 @@ export async function importExplorer<T>(version: string, imp: (id: string, json:
   if (manifest.version !== version) throw new MissingExplorerError(version, String(manifest.version));
   return mod as T;
 }
+
+/**
+ * The companion package that carries the geoshard OpenSearch plugin's zips, one per supported
+ * OpenSearch version (scripts/build-plugin-package.mjs), so that a user gets the zip of their
+ * version without building Java: `npx geoshard plugin --opensearch <version>` writes it out.
+ * Built at geoshard's own version; kept apart so that a library install stays small
+ * (docs/plugin.md).
+ */
+export const PLUGIN_PACKAGE = 'geoshard-opensearch-plugin';
+
+/** MissingPluginPackageError: the plugin's companion package is not installed, or not at geoshard's version; the message says what to install. */
+export class MissingPluginPackageError extends Error {
+  constructor(
+    readonly version: string,
+    readonly installed: string | null = null,
+  ) {
+    super(
+      installed === null
+        ? `${PLUGIN_PACKAGE} (the geoshard OpenSearch plugin's zips) is not installed: it is a companion package of geoshard, kept apart so that a library install stays small; install it beside geoshard with \`npm install ${PLUGIN_PACKAGE}@${version}\``
+        : `${PLUGIN_PACKAGE} ${installed} is installed, but geoshard is ${version}: the two come from one build; install the same version with \`npm install ${PLUGIN_PACKAGE}@${version}\``,
+    );
+    this.name = 'MissingPluginPackageError';
+  }
+}
+
+/** The plugin companion's index of zips (its zips.json): each OpenSearch version's zip, relative to the package's folder, with its size and SHA-256. */
+export interface PluginZips {
+  plugin: string;
+  pluginVersion: string;
+  zips: Record<string, { file: string; bytes: number; sha256: string }>;
+}
+
+/**
+ * pluginPackage finds the companion package installed beside geoshard and checks that its version
+ * is `version` (geoshard's own): its folder and its zips.json. Throws MissingPluginPackageError
+ * when it cannot be found or its version differs. `req` is for tests.
+ */
+export function pluginPackage(version: string, req: NodeJS.Require = createRequire(import.meta.url)): { dir: string; zips: PluginZips } {
+  let manifestPath: string;
+  try {
+    manifestPath = req.resolve(`${PLUGIN_PACKAGE}/package.json`);
+  } catch (e) {
+    if ((e as { code?: string }).code === 'MODULE_NOT_FOUND') throw new MissingPluginPackageError(version);
+    throw e;
+  }
+  const manifest = req(manifestPath) as { version?: string };
+  if (manifest.version !== version) throw new MissingPluginPackageError(version, String(manifest.version));
+  const dir = manifestPath.slice(0, -'/package.json'.length);
+  return { dir, zips: req(`${dir}/zips.json`) as PluginZips };
+}
