@@ -159,6 +159,8 @@ describe('the exit-code rule', () => {
     [['cache', '--size', '10'], 2, /--workload/],
     [['review'], 2, /--candidate FILE is required/],
     [['review', '--candidate', '/nonexistent/c.json'], 1, /nonexistent/],
+    [['plugin'], 2, /--opensearch VERSION/],
+    [['plugin', '--opensearch', '2.19'], 2, /not a version/],
     [['explore'], 2, /--boundaries is required/],
     [['explore', '--boundaries', '/nonexistent/b.json', '--cells', '/nonexistent/c.csv'], 1, /nonexistent/],
   ];

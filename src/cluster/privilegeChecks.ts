@@ -56,6 +56,15 @@ export const probePutPipeline = (): Probe => ({
   opts: { body: { processors: [{ 'geoshard-privilege-probe-no-such-processor': {} }] } },
 });
 
+/** Writing a search pipeline: one with a request processor type that does not exist, refused. */
+export const probePutSearchPipeline = (): Probe => ({
+  privilege: 'cluster:admin/search/pipeline/put',
+  purpose: 'install the search pipeline that routes searches in the cluster',
+  method: 'PUT',
+  path: `/_search/pipeline/${NO_PIPELINE}`,
+  opts: { body: { request_processors: [{ 'geoshard-privilege-probe-no-such-processor': {} }] } },
+});
+
 /** Writing documents of `index` (and _bulk): through a pipeline that does not exist, refused before anything is written or created. */
 export const probeWriteDocs = (index: string): Probe[] => [
   {
@@ -192,8 +201,8 @@ export function migrateProbes(o: { index: string; lockIndex: string }): Probe[] 
 }
 
 /** What `geoshard pipeline --install / --uninstall` changes: the pipeline and the index's default_pipeline. */
-export function pipelineProbes(index: string): Probe[] {
-  return [probePutPipeline(), probeUpdateSettings(index)];
+export function pipelineProbes(index: string, search = false): Probe[] {
+  return [probePutPipeline(), ...(search ? [probePutSearchPipeline()] : []), probeUpdateSettings(index)];
 }
 
 /** A cluster that cannot run what a command needs; thrown before the command changed anything. */

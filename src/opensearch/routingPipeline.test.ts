@@ -110,7 +110,17 @@ describe('pipeline drift', () => {
     expect(c.message).toContain('npx geoshard pipeline --install');
   });
 
-  const installed = (identity: InstalledPipeline['identity'], defaultPipeline: string | null = 'geoshard-gs-pipe-unit'): InstalledPipeline => ({ id: 'geoshard-gs-pipe-unit', defaultPipeline, identity, exists: identity !== null });
+  const installed = (identity: InstalledPipeline['identity'], defaultPipeline: string | null = 'geoshard-gs-pipe-unit'): InstalledPipeline => ({ id: 'geoshard-gs-pipe-unit', defaultPipeline, identity, exists: identity !== null, processor: identity ? 'painless' : null, pinned: null });
+
+  it("reports the plugin's geo_routing as routing as _meta says, unless it is pinned to another file", () => {
+    const plugin = (pinned: string | null): InstalledPipeline => ({ id: 'geoshard-gs-pipe-unit', defaultPipeline: 'geoshard-gs-pipe-unit', identity: null, exists: true, processor: 'plugin', pinned });
+    expect(pipelineStatusOf(plugin(null), indexMeta(base), 'gs-pipe-unit')).toMatchObject({ matches: true, hash: base.hash });
+    expect(pipelineStatusOf(plugin(base.hash), indexMeta(base), 'gs-pipe-unit')).toMatchObject({ matches: true });
+    const other = pipelineStatusOf(plugin('f'.repeat(64)), indexMeta(base), 'gs-pipe-unit')!;
+    expect(other.matches).toBe(false);
+    expect(other.message).toContain('every write is refused');
+    expect(pipelineStatusOf(plugin(null), null, 'gs-pipe-unit')!.matches).toBe(false);
+  });
 
   it('reports no pipeline when the index does not use geoshard\'s as its default', () => {
     expect(pipelineStatusOf(installed(settled, null), indexMeta(base), 'gs-pipe-unit')).toBeNull();

@@ -9,10 +9,28 @@ import { auditIndex, AuditError, type AuditProgress } from '../../ops/audit/audi
 import { chooseEngine } from '../../cluster/enginePath.ts';
 import { engineOf, engineUsage } from '../engineFlag.ts';
 import { configFromEnv } from '../../cluster/clientConfig.ts';
+import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
+import { readPipeline, pipelineStatusOf, type PipelineStatus } from '../../ops/routing/pipelineInstall.ts';
+import { readSearchPipeline, searchPipelineStatusOf, type SearchPipelineStatus } from '../../ops/routing/searchPipelineInstall.ts';
 import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
 /** Problems printed by default (--limit). */
 const DEFAULT_LIMIT = 20;
+
+/**
+ * routingInCluster reads what routes the index's writes and searches that send no routing: its
+ * ingest pipeline (Painless or the plugin's geo_routing) and search pipeline (the plugin's
+ * geo_routing_search), each beside `_meta`. A read that is refused or fails is reported as its
+ * error: the audit itself stands.
+ */
+async function routingInCluster(client: OpenSearchClient, index: string): Promise<{ ingest: PipelineStatus | null | { error: string }; search: SearchPipelineStatus | null | { error: string } }> {
+  const meta = await fetchIndexMeta(client, index).catch(() => null);
+  const [ingest, search] = await Promise.all([
+    readPipeline(client, index).then((p) => pipelineStatusOf(p, meta, index), (e: Error) => ({ error: e.message })),
+    readSearchPipeline(client, index).then((p) => searchPipelineStatusOf(p, meta, index), (e: Error) => ({ error: e.message })),
+  ]);
+  return { ingest, search };
+}
 
 export const audit: Command = {
   name: 'audit',
@@ -33,7 +51,9 @@ intermediate file while "geoshard migrate" runs, when a range in a move has two 
   wrong-routing      a document whose _routing is not the name of the shard it sits on
 
 Exit 0 when every document is right; exit 1 naming each problem (document id, shard found,
-shard expected, why; the first N, and how many more). Progress (documents/s, ETA) on stderr.
+shard expected, why; the first N, and how many more). It also says what routes writes and
+searches sent with no routing: the index's ingest pipeline (Painless, or the geoshard plugin's
+geo_routing) and search pipeline (the plugin's geo_routing_search), each checked against _meta. Progress (documents/s, ETA) on stderr.
 The index: --index, else the config's, else the index of data/boundaries.json.
 
   --json             print the report as JSON (every problem up to 10,000; counts of all)
@@ -84,9 +104,11 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
       io.err(`geoshard audit: ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')} documents (${pct}%), ${p.shardsDone}/${p.shards} shards, ${Math.round(p.docsPerSecond).toLocaleString('en-US')} documents/s${eta}\n`);
     };
     let r;
+    let routing: Awaited<ReturnType<typeof routingInCluster>>;
     try {
       const { engine } = await chooseEngine(client, 'audit', engineChoice);
       r = await auditIndex(client, index, { pageSize, concurrency, limit: values.json ? 10_000 : limit, progress, fallbackFile: bundled, flat, engine });
+      routing = await routingInCluster(client, index);
     } catch (e) {
       if (e instanceof AuditError) throw new CliError(`geoshard audit: ${e.message}`);
       if (e instanceof OpenSearchError) {
@@ -99,7 +121,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     const t = r.tally;
     const found = t.problems.length + t.omitted;
     if (values.json) {
-      io.out(JSON.stringify(r, null, 2) + '\n');
+      io.out(JSON.stringify({ ...r, pipelines: routing }, null, 2) + '\n');
     } else {
       const state = r.migrationEpoch === null ? 'settled' : `migration epoch ${r.migrationEpoch}`;
       io.out(
@@ -107,6 +129,8 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
           `${r.documents.total.toLocaleString('en-US')} documents${flat ? ` (flat, located by ${flat.location})` : ` (${r.documents.restaurants.toLocaleString('en-US')} restaurants, ${r.documents.dishes.toLocaleString('en-US')} dishes)`} ` +
           `on ${r.shards.length} shards in ${(r.elapsedMs / 1000).toFixed(1)} s (${Math.round(r.docsPerSecond).toLocaleString('en-US')} documents/s; checked by the ${r.engine}, ${r.returned.toLocaleString('en-US')} documents returned to this client)\n`,
       );
+      io.out(`writes sent with no routing: ${routing.ingest !== null && 'error' in routing.ingest ? `not read (${routing.ingest.error})` : routing.ingest === null ? 'no geoshard pipeline: writers must send their routing' : `${routing.ingest.matches ? 'routed by' : 'REFUSED or misrouted by'} ${routing.ingest.id} (${routing.ingest.table.startsWith('geo_routing') ? "the plugin's geo_routing" : 'a Painless script'})${routing.ingest.matches ? '' : `: ${routing.ingest.message}`}`}\n`);
+      io.out(`searches sent with no routing: ${routing.search !== null && 'error' in routing.search ? `not read (${routing.search.error})` : routing.search === null ? 'ask every shard (no search pipeline: clients route them, e.g. routedSearch)' : routing.search.matches ? `routed by the cluster (${routing.search.id})` : `ask every shard: ${routing.search.message}`}\n`);
       if (r.clean) io.out(flat ? `every document is on a right shard (an owner of its ${flat.location}'s cell), routed with that shard's name\n` : 'every document is on a right shard, every dish beside its restaurant, every restaurant\'s cell and shard fields right\n');
     }
     if (r.clean) return 0;

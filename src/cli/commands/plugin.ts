@@ -63,14 +63,20 @@ then "geoshard pipeline --install --search" sets the index's search pipeline (do
   --opensearch VERSION  the cluster's OpenSearch version, exactly (GET / says version.number)
   --out FILE            where to write the zip (default geoshard-<pluginVersion>-os<VERSION>.zip
                         in the current folder); written whole or not at all
-  --list                print the versions there is a zip for, and where they come from`,
+  --list                print the versions there is a zip for, and where they come from
+  --json                print the result as JSON: { versions, from } with --list, else
+                        { out, bytes, opensearch, from }`,
   async run(argv, io) {
-    const { values } = parse(argv, { opensearch: { type: 'string' }, out: { type: 'string' }, list: { type: 'boolean' } }, 'plugin');
+    const { values } = parse(argv, { opensearch: { type: 'string' }, out: { type: 'string' }, list: { type: 'boolean' }, json: { type: 'boolean' } }, 'plugin');
     if (!values.list && values.opensearch === undefined) throw new CliError(`geoshard plugin: give --opensearch VERSION (the cluster's OpenSearch version), or --list\n${USAGE_HINT}`, 2);
     if (values.list && (values.opensearch !== undefined || values.out !== undefined)) throw new CliError(`geoshard plugin: --list takes no other option\n${USAGE_HINT}`, 2);
     const source = checkoutZips(ROOT) ?? (await companionZips());
     const versions = [...source.zips.keys()].sort();
     if (values.list) {
+      if (values.json) {
+        io.out(JSON.stringify({ versions, from: source.from }) + '\n');
+        return 0;
+      }
       io.out(versions.length > 0 ? `${versions.map((v) => `OpenSearch ${v}`).join('\n')}\n(from ${source.from})\n` : `no zip yet in ${source.from}: build them with "node scripts/plugin.mjs build"\n`);
       return 0;
     }
@@ -93,6 +99,10 @@ then "geoshard pipeline --install --search" sets the index's search pipeline (do
     }
     const out = (values.out as string | undefined) ?? zip.path.split('/').pop()!;
     writeFileAtomic(out, bytes, 'zip');
+    if (values.json) {
+      io.out(JSON.stringify({ out, bytes: bytes.length, opensearch: wanted, from: source.from }) + '\n');
+      return 0;
+    }
     io.out(`wrote ${out} (${bytes.length.toLocaleString('en-US')} bytes): the geoshard plugin for OpenSearch ${wanted}, from ${source.from}.\nInstall it on every node, then restart each: bin/opensearch-plugin install --batch file://${out.startsWith('/') ? out : `$PWD/${out}`}\n`);
     return 0;
   },

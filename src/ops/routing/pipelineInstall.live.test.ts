@@ -317,7 +317,7 @@ describe('installing the pipeline', () => {
   it('seed installs it after its load, for the file it seeded with', async () => {
     const seeded = derivedFile(`${INDEX}-seed`);
     const r = await seedIndex({ client, router: new Router(seeded), restaurants: 200, dishesPerRestaurant: 2, recreate: true });
-    expect(r.pipeline).toEqual({ id: pipelineId(seeded.index), identity: expectedIdentity(seeded, null) });
+    expect(r.pipeline).toEqual({ id: pipelineId(seeded.index), identity: expectedIdentity(seeded, null), processor: 'painless' });
     const back = await readPipeline(client, seeded.index);
     expect(back?.defaultPipeline).toBe(pipelineId(seeded.index));
     expect(back?.identity).toEqual(expectedIdentity(seeded, null));

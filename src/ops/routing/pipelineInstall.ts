@@ -13,9 +13,10 @@
 import type { BoundaryFile } from '../../core/index.ts';
 import type { MigrationState } from '../../core/migrationState.ts';
 import { routingPipeline, pipelineId, identityOf, expectedIdentity, comparePipeline, type PipelineIdentity, type IngestPipeline, type PipelineFields } from '../../opensearch/routingPipeline.ts';
-import { type OpenSearchClient } from '../../cluster/client.ts';
+import type { OpenSearchClient } from '../../cluster/client.ts';
 import { migrationOfMeta } from '../../opensearch/meta.ts';
 import { readMigration } from '../../opensearch/indexMeta.ts';
+import { PLUGIN_PROCESSORS, pluginIngestPipeline, pluginProcessorOf } from '../../opensearch/pluginPipelines.ts';
 import type { IndexMeta } from '../../opensearch/meta.ts';
 import { OpenSearchError } from '../../cluster/clientErrors.ts';
 
@@ -29,39 +30,56 @@ export class PipelineError extends Error {
 
 const enc = encodeURIComponent;
 
+/** Which processor an index's routing ingest pipeline runs: the Painless script (any cluster with lang-painless and ingest-common) or the geoshard plugin's `geo_routing`. */
+export type IngestProcessor = 'painless' | 'plugin';
+
 /**
  * installPipeline writes the routing pipeline of `index` for its settled
  * file `base` and migration state (null when settled) — `PUT
  * _ingest/pipeline/geoshard-<index>` — then sets it as the index's
  * `index.default_pipeline`. Idempotent. Call it after every change of
  * `_meta` that changes routing (a seed, each migration publish).
- * `alsoSettings` are index settings to change in the same settings update
- * (`geoshard seed` restores its load settings there: one change of the
- * cluster state instead of two). Both are changes of the cluster state, sent
- * with OpenSearchClient.admin's deadlines. Throws PipelineError when the
+ * `processor`: `painless` writes the Painless routing pipeline; `plugin` the
+ * plugin's `geo_routing` pipeline (which reads `_meta` itself, so a later
+ * call leaves it as it is); `keep` (the default, for the commands that call
+ * this after every publish) keeps a plugin pipeline already installed and
+ * writes the Painless one otherwise. `alsoSettings` are index settings to
+ * change in the same settings update (`geoshard seed` restores its load
+ * settings there: one change of the cluster state instead of two). Both are
+ * changes of the cluster state, sent with OpenSearchClient.admin's
+ * deadlines. Returns what the pipeline routes by (the identity `_meta`
+ * implies) and which processor runs it. Throws PipelineError when the
  * cluster has no `script` processor (2.x without the ingest-common and
- * lang-painless modules), OpenSearchError otherwise.
+ * lang-painless modules) or, for `plugin`, no `geo_routing` processor;
+ * OpenSearchError otherwise.
  */
-export async function installPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>, fields?: PipelineFields): Promise<{ id: string; identity: PipelineIdentity }> {
+export async function installPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>, fields?: PipelineFields, processor: IngestProcessor | 'keep' = 'keep'): Promise<{ id: string; identity: PipelineIdentity; processor: IngestProcessor }> {
   const id = pipelineId(index);
-  const body = routingPipeline(base, state, index, fields);
-  try {
-    await client.admin('PUT', `/_ingest/pipeline/${enc(id)}`, { body });
-  } catch (e) {
-    if (e instanceof OpenSearchError && /no processor type exists with name \[script\]|script_lang|\[painless\] not supported|lang \[painless\]/i.test(e.message)) {
-      throw new PipelineError(
-        `the cluster at ${client.url} cannot run the routing pipeline's Painless script processor: ${e.message}. ` +
-          `It needs the ingest-common and lang-painless modules (bundled in every OpenSearch distribution but the 2.x integ-test zip; "node scripts/cluster.mjs start" adds them to a local 2.x node).`,
-      );
+  const kind: IngestProcessor = processor !== 'keep' ? processor : (await readPipeline(client, index))?.processor === 'plugin' ? 'plugin' : 'painless';
+  const painless = routingPipeline(base, state, index, fields);
+  const keep = processor === 'keep' && kind === 'plugin';
+  if (!keep) {
+    try {
+      await client.admin('PUT', `/_ingest/pipeline/${enc(id)}`, { body: kind === 'plugin' ? pluginIngestPipeline(index) : painless });
+    } catch (e) {
+      if (e instanceof OpenSearchError && kind === 'painless' && /no processor type exists with name \[script\]|script_lang|\[painless\] not supported|lang \[painless\]/i.test(e.message)) {
+        throw new PipelineError(
+          `the cluster at ${client.url} cannot run the routing pipeline's Painless script processor: ${e.message}. ` +
+            `It needs the ingest-common and lang-painless modules (bundled in every OpenSearch distribution but the 2.x integ-test zip; "node scripts/cluster.mjs start" adds them to a local 2.x node).`,
+        );
+      }
+      if (e instanceof OpenSearchError && kind === 'plugin' && /no processor type exists with name \[geo_routing\]/i.test(e.message)) {
+        throw new PipelineError(`the cluster at ${client.url} has no geo_routing processor: the geoshard plugin is not installed on every node (docs/plugin.md: "geoshard plugin --opensearch VERSION" writes its zip). Nothing was changed.`);
+      }
+      throw e;
     }
-    throw e;
   }
   // A settings update is a cluster-state change even when nothing changes: ask first (after a
   // publish, `_meta` and the pipeline disagree until this function returns).
   if (alsoSettings || (await defaultPipelineOf(client, index)) !== id) {
     await client.admin('PUT', `/${enc(index)}/_settings`, { body: { index: { ...alsoSettings, default_pipeline: id } } });
   }
-  return { id, identity: body.processors[0].script.params.identity };
+  return { id, identity: painless.processors[0].script.params.identity, processor: kind };
 }
 
 /**
@@ -72,7 +90,7 @@ export async function installPipeline(client: OpenSearchClient, index: string, b
  * command's own work still completes and it can say why there is no
  * pipeline. Other failures (OpenSearchError) are thrown.
  */
-export async function tryInstallPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>, fields?: PipelineFields): Promise<{ id: string; identity: PipelineIdentity } | { error: string }> {
+export async function tryInstallPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>, fields?: PipelineFields): Promise<{ id: string; identity: PipelineIdentity; processor: IngestProcessor } | { error: string }> {
   try {
     return await installPipeline(client, index, base, state, alsoSettings, fields);
   } catch (e) {
@@ -87,11 +105,11 @@ export async function tryInstallPipeline(client: OpenSearchClient, index: string
  * PipelineError when the index does not exist or its `_meta` holds no
  * boundary file (an index seeded by an older geoshard: seed it again).
  */
-export async function installPipelineFromMeta(client: OpenSearchClient, index: string): Promise<{ id: string; identity: PipelineIdentity }> {
+export async function installPipelineFromMeta(client: OpenSearchClient, index: string, processor: IngestProcessor | 'keep' = 'keep'): Promise<{ id: string; identity: PipelineIdentity; processor: IngestProcessor }> {
   const m = await readMigration(client, index);
   if (m === undefined) throw new PipelineError(`index "${index}" does not exist on ${client.url}: seed it first ("geoshard seed")`);
   if (!m.base) throw new PipelineError(`index "${index}" _meta does not hold its boundary file (seeded by an older geoshard): seed it again ("geoshard seed --recreate")`);
-  return installPipeline(client, index, m.base, m.state, undefined, m.meta.fields);
+  return installPipeline(client, index, m.base, m.state, undefined, m.meta.fields, processor);
 }
 
 /** defaultPipelineOf returns the index's `index.default_pipeline` (null when unset), undefined when the index does not exist. */
@@ -118,6 +136,10 @@ export interface InstalledPipeline {
   identity: PipelineIdentity | null;
   /** Whether `geoshard-<index>` exists at all. */
   exists: boolean;
+  /** Which processor `geoshard-<index>` runs: the Painless script, the plugin's geo_routing, or neither (null). */
+  processor: IngestProcessor | null;
+  /** For the plugin's processor: the boundary file hash it was pinned to by hand (null: it follows `_meta`). */
+  pinned: string | null;
 }
 
 /**
@@ -137,7 +159,9 @@ export async function readPipeline(client: OpenSearchClient, index: string, time
   }
   const defaultPipeline = settings.defaultPipeline;
   const body = pipeline.status === 404 ? undefined : pipeline.body?.[id];
-  return { id, defaultPipeline, identity: body === undefined ? null : identityOf(body), exists: body !== undefined };
+  const identity = body === undefined ? null : identityOf(body);
+  const plugin = body === undefined ? null : pluginProcessorOf(body, PLUGIN_PROCESSORS.ingest);
+  return { id, defaultPipeline, identity, exists: body !== undefined, processor: identity ? 'painless' : plugin ? 'plugin' : null, pinned: plugin?.pinned ?? null };
 }
 
 /**
@@ -179,6 +203,7 @@ export interface PipelineStatus {
  * `_meta.hash`). A `_meta` whose state cannot be read is a mismatch.
  */
 export function pipelineStatusOf(installed: InstalledPipeline | undefined, meta: IndexMeta | null | undefined, index: string, file?: BoundaryFile): PipelineStatus | null {
+  if (installed && installed.defaultPipeline === installed.id && installed.processor === 'plugin') return pluginStatusOf(installed, meta, index);
   if (!installed || installed.defaultPipeline !== installed.id || !installed.identity) return null;
   const got = installed.identity;
   const head = { id: installed.id, hash: got.hash, epoch: got.epoch, table: got.table };
@@ -196,6 +221,21 @@ export function pipelineStatusOf(installed: InstalledPipeline | undefined, meta:
     return { ...head, matches: false, message: `index "${index}"'s _meta cannot be read to check its pipeline: ${(e as Error).message}` };
   }
   return { ...head, ...comparePipeline(index, got, expected) };
+}
+
+/**
+ * pluginStatusOf: the plugin's geo_routing reads `_meta` on every write, so it routes as `_meta`
+ * says unless it was pinned by hand to a file that is neither `_meta.hash` nor the migration's
+ * target (it then refuses every write of the index: a mismatch to report).
+ */
+function pluginStatusOf(installed: InstalledPipeline, meta: IndexMeta | null | undefined, index: string): PipelineStatus {
+  const head = { id: installed.id, hash: installed.pinned ?? meta?.hash ?? '', epoch: (meta?.migration as { epoch?: number } | undefined)?.epoch ?? 0, table: 'geo_routing (reads _meta)' };
+  if (!meta) return { ...head, matches: false, message: `index "${index}" has no geoshard _meta, but its default pipeline ${installed.id} (the plugin's geo_routing) routes writes: run "npx geoshard pipeline --uninstall --index ${index}", or seed the index` };
+  const target = (meta.migration as { target?: string } | undefined)?.target;
+  if (installed.pinned !== null && installed.pinned !== meta.hash && installed.pinned !== target) {
+    return { ...head, matches: false, message: `index "${index}"'s pipeline ${installed.id} runs the plugin's geo_routing pinned to boundary file ${installed.pinned}, but the index was written with ${meta.hash}: every write is refused. Reinstall it unpinned: "npx geoshard pipeline --install --index ${index}"` };
+  }
+  return { ...head, matches: true, message: '' };
 }
 
 /**

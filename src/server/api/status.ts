@@ -8,6 +8,7 @@ import { MAX_RADIUS_KM, type BoundaryFile } from '../../core/index.ts';
 import type { MigrationState } from '../../core/migrationState.ts';
 import { migrationOfMeta } from '../../opensearch/meta.ts';
 import { readPipeline, pipelineStatusOf } from '../../ops/routing/pipelineInstall.ts';
+import { readSearchPipeline, searchPipelineStatusOf } from '../../ops/routing/searchPipelineInstall.ts';
 import { readLayout, withLeftNodes } from '../placement.ts';
 import { publicName, redactPath } from '../projectFiles.ts';
 import { MAX_SIZE, DEFAULT_SIZE, MIN_RADIUS_KM, VOCABULARY, type StatusAnswer, type MigrationStatus } from '../wire.ts';
@@ -63,6 +64,11 @@ export async function statusAnswer(api: ApiContext, writesEnabled: boolean): Pro
         body.pipeline = pipelineStatusOf(await readPipeline(c, d.index), d.meta, d.index, l.router.file);
       } catch (e) {
         body.pipeline = { error: (e as Error).message };
+      }
+      try {
+        body.searchPipeline = searchPipelineStatusOf(await readSearchPipeline(c, d.index), d.meta, d.index);
+      } catch (e) {
+        body.searchPipeline = { error: (e as Error).message };
       }
     }
     if (d.status === 'missing-index') {

@@ -130,6 +130,14 @@ export interface StatusAnswer {
    * none installed; an error when it cannot be read (absent from older servers).
    */
   pipeline?: { id: string; hash: string; epoch: number; table: string; matches: boolean; message: string } | { error: string } | null;
+  /**
+   * The search pipeline that routes searches in the cluster (the geoshard plugin's
+   * geo_routing_search, `geoshard pipeline --install --search`), beside `_meta`: whether searches
+   * sent with no routing are routed by the cluster, and whether it narrows as `_meta` says
+   * (unpinned, or pinned to the index's file). Null: none (searches are routed by their clients);
+   * an error when it cannot be read (absent from older servers).
+   */
+  searchPipeline?: { id: string; routes: boolean; pinned: string | null; matches: boolean; message: string } | { error: string } | null;
   limits: { minRadiusKm: number; maxRadiusKm: number; maxSize: number; defaultSize: number; searchTimeoutMs: number };
   vocabulary: { diets: readonly string[]; allergens: readonly string[]; cuisines: readonly string[] };
   /** Whether the write endpoints answer (GEOSHARD_WRITES=1 on the server); absent from older servers. */
