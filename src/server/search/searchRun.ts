@@ -13,7 +13,7 @@ import { buildDocSearchBody, buildSearchBody, isSampleShape, DEFAULT_SEARCH_TIME
 import { facetsOf, docFacetsOf } from './facets.ts';
 import { shardAnswers } from './shardAnswers.ts';
 import { shardTimesOf } from './profile.ts';
-import type { RawHit, RawResponse } from './rawResponse.ts';
+import type { ClusterRoutingReport, RawHit, RawResponse } from './rawResponse.ts';
 import { fieldAt, pointOf } from '../../opensearch/documentFields.ts';
 
 /** One executed search of the sample, as the API reports it (the wire's SearchSide). */
@@ -62,9 +62,15 @@ function hitOf(h: RawHit, p: SearchParams, r: Record<string, unknown> | undefine
   };
 }
 
-/** What to ask: the shards (with covering cells) and the routing string, or every shard without routing. */
+/**
+ * What to ask: the shards (with covering cells) and the routing string (routed), every shard
+ * without routing (all-shards), or no routing through the index's search pipeline, which routes
+ * in the cluster (cluster: `shards` and `routing` are then what the core's covering names, to
+ * compare the cluster's choice with). Routed and all-shards searches skip the index's search
+ * pipeline (`search_pipeline=_none`), so that neither is routed twice nor narrowed.
+ */
 export interface Plan {
-  scope: 'routed' | 'all-shards';
+  scope: 'routed' | 'cluster' | 'all-shards';
   routing: string | null;
   shards: (ShardRef & { cells: number })[];
   /** Copies to ignore during a migration (Router.readExclusions; empty when settled). */
@@ -80,6 +86,17 @@ export function planRouted(router: Router, p: SearchParams): Plan {
   if (!p.circle) return planAll(router);
   const c = router.cover(p.circle.lat, p.circle.lng, p.circle.radius.km);
   return { scope: 'routed', routing: c.routing, shards: c.shards, exclusions: router.readExclusions() };
+}
+
+/**
+ * planCluster returns the plan that lets the cluster's search pipeline route the search: no
+ * routing sent, the index's default search pipeline applied; what the core's covering names is
+ * kept to compare with what the pipeline reports. With no location, it is planAll's: nothing to
+ * route.
+ */
+export function planCluster(router: Router, p: SearchParams): Plan {
+  if (!p.circle) return planAll(router);
+  return { ...planRouted(router, p), scope: 'cluster' };
 }
 
 /** planAll returns the plan that asks every shard and sends no routing. */
@@ -111,8 +128,9 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
   const timeoutMs = opts.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
   const t0 = performance.now();
   const docs = opts.config && !isSampleShape(opts.config) ? opts.config : null;
+  const cluster = plan.scope === 'cluster';
   const { body } = await client.request<RawResponse>('POST', `/${encodeURIComponent(router.file.index)}/_search`, {
-    query: { routing: plan.routing ?? undefined, allow_partial_search_results: 'true', ...opts.query },
+    query: { routing: cluster ? undefined : (plan.routing ?? undefined), ...(cluster ? {} : { search_pipeline: '_none' }), allow_partial_search_results: 'true', ...opts.query },
     body: docs ? buildDocSearchBody(docs, p, timeoutMs, plan.exclusions) : buildSearchBody(p, timeoutMs, plan.exclusions, opts.located ?? false, opts.join ?? false),
     timeoutMs: timeoutMs + 5000,
   });
@@ -121,7 +139,10 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
   const s = body._shards;
   const named = new Set((s.failures ?? []).map((f) => f.shard));
   const missing = s.successful + named.size < Math.max(s.total, plan.shards.length) ? await shardsWithoutStartedCopy(client, router.file.index) : new Set<number>();
-  const { shardsAsked, reason } = shardAnswers(plan.shards, body, missing);
+  // The cluster's search pipeline says which shards it asked (its report); without one, every shard.
+  const report = cluster ? (body.ext?.geoshard ?? null) : null;
+  const asked = cluster ? clusterAsked(router, plan, report) : plan.shards;
+  const { shardsAsked, reason } = shardAnswers(asked, body, missing);
   const total = typeof body.hits.total === 'number' ? body.hits.total : body.hits.total.value;
   const nameOf = new Map(router.shards.map((x) => [x.shard, x.name]));
   const found = docs
@@ -130,7 +151,9 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
   return {
     status: sideStatus({ timedOut: body.timed_out, shards: body._shards, shardsAsked }),
     scope: plan.scope,
-    routing: plan.routing,
+    routing: cluster ? (report?.routed ? (report.routing ?? null) : null) : plan.routing,
+    routedBy: plan.scope === 'routed' ? 'client' : cluster && report?.routed ? 'cluster' : null,
+    ...(cluster ? { cluster: report ? { routed: report.routed, reason: report.reason ?? null, cells: report.cells ?? null, micros: report.micros ?? null, agrees: report.routed && report.routing === plan.routing } : null } : {}),
     shardsAsked,
     partialReason: reason,
     took: body.took,
@@ -141,6 +164,21 @@ export async function runSearch(client: OpenSearchClient, router: Router, p: Sea
     shards: body._shards,
     ...(p.profile ? { shardTimes: shardTimesOf(body.profile, (n) => nameOf.get(n) ?? '') } : {}),
   };
+}
+
+/**
+ * clusterAsked returns the shards the cluster's search pipeline asked, from its report (the names
+ * of its routing, each with the covering's cells when the core's covering has it); every shard
+ * when it did not narrow or did not report (a search pipeline without geo_routing_report).
+ */
+function clusterAsked(router: Router, plan: Plan, report: ClusterRoutingReport | null): (ShardRef & { cells: number })[] {
+  if (!report?.routed || !report.routing) return router.shards.map((s) => ({ ...s, cells: 0 }));
+  const cells = new Map(plan.shards.map((s) => [s.name, s.cells]));
+  const byName = new Map(router.shards.map((s) => [s.name, s]));
+  return report.routing.split(',').flatMap((n) => {
+    const s = byName.get(n);
+    return s ? [{ ...s, cells: cells.get(n) ?? 0 }] : [];
+  });
 }
 
 /**

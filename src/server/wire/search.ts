@@ -340,10 +340,23 @@ export type FacetMap = Record<string, FacetCount[]>;
  */
 export interface SearchSide<H = DishHit, F = Facets> {
   status: SearchStatus;
-  /** routed: only the shards the circle touches; all-shards: no routing (every shard). */
-  scope: 'routed' | 'all-shards';
-  /** The routing string sent (names joined by commas, no spaces), or null when none was sent. */
+  /**
+   * routed: only the shards the circle touches, named by this server (routing= sent);
+   * cluster: sent with no routing through the index's search pipeline, which routes it in the
+   * cluster (the geoshard plugin's geo_routing_search); all-shards: every shard (no routing, the
+   * search pipeline skipped).
+   */
+  scope: 'routed' | 'cluster' | 'all-shards';
+  /** The routing string: sent (routed), or set by the cluster's search pipeline (cluster, from its report); null when every shard was asked. */
   routing: string | null;
+  /** Who chose the shards: this server (the client of OpenSearch), the cluster's search pipeline, or nobody (every shard). Absent from older servers. */
+  routedBy?: 'client' | 'cluster' | null;
+  /**
+   * For scope cluster: what the search pipeline reported (ext.geoshard): whether it narrowed the
+   * search, why not, its covering's cells and its own time (µs); `agrees` says whether it asked
+   * the shards the core's covering names (the routing this server would have sent).
+   */
+  cluster?: { routed: boolean; reason: string | null; cells: number | null; micros: number | null; agrees: boolean } | null;
   shardsAsked: AskedShard[];
   /** Why the side is partial, one sentence naming the shards (null when complete). */
   partialReason: string | null;
