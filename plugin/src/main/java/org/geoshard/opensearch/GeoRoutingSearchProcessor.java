@@ -51,6 +51,8 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
     public static final String HEADER = "X-Geoshard-Routing";
     /** src/opensearch/rangeFilter.ts RANGE_SCRIPT, generated into the jar by scripts/plugin-fixtures.ts. */
     public static final String RANGE_SCRIPT = resource("range-script.painless");
+    /** rangeFilter.ts RANGE_MIN_SCORE: RANGE_SCRIPT answers 1 for a document of the range, 0 for any other. */
+    public static final float RANGE_MIN_SCORE = 1f;
 
     private final RoutingCache cache;
     private final String hash;
@@ -178,8 +180,12 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
     /**
      * src/opensearch/rangeFilter.ts exclusionFilters: for each move, the documents with the
      * ignored owner's {@code _routing} located in the range: a term on _routing and the range
-     * filter (the range's cells' padded boxes on the located fields as a prefilter, then the
-     * Painless RANGE_SCRIPT on the exact cell).
+     * filter (rangeFilter.ts rangeScriptQuery): a constant_score over a script_score whose query
+     * is the prefilter (the range's cells' padded boxes on the located fields) and whose script is
+     * the Painless RANGE_SCRIPT (1 for a document of the range, else 0; min_score 1). A
+     * script_score, not a script query: its script can read {@code _source}, where the exact point
+     * of a document whose stored point lies within ~1 cm of a cell edge is (the cell the routing
+     * pipeline placed it by); a script query's script cannot.
      */
     static List<QueryBuilder> exclusionFilters(IndexRouting r) {
         List<QueryBuilder> out = new ArrayList<>();
@@ -199,8 +205,9 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
             params.put("child", r.childLocation);
             params.put("lo", x.lo);
             params.put("hi", x.hi);
-            QueryBuilder script = QueryBuilders.scriptQuery(new Script(ScriptType.INLINE, "painless", RANGE_SCRIPT, params));
-            out.add(QueryBuilders.boolQuery().filter(QueryBuilders.termQuery("_routing", x.routing)).filter(QueryBuilders.boolQuery().filter(boxes).filter(script)));
+            Script script = new Script(ScriptType.INLINE, "painless", RANGE_SCRIPT, params);
+            QueryBuilder inRange = QueryBuilders.constantScoreQuery(QueryBuilders.scriptScoreQuery(boxes, script).setMinScore(RANGE_MIN_SCORE));
+            out.add(QueryBuilders.boolQuery().filter(QueryBuilders.termQuery("_routing", x.routing)).filter(inRange));
         }
         return out;
     }
