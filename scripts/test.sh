@@ -12,7 +12,7 @@
 #   7. a 1-node OpenSearch 3.8 on a free port and the live subset that checks the engine itself:
 #      shard names and verify-routing (routing.live), routed = unrouted (api.live), drift and
 #      failures (failures.live), the routing pipeline's fidelity (pipeline.live), mid-move exclusions of
-#      documents on cell edges (rangeFilter.live), the geoshard plugin
+#      documents on cell edges (rangeFilter.live), the covering's pad (circlePad.live), the geoshard plugin
 #      (plugin.live: both clusters start with --plugin, built by the plugin step before); 8. a secured 2.19.4
 #      node (security plugin, TLS from its own CA, the roles of src/cluster/roles.json) and the
 #      secured tests (src/**/*.secure.test.ts; GEOSHARD_SKIP_SECURE=1 skips them); 9. a summary line.
@@ -106,7 +106,7 @@ if [ -z "${OPENSEARCH_URL:-}" ] && [ "${GEOSHARD_SKIP_OS3:-}" != 1 ]; then
     (async () => { for (let p = 9600; p < 9700; p++) if (await free(p)) { console.log(p); return; } process.exit(1); })();')
   if [ -n "$os3_port" ] && OPENSEARCH_VERSION=3.8.0 OPENSEARCH_PORT=$os3_port node scripts/cluster.mjs start --nodes 1 --plugin; then
     OPENSEARCH_URL=http://127.0.0.1:$os3_port npx vitest run --project live \
-      src/ops/routing/routing.live.test.ts src/server/api.live.test.ts src/server/failures.live.test.ts src/ops/routing/ingestPipeline.live.test.ts src/opensearch/plugin.live.test.ts src/opensearch/rangeFilter.live.test.ts \
+      src/ops/routing/routing.live.test.ts src/server/api.live.test.ts src/server/failures.live.test.ts src/ops/routing/ingestPipeline.live.test.ts src/opensearch/plugin.live.test.ts src/opensearch/rangeFilter.live.test.ts src/opensearch/circlePad.live.test.ts \
       --reporter=default --reporter=json --outputFile=test-results/live-os3.json || failed+=(live-os3)
     OPENSEARCH_VERSION=3.8.0 OPENSEARCH_PORT=$os3_port node scripts/cluster.mjs stop || true
   else
