@@ -20,7 +20,7 @@ import { CELL_COUNT, Router } from '../src/core/index.ts';
 import { tokenOfOrdinal } from '../src/core/cells.ts';
 import { mulberry32 } from '../src/core/prng.ts';
 import { loadGazetteer } from '../src/data/places.ts';
-import { cellRangeFilter, ordinalsOf, RANGE_SCRIPT, type CellRange } from '../src/opensearch/rangeFilter.ts';
+import { cellRangeFilter, rangeScriptQuery, type CellRange } from '../src/opensearch/rangeFilter.ts';
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -72,7 +72,8 @@ function ranges(): { owner: string; range: CellRange }[] {
   });
 }
 
-const scriptOnly = (r: CellRange) => ({ script: { script: { lang: 'painless', source: RANGE_SCRIPT, params: { location: 'geo', child: null, ...ordinalsOf(r) } } } });
+// The range script over every document of the owner (no prefilter), as the filter runs it behind its boxes.
+const scriptOnly = (r: CellRange) => rangeScriptQuery({ location: 'geo', childLocation: null }, r);
 const boxed = (r: CellRange) => cellRangeFilter({ location: 'geo', childLocation: null, stamp: false }, r);
 
 /**

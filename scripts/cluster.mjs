@@ -24,7 +24,8 @@
 //   start --plugin (or GEOSHARD_PLUGIN=1)          install this repository's OpenSearch plugin (plugin/, docs/plugin.md) built
 //                                                 for the node's version (node scripts/plugin.mjs build, run when its zip is
 //                                                 missing) into home/plugins with opensearch-plugin install --batch; a start
-//                                                 without it removes the plugin again, so the flag says what runs.
+//                                                 without it removes the plugin again, so the flag says what runs. `start
+//                                                 --node K` leaves the plugin as the running nodes have it.
 //
 // Node built-ins only. The official OpenSearch distribution (integ-test-zip, no bundled JDK)
 // and, for 2.x, the parent-join, lang-painless, ingest-common, reindex and geo modules are fetched from Maven Central with `mvn` into a cache
@@ -202,7 +203,10 @@ async function startOne(k, state) {
   }
   const t0 = Date.now();
   const java = findJavaHome();
-  prepare(java);
+  // The node rejoins peers that run with the plugins of the shared home as they are: the geoshard
+  // plugin is neither installed nor removed here (a restart without --plugin once removed it from
+  // every node's home, and the node came back without it).
+  prepare(java, { syncPlugin: false });
   const pid = await launchNode(state, node, java);
   const url = `${SCHEME}://127.0.0.1:${node.http}`;
   const timeoutS = startTimeoutS(1);

@@ -11,7 +11,8 @@
  *       (src/core/cells.ts ordinalAt): random, and a hair either side of cell corners and edges
  *   plugin/src/test/resources/fixtures/routing.json     index `_meta` objects (the bundled boundary
  *       file settled, then at every step of a two-range move) with the routing strings of shapes
- *       (src/core/shapeRoute.ts), points' read and write owners and the read exclusions
+ *       (src/core/shapeRoute.ts), points' read and write owners, the read exclusions and their
+ *       must_not filters (src/opensearch/rangeFilter.ts exclusionFilters)
  *   plugin/src/main/resources/org/geoshard/opensearch/range-script.painless
  *       rangeFilter.ts RANGE_SCRIPT, the Painless of a mid-move exclusion (not a hand copy)
  *
@@ -28,7 +29,7 @@ import { Router } from '../src/core/router.ts';
 import { withHash, type BoundaryFile } from '../src/core/boundaries.ts';
 import { plan } from '../src/core/plan.ts';
 import { advance, intermediateFile, startState, MOVE_STEPS, type MigrationState } from '../src/core/migrationState.ts';
-import { RANGE_SCRIPT } from '../src/opensearch/rangeFilter.ts';
+import { exclusionFilters, RANGE_SCRIPT } from '../src/opensearch/rangeFilter.ts';
 
 /** The files, by path relative to the repository root. */
 export type FixtureFiles = Record<string, string>;
@@ -189,6 +190,12 @@ function metaStates(base: BoundaryFile): { label: string; meta: Record<string, u
   return out;
 }
 
+/** The located fields of a fixture `_meta` (the sample's when it names none), as exclusionFilters takes them. */
+function fieldsOf(meta: Record<string, unknown>): { location: string; childLocation: string | null } {
+  const f = meta.fields as { location: string; childLocation: string | null } | undefined;
+  return f ? { location: f.location, childLocation: f.childLocation } : { location: 'location', childLocation: 'restaurant_location' };
+}
+
 /** buildFixtures computes every fixture file (see the top of this file). */
 export function buildFixtures(root = new URL('..', import.meta.url).pathname): FixtureFiles {
   const rand = mulberry32(SEED);
@@ -210,6 +217,8 @@ export function buildFixtures(root = new URL('..', import.meta.url).pathname): F
         return { lat: p.lat, lng: p.lng, read: router.shards[router.readIndexOfOrdinal(o)].name, write: router.writeIndicesOfOrdinal(o).map((i) => router.shards[i].name) };
       }),
       exclusions: router.readExclusions().map((e) => ({ start: e.start, end: e.end, routing: e.routing })),
+      // The must_not clauses routedRequest adds (rangeFilter.ts exclusionFilters), the script's source written as "RANGE_SCRIPT".
+      filters: JSON.parse(JSON.stringify(exclusionFilters(fieldsOf(meta), router.readExclusions())).replaceAll(JSON.stringify(RANGE_SCRIPT), '"RANGE_SCRIPT"')),
     };
   });
   const json = (what: string, body: unknown) => JSON.stringify({ comment: `${source} ${what}`, ...(body as object) }) + '\n';
@@ -217,7 +226,7 @@ export function buildFixtures(root = new URL('..', import.meta.url).pathname): F
     'plugin/src/test/resources/fixtures/coverings.json': json('Padded level-10 coverings (src/core/coverShapes.ts shapeOrdinals) as [first, last] runs of curve ordinals; radiusKm in km, points in degrees.', { shapes: coverings }),
     'plugin/src/test/resources/fixtures/points.json': json('Level-10 curve ordinals of points (src/core/cells.ts ordinalAt, s2js): random, and a hair either side of cell corners and edge midpoints.', { points: pts }),
     'plugin/src/test/resources/fixtures/routing.json': json(
-      'Index _meta states (data/boundaries.json settled, then a two-range move step by step, src/core/migrationState.ts) with routing strings of padded coverings (src/core/shapeRoute.ts routeShape), read/write owners of points (Router.readIndexOfOrdinal, writeIndicesOfOrdinal) and read exclusions (Router.readExclusions).',
+      'Index _meta states (data/boundaries.json settled, then a two-range move step by step, src/core/migrationState.ts) with routing strings of padded coverings (src/core/shapeRoute.ts routeShape), read/write owners of points (Router.readIndexOfOrdinal, writeIndicesOfOrdinal) and read exclusions (Router.readExclusions) with their must_not filters (src/opensearch/rangeFilter.ts exclusionFilters; the Painless source as "RANGE_SCRIPT").',
       { states },
     ),
     'plugin/src/main/resources/org/geoshard/opensearch/range-script.painless': `${RANGE_SCRIPT}\n`,

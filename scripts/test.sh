@@ -11,9 +11,10 @@
 #   6. browser tests (Playwright driving /usr/bin/chromium),
 #   7. a 1-node OpenSearch 3.8 on a free port and the live subset that checks the engine itself:
 #      shard names and verify-routing (routing.live), routed = unrouted (api.live), drift and
-#      failures (failures.live), the routing pipeline's fidelity (pipeline.live), the geoshard plugin
+#      failures (failures.live), the routing pipeline's fidelity (pipeline.live), mid-move exclusions of
+#      documents on cell edges (rangeFilter.live), the covering's pad (circlePad.live), the geoshard plugin
 #      (plugin.live: both clusters start with --plugin, built by the plugin step before); 8. a secured 2.19.4
-#      node (security plugin, TLS from its own CA, the roles of src/cluster/roles.json) and the
+#      node (security plugin, TLS from its own CA, the roles of src/cluster/roles.json, the geoshard plugin) and the
 #      secured tests (src/**/*.secure.test.ts; GEOSHARD_SKIP_SECURE=1 skips them); 9. a summary line.
 # A local node already answering on OPENSEARCH_PORT (default 9200) is reused as it is (the
 # multi-node tests skip, saying why, when it has fewer than 3 nodes), and left running.
@@ -105,7 +106,7 @@ if [ -z "${OPENSEARCH_URL:-}" ] && [ "${GEOSHARD_SKIP_OS3:-}" != 1 ]; then
     (async () => { for (let p = 9600; p < 9700; p++) if (await free(p)) { console.log(p); return; } process.exit(1); })();')
   if [ -n "$os3_port" ] && OPENSEARCH_VERSION=3.8.0 OPENSEARCH_PORT=$os3_port node scripts/cluster.mjs start --nodes 1 --plugin; then
     OPENSEARCH_URL=http://127.0.0.1:$os3_port npx vitest run --project live \
-      src/ops/routing/routing.live.test.ts src/server/api.live.test.ts src/server/failures.live.test.ts src/ops/routing/pipelineInstall.live.test.ts src/opensearch/plugin.live.test.ts \
+      src/ops/routing/routing.live.test.ts src/server/api.live.test.ts src/server/failures.live.test.ts src/ops/routing/pipelineInstall.live.test.ts src/ops/routing/searchPipelineInstall.live.test.ts src/opensearch/plugin.live.test.ts src/opensearch/rangeFilter.live.test.ts src/opensearch/circlePad.live.test.ts \
       --reporter=default --reporter=json --outputFile=test-results/live-os3.json || failed+=(live-os3)
     OPENSEARCH_VERSION=3.8.0 OPENSEARCH_PORT=$os3_port node scripts/cluster.mjs stop || true
   else
@@ -122,7 +123,7 @@ if [ -z "${OPENSEARCH_URL:-}" ] && [ "${GEOSHARD_SKIP_SECURE:-}" != 1 ]; then
     const net = require("node:net");
     const free = (p) => new Promise((r) => { const s = net.createServer(); s.once("error", () => r(false)); s.listen(p, "127.0.0.1", () => s.close(() => r(true))); });
     (async () => { for (let p = 9700; p < 9800; p++) if (await free(p)) { console.log(p); return; } process.exit(1); })();')
-  if [ -n "$sec_port" ] && OPENSEARCH_PORT=$sec_port OPENSEARCH_HEAP=${OPENSEARCH_HEAP:-512m} node scripts/cluster.mjs start --secure --nodes 1; then
+  if [ -n "$sec_port" ] && OPENSEARCH_PORT=$sec_port OPENSEARCH_HEAP=${OPENSEARCH_HEAP:-512m} node scripts/cluster.mjs start --secure --nodes 1 --plugin; then
     ( eval "$(OPENSEARCH_PORT=$sec_port node scripts/cluster.mjs env --secure)" && npx vitest run --project secure \
         --reporter=default --reporter=json --outputFile=test-results/secure.json ) || failed+=(secure)
     OPENSEARCH_PORT=$sec_port node scripts/cluster.mjs stop --secure || true

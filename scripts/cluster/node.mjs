@@ -109,10 +109,14 @@ async function launchNode(state, node, java) {
   return pid;
 }
 
-/** Prepares the shared folders (install, run user, ownership) before any node starts. */
-function prepare(java) {
+/**
+ * Prepares the shared folders (install, run user, ownership) before any node starts; installs or
+ * removes the geoshard plugin as --plugin says unless `syncPlugin` is false (one node restarted
+ * beside running peers keeps what they run).
+ */
+function prepare(java, { syncPlugin = true } = {}) {
   install(java.home);
-  syncGeoshardPlugin(java.home);
+  if (syncPlugin) syncGeoshardPlugin(java.home);
   if (SECURE) {
     makeCerts();
     ensureSecureState(java.home);

@@ -17,9 +17,9 @@
  * Every shape is therefore grown by ENGINE_PAD_DEG (1e-6 degrees, 11 cm of latitude, the same
  * pad as rangeFilter.ts's cell boxes): a circle's angle by 1e-6 degrees, a box by 1e-6 degrees on
  * each side (latitude clamped to [-90, 90], longitude wrapping), a polygon's boundary by a band of
- * such padded boxes. Router.cover (the explorer's circle, RegionCoverer's exact covering) is not
- * padded; the coverings here are what an engine-side router (the plugin's geo_routing_search) and
- * a client that wants the engine's exact answer ask.
+ * such padded boxes. Router.cover (the explorer's circle, routedSearch) pads a circle by the same
+ * angle (cover.ts coveringAngle), so circleOrdinals equals its cells: client and engine-side
+ * router (the plugin's geo_routing_search) route every circle alike.
  *
  * How each is found (independent of the plugin, which uses Google's S2 for Java):
  *   circle  a top-down walk of the cell tree with s2js Cap.intersectsCell / containsCell: the
@@ -38,9 +38,10 @@
 import { r1, s1, s2 } from 's2js';
 import { LEVEL, ordinalRange, cellCenter, type CellId, type LatLng } from './cells.ts';
 import { EARTH_RADIUS_KM } from './earth.ts';
+import { ENGINE_PAD_DEG, coveringAngle } from './cover.ts';
 
-/** The pad every shape is grown by, in degrees (an angle for circles): well above geo_point's ~1e-7° quantization. */
-export const ENGINE_PAD_DEG = 1e-6;
+/** The pad every shape is grown by, in degrees (an angle for circles): well above geo_point's ~1e-7° quantization (cover.ts). */
+export { ENGINE_PAD_DEG };
 
 /** A polygon edge is cut into pieces at most this long in latitude and in longitude (degrees; 1/32, exact in binary). */
 export const POLYGON_PIECE_DEG = 1 / 32;
@@ -123,7 +124,7 @@ function checkPoint(lat: number, lng: number, what: string): void {
 export function paddedCap(c: CircleShape): s2.Cap {
   checkPoint(c.lat, c.lng, 'circle');
   if (typeof c.radiusKm !== 'number' || !Number.isFinite(c.radiusKm) || c.radiusKm <= 0) throw new RangeError(`circle.radiusKm ${String(c.radiusKm)} is not a radius: expected a number of km above 0`);
-  const angle = Math.min(Math.PI, c.radiusKm / EARTH_RADIUS_KM + ENGINE_PAD_DEG * RAD);
+  const angle = coveringAngle(c.radiusKm);
   return s2.Cap.fromCenterAngle(s2.Point.fromLatLng(s2.LatLng.fromDegrees(c.lat, c.lng)), angle);
 }
 

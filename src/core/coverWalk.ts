@@ -2,9 +2,11 @@
  * The one walk that answers "which level-10 cells and shards does this circle
  * touch": a top-down walk of the cell hierarchy over the circle's S2 cap.
  *
- * It yields exactly the covering S2's RegionCoverer gives with minLevel =
- * maxLevel = 10 and no cell limit (the reference in reference/regionCoverer.ts,
- * compared on seeded random circles in tests), in time linear in the number of
+ * The cap is the circle grown by ENGINE_PAD_DEG (cover.ts coveringCap: what
+ * the engine can match, as the plugin covers it). The walk yields exactly the
+ * covering S2's RegionCoverer gives for that cap with minLevel = maxLevel = 10
+ * and no cell limit (the reference in reference/regionCoverer.ts, compared on
+ * seeded random circles in tests), in time linear in the number of
  * cells. Why not the RegionCoverer itself: s2js's coverer grows faster than its
  * output (about 20 ms at 100 miles, 11 s at the 1,000 km maximum, Node 20),
  * too slow for an explorer that lets people type any radius. The walk uses the
@@ -18,7 +20,7 @@
  */
 import { s2 } from 's2js';
 import { ordinalRange, LEVEL, type CellId } from './cells.ts';
-import { circleCap } from './cover.ts';
+import { coveringCap } from './cover.ts';
 
 /** What a walk does with the cells it meets. Ordinals are level-10 curve ordinals, ranges inclusive. */
 export interface CapVisitor {
@@ -34,12 +36,12 @@ export interface CapVisitor {
 
 /**
  * walkCircle walks the level-10 covering of the circle of radiusKm around
- * (lat, lng). lat in [-90, 90], lng finite, radiusKm in (0, MAX_RADIUS_KM];
+ * (lat, lng), padded (coveringCap). lat in [-90, 90], lng finite, radiusKm in (0, MAX_RADIUS_KM];
  * throws the core's RangeError naming the value otherwise. Runs may arrive
  * out of order and, where two bounding cells share a level-10 parent, twice.
  */
 export function walkCircle(lat: number, lng: number, radiusKm: number, v: CapVisitor): void {
-  const cap = circleCap(lat, lng, radiusKm);
+  const cap = coveringCap(lat, lng, radiusKm);
   const visit = (id: CellId): void => {
     const cell = s2.Cell.fromCellID(id);
     if (!cap.intersectsCell(cell)) return;

@@ -35,9 +35,12 @@ export interface CircleRoute {
 export class Router extends ShardTable {
   /**
    * cover answers "which level-10 cells and shards does this circle touch":
-   * the circle of radiusKm around (lat, lng), covered exactly as S2's
-   * RegionCoverer covers it at level 10 (by the walk in coverWalk.ts), each
-   * cell resolved to the shard searches read it from. lat in [-90, 90], lng
+   * the circle of radiusKm around (lat, lng) grown by ENGINE_PAD_DEG (1e-6
+   * degrees, cover.ts coveringCap: every cell a document OpenSearch's
+   * geo_distance matches can be in, its stored point being rounded to ~1 cm),
+   * covered exactly as S2's RegionCoverer covers that cap at level 10 (by the
+   * walk in coverWalk.ts), each cell resolved to the shard searches read it
+   * from: the plugin's geo_routing_search routes a circle to the same cells. lat in [-90, 90], lng
    * finite, radiusKm in (0, MAX_RADIUS_KM]; throws RangeError naming the value
    * otherwise.
    */

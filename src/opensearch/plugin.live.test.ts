@@ -6,7 +6,8 @@
  * antimeridian or a pole): the same hits, in the same order, the same total, and `_shards.total`
  * the core's shard count. Then what is not narrowed (no location, a drifted pipeline, a client's
  * routing, two indices) says why; the same at every step of a two-range move (both owners hold
- * the moving range, and each document answers once, as routedRequest's exclusions give); the
+ * the moving range, and each document answers once, as routedRequest's exclusions give, while a
+ * search without a location, or through a point in time, is left as it is); the
  * searches by Python's opensearch-py; and placement: geo_routing and the Painless pipeline put
  * the same points (cell corners included) on the same shards.
  *
@@ -276,15 +277,14 @@ describe('geo_routing_search on a real node', () => {
     const p = plan(file, candidate, []);
     expect(p.moves.length).toBe(1);
     const move = p.moves[0];
-    // Dual-written copies: every document of the moving range also on the new owner (same id, the new owner's routing).
-    // Documents exactly on a cell corner are left out of the copies: the range script of the exclusion
-    // (rangeFilter.ts RANGE_SCRIPT, the same for routedRequest and the plugin) reads such a point's
-    // exact cell from _source, which a script query cannot read (found here on 3.8: the copy is not
-    // excluded and answers twice). See docs/plugin.md.
+    // Dual-written copies: every document of the moving range also on the new owner (same id, the new owner's routing),
+    // those exactly on a cell corner included (their stored point straddles a cell edge: the exclusion's range
+    // script reads their cell from _source; rangeFilter.live.test.ts checks such documents closely).
     const moving = docs.filter((d) => {
       const o = ordinalAt(d.pos.lat, d.pos.lon);
-      return o >= move.startOrdinal && o < move.endOrdinal && d.n % 4 !== 0;
+      return o >= move.startOrdinal && o < move.endOrdinal;
     });
+    expect(moving.filter((d) => d.n % 4 === 0).length, 'cell-corner documents among the copies').toBeGreaterThan(5);
     expect(moving.length).toBeGreaterThan(20);
     const lines = moving.flatMap((d) => [JSON.stringify({ index: { _index: INDEX, _id: d.id, routing: move.to } }), JSON.stringify({ n: d.n, pos: d.pos })]);
     let state = startState(file, candidate, p.moves, '2026-12-01T00:00:00.000Z');
@@ -300,10 +300,16 @@ describe('geo_routing_search on a real node', () => {
       const excl = routedRequest(router, { index: INDEX, location: 'pos', join: null }, { lat: 40.7, lng: -74, radiusKm: 1 }).body.query as { bool: { must_not?: Body[] } };
       expect(excl.bool.must_not?.length, to).toBe(1);
       for (const { label, shape } of probes) await compare(router, `${to} / ${label}`, shape, { bool: { filter: [clause(shape)] } }, excl.bool.must_not);
-      // Without a location: every shard, and still each document once.
+      // Without a location: not narrowed, so left as it is (every shard, both copies of the range), as without the plugin.
       const all = await req('POST', `/${INDEX}/_search`, { query: { match_all: {} }, size: 0, track_total_hits: true });
-      expect(all.body.hits.total.value, to).toBe(docs.length);
-      expect(geoshardOf(all.body).excluded, to).toBe(1);
+      expect(all.body.hits.total.value, to).toBe(docs.length + moving.length);
+      expect(geoshardOf(all.body), to).toMatchObject({ routed: false, excluded: 0 });
+      // A point-in-time search (how geoshard migrate reads a range) is left as it is: every copy.
+      const pit = await req('POST', `/${INDEX}/_search/point_in_time`, undefined, { keep_alive: '1m' });
+      const paged = await req('POST', '/_search', { query: { match_all: {} }, size: 0, track_total_hits: true, pit: { id: pit.body.pit_id, keep_alive: '1m' } });
+      await req('DELETE', '/_search/point_in_time', { pit_id: [pit.body.pit_id] });
+      expect(paged.body.hits.total.value, to).toBe(docs.length + moving.length);
+      expect(geoshardOf(paged.body), to).toMatchObject({ routed: false, excluded: 0, reason: expect.stringMatching(/point-in-time search/) });
     }
     // Settled again on the base file: the copies removed from the new owner.
     const del = moving.map((d) => JSON.stringify({ delete: { _index: INDEX, _id: d.id, routing: move.to } }));

@@ -9,7 +9,10 @@
 import { describe, it, expect } from 'vitest';
 import { CELL_COUNT, cellToken, cellFromOrdinal, ordinalAt, ordinalRange } from '../core/cells.ts';
 import { mulberry32 } from '../core/testutil.ts';
-import { cellBox, cellRangeFilter, exclusionFilters, ordinalsOf, rangeCells, RANGE_SCRIPT, type LatLngBox } from './rangeFilter.ts';
+import { cellBox, cellRangeFilter, exclusionFilters, ordinalsOf, rangeCells, RANGE_MIN_SCORE, RANGE_SCRIPT, type LatLngBox } from './rangeFilter.ts';
+
+/** The parts of an unstamped range filter: constant_score over a script_score whose query is the boxes. */
+type ScriptScore = { constant_score: { filter: { script_score: { query: { bool: { should: Record<string, Record<string, unknown>>[] } }; script: { source: string; params: Record<string, unknown> }; min_score: number } } } };
 
 const inBox = (b: LatLngBox, lat: number, lng: number) => lat >= b.south && lat <= b.north && (b.west <= b.east ? lng >= b.west && lng <= b.east : lng >= b.west || lng <= b.east);
 
@@ -25,10 +28,13 @@ describe('range filters', () => {
 
   it('filters a stamped index by its cell keyword and any other by the script over its own fields', () => {
     expect(cellRangeFilter({ location: 'location', childLocation: 'restaurant_location', stamp: true }, { start: '89c259', end: '89c25b' })).toEqual({ range: { cell: { gte: '89c259', lt: '89c25b' } } });
-    const f = cellRangeFilter({ location: 'spot', childLocation: null, stamp: false }, { start: '89c259', end: null }) as { bool: { filter: [{ bool: { should: Record<string, unknown>[] } }, { script: { script: { source: string; params: Record<string, unknown> } } }] } };
-    const [boxes, script] = f.bool.filter;
-    expect(script.script.script.source).toBe(RANGE_SCRIPT);
-    expect(script.script.script.params).toEqual({ location: 'spot', child: null, lo: ordinalsOf({ start: '89c259', end: null }).lo, hi: CELL_COUNT });
+    const f = (cellRangeFilter({ location: 'spot', childLocation: null, stamp: false }, { start: '89c259', end: null }) as ScriptScore).constant_score.filter.script_score;
+    const boxes = f.query;
+    // A script_score (its script can read _source, which a script query's cannot), kept by min_score.
+    expect(f.script.source).toBe(RANGE_SCRIPT);
+    expect(f.min_score).toBe(RANGE_MIN_SCORE);
+    expect(RANGE_SCRIPT).toMatch(/params\._source/);
+    expect(f.script.params).toEqual({ location: 'spot', child: null, lo: ordinalsOf({ start: '89c259', end: null }).lo, hi: CELL_COUNT });
     expect(boxes.bool.should.length).toBeGreaterThan(0);
     expect(boxes.bool.should.every((q) => Object.keys((q as { geo_bounding_box: object }).geo_bounding_box)[0] === 'spot')).toBe(true);
   });
@@ -86,9 +92,9 @@ describe('range filters', () => {
     expect(ex).toHaveLength(1);
     const b = ex[0] as { bool: { filter: Record<string, unknown>[] } };
     expect(b.bool.filter[0]).toEqual({ term: { _routing: 'alpha' } });
-    const inRange = b.bool.filter[1] as { bool: { filter: [{ bool: { should: Record<string, Record<string, unknown>>[] } }, { script: { script: { params: Record<string, unknown> } } }] } };
-    expect(inRange.bool.filter[1].script.script.params).toMatchObject({ location: 'where', child: 'site_where' });
+    const inRange = (b.bool.filter[1] as ScriptScore).constant_score.filter.script_score;
+    expect(inRange.script.params).toMatchObject({ location: 'where', child: 'site_where' });
     // The prefilter boxes both located fields (a child is located by its copy of the parent's point).
-    expect(new Set(inRange.bool.filter[0].bool.should.map((q) => Object.keys(q.geo_bounding_box)[0]))).toEqual(new Set(['where', 'site_where']));
+    expect(new Set(inRange.query.bool.should.map((q) => Object.keys(q.geo_bounding_box)[0]))).toEqual(new Set(['where', 'site_where']));
   });
 });

@@ -39,7 +39,9 @@ import java.util.Map;
  * for; a search of an index whose {@code _meta.hash} and migration target are both another file
  * is not narrowed), {@code max_cells} (optional, default {@value #DEFAULT_MAX_CELLS}: a covering
  * with more level-10 cells is not narrowed). A search is never narrowed when the client set a
- * routing, names several indices, or the index has no readable geoshard {@code _meta}.
+ * routing, is a point-in-time search, names several indices, or the index has no readable
+ * geoshard {@code _meta}. A search that is not narrowed is left as it is (during a move, the
+ * exclusions go only with a narrowed search, as routedRequest adds them to the searches it routes).
  */
 public final class GeoRoutingSearchProcessor extends AbstractProcessor implements SearchRequestProcessor {
     public static final String TYPE = "geo_routing_search";
@@ -51,6 +53,8 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
     public static final String HEADER = "X-Geoshard-Routing";
     /** src/opensearch/rangeFilter.ts RANGE_SCRIPT, generated into the jar by scripts/plugin-fixtures.ts. */
     public static final String RANGE_SCRIPT = resource("range-script.painless");
+    /** rangeFilter.ts RANGE_MIN_SCORE: RANGE_SCRIPT answers 1 for a document of the range, 0 for any other. */
+    public static final float RANGE_MIN_SCORE = 1f;
 
     private final RoutingCache cache;
     private final String hash;
@@ -103,6 +107,11 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
         String[] indices = request.indices();
         String index = indices != null && indices.length == 1 ? indices[0] : null;
         if (request.routing() != null) return no("the client set routing [" + request.routing() + "]: it is never changed", index, null, t0);
+        if (request.pointInTimeBuilder() != null) {
+            // A point in time fixed its shards (and their copies) when it was created: geoshard migrate, the audit and
+            // readers that page through every copy of a range read through one, and must see every copy.
+            return no("a point-in-time search: its shards were chosen when the point in time was created; left as it is", index, null, t0);
+        }
         if (index == null) return no("the search names " + (indices == null ? 0 : indices.length) + " indices: only a search of one index is narrowed", null, null, t0);
         RoutingCache.Entry e;
         try {
@@ -119,8 +128,11 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
         }
         SearchSourceBuilder source = request.source();
         QueryBuilder query = source == null ? null : source.query();
-        // The cells first (the exclusions below add must_not clauses to the query), then, mid-move,
-        // the copies that are not the read copy are left out whether or not the search is narrowed.
+        // The cells first (the exclusions below add must_not clauses to the query). A search that is
+        // not narrowed is left as it is, copies of a moving range included, as it would be without the
+        // plugin: a search for every copy of a document (a writer's delete, GeoIndexer's lookups) must
+        // find them. A narrowed one, mid-move, leaves out the copies that are not the read copy, as
+        // routedRequest does: each document answers once.
         int[] cells = null;
         String why = null;
         int atLeast = -1;
@@ -132,11 +144,11 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
             atLeast = t.atLeast;
             why = "the covering has at least " + t.atLeast + " level-10 cells, above max_cells " + maxCells + ": searched on every shard";
         }
-        int excluded = addExclusions(request, r);
-        if (why != null) return report(false, null, atLeast, -1, excluded, why, e.index, r.hash, t0);
+        if (why != null) return report(false, null, atLeast, -1, 0, why, e.index, r.hash, t0);
         if (cells == null) {
-            return report(false, null, -1, -1, excluded, "no geo_distance, geo_bounding_box or geo_polygon clause on [" + r.location + "] that every hit must match: searched on every shard", e.index, r.hash, t0);
+            return report(false, null, -1, -1, 0, "no geo_distance, geo_bounding_box or geo_polygon clause on [" + r.location + "] that every hit must match: searched on every shard", e.index, r.hash, t0);
         }
+        int excluded = addExclusions(request, r);
         if (cells.length == 0) {
             // No cell can hold a match: ask the one shard of the first name (the answer is empty either way, and a search must ask a shard).
             request.routing(r.names[0]);
@@ -178,8 +190,12 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
     /**
      * src/opensearch/rangeFilter.ts exclusionFilters: for each move, the documents with the
      * ignored owner's {@code _routing} located in the range: a term on _routing and the range
-     * filter (the range's cells' padded boxes on the located fields as a prefilter, then the
-     * Painless RANGE_SCRIPT on the exact cell).
+     * filter (rangeFilter.ts rangeScriptQuery): a constant_score over a script_score whose query
+     * is the prefilter (the range's cells' padded boxes on the located fields) and whose script is
+     * the Painless RANGE_SCRIPT (1 for a document of the range, else 0; min_score 1). A
+     * script_score, not a script query: its script can read {@code _source}, where the exact point
+     * of a document whose stored point lies within ~1 cm of a cell edge is (the cell the routing
+     * pipeline placed it by); a script query's script cannot.
      */
     static List<QueryBuilder> exclusionFilters(IndexRouting r) {
         List<QueryBuilder> out = new ArrayList<>();
@@ -199,8 +215,9 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
             params.put("child", r.childLocation);
             params.put("lo", x.lo);
             params.put("hi", x.hi);
-            QueryBuilder script = QueryBuilders.scriptQuery(new Script(ScriptType.INLINE, "painless", RANGE_SCRIPT, params));
-            out.add(QueryBuilders.boolQuery().filter(QueryBuilders.termQuery("_routing", x.routing)).filter(QueryBuilders.boolQuery().filter(boxes).filter(script)));
+            Script script = new Script(ScriptType.INLINE, "painless", RANGE_SCRIPT, params);
+            QueryBuilder inRange = QueryBuilders.constantScoreQuery(QueryBuilders.scriptScoreQuery(boxes, script).setMinScore(RANGE_MIN_SCORE));
+            out.add(QueryBuilders.boolQuery().filter(QueryBuilders.termQuery("_routing", x.routing)).filter(inRange));
         }
         return out;
     }

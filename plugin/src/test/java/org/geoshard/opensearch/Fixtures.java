@@ -64,4 +64,73 @@ final class Fixtures {
                 return Coverings.polygon(lats, lngs, maxCells);
         }
     }
+
+    /** The defaults OpenSearch writes into a query's JSON that a request need not give: key, value. */
+    private static final Map<String, Object> DEFAULTS = Map.of("boost", 1.0, "adjust_pure_negative", true, "validation_method", "STRICT", "ignore_unmapped", false, "type", "MEMORY");
+
+    /**
+     * A query's JSON (maps and lists) in the request's own notation: without the keys DEFAULTS holds
+     * at their default value, a term's {"value": x} as x, a box corner's [lon, lat] as {lat, lon},
+     * a whole minimum_should_match as a number.
+     */
+    @SuppressWarnings("unchecked")
+    static Object withoutDefaults(Object v) {
+        if (v instanceof Map) {
+            Map<String, Object> out = new java.util.LinkedHashMap<>();
+            for (Map.Entry<String, Object> e : ((Map<String, Object>) v).entrySet()) {
+                Object d = DEFAULTS.get(e.getKey());
+                Object x = withoutDefaults(e.getValue());
+                if (d != null && (d.equals(x) || (d instanceof Number && x instanceof Number && ((Number) d).doubleValue() == ((Number) x).doubleValue()))) continue;
+                if ((e.getKey().equals("top_left") || e.getKey().equals("bottom_right")) && x instanceof List && ((List<Object>) x).size() == 2) {
+                    x = Map.of("lat", ((List<Object>) x).get(1), "lon", ((List<Object>) x).get(0));
+                }
+                if (e.getKey().equals("term") && x instanceof Map) {
+                    Map<String, Object> t = new java.util.LinkedHashMap<>();
+                    for (Map.Entry<String, Object> f : ((Map<String, Object>) x).entrySet()) {
+                        Object fv = f.getValue();
+                        t.put(f.getKey(), fv instanceof Map && ((Map<String, Object>) fv).keySet().equals(java.util.Set.of("value")) ? ((Map<String, Object>) fv).get("value") : fv);
+                    }
+                    x = t;
+                }
+                if (e.getKey().equals("minimum_should_match") && x instanceof String && ((String) x).matches("-?\\d+")) x = Integer.parseInt((String) x);
+                out.put(e.getKey(), x);
+            }
+            return out;
+        }
+        if (v instanceof List) {
+            List<Object> out = new ArrayList<>();
+            for (Object x : (List<Object>) v) out.add(withoutDefaults(x));
+            return out;
+        }
+        return v;
+    }
+
+    /** Where two JSON values differ (numbers within 1e-9), or null when they do not. */
+    @SuppressWarnings("unchecked")
+    static String differ(Object a, Object b, String at) {
+        if (a instanceof Number && b instanceof Number) {
+            return Math.abs(((Number) a).doubleValue() - ((Number) b).doubleValue()) <= 1e-9 ? null : at + ": " + a + " != " + b;
+        }
+        if (a instanceof Map && b instanceof Map) {
+            Map<String, Object> x = (Map<String, Object>) a;
+            Map<String, Object> y = (Map<String, Object>) b;
+            if (!x.keySet().equals(y.keySet())) return at + ": keys " + x.keySet() + " != " + y.keySet();
+            for (String k : x.keySet()) {
+                String d = differ(x.get(k), y.get(k), at + "." + k);
+                if (d != null) return d;
+            }
+            return null;
+        }
+        if (a instanceof List && b instanceof List) {
+            List<Object> x = (List<Object>) a;
+            List<Object> y = (List<Object>) b;
+            if (x.size() != y.size()) return at + ": " + x.size() + " items != " + y.size();
+            for (int k = 0; k < x.size(); k++) {
+                String d = differ(x.get(k), y.get(k), at + "[" + k + "]");
+                if (d != null) return d;
+            }
+            return null;
+        }
+        return java.util.Objects.equals(a, b) ? null : at + ": " + a + " != " + b;
+    }
 }

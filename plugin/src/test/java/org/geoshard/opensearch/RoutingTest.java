@@ -4,6 +4,9 @@
 package org.geoshard.opensearch;
 
 import org.junit.Test;
+import org.opensearch.common.xcontent.XContentType;
+import org.opensearch.core.common.Strings;
+import org.opensearch.index.query.QueryBuilder;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -79,6 +82,49 @@ public class RoutingTest {
     public void theRangeScriptIsTheCores() {
         // scripts/pluginFixtures.test.ts checks the resource is rangeFilter.ts RANGE_SCRIPT; here: the jar carries it.
         assertTrue(GeoRoutingSearchProcessor.RANGE_SCRIPT.contains("int s2Ordinal(double lat, double lng)"));
-        assertTrue(GeoRoutingSearchProcessor.RANGE_SCRIPT.endsWith("return o >= params.lo && o < params.hi;"));
+        assertTrue(GeoRoutingSearchProcessor.RANGE_SCRIPT.contains("params._source"));
+        assertTrue(GeoRoutingSearchProcessor.RANGE_SCRIPT.endsWith("return o >= params.lo && o < params.hi ? 1.0 : 0.0;"));
+    }
+
+    /**
+     * The must_not filters the plugin adds mid-move are routedRequest's (rangeFilter.ts
+     * exclusionFilters), clause for clause: the term on _routing, the constant_score over a
+     * script_score whose query is the range's padded cell boxes and whose script (RANGE_SCRIPT,
+     * min_score 1) reads _source for a point on a cell edge. The JSON OpenSearch writes for the
+     * Java builders, without the defaults it adds (boost 1, ...), equals the fixture's; the boxes'
+     * degrees agree to 1e-9 (Google's S2 and s2js bound a cell alike but for the last bits).
+     */
+    @Test
+    public void excludesAsRoutedRequestDoes() throws Exception {
+        List<Map<String, Object>> states = Fixtures.list(Fixtures.load("routing.json").get("states"));
+        int compared = 0;
+        for (Map<String, Object> st : states) {
+            String label = (String) st.get("label");
+            IndexRouting r = IndexRouting.of(Fixtures.map(st.get("meta")), "dishes");
+            List<Object> want = new ArrayList<>(Fixtures.list(st.get("filters")));
+            List<QueryBuilder> got = GeoRoutingSearchProcessor.exclusionFilters(r);
+            assertEquals(label + ": filters", want.size(), got.size());
+            for (int k = 0; k < got.size(); k++) {
+                String json = Strings.toString(XContentType.JSON, got.get(k)).replace(jsonString(GeoRoutingSearchProcessor.RANGE_SCRIPT), "\"RANGE_SCRIPT\"");
+                Object mine = Fixtures.withoutDefaults(org.opensearch.common.xcontent.XContentHelper.convertToMap(org.opensearch.common.xcontent.json.JsonXContent.jsonXContent, json, false));
+                String diff = Fixtures.differ(want.get(k), mine, label + " filter " + k);
+                if (diff != null) fail(diff + "\n  core: " + want.get(k) + "\n  Java: " + mine);
+                compared++;
+            }
+        }
+        assertTrue("states with a move", compared >= 10);
+        System.out.printf("exclusion filters: %d compared with routedRequest's%n", compared);
+    }
+
+    /** A string as JSON writes it (the script's quotes and line breaks escaped). */
+    private static String jsonString(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') b.append('\\').append(c);
+            else if (c == '\n') b.append("\\n");
+            else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+            else b.append(c);
+        }
+        return b.append('"').toString();
     }
 }
