@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * {@code geo_routing}: an ingest processor that places a document as the Painless routing pipeline
- * (src/opensearch/pipeline.ts ROUTING_SCRIPT) does, from the boundary file and move in the target
+ * (src/opensearch/routingPipeline.ts ROUTING_SCRIPT) does, from the boundary file and move in the target
  * index's {@code _meta} in the node's cluster state (so it follows a move without being
  * reinstalled):
  * <ol>

@@ -167,7 +167,7 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
         return new GeoshardReport(routed, routing, cells, shards, excluded, reason, (System.nanoTime() - t0) / 1000, index, hash);
     }
 
-    /** Adds the mid-move exclusions as must_not (src/opensearch/search.ts routedRequest); returns how many. */
+    /** Adds the mid-move exclusions as must_not (src/opensearch/routedSearch.ts routedRequest); returns how many. */
     private static int addExclusions(SearchRequest request, IndexRouting r) {
         if (r.exclusions.isEmpty()) return 0;
         SearchSourceBuilder source = request.source();

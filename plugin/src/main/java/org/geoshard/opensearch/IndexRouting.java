@@ -19,7 +19,7 @@ import java.util.TreeSet;
  * version and shared by every search and write of the index.
  */
 public final class IndexRouting {
-    /** The fields documents are located by (src/opensearch/pipeline.ts PipelineFields). */
+    /** The fields documents are located by (src/opensearch/routingPipeline.ts PipelineFields). */
     public final String location;
     /** A join child's copy of its parent's point, or null. */
     public final String childLocation;

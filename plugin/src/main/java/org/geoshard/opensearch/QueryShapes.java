@@ -22,7 +22,7 @@ import java.util.List;
  *   <li>geo_distance, geo_bounding_box and geo_polygon on the location field, under MUST or
  *       FILTER (top level, or nested in bool clauses that must all match): their coverings;
  *   <li>a bool whose only clauses are SHOULD, with minimum_should_match at least 1, each a location
- *       clause on the location or the child location field (how src/opensearch/search.ts
+ *       clause on the location or the child location field (how src/opensearch/routedSearch.ts
  *       geoDistanceFilter writes a join's filter): the union of their coverings;
  *   <li>several such constraints: the intersection;
  *   <li>a location only under SHOULD (otherwise) or MUST_NOT, or none: no constraint (all cells).
