@@ -97,20 +97,26 @@ export class TrafficSampler {
     return this.opts.intervalSeconds * 1000;
   }
 
-  /** start takes a sample now, then one just after every bucket boundary, until stop. The timer does not keep the process alive. */
+  /**
+   * start takes a sample just after every bucket boundary from the next one on, until stop (not
+   * at once: a process that runs for less than an interval, a test's server, writes nothing).
+   * The timer does not keep the process alive.
+   */
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.tick();
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (!this.running) return;
+    const now = this.now();
+    this.timer = setTimeout(this.tick, this.intervalMs - (now % this.intervalMs) + AFTER_BOUNDARY_MS);
+    this.timer.unref?.();
   }
 
   private tick = (): void => {
-    this.chain = this.chain.then(() => this.sampleOnce()).finally(() => {
-      if (!this.running) return;
-      const now = this.now();
-      this.timer = setTimeout(this.tick, this.intervalMs - (now % this.intervalMs) + AFTER_BOUNDARY_MS);
-      this.timer.unref?.();
-    });
+    this.chain = this.chain.then(() => this.sampleOnce()).finally(() => this.schedule());
   };
 
   /** stop ends the schedule and waits for a sample in progress. */
