@@ -36,11 +36,12 @@ const SRC = join(ROOT, 'src');
  *   ops/migrate     moving a range on a live index (its cutover and lock)
  *   ops/audit       finding misplaced documents
  *   ops/reindex     adopting an index behind an alias, phase by phase
+ *   ops/traffic     the engine's per-shard traffic: sampled, kept in the cluster's history index, read back
  *   server          the HTTP server: the live API, its wire contract, the explorer's static files
  *   cli             the `geoshard` command line
  *   docs            the docs' generator and checks (above the CLI, whose commands they describe)
  */
-export const ORDER = ['core', 'opensearch', 'data', 'cluster', 'ops/routing', 'ops/compare', 'ops/cells', 'ops/seed', 'ops/migrate', 'ops/audit', 'ops/reindex', 'server', 'cli', 'docs'];
+export const ORDER = ['core', 'opensearch', 'data', 'cluster', 'ops/routing', 'ops/compare', 'ops/cells', 'ops/seed', 'ops/migrate', 'ops/audit', 'ops/reindex', 'ops/traffic', 'server', 'cli', 'docs'];
 
 /** What each room may import besides itself: the rooms below it. */
 export const LOWER = {

@@ -43,6 +43,7 @@ export const COMMAND_LOADERS: Map<string, () => Promise<Command>> = new Map([
   ['merge', async () => (await import('./commands/merge.ts')).merge],
   ['workload', async () => (await import('./commands/workload.ts')).workload],
   ['hotspots', async () => (await import('./commands/hotspots.ts')).hotspots],
+  ['traffic', async () => (await import('./commands/traffic.ts')).traffic],
   ['check', async () => (await import('./commands/check.ts')).check],
   ['cache', async () => (await import('./commands/cache.ts')).cache],
   ['review', async () => (await import('./commands/review.ts')).review],

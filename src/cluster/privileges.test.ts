@@ -25,7 +25,7 @@ describe('privileges', () => {
     for (const c of ['cells', 'audit', 'search', 'explore'] as const) expect(roleOf(c)).toBe('readall_and_monitor');
     const roles = renderRoles(['team-*']);
     for (const c of PRIVILEGED_COMMANDS) if (roleOf(c) !== 'readall_and_monitor') expect(Object.keys(roles)).toContain(roleOf(c));
-    expect(PRIVILEGED_COMMANDS).toEqual(['cells', 'audit', 'search', 'explore', 'write', 'pipeline', 'migrate', 'reindex']);
+    expect(PRIVILEGED_COMMANDS).toEqual(['cells', 'audit', 'search', 'explore', 'write', 'pipeline', 'migrate', 'reindex', 'traffic']);
   });
 
   it('puts the team patterns and the lock index in place of the placeholders', () => {

@@ -18,6 +18,7 @@
  *   GET /api/status
  *   POST /api/measure  { lat, lng, radius, diet?, allergen?, cuisine?, q?, size?, runs?, concurrency? }  (measure.ts)
  *   GET /api/documents/:id   (where a document is, against where the boundary file puts it)
+ *   GET /api/traffic?window=15m[&to=..][&factor=2][&sustain=5m][&metric=searches][&buckets=720]  (api/traffic.ts: recorded traffic per range, hot ranges)
  *   PUT    /api/restaurants/:id                 { name, lat, lng, cuisines?, price_level? }
  *   PUT    /api/restaurants/:id/dishes/:dishId  { name, cuisine?, price_cents?, calories?, diets?, allergens? }
  *   DELETE /api/restaurants/:id                 (the restaurant with all its dishes)
@@ -58,6 +59,8 @@ import { documentEndpoint } from './api/documents.ts';
 import { Writes, type WriteRequest } from './api/writes.ts';
 import { statusAnswer } from './api/status.ts';
 import { env } from '../cluster/env.ts';
+import { TrafficEndpoint } from './api/traffic.ts';
+import type { TrafficSettings } from '../ops/traffic/settings.ts';
 import { DEFAULT_SEARCH_TIMEOUT_MS } from './search/searchBody.ts';
 import { configFromEnv } from '../cluster/clientConfig.ts';
 
@@ -89,6 +92,8 @@ export interface ApiOptions {
   pipelineTtlMs?: number;
   /** How long a search keeps reading a mismatching pipeline again before refusing (ms, default 1000). */
   pipelineSettleMs?: number;
+  /** The traffic recorder's settings, over the environment's (GEOSHARD_TRAFFIC_*; api/traffic.ts). */
+  traffic?: Partial<TrafficSettings>;
 }
 
 /** LiveApi answers the live API's endpoints for one boundary file and one cluster. */
@@ -97,6 +102,8 @@ export class LiveApi implements ApiContext {
   readonly searchTimeoutMs: number;
   readonly guards: Guards;
   readonly cluster: ClusterMemory;
+  /** GET /api/traffic and the server's traffic recorder (started by the entry points: traffic.startRecorder()). */
+  readonly traffic: TrafficEndpoint;
   private loaded: Loaded;
   private readonly measurements: Measurements;
   private readonly writes: Writes;
@@ -110,6 +117,7 @@ export class LiveApi implements ApiContext {
     this.measurements = new Measurements(this);
     this.writes = new Writes(this, opts.writes ?? env('GEOSHARD_WRITES') === '1', opts.writeRetryMs ?? 5000);
     this.loaded = loadRouting(this.opts, this.client);
+    this.traffic = new TrafficEndpoint(this, opts.traffic);
   }
 
   /** Whether the write endpoints answer. */
@@ -210,7 +218,8 @@ export class LiveApi implements ApiContext {
       } else if (url.pathname === '/api/search') result = await this.search(url.searchParams);
       else if (url.pathname === '/api/status') result = await this.status();
       else if (url.pathname.startsWith('/api/documents/')) result = await this.document(url.pathname.slice('/api/documents/'.length));
-      else result = { httpStatus: 404, body: { status: 'error', error: { message: `${url.pathname} is not an API endpoint: expected /api/search, /api/status, /api/documents/:id or POST /api/measure` } } };
+      else if (url.pathname === '/api/traffic') result = await this.traffic.answer(url.searchParams);
+      else result = { httpStatus: 404, body: { status: 'error', error: { message: `${url.pathname} is not an API endpoint: expected /api/search, /api/status, /api/documents/:id, /api/traffic or POST /api/measure` } } };
     } catch (e) {
       result = { httpStatus: 500, body: { status: 'error', error: { message: `internal error: ${(e as Error).message}` } } };
     }

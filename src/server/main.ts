@@ -26,6 +26,7 @@ const api = new LiveApi();
 const first = await api.start();
 if ('error' in first) console.warn(`[geoshard] ${first.error}`);
 else if (first.status !== 'ok') console.warn(`[geoshard] ${first.message}`);
+api.traffic.startRecorder();
 const server = createServer((req, res) => void api.handle(req, res));
 server.listen(port, host, () => {
   const addr = server.address();

@@ -22,5 +22,6 @@ export async function createApiMiddleware(opts: ApiOptions = {}): Promise<Middle
   if ('error' in first) console.warn(`[geoshard] live API: ${first.error}`);
   else if (first.status !== 'ok') console.warn(`[geoshard] live API: ${first.message}`);
   else console.log(`[geoshard] live API on /api: index "${first.index}" on ${api.client.url}, boundary file ${first.fileHash.slice(0, 12)} (version ${first.fileVersion})`);
+  api.traffic.startRecorder();
   return (req, res, next) => void api.handle(req, res, next);
 }

@@ -9,6 +9,7 @@
  *   measure.ts    POST /api/measure: the body and the measurement's answer
  *   writes.ts     PUT and DELETE under /api/restaurants/: the bodies, their checks, the answer
  *   documents.ts  GET /api/documents/:id: where a document is against where the file puts it
+ *   traffic.ts    GET /api/traffic: recorded traffic per range for a window, and its hot ranges
  *   common.ts     ParamError, plain decimals, the filters' vocabulary, statuses, redactUrl
  *
  * This file is the one import point: the server (src/server, src/cli) and the browser bundle
@@ -21,3 +22,4 @@ export * from './wire/status.ts';
 export * from './wire/measure.ts';
 export * from './wire/writes.ts';
 export * from './wire/documents.ts';
+export * from './wire/traffic.ts';

@@ -7,6 +7,7 @@ import { parse, int, str } from '../args.ts';
 import { readText, writeFileAtomic, CliError, DEFAULT_CITIES, ROOT } from '../io.ts';
 import { loadCities } from './searches.ts';
 import type { Command } from '../command.ts';
+import { TRAFFIC_WINDOW_OPTIONS, trafficWindowUsage } from '../trafficFlags.ts';
 
 /** How many of the most populous US cities of data/cities.json are the generator's lunchtime hot spots. */
 export const HOTSPOT_CITIES = 8;
@@ -35,6 +36,7 @@ export const workload: Command = {
   name: 'workload',
   summary: 'write a synthetic workload file: searches from where people are, plus lunchtime hot spots',
   usage: `geoshard workload --searches N --out FILE [--seed S] [--days D] [--hot-share F] [--hot-weight W] [--start ISO]
+geoshard workload --from-cluster --since D --out FILE [--boundaries FILE] [--cells FILE] [--to T]
 
 Draws N searches (lines) from the bundled data, deterministic for a seed, sorted by time, and
 writes them atomically as a workload file (lat,lng,radius,timestamp,weight):
@@ -53,13 +55,36 @@ writes them atomically as a workload file (lat,lng,radius,timestamp,weight):
   --start ISO      start of the period (default 2026-11-23T00:00:00Z, a Monday)
   --hot-share F    share of lines that are hot-spot searches, in [0, 1] (default 0.15)
   --hot-weight W   weight of a hot-spot line (default 3)
-  --json           print { "out", "searches", "weight", "seed" }`,
-  run(argv, io) {
+  --json           print { "out", "searches", "weight", "seed" }
+
+With --from-cluster, the file is the traffic the cluster recorded (docs/traffic.md) instead: each
+range's shard queries in the window, spread over its cells in proportion to their documents (the
+cells file), one line per cell (a 1km circle at its centre, weight = its queries). balance
+--workload, hotspots, diff and check read it as any workload file.
+  --from-cluster   read the recorded traffic (history index GEOSHARD_TRAFFIC_INDEX)
+${trafficWindowUsage('1h')}
+  --cells FILE     the index's cells file, whose documents place each range's queries
+                   (default data/cells.csv; "geoshard cells --from-index" writes one)`,
+  async run(argv, io) {
     const { values } = parse(
       argv,
-      { searches: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' }, days: { type: 'string' }, start: { type: 'string' }, 'hot-share': { type: 'string' }, 'hot-weight': { type: 'string' }, json: { type: 'boolean' } },
+      {
+        searches: { type: 'string' },
+        out: { type: 'string' },
+        seed: { type: 'string' },
+        days: { type: 'string' },
+        start: { type: 'string' },
+        'hot-share': { type: 'string' },
+        'hot-weight': { type: 'string' },
+        json: { type: 'boolean' },
+        'from-cluster': { type: 'boolean' },
+        ...TRAFFIC_WINDOW_OPTIONS,
+        cells: { type: 'string' },
+      },
       'workload',
     );
+    if (values['from-cluster']) return (await import('./fromCluster.ts')).workloadFromCluster(values, io);
+    for (const f of ['since', 'to', 'index', 'boundaries', 'cells'] as const) if (values[f] !== undefined) throw new CliError(`geoshard workload: --${f} is for --from-cluster`, 2);
     if (values.searches === undefined) throw new CliError('geoshard workload: --searches is required\nRun "geoshard workload --help" for usage.', 2);
     const searches = int(values.searches, 'searches', 'workload', 0, 1, 1_000_000);
     const out = str(values.out, 'out', 'workload');

@@ -1,0 +1,184 @@
+/**
+ * The traffic recorder: at a fixed interval (default 60 s, GEOSHARD_TRAFFIC_INTERVAL_S), read the
+ * index's per-shard counters (shardStats.ts) and write them as the sample of the current bucket
+ * into the history (history.ts), unless a recorder wrote that bucket already; once an hour,
+ * delete what is older than the retention. The explorer's server runs one while it runs
+ * (src/server/api/traffic.ts); `geoshard traffic --record` runs one for a cluster no explorer
+ * watches. Samples are taken just after each bucket boundary (a multiple of the interval since
+ * the epoch), so recorders with the same interval sample the same buckets.
+ *
+ * A failed sample (the cluster down, a privilege missing) is reported to onSample and tried
+ * again at the next boundary; nothing is thrown from the timer.
+ */
+import type { OpenSearchClient } from '../../cluster/client.ts';
+import { OpenSearchError } from '../../cluster/clientErrors.ts';
+import { roleAdvice } from '../../cluster/privileges.ts';
+import type { TrafficRange } from '../../core/traffic.ts';
+import { ensureHistoryIndex, pruneHistory, recordSample } from './history.ts';
+import { readShardCounters } from './shardStats.ts';
+import type { TrafficSnapshot } from './snapshots.ts';
+
+/** What to sample: the index as the boundary file names it, the file's hash and its ranges. */
+export interface SampleTarget {
+  index: string;
+  hash: string;
+  ranges: TrafficRange[];
+}
+
+/** The outcome of one sample. */
+export type SampleOutcome =
+  /** Written as its bucket's document; `pruned`: old documents deleted with it (0 unless a prune was due). */
+  | { status: 'recorded'; sample: TrafficSnapshot; pruned: number }
+  /** The bucket (its start, ms) is written already: by another recorder, or by this one earlier in the bucket. */
+  | { status: 'exists'; start: number }
+  /** Not sampled now, and why (the index drifted from the file, or does not exist). */
+  | { status: 'skipped'; reason: string }
+  /** The sample failed; the message says why (no credentials in it). */
+  | { status: 'failed'; message: string };
+
+/** Options of a TrafficSampler. */
+export interface SamplerOptions {
+  client: OpenSearchClient;
+  historyIndex: string;
+  /** Seconds between samples, > 0. */
+  intervalSeconds: number;
+  /** Days samples are kept, > 0. */
+  retentionDays: number;
+  /** What to sample now, or why not (asked before every sample, so a reloaded boundary file is followed). */
+  target: () => Promise<SampleTarget | { skip: string }>;
+  /** Called with every sample's outcome. */
+  onSample?: (o: SampleOutcome) => void;
+  /** The clock, ms since the epoch (tests). */
+  now?: () => number;
+}
+
+/** How often the history is pruned, ms. */
+export const PRUNE_EVERY_MS = 3_600_000;
+
+/** A sample is taken this long after its bucket starts, ms: the clock's ticks land inside the bucket. */
+const AFTER_BOUNDARY_MS = 200;
+
+/** The recorder's state, for the status of whoever runs it. */
+export interface SamplerStatus {
+  running: boolean;
+  intervalSeconds: number;
+  historyIndex: string;
+  retentionDays: number;
+  /** Samples this recorder wrote. */
+  recorded: number;
+  /** When the last sample was attempted (ISO-8601), and its outcome. */
+  lastAt: string | null;
+  last: SampleOutcome['status'] | null;
+  /** Why the last sample failed or was skipped, else null. */
+  problem: string | null;
+}
+
+/** TrafficSampler samples one index's counters into the history at a fixed interval (see the file comment). */
+export class TrafficSampler {
+  private readonly now: () => number;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
+  private running = false;
+  private ensured = false;
+  private writtenStart = -1;
+  private lastPruneAt = -Infinity;
+  private recorded = 0;
+  private lastAt: number | null = null;
+  private last: SampleOutcome | null = null;
+
+  constructor(private readonly opts: SamplerOptions) {
+    if (!(opts.intervalSeconds > 0)) throw new RangeError(`intervalSeconds ${opts.intervalSeconds} is invalid: expected a number of seconds greater than 0`);
+    if (!(opts.retentionDays > 0)) throw new RangeError(`retentionDays ${opts.retentionDays} is invalid: expected a number of days greater than 0`);
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** The interval in ms. */
+  private get intervalMs(): number {
+    return this.opts.intervalSeconds * 1000;
+  }
+
+  /**
+   * start takes a sample just after every bucket boundary from the next one on, until stop (not
+   * at once: a process that runs for less than an interval, a test's server, writes nothing).
+   * The timer does not keep the process alive.
+   */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (!this.running) return;
+    const now = this.now();
+    this.timer = setTimeout(this.tick, this.intervalMs - (now % this.intervalMs) + AFTER_BOUNDARY_MS);
+    this.timer.unref?.();
+  }
+
+  private tick = (): void => {
+    this.chain = this.chain.then(() => this.sampleOnce()).finally(() => this.schedule());
+  };
+
+  /** stop ends the schedule and waits for a sample in progress. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.chain.catch(() => undefined);
+  }
+
+  /** status says what the recorder is doing and how its last sample went. */
+  status(): SamplerStatus {
+    const last = this.last;
+    return {
+      running: this.running,
+      intervalSeconds: this.opts.intervalSeconds,
+      historyIndex: this.opts.historyIndex,
+      retentionDays: this.opts.retentionDays,
+      recorded: this.recorded,
+      lastAt: this.lastAt === null ? null : new Date(this.lastAt).toISOString(),
+      last: last?.status ?? null,
+      problem: last?.status === 'failed' ? last.message : last?.status === 'skipped' ? last.reason : null,
+    };
+  }
+
+  /** sampleOnce takes the current bucket's sample now (see SampleOutcome); it never rejects. */
+  async sampleOnce(): Promise<SampleOutcome> {
+    const outcome = await this.sample();
+    this.lastAt = this.now();
+    this.last = outcome;
+    if (outcome.status === 'recorded') this.recorded++;
+    this.opts.onSample?.(outcome);
+    return outcome;
+  }
+
+  private async sample(): Promise<SampleOutcome> {
+    const { client, historyIndex } = this.opts;
+    const now = this.now();
+    const start = now - (now % this.intervalMs);
+    if (start === this.writtenStart) return { status: 'exists', start };
+    try {
+      const target = await this.opts.target();
+      if ('skip' in target) return { status: 'skipped', reason: target.skip };
+      if (!this.ensured) {
+        await ensureHistoryIndex(client, historyIndex);
+        this.ensured = true;
+      }
+      const c = await readShardCounters(client, target.index);
+      const sample: TrafficSnapshot = { source: 'shards', index: target.index, concrete: c.concrete, uuid: c.uuid, start, sampledAt: c.sampledAt, intervalSeconds: this.opts.intervalSeconds, hash: target.hash, ranges: target.ranges, copies: c.copies, failedShards: c.failedShards };
+      const written = await recordSample(client, historyIndex, sample);
+      this.writtenStart = start;
+      let pruned = 0;
+      if (now - this.lastPruneAt >= PRUNE_EVERY_MS) {
+        pruned = await pruneHistory(client, historyIndex, now - this.opts.retentionDays * 86_400_000);
+        this.lastPruneAt = now;
+      }
+      return written === 'written' ? { status: 'recorded', sample, pruned } : { status: 'exists', start };
+    } catch (e) {
+      // The history index may have been deleted meanwhile: make it again on the next sample.
+      this.ensured = false;
+      const refused = e instanceof OpenSearchError && e.status === 403;
+      return { status: 'failed', message: `${(e as Error).message}${refused && !/needs the role/.test((e as Error).message) ? ` (the traffic recorder: ${roleAdvice('traffic')})` : ''}` };
+    }
+  }
+}
