@@ -1,5 +1,5 @@
 /**
- * The documentation is checked (issue 32): in README.md, CHANGELOG.md and every .md file under docs/,
+ * The documentation is checked: in README.md, CHANGELOG.md and every .md file under docs/,
  * - every relative link and image resolves to a file, and every #anchor to a heading of it
  *   (GitHub's slugs);
  * - every doc is reachable from the README by links;
@@ -7,34 +7,23 @@
  * - every `geoshard …` command line in a shell block is accepted by the CLI's parser (the
  *   command exists, its options exist and have values, no positional where none is taken,
  *   and no deprecated form);
- * - every fact marked `<!-- fact:KEY -->VALUE<!-- /fact -->` is what the bundled files say,
- *   computed here from data/boundaries.json and data/cells.csv; and every `routing=NAME`
- *   about the bundled file names one of its shards.
+ * - every fact marked `<!-- fact:KEY -->VALUE<!-- /fact -->` is what its source says (src/docs/facts.ts:
+ *   the bundled files, the API reports, bench/results.json; `npm run docs:reference` writes them),
+ *   and every `routing=NAME` about the bundled file names one of its shards.
+ * The command blocks, the figures, the addresses and the guides' history have their own checks:
+ * commands.test.ts, figures.test.ts, urls.test.ts, guides.test.ts.
  */
 import { describe, it, expect, beforeAll } from 'vitest';
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
-import { join, dirname, relative, resolve } from 'node:path';
-import { ROOT } from '../cli/io.ts';
+import { readFileSync, statSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join, dirname, resolve } from 'node:path';
 import { loadCommands } from '../cli/main.ts';
 import { describeOptions, parse, setNoticeSink, type ParseSpec } from '../cli/args.ts';
+import { docFiles, prose, rel, commandBlocks, withoutFences, GENERATED_DOCS, ROOT } from './markdown.ts';
+import { bundledFacts, factValues, FACT } from './facts.ts';
 
-function walk(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p, out);
-    else if (p.endsWith('.md')) out.push(p);
-  }
-  return out;
-}
-
-const DOCS = [join(ROOT, 'README.md'), join(ROOT, 'CHANGELOG.md'), ...walk(join(ROOT, 'docs'))];
+const DOCS = docFiles();
 const text = new Map(DOCS.map((f) => [f, readFileSync(f, 'utf8')]));
-const rel = (f: string) => relative(ROOT, f);
-
-/** The text outside fenced code blocks, with inline code removed (links there are not links). */
-function prose(md: string): string {
-  return md.replace(/^(```|~~~)[\s\S]*?^\1/gm, '').replace(/`[^`\n]*`/g, '``');
-}
 
 /** GitHub's anchor slugs of a Markdown file's headings (duplicates get -1, -2, …). */
 function anchors(md: string): Set<string> {
@@ -84,6 +73,21 @@ describe('the docs', () => {
     expect(broken).toEqual([]);
   });
 
+  it('every file a doc names in code (`dir/file.ts`) is a file of the repository', () => {
+    const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
+    /** Names that are not files of the repository, on purpose: a command's output, another project's file, URL paths, what a design page says was replaced. */
+    const NOT_FILES = [/^test-results\//, /^tools\/hash\.sh$/, /^\//, /^(live\/liveApi|live\/writeApi|migration\/migrationApi|search\/docLookup)\.ts$/];
+    const missing: string[] = [];
+    for (const [f, md] of text) {
+      for (const m of withoutFences(md).matchAll(/`([\w.{}\/-]+\/[\w.-]+\.(?:ts|tsx|mjs|json|md|csv|css|sh|html))`/g)) {
+        const name = m[1];
+        if (NOT_FILES.some((r) => r.test(name))) continue;
+        if (!tracked.some((t) => t === name || t.endsWith(`/${name}`))) missing.push(`${rel(f)}: ${name}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('every doc is reachable from the README', () => {
     const reached = new Set<string>();
     const queue = [join(ROOT, 'README.md')];
@@ -131,21 +135,20 @@ function words(line: string): string[] {
   return out;
 }
 
-/** Every `geoshard …` command line in the docs: shell blocks (sh, bash, console, or none), CI steps, inline code; with its file. */
+/** Every `geoshard …` command line in the docs: every command block's, and inline code in the prose; with its file. */
 function commandLines(): { file: string; line: string; inline?: boolean }[] {
   const out: { file: string; line: string; inline?: boolean }[] = [];
   for (const [f, md] of text) {
-    for (const block of md.matchAll(/^```(sh|bash|console|shell)?\n([\s\S]*?)^```/gm)) {
-      const body = block[2].replace(/\\\n\s*/g, ' ');
-      for (const raw of body.split('\n')) {
-        const line = raw.replace(/^\s*(\$\s+)?/, '').replace(/^([A-Z_]+=\S+\s+)+/, '');
-        if (/^(npx\s+)?geoshard\s/.test(line)) out.push({ file: rel(f), line });
+    if (GENERATED_DOCS.includes(rel(f))) continue;
+    for (const block of commandBlocks(md)) {
+      for (const raw of block.commands) {
+        const line = raw.replace(/^(\$\s+|-\s+run:\s+)/, '').replace(/^([A-Z_]+=\S+\s+)+/, '');
+        // A synopsis ([--flag …]) shows the options, not a command.
+        if (/^(npx\s+)?geoshard\s/.test(line) && !/\[--|…|\.\.\./.test(line)) out.push({ file: rel(f), line });
       }
     }
-    // A CI step (`- run: npx geoshard …`) and inline code in the prose, unless it is a synopsis
-    // with optional parts ([--flag …]) or an ellipsis.
-    for (const m of md.matchAll(/^\s*- run: (npx geoshard .*)$/gm)) out.push({ file: rel(f), line: m[1] });
-    for (const line of md.replace(/^(```|~~~)[\s\S]*?^\1/gm, '').split('\n')) {
+    // Inline code in the prose, unless it is a synopsis with optional parts ([--flag …]) or an ellipsis.
+    for (const line of withoutFences(md).split('\n')) {
       // Lines that show an old or a wrong form on purpose, or a placeholder command.
       if (/positional forms|old form|did you mean|\bCMD\b/.test(line)) continue;
       for (const m of line.matchAll(/`((?:npx )?geoshard [^`\n]+)`/g)) {
@@ -194,38 +197,29 @@ describe('geoshard command lines in the docs', () => {
   });
 });
 
-describe('facts about the bundled files', () => {
+describe('facts', () => {
   const file = JSON.parse(readFileSync(join(ROOT, 'data', 'boundaries.json'), 'utf8')) as { numberOfShards: number; index: string; shards: { name: string }[] };
-  const rows = readFileSync(join(ROOT, 'data', 'cells.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
-  const n = (x: number) => x.toLocaleString('en-US');
-  const sum = (k: number) => rows.reduce((s, r) => s + Number(r[k]), 0);
-  /** Each fact the docs may state, computed from the files. */
-  const FACTS: Record<string, string> = {
-    bundledShards: String(file.numberOfShards),
-    bundledIndex: file.index,
-    bundledShardNames: file.shards.map((s) => s.name).join(', '),
-    cellsRows: n(rows.length),
-    cellsRestaurants: n(sum(1)),
-    cellsDishes: n(sum(2)),
-    cellsDocuments: n(sum(1) + sum(2)),
-    apiExportsCore: /^(\d+) exports\./m.exec(readFileSync(join(ROOT, 'docs', 'api', 'geoshard.api.md'), 'utf8'))![1],
-    apiExportsOpensearch: /^(\d+) exports\./m.exec(readFileSync(join(ROOT, 'docs', 'api', 'geoshard-opensearch.api.md'), 'utf8'))![1],
-    apiExportsOps: /^(\d+) exports\./m.exec(readFileSync(join(ROOT, 'docs', 'api', 'geoshard-ops.api.md'), 'utf8'))![1],
-  };
+  const values = factValues();
 
-  it('marked facts are what the files say', () => {
+  it('marked facts are what their sources say (npm run docs:reference writes them)', () => {
     const wrong: string[] = [];
     let count = 0;
     for (const [f, md] of text) {
-      for (const m of prose(md).matchAll(/<!-- fact:(\w+) -->([\s\S]*?)<!-- \/fact -->/g)) {
+      for (const m of prose(md).matchAll(FACT)) {
         count++;
-        const expected = FACTS[m[1]];
-        if (expected === undefined) wrong.push(`${rel(f)}: unknown fact "${m[1]}"`);
-        else if (m[2].replace(/\s+/g, ' ').trim() !== expected) wrong.push(`${rel(f)}: ${m[1]} is "${m[2].trim()}", the files say "${expected}"`);
+        const expected = values[m[1]];
+        if (expected === undefined) wrong.push(`${rel(f)}: unknown fact "${m[1]}" (no run or figure of that name in bench/results.json, nor a fact of src/docs/facts.ts bundledFacts)`);
+        else if (m[2] !== expected) wrong.push(`${rel(f)}: ${m[1]} is "${m[2]}", its source says "${expected}" (npm run docs:reference)`);
       }
     }
     expect(wrong).toEqual([]);
     expect(count).toBeGreaterThanOrEqual(5);
+  });
+
+  it('the bundled facts include the package\'s entries and export counts', () => {
+    const f = bundledFacts();
+    expect(f.packageEntries).toBe('three');
+    expect(Number(f.apiExportsCore)).toBeGreaterThan(0);
   });
 
   it('routing strings of the bundled index name its shards; "N shards" said of the bundled file is its count', () => {

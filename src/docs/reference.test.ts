@@ -1,5 +1,5 @@
 /**
- * The references made from the code (issue 32): each committed file is exactly what the
+ * The references made from the code: each committed file is exactly what the
  * code makes now (run `npm run docs:reference` after changing a command, an environment
  * variable or a schema rule); every environment variable the code and the scripts read is in
  * the one list; the schemas agree with the bundled files and the validators.
