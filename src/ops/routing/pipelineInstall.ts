@@ -54,13 +54,16 @@ export type IngestProcessor = 'painless' | 'plugin';
  * OpenSearchError otherwise.
  */
 export async function installPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>, fields?: PipelineFields, processor: IngestProcessor | 'keep' = 'keep'): Promise<{ id: string; identity: PipelineIdentity; processor: IngestProcessor }> {
-  const id = pipelineId(index);
+  // An alias (the name clients use after "geoshard reindex") routes through its one index's
+  // pipeline: name and write the pipeline of that index, as readPipeline reads it.
+  const concrete = (await concreteIndexOf(client, index)) ?? index;
+  const id = pipelineId(concrete);
   const kind: IngestProcessor = processor !== 'keep' ? processor : (await readPipeline(client, index))?.processor === 'plugin' ? 'plugin' : 'painless';
-  const painless = routingPipeline(base, state, index, fields);
+  const painless = routingPipeline(base, state, concrete, fields);
   const keep = processor === 'keep' && kind === 'plugin';
   if (!keep) {
     try {
-      await client.admin('PUT', `/_ingest/pipeline/${enc(id)}`, { body: kind === 'plugin' ? pluginIngestPipeline(index) : painless });
+      await client.admin('PUT', `/_ingest/pipeline/${enc(id)}`, { body: kind === 'plugin' ? pluginIngestPipeline(concrete) : painless });
     } catch (e) {
       if (e instanceof OpenSearchError && kind === 'painless' && /no processor type exists with name \[script\]|script_lang|\[painless\] not supported|lang \[painless\]/i.test(e.message)) {
         throw new PipelineError(
@@ -115,6 +118,11 @@ export async function installPipelineFromMeta(client: OpenSearchClient, index: s
 /** defaultPipelineOf returns the index's `index.default_pipeline` (null when unset), undefined when the index does not exist. */
 async function defaultPipelineOf(client: OpenSearchClient, index: string, timeoutMs?: number): Promise<string | null | undefined> {
   return (await settingsOf(client, index, timeoutMs))?.defaultPipeline;
+}
+
+/** concreteIndexOf returns the index `index` names: itself, or an alias's one index; undefined when there is none. */
+export async function concreteIndexOf(client: OpenSearchClient, index: string): Promise<string | undefined> {
+  return (await settingsOf(client, index))?.concrete;
 }
 
 /** settingsOf returns the concrete index `index` names (itself, or an alias's one index) and its `index.default_pipeline`; undefined when there is no such index. */

@@ -10,7 +10,7 @@
  */
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { PLUGIN_PROCESSORS, pluginProcessorOf, searchPipeline, searchPipelineId } from '../../opensearch/pluginPipelines.ts';
-import { PipelineError } from './pipelineInstall.ts';
+import { concreteIndexOf, PipelineError } from './pipelineInstall.ts';
 
 const enc = encodeURIComponent;
 
@@ -88,8 +88,10 @@ export async function installSearchPipeline(client: OpenSearchClient, index: str
         'Nothing was changed. Install it on every node (docs/plugin.md; "npx geoshard plugin --opensearch VERSION" writes its zip), or route searches from the client with routedSearch (geoshard/opensearch).',
     );
   }
-  const id = searchPipelineId(index);
-  await client.admin('PUT', `/_search/pipeline/${enc(id)}`, { body: searchPipeline(index, opts) });
+  // An alias's search pipeline is its one index's, as readSearchPipeline reads it.
+  const concrete = (await concreteIndexOf(client, index)) ?? index;
+  const id = searchPipelineId(concrete);
+  await client.admin('PUT', `/_search/pipeline/${enc(id)}`, { body: searchPipeline(concrete, opts) });
   await client.admin('PUT', `/${enc(index)}/_settings`, { body: { index: { 'search.default_pipeline': id } } });
   return { id, plugin };
 }
