@@ -165,7 +165,7 @@ describe('OpenSearchClient', () => {
     const r = await c.admin<{ acknowledged: boolean }>('PUT', '/i', { body: {}, query: { wait_for_active_shards: 1 } });
     expect(r.body.acknowledged).toBe(true);
     const q = new URL(seen[1], url).searchParams;
-    expect(Object.fromEntries(q)).toEqual({ master_timeout: '90s', timeout: '45s', wait_for_active_shards: '1' });
+    expect(Object.fromEntries(q)).toEqual({ cluster_manager_timeout: '90s', timeout: '45s', wait_for_active_shards: '1' });
     // The engine's waits end before the client's deadline, so the engine answers first.
     expect(ADMIN_TIMEOUT_MS).toBeGreaterThan((90 + 45) * 1000);
     // A deadline or an engine wait given by the caller wins.

@@ -45,13 +45,14 @@ function official(): OfficialModule {
 export const ADMIN_TIMEOUT_MS = 150_000;
 
 /**
- * The waits OpenSearchClient.admin asks the engine for: `master_timeout` (how long the change
- * may queue for the master; past it the engine answers 503 process_cluster_event_timeout_exception)
+ * The waits OpenSearchClient.admin asks the engine for: `cluster_manager_timeout` (how long the change
+ * may queue for the cluster manager; past it the engine answers 503 process_cluster_event_timeout_exception;
+ * OpenSearch 2.0's name for `master_timeout`, which 3.x's search pipeline API refuses)
  * and `timeout` (how long it waits for the nodes' acknowledgement and, for an index creation,
  * for the primaries to start; past it the change stands and the answer says
  * `acknowledged: false` / `shards_acknowledged: false`).
  */
-export const ADMIN_ENGINE_TIMEOUTS = { master_timeout: '90s', timeout: '45s' } as const;
+export const ADMIN_ENGINE_TIMEOUTS = { cluster_manager_timeout: '90s', timeout: '45s' } as const;
 
 
 /** Options of one request. */

@@ -223,7 +223,7 @@ describe('seedIndex on a busy cluster', () => {
       // Every change of the cluster state tells the engine how long to wait.
       const changes = c.calls.filter((x) => x.method === 'PUT' || x.method === 'DELETE');
       expect(changes.length).toBeGreaterThan(0);
-      for (const x of changes) expect(x.query).toMatchObject({ master_timeout: '90s', timeout: '45s' });
+      for (const x of changes) expect(x.query).toMatchObject({ cluster_manager_timeout: '90s', timeout: '45s' });
       // The creation answered before the primaries started: seed waited for them.
       expect(c.calls.some((x) => x.path === `/_cluster/health/${file.index}` && x.query.wait_for_status === 'yellow')).toBe(true);
       // The load settings come with the creation and are restored with the pipeline, in one update.
