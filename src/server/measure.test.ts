@@ -18,7 +18,7 @@ import { OpenSearchClient, type RequestOptions, type Response } from '../cluster
 import { MEASURE_CONCURRENCY, MEASURE_RUNS, MIN_RADIUS_KM, parseMeasureRequest } from './wire.ts';
 import { MAX_RADIUS_KM } from '../core/index.ts';
 import { mulberry32 } from '../core/testutil.ts';
-import { planAll, planRouted } from './search/searchRun.ts';
+import { planAll, planCluster, planRouted } from './search/searchRun.ts';
 
 /**
  * bruteRank returns the p-th percentile by its definition, independently of
@@ -283,6 +283,47 @@ describe('measuring an index that is not the sample', () => {
       expect(text).not.toContain('has_parent');
       expect(text).toContain('paris');
     }
+    await c.close();
+  }, 30_000);
+
+  it('measures a third way where the cluster routes: sent with no routing through the search pipeline, its shards from the report, compared with every shard', async () => {
+    /** A cluster whose search pipeline narrows a search sent with no routing (ext.geoshard), recording what each search sent. */
+    class PipelineCluster extends OpenSearchClient {
+      sent: { routing: string | null; pipeline: string | null }[] = [];
+      cpu = 0;
+      constructor(private readonly routing: string) {
+        super({ url: 'http://127.0.0.1:9', timeoutMs: 1000 });
+      }
+      override async request<T>(_method: string, path: string, opts?: RequestOptions): Promise<Response<T>> {
+        if (path.endsWith('/_search')) {
+          const routing = (opts?.query?.routing as string | undefined) ?? null;
+          const pipeline = (opts?.query?.search_pipeline as string | undefined) ?? null;
+          this.sent.push({ routing, pipeline });
+          const byCluster = routing === null && pipeline === null;
+          const n = byCluster ? this.routing.split(',').length : routing ? routing.split(',').length : file.numberOfShards;
+          this.cpu += n;
+          const ext = byCluster ? { ext: { geoshard: { routed: true, routing: this.routing, reason: null, cells: 9, micros: 30, shards: n } } } : {};
+          return { status: 200, body: { took: n, timed_out: false, _shards: { total: n, successful: n, skipped: 0, failed: 0 }, hits: { total: { value: 0, relation: 'eq' }, hits: [] }, aggregations: {}, ...ext } as T };
+        }
+        return { status: 200, body: { nodes: { n1: { process: { timestamp: Date.now() + this.sent.length * 2000, cpu: { total_in_millis: this.cpu } } } } } as T };
+      }
+    }
+    const router = new Router(file);
+    const params = parseSearchParams(new URLSearchParams('lat=48.85&lng=2.35&radius=20km&q=paris'));
+    const routed = planRouted(router, params);
+    const c = new PipelineCluster(routed.routing!);
+    const f = await measurePlans(c, router, params, { routed, all: planAll(router), cluster: planCluster(router, params) }, { runs: 4, concurrency: 1, located: false, timeoutMs: 1000, config });
+    expect(f.identical).toBe(true);
+    // One at a time, the plans in turn, each first once: routed/all/cluster, all/cluster/routed, ...
+    const kind = (x: { routing: string | null; pipeline: string | null }) => (x.routing ? 'routed' : x.pipeline === '_none' ? 'all' : 'cluster');
+    expect(c.sent.slice(0, 6).map(kind)).toEqual(['routed', 'all', 'cluster', 'all', 'cluster', 'routed']);
+    expect(c.sent.filter((x) => kind(x) === 'cluster').length).toBeGreaterThanOrEqual(8);
+    expect(f.cluster).not.toBeNull();
+    expect(f.cluster!.shardsAsked).toBe(routed.shards.length);
+    expect(f.all.shardsAsked).toBe(file.numberOfShards);
+    // CPU here is the shards asked: the cluster's plan costs what the server's does, both less than every shard.
+    expect(f.cluster!.cpuMsPerSearch).toBeCloseTo(f.routed.cpuMsPerSearch!, 6);
+    expect(f.clusterGain!.cpu).toBeCloseTo(file.numberOfShards / routed.shards.length, 6);
     await c.close();
   }, 30_000);
 });

@@ -5,9 +5,10 @@
  * bench`) and by the benches (bench/live.bench.ts, bench/bulk.bench.ts read
  * the nodes' CPU with readNodeStats).
  *
- * measurePlans, for one search and its two plans (routed, all shards):
- *   1. one at a time: `runs` searches per plan, alternating search by search
- *      (which plan goes first alternates too); the first warmupRunsOf(runs) of
+ * measurePlans, for one search and its plans (routed by this server, all shards, and routed by
+ * the cluster's search pipeline where the index has one that routes):
+ *   1. one at a time: `runs` searches per plan, in turn search by search
+ *      (which plan goes first rotates); the first warmupRunsOf(runs) of
  *      each plan are measured and discarded (cold caches, cold code paths);
  *      every pair's answers are compared (compareParts). Wall time p50 / p99
  *      and OpenSearch's `took` over the kept runs.
@@ -146,29 +147,47 @@ export interface MeasureOptions {
   config?: IndexConfig;
 }
 
-/** measurePlans' result: both plans' figures, their gains, what the answers said and the load. */
+/** The plans measurePlans compares: routed by this server, every shard, and routed by the cluster's search pipeline when the index has one that routes. */
+export type PlanName = 'routed' | 'all' | 'cluster';
+
+/** measurePlans' result: each plan's figures, the gains over every shard, what the answers said and the load. */
 export interface MeasureFigures {
   warmupRuns: number;
   routed: MeasureSide;
   all: MeasureSide;
-  gain: { p50: number | null; p99: number | null; cpu: number | null; throughput: number | null };
+  /** Routed by the cluster (scope cluster), when that plan was given; null otherwise. */
+  cluster: MeasureSide | null;
+  gain: MeasureGain;
+  /** The cluster-routed plan's gains over every shard; null when it was not measured. */
+  clusterGain: MeasureGain | null;
   identical: boolean;
   differences: string[];
   partialRuns: number;
   load: { before: LoadAverage | null; after: LoadAverage | null; nodes: number };
-  /** Searches run in all (both plans, both phases). */
+  /** Searches run in all (every plan, both phases). */
   searches: number;
 }
 
+/** A plan's gains over every shard: all ÷ plan for times and CPU, plan ÷ all for searches per second. */
+export interface MeasureGain {
+  p50: number | null;
+  p99: number | null;
+  cpu: number | null;
+  throughput: number | null;
+}
+
 /**
- * measurePlans measures one search on its routed and all-shards plans (see the
- * file's comment for the two phases). Rejects with OpenSearchError when a
- * search fails outright (a partial answer is counted in partialRuns, not
- * thrown). When the node stats cannot be read, CPU per search and the load are
- * null and everything else is measured.
+ * measurePlans measures one search on its routed and all-shards plans, and on the cluster-routed
+ * plan when `plans.cluster` is given (see the file's comment for the two phases; with three plans
+ * the one-at-a-time order rotates over them and the blocks run routed / all / cluster / cluster /
+ * all / routed). Every plan's answer is compared with every shard's. Rejects with OpenSearchError
+ * when a search fails outright (a partial answer is counted in partialRuns, not thrown). When the
+ * node stats cannot be read, CPU per search and the load are null and everything else is measured.
  */
-export async function measurePlans(client: OpenSearchClient, router: Router, params: SearchParams, plans: { routed: Plan; all: Plan }, opts: MeasureOptions): Promise<MeasureFigures> {
+export async function measurePlans(client: OpenSearchClient, router: Router, params: SearchParams, plans: { routed: Plan; all: Plan; cluster?: Plan }, opts: MeasureOptions): Promise<MeasureFigures> {
   const warmupRuns = warmupRunsOf(opts.runs);
+  const names: PlanName[] = plans.cluster ? ['routed', 'all', 'cluster'] : ['routed', 'all'];
+  const planOf = (which: PlanName): Plan => (which === 'cluster' ? plans.cluster! : plans[which]);
   let done = 0;
   let partialRuns = 0;
   const search = async (plan: Plan): Promise<AnySearchPart> => {
@@ -180,31 +199,30 @@ export async function measurePlans(client: OpenSearchClient, router: Router, par
   const stats = () => readNodeStats(client).catch(() => null);
   const before = await stats();
 
-  // 1. One at a time, alternating search by search.
-  const one = { routed: [] as AnySearchPart[], all: [] as AnySearchPart[] };
+  // 1. One at a time, the plans in a rotating order search by search.
+  const one: Record<PlanName, AnySearchPart[]> = { routed: [], all: [], cluster: [] };
   const differences: string[] = [];
   for (let i = 0; i < opts.runs; i++) {
-    const order = i % 2 === 0 ? (['routed', 'all'] as const) : (['all', 'routed'] as const);
-    const pair = {} as Record<'routed' | 'all', AnySearchPart>;
-    for (const which of order) pair[which] = await search(plans[which]);
-    one.routed.push(pair.routed);
-    one.all.push(pair.all);
-    const cmp = compareParts(pair.routed, pair.all);
-    if (!cmp.identical && differences.length === 0) differences.push(...cmp.differences.map((d) => `run ${i + 1}: ${d}`));
+    const order = names.map((_, k) => names[(k + i) % names.length]);
+    const got = {} as Record<PlanName, AnySearchPart>;
+    for (const which of order) got[which] = await search(planOf(which));
+    for (const which of names) one[which].push(got[which]);
+    for (const which of names) {
+      if (which === 'all') continue;
+      const cmp = compareParts(got[which], got.all);
+      if (!cmp.identical && differences.length === 0) differences.push(...cmp.differences.map((d) => `run ${i + 1}${which === 'cluster' ? ' (routed by the cluster)' : ''}: ${d}`));
+    }
   }
 
-  // 2. Several in flight, blocks routed / all / all / routed. Each block's CPU is read between two
+  // 2. Several in flight, blocks in a palindrome (routed / all / all / routed, or with the cluster
+  // plan routed / all / cluster / cluster / all / routed). Each block's CPU is read between two
   // readings that bracket it (readingAfter: a node answers its stats from a 1 s cache), so each
   // block also runs for at least that long; the windows follow each other, the reading after one
   // block is the reading before the next.
-  const tp = { routed: { n: 0, ms: 0, cpuMs: 0, cpuKnown: true, wall: [] as number[] }, all: { n: 0, ms: 0, cpuMs: 0, cpuKnown: true, wall: [] as number[] } };
+  const fresh = () => ({ n: 0, ms: 0, cpuMs: 0, cpuKnown: true, wall: [] as number[] });
+  const tp: Record<PlanName, ReturnType<typeof fresh>> = { routed: fresh(), all: fresh(), cluster: fresh() };
   const half = Math.ceil(opts.runs / 2);
-  const blocks: { which: 'routed' | 'all'; n: number }[] = [
-    { which: 'routed', n: half },
-    { which: 'all', n: half },
-    { which: 'all', n: opts.runs - half },
-    { which: 'routed', n: opts.runs - half },
-  ];
+  const blocks: { which: PlanName; n: number }[] = [...names.map((which) => ({ which, n: half })), ...[...names].reverse().map((which) => ({ which, n: opts.runs - half }))];
   let mark: TimedReading | null = await readingAfter(client, null).catch(() => null);
   for (const b of blocks) {
     if (b.n === 0) continue;
@@ -215,7 +233,7 @@ export async function measurePlans(client: OpenSearchClient, router: Router, par
       Array.from({ length: Math.min(opts.concurrency, b.n) }, async () => {
         while (started < b.n || performance.now() - t0 < MIN_BLOCK_MS) {
           started++;
-          const r = await search(plans[b.which]);
+          const r = await search(planOf(b.which));
           acc.wall.push(r.wallMs);
         }
       }),
@@ -229,13 +247,15 @@ export async function measurePlans(client: OpenSearchClient, router: Router, par
   }
   const after = mark?.reading ?? (await stats());
 
-  const side = (which: 'routed' | 'all'): MeasureSide => {
+  const side = (which: PlanName): MeasureSide => {
     const kept = keptRuns(one[which], warmupRuns);
     const l = summarise(kept.map((r) => r.wallMs));
     const t = tp[which];
     const u = summarise(t.wall);
+    // The cluster's plan asks the shards its search pipeline chose (each answer's report): their mean.
+    const asked = which === 'cluster' && kept.length > 0 ? kept.reduce((sum, r) => sum + r.shardsAsked.length, 0) / kept.length : planOf(which).shards.length;
     return {
-      shardsAsked: plans[which].shards.length,
+      shardsAsked: asked,
       latency: { n: l.n, p50Ms: l.p50Ms, p99Ms: l.p99Ms },
       tookP50Ms: summarise(kept.map((r) => r.took)).p50Ms,
       cpuMsPerSearch: t.cpuKnown ? t.cpuMs / t.n : null,
@@ -243,18 +263,22 @@ export async function measurePlans(client: OpenSearchClient, router: Router, par
       underLoad: { n: u.n, p50Ms: u.p50Ms, p99Ms: u.p99Ms },
     };
   };
-  const routed = side('routed');
   const all = side('all');
+  const gainOf = (x: MeasureSide): MeasureGain => ({
+    p50: gain('cost', x.latency.p50Ms, all.latency.p50Ms),
+    p99: gain('cost', x.latency.p99Ms, all.latency.p99Ms),
+    cpu: x.cpuMsPerSearch === null || all.cpuMsPerSearch === null ? null : gain('cost', x.cpuMsPerSearch, all.cpuMsPerSearch),
+    throughput: gain('rate', x.searchesPerS, all.searchesPerS),
+  });
+  const routed = side('routed');
+  const cluster = plans.cluster ? side('cluster') : null;
   return {
     warmupRuns,
     routed,
     all,
-    gain: {
-      p50: gain('cost', routed.latency.p50Ms, all.latency.p50Ms),
-      p99: gain('cost', routed.latency.p99Ms, all.latency.p99Ms),
-      cpu: routed.cpuMsPerSearch === null || all.cpuMsPerSearch === null ? null : gain('cost', routed.cpuMsPerSearch, all.cpuMsPerSearch),
-      throughput: gain('rate', routed.searchesPerS, all.searchesPerS),
-    },
+    cluster,
+    gain: gainOf(routed),
+    clusterGain: cluster ? gainOf(cluster) : null,
     identical: differences.length === 0,
     differences,
     partialRuns,

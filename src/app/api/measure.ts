@@ -56,6 +56,11 @@ function measureSide(v: unknown, what: string): MeasureSide {
  * while another measurement runs is `busy`); a 200 becomes a MeasureAnswer,
  * partial when the server says so.
  */
+/** gainOf reads a plan's gains over every shard (null where the server gives none). */
+function gainOf(g: Record<string, unknown>): MeasureAnswer['gain'] {
+  return { p50: numOrNull(g.p50), p99: numOrNull(g.p99), cpu: numOrNull(g.cpu), throughput: numOrNull(g.throughput) };
+}
+
 export function readMeasure(httpStatus: number, body: unknown, retryAfter?: string): Parsed<MeasureAnswer> {
   if (isObj(body) && body.status === 'busy') {
     const message = str(isObj(body.error) ? body.error.message : undefined) || 'Another measurement is running: try again when it is done.';
@@ -84,7 +89,9 @@ export function readMeasure(httpStatus: number, body: unknown, retryAfter?: stri
         routing: str(body.routing),
         routed: measureSide(body.routed, 'routed'),
         all: measureSide(body.all, 'all-shards'),
-        gain: { p50: numOrNull(g.p50), p99: numOrNull(g.p99), cpu: numOrNull(g.cpu), throughput: numOrNull(g.throughput) },
+        gain: gainOf(g),
+        // The third way, where the index's search pipeline routes (the geoshard plugin).
+        ...(isObj(body.cluster) ? { cluster: { side: measureSide(body.cluster.side, 'routed by the cluster'), gain: gainOf(isObj(body.cluster.gain) ? body.cluster.gain : {}) } } : {}),
         identical: body.identical === true,
         differences: strs(body.differences),
         partialRuns: num(body.partialRuns, 0),

@@ -18,6 +18,7 @@ import { liveSearchUrl, liveSearchParams, readSearch, fetchSearch, sideStatus, r
 import { readStatus, describeStatus, liveNoun } from './status';
 import { requestJson, type LiveFailure } from './request';
 import { NO_FILTERS } from './filters';
+import { searchPipeline, searchPipelineId } from '../../opensearch/pluginPipelines';
 
 const SF = { lat: 37.7749, lng: -122.4194 };
 const sfOrdinal = cellOrdinal(cellAt(SF.lat, SF.lng));
@@ -228,6 +229,58 @@ describe('readSearch on the API’s answers', () => {
     expect(r.value.routed.shardsAsked.length).toBe(3);
     expect(r.value.note).toMatch(/all 3 shards/);
     expect(r.value.radiusKm).toBeNull();
+  });
+});
+
+describe('readSearch when the cluster routes (the geoshard plugin\'s search pipeline is the index\'s default)', () => {
+  /** A cluster whose index has geoshard's search pipeline: a search sent with no routing and no search_pipeline=_none is routed by it, and its report says so. */
+  function clusterReply(report: { routed: boolean; routing: string | null; reason: string | null }, sent: { query: Record<string, unknown> }[]) {
+    return (method: string, path: string, o: RequestOptions): Reply => {
+      if (path.endsWith('/_mapping')) return mapping(FILE.hash);
+      if (path === '/dishes/_settings/index.search.default_pipeline') return { status: 200, body: { dishes: { settings: { index: { search: { default_pipeline: searchPipelineId('dishes') } } } } } };
+      if (path === `/_search/pipeline/${searchPipelineId('dishes')}`) return { status: 200, body: { [searchPipelineId('dishes')]: searchPipeline('dishes') } };
+      if (path.endsWith('/_search')) {
+        sent.push({ query: { ...(o.query ?? {}) } });
+        const routing = o.query?.routing as string | undefined;
+        const viaPipeline = !routing && o.query?.search_pipeline !== '_none';
+        const r = searchResponse({ took: 3, shards: viaPipeline && report.routed ? { total: 2, successful: 2, failed: 0 } : routing ? { total: 2, successful: 2, failed: 0 } : { total: 3, successful: 3, failed: 0 }, total: 41, routing: sfRoute.shards[0].name });
+        return viaPipeline ? { ...r, body: { ...r.body, ext: { geoshard: { ...report, cells: 12, micros: 40, shards: report.routed ? 2 : 3 } } } } : r;
+      }
+      if (path.startsWith('/_cat/shards')) return { status: 200, body: [0, 1, 2].map((s) => ({ shard: String(s), state: 'STARTED' })) };
+      return new Error(`unexpected ${method} ${path}`);
+    };
+  }
+
+  it('sends no routing, reads who routed it and which shards the pipeline asked, and compares with every shard', async () => {
+    const sent: { query: Record<string, unknown> }[] = [];
+    const { httpStatus, body } = await answer(clusterReply({ routed: true, routing: sfRoute.routing, reason: null }, sent), liveSearchUrl(query())!);
+    const r = readSearch(httpStatus, body);
+    if (!r.ok) throw new Error(r.failure.message);
+    expect(sent.map((x) => [x.query.routing ?? null, x.query.search_pipeline ?? null])).toEqual([[null, null], [null, '_none']]);
+    expect(r.value.routed).toMatchObject({ scope: 'cluster', routedBy: 'cluster', routing: sfRoute.routing, cluster: { routed: true, agrees: true, cells: 12, micros: 40, reason: null } });
+    expect(r.value.routed.shardsAsked.map((s) => s.name)).toEqual(sfRoute.shards.map((s) => s.name));
+    expect(r.value.unrouted).toMatchObject({ scope: 'all-shards', routedBy: null });
+    expect(r.value.identical).toBe(true);
+  });
+
+  it('says the pipeline did not narrow it, and why, when its report says so; route=client routes from the server', async () => {
+    const sent: { query: Record<string, unknown> }[] = [];
+    const not = await answer(clusterReply({ routed: false, routing: null, reason: 'the boundary file hash differs' }, sent), liveSearchUrl(query())!);
+    const r = readSearch(not.httpStatus, not.body);
+    if (!r.ok) throw new Error(r.failure.message);
+    expect(r.value.routed).toMatchObject({ scope: 'cluster', routedBy: null, routing: null, cluster: { routed: false, reason: 'the boundary file hash differs' } });
+    expect(r.value.routed.shardsAsked.map((s) => s.name)).toEqual(router.shards.map((s) => s.name));
+    const own = await answer(clusterReply({ routed: true, routing: sfRoute.routing, reason: null }, sent), `${liveSearchUrl(query())!}&route=client`);
+    const o = readSearch(own.httpStatus, own.body);
+    if (!o.ok) throw new Error(o.failure.message);
+    expect(o.value.routed).toMatchObject({ scope: 'routed', routedBy: 'client', routing: sfRoute.routing });
+    expect(sent.at(-2)!.query).toMatchObject({ routing: sfRoute.routing, search_pipeline: '_none' });
+  });
+
+  it('refuses a route that is not auto, client or cluster, naming the parameter', () => {
+    expect(() => serverParse('/api/search?lat=1&lng=2&radius=5km&route=plugin')).toThrow(/route "plugin" is invalid: expected auto, client, cluster/);
+    expect(serverParse('/api/search?lat=1&lng=2&radius=5km&route=auto').route).toBeUndefined();
+    expect(serverParse('/api/search?lat=1&lng=2&radius=5km&route=client').route).toBe('client');
   });
 });
 

@@ -122,6 +122,12 @@ function facetList(v: unknown): LiveFacet[] {
 
 const SHARD_ANSWERS: readonly ShardAnswer[] = ['ok', 'failed', 'unavailable', 'unknown'];
 
+/** readClusterReport reads what the cluster's search pipeline said it did (a cluster-routed side's `cluster`); null when it did not report. */
+function readClusterReport(v: unknown): NonNullable<LiveSide['cluster']> | null {
+  if (!isObj(v)) return null;
+  return { routed: v.routed === true, reason: strOrNull(v.reason), cells: numOrNull(v.cells), micros: numOrNull(v.micros), agrees: v.agrees === true };
+}
+
 /** readSide reads one search of the answer (the body itself for routed, `unrouted` for all shards). */
 function readSide(v: Record<string, unknown>, what: string): LiveSide {
   const asked = need(Array.isArray(v.shardsAsked) ? v.shardsAsked : null, `${what} shardsAsked`);
@@ -156,8 +162,11 @@ function readSide(v: Record<string, unknown>, what: string): LiveSide {
   const total = need(numOrNull(v.total), `${what} total`);
   const side: LiveSide = {
     status: 'complete',
-    scope: v.scope === 'routed' ? 'routed' : 'all-shards',
+    scope: v.scope === 'routed' || v.scope === 'cluster' ? v.scope : 'all-shards',
     routing: strOrNull(v.routing),
+    // Who chose the shards; an older server sends no routedBy (its routed side is always its own).
+    routedBy: v.routedBy === 'client' || v.routedBy === 'cluster' ? v.routedBy : v.routedBy === undefined && v.scope === 'routed' ? 'client' : null,
+    ...(v.scope === 'cluster' ? { cluster: readClusterReport(v.cluster) } : {}),
     shardsAsked,
     partialReason: strOrNull(v.partialReason),
     took: num(v.took),

@@ -6,8 +6,13 @@
  * Below: the cost ratio. LiveIdentical (identical ✓/✗ with the differences)
  * is rendered by the panel at its top, so the verdict leads.
  *
+ * Who routed each search is said beside its routing: this server (routing= sent), the
+ * cluster's search pipeline (the geoshard plugin: the shards it asked, from its report in the
+ * response), or nobody (every shard).
+ *
  * Test hooks: live-routed / live-unrouted (data-status, data-scope), inside
- * each: live-<side>-shards ("k / N"), -routing, -took, -wall, -total, and
+ * each: live-<side>-shards ("k / N"), -routing, -routed-by (data-by client | cluster | none),
+ * -took, -wall, -total, and
  * chips live-<side>-chip-<name> (data-status ok | failed | unavailable |
  * unknown); live-identical (data-identical true | false); live-routing-match.
  */
@@ -54,6 +59,18 @@ function ShardChips({ side, prefix }: { side: LiveSide; prefix: string }) {
   );
 }
 
+/** routedByText says who chose a side's shards, in words. */
+function routedByText(side: LiveSide): string {
+  if (side.routedBy === 'client') return 'this server (sent routing=)';
+  if (side.routedBy === 'cluster') {
+    const c = side.cluster;
+    const detail = c ? [c.cells !== null ? `${formatInt(c.cells)} cells` : '', c.micros !== null ? `${formatInt(c.micros)} µs` : '', c.agrees ? 'the same shards as the core' : 'NOT the shards the core names'].filter(Boolean).join(', ') : '';
+    return `the cluster's search pipeline${detail ? ` (${detail})` : ''}`;
+  }
+  if (side.scope === 'cluster') return `nobody: the cluster's search pipeline did not narrow it${side.cluster?.reason ? ` (${side.cluster.reason})` : ''}, so every shard answered`;
+  return 'nobody: every shard';
+}
+
 function Side({ side, title, prefix, n }: { side: LiveSide; title: string; prefix: string; n: number }) {
   const noun = useApp((s) => liveNoun(s.liveStatus.status));
   const sh = side.shards;
@@ -68,6 +85,10 @@ function Side({ side, title, prefix, n }: { side: LiveSide; title: string; prefi
         <dt>routing</dt>
         <dd className="mono live-routing" data-testid={`${prefix}-routing`} title={side.routing ?? 'no routing parameter: every shard'}>
           {side.routing ?? '(none)'}
+        </dd>
+        <dt title="Who chose the shards asked">routed by</dt>
+        <dd data-testid={`${prefix}-routed-by`} data-by={side.routedBy ?? 'none'}>
+          {routedByText(side)}
         </dd>
         <dt title="OpenSearch's own time for the search">took</dt>
         <dd data-testid={`${prefix}-took`}>{formatMs(side.took)}</dd>
@@ -90,11 +111,13 @@ function Side({ side, title, prefix, n }: { side: LiveSide; title: string; prefi
 /** RoutingMatch: whether the routed search asked exactly the shards the globe lights up for this circle. */
 function RoutingMatch({ result }: { result: LiveResult }) {
   const asked = useApp(searchAsked);
-  if (!asked || result.routed.scope !== 'routed') return null;
+  if (!asked || result.routed.routedBy == null) return null;
   const same = asked.routing === result.routed.routing;
   return (
     <p className={`small live-match ${same ? 'good' : 'bad'}`} data-testid="live-routing-match" data-match={String(same)}>
-      {same ? '✓ The routed search asked exactly the shards the globe lights up.' : `✗ The globe lights up ${asked.routing}, the API routed to ${result.routed.routing}: their boundary files differ.`}
+      {same
+        ? `✓ The routed search asked exactly the shards the globe lights up${result.routed.routedBy === 'cluster' ? ', chosen by the cluster' : ''}.`
+        : `✗ The globe lights up ${asked.routing}, the ${result.routed.routedBy === 'cluster' ? "cluster's search pipeline" : 'API'} routed to ${result.routed.routing}: their boundary files differ.`}
     </p>
   );
 }
@@ -131,7 +154,7 @@ export function LiveCompare({ result }: { result: LiveResult }) {
         Routed and all-shards searches
       </h3>
       <div className="live-sides">
-        <Side side={result.routed} title={result.routed.scope === 'routed' ? 'Routed' : 'Routed (no location: all)'} prefix="live-routed" n={n} />
+        <Side side={result.routed} title={result.routed.scope === 'routed' ? 'Routed' : result.routed.scope === 'cluster' ? 'Routed by the cluster' : 'Routed (no location: all)'} prefix="live-routed" n={n} />
         {u && <Side side={u} title="All shards" prefix="live-unrouted" n={n} />}
       </div>
       {result.ratio && u && (

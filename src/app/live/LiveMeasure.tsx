@@ -7,11 +7,14 @@
  * per search and the searches per second each plan sustains with a few in
  * flight, each beside its all-shards baseline with the gain (above 1: routed
  * is better), and the machine's load average from the node stats beside it.
+ * Where the index's search pipeline routes (the geoshard plugin), a third way:
+ * the same search sent with no routing, routed by the cluster, with its gain.
  *
  * Test hooks: live-measure (data-phase idle | running | done | failed,
  * data-stale true when the answer is for another search), live-measure-button,
  * live-measure-warmup, live-measure-row-<p50 | p99 | cpu | throughput> (data-routed,
- * data-all, data-gain), live-measure-load, live-measure-identical
+ * data-all, data-gain; where the cluster routes too, data-cluster and data-cluster-gain),
+ * live-measure-load, live-measure-identical
  * (data-identical), live-measure-failure (data-kind).
  */
 import { useAppStore, useApp } from '../shell/store';
@@ -23,14 +26,18 @@ import { liveQueryOf } from './liveRunner';
 const gainText = (g: number | null) => (g === null ? '—' : `${g.toFixed(g < 10 ? 2 : 1)}×`);
 const loadText = (l: MeasureAnswer['load']['before']) => (l ? l['1m'].toFixed(2) : 'unknown');
 
-function Row({ id, label, routed, all, gain, fmt }: { id: string; label: string; routed: number | null; all: number | null; gain: number | null; fmt: (x: number) => string }) {
+type Figures = { routed: number | null; all: number | null; gain: number | null; cluster?: { value: number | null; gain: number | null } };
+
+function Row({ id, label, routed, all, gain, cluster, fmt }: Figures & { id: string; label: string; fmt: (x: number) => string }) {
   return (
-    <tr data-testid={`live-measure-row-${id}`} data-routed={routed ?? ''} data-all={all ?? ''} data-gain={gain ?? ''}>
+    <tr data-testid={`live-measure-row-${id}`} data-routed={routed ?? ''} data-all={all ?? ''} data-gain={gain ?? ''} {...(cluster ? { 'data-cluster': cluster.value ?? '', 'data-cluster-gain': cluster.gain ?? '' } : {})}>
       <td>{label}</td>
       <td>{routed === null ? '—' : fmt(routed)}</td>
+      {cluster && <td>{cluster.value === null ? '—' : fmt(cluster.value)}</td>}
       <td>{all === null ? '—' : fmt(all)}</td>
       <td>
         <b>{gainText(gain)}</b>
+        {cluster && <> · <b>{gainText(cluster.gain)}</b></>}
       </td>
     </tr>
   );
@@ -38,6 +45,7 @@ function Row({ id, label, routed, all, gain, fmt }: { id: string; label: string;
 
 function MeasureTable({ a }: { a: MeasureAnswer }) {
   const perS = (x: number) => `${x.toFixed(1)}/s`;
+  const c = a.cluster;
   return (
     <>
       <p className="small" data-testid="live-measure-warmup">
@@ -47,16 +55,17 @@ function MeasureTable({ a }: { a: MeasureAnswer }) {
         <thead>
           <tr>
             <th />
-            <th>routed · {a.routed.shardsAsked} shards</th>
+            <th>{c ? 'routed by this server' : 'routed'} · {a.routed.shardsAsked} shards</th>
+            {c && <th>routed by the cluster · {c.side.shardsAsked.toFixed(c.side.shardsAsked % 1 === 0 ? 0 : 2)} shards</th>}
             <th>all · {a.all.shardsAsked} shards</th>
-            <th title="above 1: routed is better (all ÷ routed for times and CPU, routed ÷ all for searches per second)">gain</th>
+            <th title="above 1: routed is better (all ÷ routed for times and CPU, routed ÷ all for searches per second)">gain{c ? ' (server · cluster)' : ''}</th>
           </tr>
         </thead>
         <tbody>
-          <Row id="p50" label={`wall p50 (${a.routed.latency.n} runs)`} routed={a.routed.latency.p50Ms} all={a.all.latency.p50Ms} gain={a.gain.p50} fmt={formatMs} />
-          <Row id="p99" label="wall p99" routed={a.routed.latency.p99Ms} all={a.all.latency.p99Ms} gain={a.gain.p99} fmt={formatMs} />
-          <Row id="cpu" label="OpenSearch CPU / search" routed={a.routed.cpuMsPerSearch} all={a.all.cpuMsPerSearch} gain={a.gain.cpu} fmt={formatMs} />
-          <Row id="throughput" label={`searches/s, ${a.concurrency} in flight`} routed={a.routed.searchesPerS} all={a.all.searchesPerS} gain={a.gain.throughput} fmt={perS} />
+          <Row id="p50" label={`wall p50 (${a.routed.latency.n} runs)`} routed={a.routed.latency.p50Ms} all={a.all.latency.p50Ms} gain={a.gain.p50} {...(c ? { cluster: { value: c.side.latency.p50Ms, gain: c.gain.p50 } } : {})} fmt={formatMs} />
+          <Row id="p99" label="wall p99" routed={a.routed.latency.p99Ms} all={a.all.latency.p99Ms} gain={a.gain.p99} {...(c ? { cluster: { value: c.side.latency.p99Ms, gain: c.gain.p99 } } : {})} fmt={formatMs} />
+          <Row id="cpu" label="OpenSearch CPU / search" routed={a.routed.cpuMsPerSearch} all={a.all.cpuMsPerSearch} gain={a.gain.cpu} {...(c ? { cluster: { value: c.side.cpuMsPerSearch, gain: c.gain.cpu } } : {})} fmt={formatMs} />
+          <Row id="throughput" label={`searches/s, ${a.concurrency} in flight`} routed={a.routed.searchesPerS} all={a.all.searchesPerS} gain={a.gain.throughput} {...(c ? { cluster: { value: c.side.searchesPerS, gain: c.gain.throughput } } : {})} fmt={perS} />
         </tbody>
       </table>
       <p className="small" data-testid="live-measure-identical" data-identical={String(a.identical)}>

@@ -51,6 +51,11 @@ describe('the measure request and answer', () => {
     expect(invalid).toMatchObject({ ok: false, failure: { kind: 'invalid', param: 'runs' } });
     const { routed: _r, ...noSide } = MEASURE_ANSWER;
     expect(readMeasure(200, noSide)).toMatchObject({ ok: false, failure: { kind: 'bad-response', message: expect.stringContaining('no routed side') } });
+    // Where the cluster routes too: the third way with its gains; absent otherwise.
+    expect(ok.ok && ok.value.cluster).toBeUndefined();
+    const three = readMeasure(200, { ...MEASURE_ANSWER, cluster: { side: { ...MEASURE_ANSWER.routed, cpuMsPerSearch: 4.0, searchesPerS: 101 }, gain: { p50: 3.7, p99: 3.1, cpu: 5.25, throughput: 4.2 } } });
+    expect(three.ok && three.value.cluster).toMatchObject({ side: { shardsAsked: 2, cpuMsPerSearch: 4.0, searchesPerS: 101 }, gain: { cpu: 5.25, throughput: 4.2 } });
+    expect(readMeasure(200, { ...MEASURE_ANSWER, cluster: { gain: {} } })).toMatchObject({ ok: false, failure: { kind: 'bad-response' } });
     const { warmup: _w, ...noWarmup } = MEASURE_ANSWER;
     expect(readMeasure(200, noWarmup)).toMatchObject({ ok: false, failure: { kind: 'bad-response', message: expect.stringContaining('warm-up note') } });
   });

@@ -6,7 +6,9 @@
  * names (ext.geoshard and _shards.total) and finds what an all-shards search finds; a write that
  * sends no routing lands on the shard the core names. `--processor painless` puts the Painless
  * pipeline back; `--uninstall` removes both, and searches ask every shard again. Seed and
- * migrate's reinstalls keep the plugin's pipeline (installPipeline 'keep').
+ * migrate's reinstalls keep the plugin's pipeline (installPipeline 'keep'). The live API then lets
+ * the cluster route its searches (routedBy cluster, the covering's shards, every shard's answer;
+ * route=client sends its own routing) and POST /api/measure compares the three ways.
  *
  * Skipped, saying why, on a cluster whose nodes do not all run the plugin (npm test starts its
  * clusters with --plugin; a cluster started without it skips).
@@ -14,7 +16,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Router } from '../../core/index.ts';
 import { main } from '../../cli/main.ts';
-import { derivedFile, ensureSeeded, liveClient } from '../../testing/testkit.ts';
+import { derivedFile, ensureSeeded, getJson, liveClient, startApi } from '../../testing/testkit.ts';
 import { installPipeline, readPipeline, pipelineStatusOf } from './pipelineInstall.ts';
 import { pluginNodes, readSearchPipeline } from './searchPipelineInstall.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
@@ -86,6 +88,45 @@ describe('geoshard pipeline --install --search with the plugin on every node', (
       expect(routed.hits.hits.map((h) => h._id)).toEqual(all.hits.hits.map((h) => h._id));
     }
   }, 120_000);
+
+  it('the live API lets the cluster route: /api/search says who routed it, route=client routes itself, and Measure compares three ways', async (ctx) => {
+    if (skip) return ctx.skip();
+    const api = await startApi({ file, client, pipelineTtlMs: 0 });
+    try {
+      const router = new Router(file);
+      for (const [lat, lng, km] of [
+        [40.7128, -74.006, 25],
+        [51.5074, -0.1278, 300],
+      ] as const) {
+        const cover = router.cover(lat, lng, km);
+        const q = `lat=${lat}&lng=${lng}&radius=${km}km&size=20&compare=1`;
+        const byCluster = await getJson(`${api.url}/api/search?${q}`);
+        expect(byCluster.status, JSON.stringify(byCluster.body).slice(0, 400)).toBe(200);
+        expect(byCluster.body).toMatchObject({ scope: 'cluster', routedBy: 'cluster', routing: cover.routing, identical: true });
+        expect(byCluster.body.cluster).toMatchObject({ routed: true, agrees: true, reason: null });
+        expect(byCluster.body.shards.total).toBe(cover.shards.length);
+        expect(byCluster.body.shardsAsked.map((x: { name: string }) => x.name).sort()).toEqual(cover.shards.map((x) => x.name).sort());
+        const byServer = await getJson(`${api.url}/api/search?${q}&route=client`);
+        expect(byServer.body).toMatchObject({ scope: 'routed', routedBy: 'client', routing: cover.routing, identical: true, total: byCluster.body.total });
+        expect(byServer.body.hits.map((h: { id: string }) => h.id)).toEqual(byCluster.body.hits.map((h: { id: string }) => h.id));
+      }
+      const bad = await getJson(`${api.url}/api/search?lat=1&lng=2&radius=5km&route=plugin`);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({ param: 'route' });
+      const res = await fetch(`${api.url}/api/measure`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lat: 40.7128, lng: -74.006, radius: '25km', runs: 4, concurrency: 2 }) });
+      const m = await res.json();
+      expect(res.status, JSON.stringify(m).slice(0, 400)).toBe(200);
+      expect(m.identical, m.differences?.join('; ')).toBe(true);
+      const cover = router.cover(40.7128, -74.006, 25);
+      expect(m.routed.shardsAsked).toBe(cover.shards.length);
+      expect(m.cluster.side.shardsAsked).toBe(cover.shards.length);
+      expect(m.all.shardsAsked).toBe(file.numberOfShards);
+      expect(m.cluster.side.searchesPerS).toBeGreaterThan(0);
+      expect(m.method).toContain('routed by the cluster');
+    } finally {
+      await api.close();
+    }
+  }, 180_000);
 
   it('places a write that sends no routing on the shard the core names, and keeps the plugin pipeline through a reinstall', async (ctx) => {
     if (skip) return ctx.skip();

@@ -20,6 +20,7 @@ import { PipelineGuard, type InstalledPipeline, type PipelineStatus } from '../.
 import { errorResult, type ApiResult } from './http.ts';
 import type { Loaded } from './load.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
+import { readSearchPipeline, searchPipelineStatusOf, type InstalledSearchPipeline } from '../../ops/routing/searchPipelineInstall.ts';
 
 /** A request the guards let through: the drift state it was checked at and the router (and migration state) to use. */
 export interface Admitted {
@@ -37,9 +38,29 @@ export class Guards {
   /** The routing pipeline installed on the index, compared with its _meta on every search. */
   private readonly pipelines: PipelineGuard;
 
+  /** Per index: its search pipeline as last read (a promise, shared by requests meanwhile), and when. */
+  private readonly searchPipelines = new Map<string, { at: number; read: Promise<InstalledSearchPipeline | undefined | null> }>();
+
   /** `pipelineTtlMs`: how long a pipeline read is reused (ms); `pipelineSettleMs`: how long a mismatch is read again before it is refused (ms). */
-  constructor(private readonly client: OpenSearchClient, pipelineTtlMs: number, pipelineSettleMs: number) {
+  constructor(private readonly client: OpenSearchClient, private readonly pipelineTtlMs: number, pipelineSettleMs: number) {
     this.pipelines = new PipelineGuard(client, pipelineTtlMs, pipelineSettleMs);
+  }
+
+  /**
+   * clusterRoutes says whether the index's default search pipeline is geoshard's and narrows as
+   * `meta` says (the plugin's geo_routing_search following `_meta`, or pinned to its hash): then a
+   * search sent with no routing is routed by the cluster. Read at most once per `pipelineTtlMs`;
+   * false when it cannot be read (the server routes, as without the plugin).
+   */
+  async clusterRoutes(index: string, meta: { hash: string; migration?: unknown } | null | undefined): Promise<boolean> {
+    const now = Date.now();
+    let e = this.searchPipelines.get(index);
+    if (!e || now - e.at > this.pipelineTtlMs) {
+      e = { at: now, read: readSearchPipeline(this.client, index).catch(() => null) };
+      this.searchPipelines.set(index, e);
+    }
+    const installed = await e.read;
+    return installed !== null && searchPipelineStatusOf(installed, meta, index)?.matches === true;
   }
 
   /**

@@ -11,7 +11,7 @@ import type { ApiContext } from './context.ts';
 import { errorResult, invalid, readBody, type ApiResult } from './http.ts';
 import { unusable } from './load.ts';
 import { configRefusal } from './search.ts';
-import { planRouted, planAll } from '../search/searchRun.ts';
+import { planRouted, planAll, planCluster } from '../search/searchRun.ts';
 import { isSampleShape } from '../search/searchBody.ts';
 import { DOC_SHAPE, docShapeOf } from '../../opensearch/sampleIndex.ts';
 
@@ -59,7 +59,9 @@ export class Measurements {
       const t0 = performance.now();
       const processors = await readProcessors(api.client).catch(() => null);
       const routed = planRouted(router, m.search);
-      const f = await measurePlans(api.client, router, m.search, { routed, all: planAll(router) }, { runs: m.runs, concurrency: m.concurrency, located: sample && docShapeOf(d.meta?.sample) >= DOC_SHAPE, timeoutMs: api.searchTimeoutMs, ...(sample ? {} : { config: l.config }) });
+      // The third way where the cluster routes: its search pipeline, sent no routing.
+      const byCluster = await api.guards.clusterRoutes(file.index, d.meta);
+      const f = await measurePlans(api.client, router, m.search, { routed, all: planAll(router), ...(byCluster ? { cluster: planCluster(router, m.search) } : {}) }, { runs: m.runs, concurrency: m.concurrency, located: sample && docShapeOf(d.meta?.sample) >= DOC_SHAPE, timeoutMs: api.searchTimeoutMs, ...(sample ? {} : { config: l.config }) });
       const answer: MeasureAnswer = {
         status: f.partialRuns > 0 ? 'partial' : 'complete',
         ...head,
@@ -70,11 +72,14 @@ export class Measurements {
         routed: f.routed,
         all: f.all,
         gain: f.gain,
+        ...(f.cluster && f.clusterGain ? { cluster: { side: f.cluster, gain: f.clusterGain } } : {}),
         identical: f.identical,
         differences: f.differences,
         partialRuns: f.partialRuns,
         load: { ...f.load, processors },
-        method: `${m.runs} searches per plan one at a time, alternating routed and all shards; then ${m.runs} per plan with ${m.concurrency} in flight, in blocks routed / all / all / routed, for searches per second and OpenSearch CPU per search (_nodes/stats process CPU, every node, before and after each block). Request cache off. Gains: all ÷ routed for times and CPU, routed ÷ all for searches per second.`,
+        method: f.cluster
+          ? `${m.runs} searches per plan one at a time, the plans in turn (routed by this server, all shards, routed by the cluster's search pipeline: sent with no routing); then ${m.runs} per plan with ${m.concurrency} in flight, in blocks routed / all / cluster / cluster / all / routed, for searches per second and OpenSearch CPU per search (_nodes/stats process CPU, every node, before and after each block). Request cache off. Gains over all shards: all ÷ plan for times and CPU, plan ÷ all for searches per second.`
+          : `${m.runs} searches per plan one at a time, alternating routed and all shards; then ${m.runs} per plan with ${m.concurrency} in flight, in blocks routed / all / all / routed, for searches per second and OpenSearch CPU per search (_nodes/stats process CPU, every node, before and after each block). Request cache off. Gains: all ÷ routed for times and CPU, routed ÷ all for searches per second.`,
         ms: performance.now() - t0,
         at,
       };

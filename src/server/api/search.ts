@@ -1,7 +1,9 @@
 /**
  * GET /api/search: parse the query string (wire/search.ts parseSearchParams), refuse what the
  * index's config cannot run, pass the guards (guards.ts admit), run the routed search (and
- * the all-shards one when compare=1) through search.ts, run it again while a migration's epoch
+ * the all-shards one when compare=1) through search.ts — routed by this server (routing=), or,
+ * when the index's search pipeline routes (the geoshard plugin) and `route` is not client, sent
+ * with no routing for the cluster to route (scope cluster, its report read back) — run it again while a migration's epoch
  * moves under it, and answer with the placement of the shards it asked (placement.ts).
  */
 import { routingKeyOf } from '../../opensearch/meta.ts';
@@ -12,7 +14,7 @@ import { parseSearchParams, describeQuery, type AskedShard, type SearchParams, t
 import type { ApiContext } from './context.ts';
 import { errorResult, invalid, type ApiResult } from './http.ts';
 import { unusable, type Loaded } from './load.ts';
-import { runSearch, planRouted, planAll, type AnySearchPart, type RunOptions } from '../search/searchRun.ts';
+import { runSearch, planRouted, planAll, planCluster, type AnySearchPart, type Plan, type RunOptions } from '../search/searchRun.ts';
 import { compareParts } from '../search/compare.ts';
 import { isSampleShape } from '../search/searchBody.ts';
 import { DOC_SHAPE, docShapeOf } from '../../opensearch/sampleIndex.ts';
@@ -53,11 +55,14 @@ export async function searchAnswer(api: ApiContext, q: URLSearchParams): Promise
   let routed: AnySearchPart | undefined;
   let unrouted: AnySearchPart | undefined;
   let failure: unknown;
+  // Who routes it: the cluster when asked to, or by default when the index's search pipeline routes as _meta says.
+  const byCluster = params.circle !== null && (params.route === 'cluster' || (params.route !== 'client' && (await api.guards.clusterRoutes(file.index, drift0.meta))));
+  const planOf = (r: Router): Plan => (byCluster ? planCluster(r, params) : planRouted(r, params));
   try {
     // When the migration's epoch moved while the search ran, it runs again with the new state (guards.ts epochMoved).
     let key = routingKeyOf(drift0.meta);
     for (let attempt = 1; ; attempt++) {
-      routed = await runSearch(api.client, router, params, planRouted(router, params), opts);
+      routed = await runSearch(api.client, router, params, planOf(router), opts);
       if (params.compare) unrouted = await runSearch(api.client, router, params, planAll(router), opts);
       if (attempt === MAX_EPOCH_ATTEMPTS) break;
       const moved = await api.guards.epochMoved(l, key);

@@ -106,7 +106,7 @@ export interface LoadAverage {
 
 /** One plan's figures in a measurement. ms throughout. */
 export interface MeasureSide {
-  /** Shards the plan asks. */
+  /** Shards the plan asks (routed by the cluster: the mean over its kept runs, from the search pipeline's reports). */
   shardsAsked: number;
   /** Wall time as the server sees it, one search at a time, warm-up discarded: n, p50, p99 (nearest rank). */
   latency: { n: number; p50Ms: number; p99Ms: number };
@@ -141,6 +141,12 @@ export interface MeasureAnswer {
   routed: MeasureSide;
   all: MeasureSide;
   gain: { p50: number | null; p99: number | null; cpu: number | null; throughput: number | null };
+  /**
+   * The third way, when the index's search pipeline routes (the geoshard plugin): the same search
+   * sent with no routing, routed by the cluster, and its gains over every shard. Absent when the
+   * index has no routing search pipeline.
+   */
+  cluster?: { side: MeasureSide; gain: { p50: number | null; p99: number | null; cpu: number | null; throughput: number | null } };
   /** Whether every routed / all-shards pair of the one-at-a-time phase gave the same answer (compareParts); the first differences otherwise. */
   identical: boolean;
   differences: string[];

@@ -34,7 +34,16 @@ export const DEFAULT_SIZE = 20;
 export const MIN_RADIUS_KM = 0.01;
 
 /** The parameters the search accepts; anything else is a 400. */
-export const SEARCH_PARAMS = ['lat', 'lng', 'radius', 'diet', 'allergen', 'cuisine', 'size', 'compare', 'profile', 'q'] as const;
+export const SEARCH_PARAMS = ['lat', 'lng', 'radius', 'diet', 'allergen', 'cuisine', 'size', 'compare', 'profile', 'q', 'route'] as const;
+
+/**
+ * Who routes a search (`route`): `auto` (the default) lets the cluster route it when the index's
+ * search pipeline is geoshard's and follows its `_meta` (the plugin's geo_routing_search), else this
+ * server; `client` always sends the server's routing; `cluster` always sends none through the
+ * index's search pipeline (it asks every shard when that pipeline does not route).
+ */
+export const ROUTE_MODES = ['auto', 'client', 'cluster'] as const;
+export type RouteMode = (typeof ROUTE_MODES)[number];
 
 /** The longest text query (`q`, characters after trimming). */
 export const MAX_TEXT_CHARS = 200;
@@ -55,6 +64,8 @@ export interface SearchParams {
   profile: boolean;
   /** A text query on the config's name field (`q`, trimmed, 1 to MAX_TEXT_CHARS characters); absent or null: none. */
   text?: string | null;
+  /** Who routes it (`route`, ROUTE_MODES); absent: auto. */
+  route?: RouteMode;
 }
 
 /** A plain decimal number: optional sign, digits, optional fraction. No hex/binary/octal, exponent, spaces or "Infinity". */
@@ -154,7 +165,10 @@ export function parseSearchParams(q: URLSearchParams): SearchParams {
   const textRaw = single(q, 'q');
   const text = textRaw?.trim();
   if (text !== undefined && (text === '' || text.length > MAX_TEXT_CHARS)) throw new ParamError('q', `q ${show(textRaw ?? '')} is invalid: expected a text of 1 to ${MAX_TEXT_CHARS} characters (matched against the index's name field), or no q`);
-  return { circle, diets: list(q, 'diet'), allergens: list(q, 'allergen'), cuisines: list(q, 'cuisine'), size, compare, profile, ...(text !== undefined ? { text } : {}) };
+  const routeRaw = single(q, 'route');
+  const route = routeRaw?.trim().toLowerCase();
+  if (route !== undefined && !(ROUTE_MODES as readonly string[]).includes(route)) throw new ParamError('route', `route ${show(routeRaw ?? '')} is invalid: expected ${ROUTE_MODES.join(', ')} (auto, the default: the cluster's search pipeline when it routes the index, else this server)`);
+  return { circle, diets: list(q, 'diet'), allergens: list(q, 'allergen'), cuisines: list(q, 'cuisine'), size, compare, profile, ...(text !== undefined ? { text } : {}), ...(route !== undefined && route !== 'auto' ? { route: route as RouteMode } : {}) };
 }
 
 /** The search the explorer asks for, before it is written as a query string. */
