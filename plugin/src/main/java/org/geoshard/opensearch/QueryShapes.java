@@ -60,7 +60,10 @@ final class QueryShapes {
     private static void collect(QueryBuilder q, String location, String child, int maxCells, List<int[]> out) throws NotNarrowed, Coverings.TooManyCellsException {
         if (q == null) return;
         if (isGeo(q)) {
-            if (location.equals(geoField(q))) out.add(cover(q, maxCells));
+            // A join child is placed by its copy of its parent's point (childLocation), so a clause
+            // on that copy every hit must match narrows exactly as one on the location field does.
+            String f = geoField(q);
+            if (location.equals(f) || (child != null && child.equals(f))) out.add(cover(q, maxCells));
             return;
         }
         if (q instanceof ConstantScoreQueryBuilder) {
