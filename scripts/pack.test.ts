@@ -248,9 +248,9 @@ describe('the explorer from the installed package', () => {
     console.log(`pack: core-only node_modules ${installed.bytes} bytes; with geoshard-explorer ${sizes.total} bytes (+${sizes.companion})`);
   });
 
-  it('serves the explorer from node_modules: the page with the served files, the files, the assets and the API; nothing else of the disk; Chromium draws the globe', async () => {
+  it('serves the explorer from node_modules, on the bundled sample when no file is named: the page with the served files, the files, the assets and the API; nothing else of the disk; Chromium draws the globe', async () => {
     const port = await freePort();
-    const child = spawn('npx', ['--offline', 'geoshard', 'explore', '--boundaries', 'node_modules/geoshard/data/boundaries.json', '--cells', 'node_modules/geoshard/data/cells.csv', '--port', String(port)], {
+    const child = spawn('npx', ['--offline', 'geoshard', 'explore', '--port', String(port)], {
       cwd: withExplorer,
       env: { ...process.env, NODE_OPTIONS: '', OPENSEARCH_URL: '' },
       detached: true,
@@ -300,6 +300,36 @@ describe('the explorer from the installed package', () => {
       if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
     }
   }, 180_000);
+
+  it('serves the Review tab on a candidate through the companion with geoshard review, as a newcomer types it', async () => {
+    const dirOf = withExplorer;
+    writeFileSync(join(dirOf, 'candidate.json'), readFileSync(join(ROOT, 'data', 'boundaries.json')));
+    const port = await freePort();
+    const child = spawn('npx', ['--offline', 'geoshard', 'review', '--candidate', 'candidate.json', '--port', String(port)], {
+      cwd: dirOf,
+      env: { ...process.env, NODE_OPTIONS: '', OPENSEARCH_URL: '' },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d));
+    child.stderr!.on('data', (d: Buffer) => (err += d));
+    try {
+      const base = `http://127.0.0.1:${port}/`;
+      const deadline = Date.now() + 60_000;
+      while (!out.includes('(Ctrl-C to stop)')) {
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`review did not start (exit ${child.exitCode}):\n${out}${err}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const link = out.split('\n').find((l) => l.startsWith(base))!;
+      expect(link).toBe(`${base}?candidate=/review/candidate.json&tab=review`);
+      expect((await fetch(link)).status).toBe(200);
+      expect(await (await fetch(base + 'review/candidate.json')).text()).toBe(readFileSync(join(ROOT, 'data', 'boundaries.json'), 'utf8'));
+    } finally {
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+    }
+  }, 120_000);
 });
 
 describe("the OpenSearch plugin's zips from the installed package", () => {

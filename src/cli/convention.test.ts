@@ -169,7 +169,7 @@ describe('the exit-code rule', () => {
     [['review', '--candidate', '/nonexistent/c.json'], 1, /nonexistent/],
     [['plugin'], 2, /--opensearch VERSION/],
     [['plugin', '--opensearch', '2.19'], 2, /not a version/],
-    [['explore'], 2, /--boundaries is required/],
+    [['explore', '--cells', '/nonexistent/c.csv'], 2, /--boundaries is required with --cells/],
     [['explore', '--boundaries', '/nonexistent/b.json', '--cells', '/nonexistent/c.csv'], 1, /nonexistent/],
   ];
 

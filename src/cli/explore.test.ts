@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from './main.ts';
-import { CliError } from './io.ts';
+import { CliError, DEFAULT_BOUNDARIES, DEFAULT_CELLS } from './io.ts';
 import { runExplore, SERVED_BOUNDARIES, SERVED_CELLS, type ExploreDeps } from './commands/explore.ts';
 import { fileWithCuts } from '../core/testutil.ts';
 import { formatBoundaryFile, cellFromOrdinal, cellToken, withHash, type BoundaryFile } from '../core/index.ts';
@@ -42,7 +42,7 @@ function fakeWorld(report: Awaited<ReturnType<ExploreDeps['checkCluster']>> = { 
     start: async (opts) => {
       seen.started.push(opts);
       // The API's config file exists while the server runs.
-      seen.config = JSON.parse(readFileSync(opts.env.GEOSHARD_CONFIG, 'utf8'));
+      seen.config = JSON.parse(readFileSync(opts.env!.GEOSHARD_CONFIG, 'utf8'));
       return { url: 'http://127.0.0.1:5998/', close: () => void seen.closed++ };
     },
     checkCluster: async (...args) => {
@@ -86,12 +86,12 @@ describe('geoshard explore', () => {
     expect(s.port).toBe(5998);
     expect(s.files).toEqual({ [SERVED_BOUNDARIES]: resolve(p('b.json')), [SERVED_CELLS]: resolve(p('cells.csv')) });
     expect(s.page).toEqual({ boundaries: { url: SERVED_BOUNDARIES, name: 'b.json' }, cells: { url: SERVED_CELLS, name: 'cells.csv' } });
-    expect(s.env.GEOSHARD_BOUNDARIES).toBe(resolve(p('b.json')));
-    expect(s.env.OPENSEARCH_URL).toBeUndefined();
+    expect(s.env!.GEOSHARD_BOUNDARIES).toBe(resolve(p('b.json')));
+    expect(s.env!.OPENSEARCH_URL).toBeUndefined();
     // --field without --config: a flat index, the one the boundary file names.
     expect(seen.config).toEqual({ index: 'exp-unit', location: 'pos', weight: 'docs', name: null, join: null, facets: [] });
     // The temporary config is gone once the server stopped.
-    expect(existsSync(s.env.GEOSHARD_CONFIG)).toBe(false);
+    expect(existsSync(s.env!.GEOSHARD_CONFIG)).toBe(false);
     expect(seen.checked).toEqual([]);
     expect(r.out).toContain('http://127.0.0.1:5998/\n');
     expect(r.out).toContain('index exp-unit, 3 shards');
@@ -99,6 +99,18 @@ describe('geoshard explore', () => {
     expect(r.out).toContain('no OpenSearch URL given');
     expect(seen.opened).toEqual(['http://127.0.0.1:5998/']);
     expect(seen.closed).toBe(1);
+  });
+
+  it('opens the bundled sample when neither file is given, as npm start does in a checkout', async () => {
+    const { seen, deps } = fakeWorld();
+    const r = await run(['--port', '5998'], deps);
+    expect(r.code).toBe(0);
+    const s = seen.started[0];
+    expect(s.files).toEqual({ [SERVED_BOUNDARIES]: DEFAULT_BOUNDARIES, [SERVED_CELLS]: DEFAULT_CELLS });
+    expect(s.page).toEqual({ boundaries: { url: SERVED_BOUNDARIES, name: 'boundaries.json' }, cells: { url: SERVED_CELLS, name: 'cells.csv' } });
+    expect(r.out).toContain('the bundled sample');
+    const bundled = JSON.parse(readFileSync(DEFAULT_BOUNDARIES, 'utf8')) as { index: string };
+    expect(r.out).toContain(`(index ${bundled.index}, `);
   });
 
   it('reads the sample form of cells files too (token,restaurants,dishes)', async () => {
@@ -119,13 +131,13 @@ describe('geoshard explore', () => {
     expect(checkedFile.hash).toBe(file.hash);
     expect(url).toBe('http://127.0.0.1:9200');
     // The --config file itself is the API's when no flag changes it.
-    expect(seen.started[0].env.GEOSHARD_CONFIG).toBe(resolve(p('geoshard.config.json')));
+    expect(seen.started[0].env!.GEOSHARD_CONFIG).toBe(resolve(p('geoshard.config.json')));
     expect(r.out).toContain('live mode: index "exp-unit" (field pos, 10 documents) on http://127.0.0.1:9200');
 
     const other = fakeWorld();
     await run(['--boundaries', p('b.json'), '--cells', p('cells.csv'), '--field', 'pos', '--opensearch', 'http://10.0.0.9:9200'], other.deps, { OPENSEARCH_URL: 'http://127.0.0.1:9200' });
     expect(other.seen.checked[0][2]).toBe('http://10.0.0.9:9200');
-    expect(other.seen.started[0].env.OPENSEARCH_URL).toBe('http://10.0.0.9:9200');
+    expect(other.seen.started[0].env!.OPENSEARCH_URL).toBe('http://10.0.0.9:9200');
   });
 
   it('still opens an index not written with this boundary file, and says that live searches will be refused and why', async () => {
@@ -198,7 +210,7 @@ describe('geoshard explore', () => {
 
     it('usage errors exit 2: a missing file flag, a bad port, a bad URL, a stray argument', async () => {
       for (const [argv, want] of [
-        [['--cells', p('cells.csv')], /^geoshard explore: --boundaries is required \(the boundary file "geoshard balance" wrote\)/],
+        [['--cells', p('cells.csv')], /^geoshard explore: --boundaries is required with --cells \(the boundary file "geoshard balance" wrote\); give neither to open the bundled sample/],
         [['--boundaries', p('b.json')], /^geoshard explore: --cells is required/],
         [['--boundaries', p('b.json'), '--cells', p('cells.csv'), '--port', '70000'], /^geoshard explore: --port "70000" is not a port: expected an integer from 1 to 65535$/],
         [['--boundaries', p('b.json'), '--cells', p('cells.csv'), '--port', '80a'], /--port "80a" is not a port/],

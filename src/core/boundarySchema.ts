@@ -61,7 +61,7 @@ export function boundarySchema(): Record<string, unknown> {
   if (SHARD_ENTRY_FIELDS.some((f) => !(f in entry))) throw new Error('boundarySchema lacks a shard entry field');
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    $id: `https://unpkg.com/geoshard/${BOUNDARY_SCHEMA_PATH}`,
+    $id: `urn:geoshard:${BOUNDARY_SCHEMA_PATH}`,
     title: 'geoshard boundary file',
     description: `A ${BOUNDARY_FORMAT} file: the key ranges of a geosharded index, one per shard, and the shard names that route to them. Check a file fully with \`geoshard validate --boundaries FILE\`.`,
     type: 'object',

@@ -6,7 +6,7 @@
  *   weights and one uniform number (cumulativeWeights, pickWeighted).
  * - The spread rule: how far from a place its restaurants (and the searches for them) lie, a
  *   2-D Gaussian of sigma spreadKm(population) = clamp(0.01 · √population, 1.5, 25) km,
- *   truncated at MAX_SIGMAS (README "Workloads"; gaussianAround).
+ *   truncated at MAX_SIGMAS (docs/workloads.md; gaussianAround).
  * - A uniform point in a level-10 cell (pointInCell).
  *
  * Pure and deterministic: every draw takes its uniform numbers from the caller (a seeded PRNG),

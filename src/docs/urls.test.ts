@@ -25,9 +25,7 @@ const REAL: [prefix: string, what: string][] = [
 ];
 
 /** Addresses that are not real and are reported, each with who owns the fix; an entry whose address is gone fails. */
-const PENDING: [prefix: string, why: string][] = [
-  ['https://unpkg.com/geoshard/data/', "the $id of the published JSON Schemas (src/core/boundarySchema.ts, src/opensearch/indexConfigSchema.ts): geoshard is not on npm, so unpkg serves nothing there"],
-];
+const PENDING: [prefix: string, why: string][] = [];
 
 /** A dependency's repository on GitHub, as its installed package.json names it. */
 function dependencyRepositories(): Set<string> {

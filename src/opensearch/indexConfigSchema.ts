@@ -36,7 +36,7 @@ export function indexConfigSchema(): Record<string, unknown> {
   if (INDEX_CONFIG_KEYS.some((k) => !(k in properties))) throw new Error('indexConfigSchema lacks a key');
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    $id: `https://unpkg.com/geoshard/${CONFIG_SCHEMA_PATH}`,
+    $id: `urn:geoshard:${CONFIG_SCHEMA_PATH}`,
     title: 'geoshard index config (geoshard.config.json)',
     description: 'One description of an index: where its documents are located, what they weigh, their join and facets.',
     type: 'object',

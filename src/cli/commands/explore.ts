@@ -2,11 +2,10 @@ import { basename, join, resolve } from 'node:path';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { parse } from '../args.ts';
-import { CliError, ROOT, loadIndexConfig, requireFileIndex, problemLines, readText, writeFileAtomic, MAX_DATA_FILE_BYTES, MAX_BOUNDARY_FILE_BYTES } from '../io.ts';
+import { CliError, ROOT, DEFAULT_BOUNDARIES, DEFAULT_CELLS, loadIndexConfig, requireFileIndex, problemLines, readText, writeFileAtomic, MAX_DATA_FILE_BYTES, MAX_BOUNDARY_FILE_BYTES } from '../io.ts';
 import { BoundaryFileError, parseBoundaryFile, parseCellsCsv, type BoundaryFile, type CellWeight } from '../../core/index.ts';
 import type { IndexConfig } from '../../opensearch/indexConfig.ts';
 import type { Command, Io } from '../command.ts';
-import type { ExplorerServer } from './review.ts';
 import { env as readEnv } from '../../cluster/env.ts';
 
 /** The paths the explorer serves the user's files at (src/server/staticFiles.ts servedFiles), and the page names them by. */
@@ -23,9 +22,15 @@ export interface ClusterReport {
 }
 
 /** What explore needs from the world; tests pass their own. */
+/** A running explorer: its address and how to stop it (scripts/start.mjs startExplorer). */
+export interface ExplorerServer {
+  url: string;
+  close: () => Promise<void> | void;
+}
+
 export interface ExploreDeps {
   /** Starts the built explorer serving `files` (URL path → absolute path), with `page` written into its page and `env` set for its API. */
-  start: (opts: { port?: number; files: Record<string, string>; page: object; env: Record<string, string>; log: (line: string) => void }) => Promise<ExplorerServer>;
+  start: (opts: { port?: number; files: Record<string, string>; page?: object | null; env?: Record<string, string>; log: (line: string) => void }) => Promise<ExplorerServer>;
   /**
    * Checks the index on the cluster at `url` before anything starts: it exists, its location
    * field is a geo_point; reports whether it was written with `file`. Throws a CliError naming
@@ -81,7 +86,7 @@ export async function checkCluster(config: IndexConfig, file: BoundaryFile, url:
  * src/server/explorerServer.ts), which must be installed beside it at the same version, else a
  * CliError (exit 1) says what to install.
  */
-export async function explorerStarter(root = ROOT): Promise<ExploreDeps['start']> {
+export async function explorerStarter(root = ROOT, command = 'explore'): Promise<ExploreDeps['start']> {
   const script = resolve(root, 'scripts', 'start.mjs');
   if (existsSync(script)) return ((await import(script)) as { startExplorer: ExploreDeps['start'] }).startExplorer;
   const { importExplorer, MissingExplorerError } = await import('../../data/optionalPeer.ts');
@@ -89,7 +94,7 @@ export async function explorerStarter(root = ROOT): Promise<ExploreDeps['start']
   try {
     return (await importExplorer<{ startExplorer: ExploreDeps['start'] }>(version)).startExplorer;
   } catch (e) {
-    if (e instanceof MissingExplorerError) throw new CliError(`geoshard explore: ${e.message}`);
+    if (e instanceof MissingExplorerError) throw new CliError(`geoshard ${command}: ${e.message}`);
     throw e;
   }
 }
@@ -191,8 +196,14 @@ export async function runExplore(argv: string[], io: Io, deps: ExploreDeps = def
     true,
   );
   if (positionals.length > 0) throw new CliError(`geoshard explore: unexpected argument ${JSON.stringify(positionals[0])}: name the files with --boundaries FILE and --cells FILE\nRun "geoshard explore --help" for usage.`, 2);
+  // Neither file: the bundled sample (its boundary file and cells), as npm start shows it in a checkout.
+  const bundled = values.boundaries === undefined && values.cells === undefined;
+  if (bundled) {
+    values.boundaries = DEFAULT_BOUNDARIES;
+    values.cells = DEFAULT_CELLS;
+  }
   for (const flag of ['boundaries', 'cells'] as const) {
-    if (values[flag] === undefined || values[flag] === '') throw new CliError(`geoshard explore: --${flag} is required (${flag === 'boundaries' ? 'the boundary file "geoshard balance" wrote' : 'the cells file "geoshard cells" wrote'})\nRun "geoshard explore --help" for usage.`, 2);
+    if (values[flag] === undefined || values[flag] === '') throw new CliError(`geoshard explore: --${flag} is required with --${flag === 'boundaries' ? 'cells' : 'boundaries'} (${flag === 'boundaries' ? 'the boundary file "geoshard balance" wrote' : 'the cells file "geoshard cells" wrote'}); give neither to open the bundled sample\nRun "geoshard explore --help" for usage.`, 2);
   }
   let port: number | undefined;
   if (values.port !== undefined) {
@@ -240,6 +251,7 @@ export async function runExplore(argv: string[], io: Io, deps: ExploreDeps = def
   }
   const docs = cells.reduce((n, c) => n + c.restaurants + c.dishes, 0);
   io.out(
+    (bundled ? 'geoshard explore: the bundled sample (no --boundaries or --cells given)\n' : '') +
     `geoshard explore: boundary file ${boundariesPath} (index ${file.index}, ${file.numberOfShards} shards, hash ${file.hash.slice(0, 12)}), cells ${cellsPath} (${cells.length.toLocaleString('en-US')} cells, ${docs.toLocaleString('en-US')} documents)\n` +
       (report
         ? `live mode: index "${config.index}" (field ${config.location}, ${report.docs.toLocaleString('en-US')} documents) on ${report.url}\n`
@@ -259,8 +271,11 @@ export async function runExplore(argv: string[], io: Io, deps: ExploreDeps = def
 export const explore: Command = {
   name: 'explore',
   summary: 'open the explorer on your boundary file, cells file and index (serves them, prints the URL)',
-  usage: `geoshard explore --boundaries FILE --cells FILE [--index I] [--field F | --config FILE]
+  usage: `geoshard explore [--boundaries FILE --cells FILE] [--index I] [--field F | --config FILE]
                  [--opensearch URL] [--port N] [--open]
+
+With neither --boundaries nor --cells, it opens the bundled sample (the package's
+data/boundaries.json and data/cells.csv, index "dishes"), as npm start does in a checkout.
 
 Checks the files (the core's readers), and, when an OpenSearch URL is set, the index (it exists,
 its location field is a geo_point), then starts the explorer (in a checkout, the built app as

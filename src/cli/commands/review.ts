@@ -1,16 +1,13 @@
 import { resolve, basename } from 'node:path';
-import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { parse, num } from '../args.ts';
 // ROOT is io.ts's: the project root from src/cli/ and from the bundled dist/cli/ alike.
 import { loadBoundaryFile, CliError, ROOT } from '../io.ts';
 import type { Command, Io } from '../command.ts';
+import { explorerStarter, type ExplorerServer } from './explore.ts';
 
-/** A running explorer: its address and how to stop it (scripts/start.mjs startExplorer). */
-export interface ExplorerServer {
-  url: string;
-  close: () => Promise<void> | void;
-}
+export type { ExplorerServer };
+
 
 /** What review needs from the world; tests pass their own. */
 export interface ReviewDeps {
@@ -24,10 +21,9 @@ export interface ReviewDeps {
 
 
 const defaultDeps: ReviewDeps = {
+  // In a checkout, scripts/start.mjs; in an installed geoshard, the companion geoshard-explorer (as explore does).
   start: async (opts) => {
-    const script = resolve(ROOT, 'scripts', 'start.mjs');
-    if (!existsSync(script)) throw new CliError('geoshard review: the explorer is not part of the installed package: run it from a checkout of geoshard (git clone, npm ci)');
-    const { startExplorer } = (await import(script)) as { startExplorer: ReviewDeps['start'] };
+    const startExplorer = await explorerStarter(ROOT, 'review');
     try {
       return await startExplorer(opts);
     } catch (e) {
@@ -97,8 +93,9 @@ export const review: Command = {
   summary: 'open the explorer\'s Review tab on a candidate boundary file (serves it, prints the URL)',
   usage: `geoshard review --candidate FILE [--boundaries CURRENT] [--port N] [--open]
 
-Checks CANDIDATE (and CURRENT) with the core's boundary reader, then starts the explorer (the
-built app, as npm start does; it builds it first when the sources are newer) with the files
+Checks CANDIDATE (and CURRENT) with the core's boundary reader, then starts the explorer (in a
+checkout, the built app as npm start does, built first when the sources are newer; in an
+installed geoshard, the companion package geoshard-explorer, as explore does) with the files
 served at /review/<name>, and prints the link that opens the Review tab on them: what moves,
 how even the shards become, the fan-out of both files. Runs until Ctrl-C.
 

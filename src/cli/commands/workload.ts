@@ -27,7 +27,7 @@ export function loadWorkload(path: string): LoadedWorkload {
 }
 
 /** The option every workload-aware command shares. */
-export const WORKLOAD_OPTION = `  --workload FILE  searches, one per line: lat,lng,radius[,timestamp][,weight] (README "Workloads";
+export const WORKLOAD_OPTION = `  --workload FILE  searches, one per line: lat,lng,radius[,timestamp][,weight] (docs/workloads.md;
                    make one with "geoshard workload")`;
 
 const mix = (r: readonly { mi: number; share: number }[]) => r.map((x) => `${x.mi}mi ${Math.round(x.share * 100)}%`).join(', ');
