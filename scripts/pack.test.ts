@@ -204,6 +204,27 @@ export { routing, shards };
   });
 });
 
+/**
+ * serving starts `npx geoshard ARGS` in `cwd` (its own process group, live mode off) and resolves
+ * once its output holds `until`; rejects with everything it printed when it exits or 60 s pass.
+ */
+async function serving(args: string[], cwd: string, until: string): Promise<{ child: ReturnType<typeof spawn>; out: () => string }> {
+  const child = spawn('npx', ['--offline', 'geoshard', ...args], { cwd, env: { ...process.env, NODE_OPTIONS: '', OPENSEARCH_URL: '' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d));
+  child.stderr!.on('data', (d: Buffer) => (err += d));
+  const deadline = Date.now() + 60_000;
+  while (!out.includes(until)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+      throw new Error(`geoshard ${args[0]} did not start (exit ${child.exitCode}):\n${out}${err}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, out: () => out };
+}
+
 describe('the explorer from the installed package', () => {
   /** The second consumer: geoshard and geoshard-explorer, installed together from their tarballs. */
   let withExplorer: string;
@@ -250,23 +271,9 @@ describe('the explorer from the installed package', () => {
 
   it('serves the explorer from node_modules, on the bundled sample when no file is named: the page with the served files, the files, the assets and the API; nothing else of the disk; Chromium draws the globe', async () => {
     const port = await freePort();
-    const child = spawn('npx', ['--offline', 'geoshard', 'explore', '--port', String(port)], {
-      cwd: withExplorer,
-      env: { ...process.env, NODE_OPTIONS: '', OPENSEARCH_URL: '' },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d));
-    child.stderr!.on('data', (d: Buffer) => (err += d));
+    const base = `http://127.0.0.1:${port}/`;
+    const { child } = await serving(['explore', '--port', String(port)], withExplorer, base);
     try {
-      const base = `http://127.0.0.1:${port}/`;
-      const deadline = Date.now() + 60_000;
-      while (!out.includes(base)) {
-        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`explore did not start (exit ${child.exitCode}):\n${out}${err}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
       const page = await fetch(base);
       expect(page.status).toBe(200);
       const html = await page.text();
@@ -305,24 +312,10 @@ describe('the explorer from the installed package', () => {
     const dirOf = withExplorer;
     writeFileSync(join(dirOf, 'candidate.json'), readFileSync(join(ROOT, 'data', 'boundaries.json')));
     const port = await freePort();
-    const child = spawn('npx', ['--offline', 'geoshard', 'review', '--candidate', 'candidate.json', '--port', String(port)], {
-      cwd: dirOf,
-      env: { ...process.env, NODE_OPTIONS: '', OPENSEARCH_URL: '' },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d));
-    child.stderr!.on('data', (d: Buffer) => (err += d));
+    const base = `http://127.0.0.1:${port}/`;
+    const { child, out } = await serving(['review', '--candidate', 'candidate.json', '--port', String(port)], dirOf, '(Ctrl-C to stop)');
     try {
-      const base = `http://127.0.0.1:${port}/`;
-      const deadline = Date.now() + 60_000;
-      while (!out.includes('(Ctrl-C to stop)')) {
-        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`review did not start (exit ${child.exitCode}):\n${out}${err}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      const link = out.split('\n').find((l) => l.startsWith(base))!;
+      const link = out().split('\n').find((l) => l.startsWith(base))!;
       expect(link).toBe(`${base}?candidate=/review/candidate.json&tab=review`);
       expect((await fetch(link)).status).toBe(200);
       expect(await (await fetch(base + 'review/candidate.json')).text()).toBe(readFileSync(join(ROOT, 'data', 'boundaries.json'), 'utf8'));

@@ -56,7 +56,8 @@ export type IngestProcessor = 'painless' | 'plugin';
 export async function installPipeline(client: OpenSearchClient, index: string, base: BoundaryFile, state: MigrationState | null, alsoSettings?: Record<string, unknown>, fields?: PipelineFields, processor: IngestProcessor | 'keep' = 'keep'): Promise<{ id: string; identity: PipelineIdentity; processor: IngestProcessor }> {
   // An alias (the name clients use after "geoshard reindex") routes through its one index's
   // pipeline: name and write the pipeline of that index, as readPipeline reads it.
-  const concrete = (await concreteIndexOf(client, index)) ?? index;
+  const settings = await settingsOf(client, index);
+  const concrete = settings?.concrete ?? index;
   const id = pipelineId(concrete);
   const kind: IngestProcessor = processor !== 'keep' ? processor : (await readPipeline(client, index))?.processor === 'plugin' ? 'plugin' : 'painless';
   const painless = routingPipeline(base, state, concrete, fields);
@@ -78,8 +79,8 @@ export async function installPipeline(client: OpenSearchClient, index: string, b
     }
   }
   // A settings update is a cluster-state change even when nothing changes: ask first (after a
-  // publish, `_meta` and the pipeline disagree until this function returns).
-  if (alsoSettings || (await defaultPipelineOf(client, index)) !== id) {
+  // publish, `_meta` and the pipeline disagree until this function returns); the read above says.
+  if (alsoSettings || settings?.defaultPipeline !== id) {
     await client.admin('PUT', `/${enc(index)}/_settings`, { body: { index: { ...alsoSettings, default_pipeline: id } } });
   }
   return { id, identity: painless.processors[0].script.params.identity, processor: kind };
@@ -113,11 +114,6 @@ export async function installPipelineFromMeta(client: OpenSearchClient, index: s
   if (m === undefined) throw new PipelineError(`index "${index}" does not exist on ${client.url}: seed it first ("geoshard seed")`);
   if (!m.base) throw new PipelineError(`index "${index}" _meta does not hold its boundary file (seeded by an older geoshard): seed it again ("geoshard seed --recreate")`);
   return installPipeline(client, index, m.base, m.state, undefined, m.meta.fields, processor);
-}
-
-/** defaultPipelineOf returns the index's `index.default_pipeline` (null when unset), undefined when the index does not exist. */
-async function defaultPipelineOf(client: OpenSearchClient, index: string, timeoutMs?: number): Promise<string | null | undefined> {
-  return (await settingsOf(client, index, timeoutMs))?.defaultPipeline;
 }
 
 /** concreteIndexOf returns the index `index` names: itself, or an alias's one index; undefined when there is none. */
