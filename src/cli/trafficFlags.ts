@@ -8,6 +8,7 @@ import { parseDuration, MAX_WINDOW_SECONDS, type TrafficWindow } from '../core/t
 import type { OpenSearchClient } from '../cluster/client.ts';
 import { CliError, loadRouter, DEFAULT_BOUNDARIES } from './io.ts';
 import { timestamp } from './args.ts';
+import { clusterClient } from './clusterClient.ts';
 
 /** The window's options, as parse() takes them. */
 export const TRAFFIC_WINDOW_OPTIONS = { since: { type: 'string' }, to: { type: 'string' }, index: { type: 'string' }, boundaries: { type: 'string' } } as const;
@@ -51,16 +52,9 @@ export function windowFlags(values: { since?: unknown; to?: unknown }, command: 
  * start a node when nothing answers.
  */
 export async function withCluster<T>(command: string, fn: (client: OpenSearchClient) => Promise<T>): Promise<T> {
-  const { OpenSearchClient } = await import('../cluster/client.ts');
-  const { configFromEnv } = await import('../cluster/clientConfig.ts');
   const { OpenSearchError } = await import('../cluster/clientErrors.ts');
   const { TrafficError } = await import('../ops/traffic/shardStats.ts');
-  let client: OpenSearchClient;
-  try {
-    client = new OpenSearchClient(configFromEnv());
-  } catch (e) {
-    throw new CliError(`geoshard ${command}: ${(e as Error).message}`);
-  }
+  const client = await clusterClient(command);
   try {
     return await fn(client);
   } catch (e) {

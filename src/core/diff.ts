@@ -151,13 +151,11 @@ export interface BoundaryDiff {
 }
 
 /**
- * pairByRange pairs candidate shards with current shards so that the
- * documents in paired overlaps are as many as possible, pairs not crossing in
- * key order (contiguous ranges in the same order never gain from crossing).
- * Returns, per candidate shard, the current shard's index or -1.
+ * overlaps walks two files' read ranges together along the whole curve: each maximal ordinal
+ * interval [pos, end) on which one range of each file holds, with those two ranges, in key
+ * order. Both lists must cover [0, CELL_COUNT) in order (ShardTable.readRanges does).
  */
-function pairByRange(ra: ReadRange[], rb: ReadRange[], n: number, m: number, sums: CellSums): number[] {
-  const w = new Float64Array(n * m);
+function* overlaps(ra: readonly ReadRange[], rb: readonly ReadRange[]): Generator<[ReadRange, ReadRange, number, number]> {
   let i = 0;
   let j = 0;
   let pos = 0;
@@ -165,9 +163,22 @@ function pairByRange(ra: ReadRange[], rb: ReadRange[], n: number, m: number, sum
     while (ra[i].end <= pos) i++;
     while (rb[j].end <= pos) j++;
     const end = Math.min(ra[i].end, rb[j].end);
-    const s = sums.sum(pos, end);
-    w[ra[i].index * m + rb[j].index] += s.restaurants + s.dishes;
+    yield [ra[i], rb[j], pos, end];
     pos = end;
+  }
+}
+
+/**
+ * pairByRange pairs candidate shards with current shards so that the
+ * documents in paired overlaps are as many as possible, pairs not crossing in
+ * key order (contiguous ranges in the same order never gain from crossing).
+ * Returns, per candidate shard, the current shard's index or -1.
+ */
+function pairByRange(ra: ReadRange[], rb: ReadRange[], n: number, m: number, sums: CellSums): number[] {
+  const w = new Float64Array(n * m);
+  for (const [a, b, pos, end] of overlaps(ra, rb)) {
+    const s = sums.sum(pos, end);
+    w[a.index * m + b.index] += s.restaurants + s.dishes;
   }
   // f[x][y]: best total over current shards < x and candidate shards < y.
   const f = new Float64Array((n + 1) * (m + 1));
@@ -245,15 +256,9 @@ export function diffBoundaries(current: BoundaryFile | ShardTable, candidate: Bo
   const idA = match === 'name' ? a.shards.map((s) => s.name) : a.shards.map((s) => `#${s.index}`);
   const idB = match === 'name' ? b.shards.map((s) => s.name) : pairByRange(ra, rb, a.numberOfShards, b.numberOfShards, sums).map((k, j) => (k >= 0 ? `#${k}` : `new ${j}`));
   const moves: BoundaryMove[] = [];
-  let i = 0;
-  let j = 0;
-  let pos = 0;
-  while (pos < CELL_COUNT) {
-    while (ra[i].end <= pos) i++;
-    while (rb[j].end <= pos) j++;
-    const end = Math.min(ra[i].end, rb[j].end);
-    const from = a.shards[ra[i].index];
-    const to = b.shards[rb[j].index];
+  for (const [rangeA, rangeB, pos, end] of overlaps(ra, rb)) {
+    const from = a.shards[rangeA.index];
+    const to = b.shards[rangeB.index];
     if (idA[from.index] !== idB[to.index]) {
       const last = moves[moves.length - 1];
       if (last && last.endOrdinal === pos && last.from === from.name && last.to === to.name) last.endOrdinal = end;
@@ -275,7 +280,6 @@ export function diffBoundaries(current: BoundaryFile | ShardTable, candidate: Bo
         });
       }
     }
-    pos = end;
   }
   const totals = { moves: moves.length, cells: 0, restaurants: 0, dishes: 0, documents: 0, share: 0 };
   for (const m of moves) {

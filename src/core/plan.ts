@@ -40,27 +40,14 @@ import type { Migration, MigrationMove, MigrationPhase } from './migration.ts';
 import type { CellWeight } from './build.ts';
 
 /** A range that moves between two OpenSearch shards of the same index. */
-export interface PlanMove {
+export interface PlanMove extends Omit<BoundaryMove, 'sameShard'> {
   /** 1-based number of the move in the plan. */
   n: number;
-  /** Old owner: current name and OpenSearch shard number. */
-  from: string;
-  fromShard: number;
-  /** New owner: its name in the current file (the routing value used during the move) and its shard number. */
-  to: string;
-  toShard: number;
-  /** The new owner's name in the candidate (differs from `to` only when the candidate renames that shard). */
+  /**
+   * The new owner's name in the candidate. `to` (with `toShard`) is its name in the current file,
+   * the routing value used during the move; the two differ only when the candidate renames that shard.
+   */
   candidateTo: string;
-  /** [start, end): level-10 tokens, end exclusive, null = end of the curve; and the same as ordinals. */
-  start: string;
-  end: string | null;
-  startOrdinal: number;
-  endOrdinal: number;
-  cells: number;
-  restaurants: number;
-  dishes: number;
-  /** Share of all documents, in [0, 1]. */
-  share: number;
 }
 
 /** What a step does. */

@@ -48,6 +48,21 @@ export interface WorkedSearch {
   cellsPerShard: WorkedShard[];
 }
 
+/**
+ * The six preset cities of the article's radius explorer, in its order: the first six of the
+ * sample's cities (data/cities.json, made by src/data/places.ts), the explorer's preset buttons
+ * and the golden file's presets. `state` is the US state's two-letter code; `geonamesName` is
+ * the gazetteer's name where it differs from the one shown.
+ */
+export const PRESET_CITIES: readonly { name: string; state: string; geonamesName?: string }[] = [
+  { name: 'San Francisco', state: 'CA' },
+  { name: 'Los Angeles', state: 'CA' },
+  { name: 'Dallas', state: 'TX' },
+  { name: 'Miami', state: 'FL' },
+  { name: 'New York', state: 'NY', geonamesName: 'New York City' },
+  { name: 'Chicago', state: 'IL' },
+];
+
 /** formatShardCount writes "k / N", the form the explorer's shard-count hook and the golden file use. */
 export function formatShardCount(asked: number, numberOfShards: number): string {
   return `${asked} / ${numberOfShards}`;

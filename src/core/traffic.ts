@@ -107,6 +107,23 @@ export interface TrafficWindow {
   otherHashes: { hash: string; buckets: number }[];
 }
 
+/**
+ * A traffic recorder's state as it reports itself (the server's sampler, GET /api/traffic):
+ * whether it runs, every how many seconds it samples into which history index, how many days
+ * that history keeps, how many samples it wrote, and when and how its last sample went
+ * (`lastAt` ISO-8601; `problem`: why the last sample failed or was skipped, else null).
+ */
+export interface TrafficRecorderStatus {
+  running: boolean;
+  intervalSeconds: number;
+  historyIndex: string;
+  retentionDays: number;
+  recorded: number;
+  lastAt: string | null;
+  last: 'recorded' | 'exists' | 'skipped' | 'failed' | null;
+  problem: string | null;
+}
+
 /** The longest window a reader asks for, in seconds (31 days: past any retention the history keeps by default). */
 export const MAX_WINDOW_SECONDS = 31 * 86_400;
 

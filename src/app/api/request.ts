@@ -12,7 +12,7 @@
  * status.ts strips them again, so none can reach the page.
  */
 import type { SearchPlacement } from '../../server/wire';
-import { isObj } from './read';
+import { isObj, ShapeError } from './read';
 
 /** Why there is no result. */
 export type LiveFailureKind =
@@ -58,6 +58,22 @@ export interface LiveFailure {
 
 /** An answer read: its value, or the failure to show instead. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; failure: LiveFailure };
+
+/** badResponse is the failure of an answer the explorer does not understand, saying how (`message`). */
+export const badResponse = (httpStatus: number, message: string): { ok: false; failure: LiveFailure } => ({ ok: false, failure: { kind: 'bad-response', httpStatus, message } });
+
+/**
+ * shaped returns what `read` makes of an answer, or, where it throws a ShapeError (a field the
+ * panel needs is missing), the bad-response failure "The live API's <what> is not understood: …".
+ */
+export function shaped<T>(httpStatus: number, what: string, read: () => Parsed<T>): Parsed<T> {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof ShapeError) return badResponse(httpStatus, `The live API's ${what} is not understood: ${e.message}.`);
+    throw e;
+  }
+}
 
 /** The message when /api answers with something that is not the live API. */
 export const NOT_MOUNTED_MESSAGE =

@@ -19,7 +19,7 @@ import {
   type ShardTiming,
   type SearchPlacement,
 } from '../../server/wire';
-import { asked, NOT_MOUNTED_MESSAGE, type LiveFailure, type Parsed } from './request';
+import { asked, badResponse, shaped, NOT_MOUNTED_MESSAGE, type LiveFailure, type Parsed } from './request';
 import { isObj, num, str, strs, strOrNull, numOrNull, need, ShapeError } from './read';
 
 export { sideStatus, redactUrl, type ShardAnswer, type ShardTiming, type SearchPlacement };
@@ -217,7 +217,7 @@ function driftOf(v: unknown): LiveFailure['drift'] {
 export function readSearch(httpStatus: number, body: unknown): Parsed<LiveResult> {
   if (!isObj(body) || typeof body.status !== 'string') {
     if (httpStatus === 404 || httpStatus === 200) return { ok: false, failure: { kind: 'not-mounted', httpStatus, message: NOT_MOUNTED_MESSAGE } };
-    return { ok: false, failure: { kind: 'bad-response', httpStatus, message: `The live API answered HTTP ${httpStatus} without a status: this is not an answer the explorer understands.` } };
+    return badResponse(httpStatus, `The live API answered HTTP ${httpStatus} without a status: this is not an answer the explorer understands.`);
   }
   const error = isObj(body.error) ? body.error : {};
   const serverMessage = str(error.message);
@@ -243,10 +243,10 @@ export function readSearch(httpStatus: number, body: unknown): Parsed<LiveResult
     case 'partial':
       break;
     default:
-      return { ok: false, failure: { kind: 'bad-response', httpStatus, message: `The live API answered with status ${JSON.stringify(body.status)}; expected complete, partial, invalid, drift, unavailable or error.` } };
+      return badResponse(httpStatus, `The live API answered with status ${JSON.stringify(body.status)}; expected complete, partial, invalid, drift, unavailable or error.`);
   }
-  if (httpStatus !== 200) return { ok: false, failure: { kind: 'bad-response', httpStatus, message: `The live API answered HTTP ${httpStatus} with status ${body.status}; expected HTTP 200.` } };
-  try {
+  if (httpStatus !== 200) return badResponse(httpStatus, `The live API answered HTTP ${httpStatus} with status ${body.status}; expected HTTP 200.`);
+  return shaped<LiveResult>(httpStatus, 'answer', () => {
     const routed = readSide(body, 'routed');
     const unrouted = isObj(body.unrouted) ? readSide(body.unrouted, 'unrouted') : null;
     const b = isObj(body.boundary) ? body.boundary : {};
@@ -269,10 +269,7 @@ export function readSearch(httpStatus: number, body: unknown): Parsed<LiveResult
         placement: readPlacement(body.placement),
       },
     };
-  } catch (e) {
-    if (e instanceof ShapeError) return { ok: false, failure: { kind: 'bad-response', httpStatus, message: `The live API's answer is not understood: ${e.message}.` } };
-    throw e;
-  }
+  });
 }
 
 // ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@
  * readStatus strips credentials from the node URL (the server already does).
  */
 import { redactUrl, type ClusterNode, type ShardCopy, type ShardState } from '../../server/wire';
-import { asked, NOT_MOUNTED_MESSAGE, type LiveFailure, type Parsed } from './request';
+import { asked, badResponse, NOT_MOUNTED_MESSAGE, type LiveFailure, type Parsed } from './request';
 import { isObj, num, str, strs, strOrNull, numOrNull } from './read';
 
 export type { ClusterNode, ShardCopy };
@@ -50,7 +50,7 @@ export function readStatus(httpStatus: number, body: unknown): Parsed<LiveStatus
       return { ok: false, failure: { kind: 'error', httpStatus, message: str(body.error.message) || `The live API failed (HTTP ${httpStatus}).` } };
     }
     if (httpStatus === 404 || httpStatus === 200) return { ok: false, failure: { kind: 'not-mounted', httpStatus, message: NOT_MOUNTED_MESSAGE } };
-    return { ok: false, failure: { kind: 'bad-response', httpStatus, message: `The live API's status answered HTTP ${httpStatus} without a connection report.` } };
+    return badResponse(httpStatus, `The live API's status answered HTTP ${httpStatus} without a connection report.`);
   }
   const c = body.connection;
   const cluster = isObj(c.cluster) ? c.cluster : {};

@@ -10,7 +10,7 @@
  *   DELETE /api/restaurants/:id   (the restaurant with all its dishes)
  */
 import { VOCABULARY, WRITE_ID_RE, PRICE_LEVEL_RANGE, type WriteAnswer, type WriteAck, type RestaurantBody } from '../../server/wire';
-import { isLiveFailure, requestJson, NOT_MOUNTED_MESSAGE, type LiveFailure, type Parsed } from './request';
+import { isLiveFailure, requestJson, badResponse, NOT_MOUNTED_MESSAGE, type LiveFailure, type Parsed } from './request';
 import { isObj, str } from './read';
 
 export type { WriteAnswer, RestaurantBody };
@@ -46,7 +46,7 @@ const isInt = (v: unknown): v is number => isNum(v) && Number.isInteger(v);
 
 /** A failure of the answer's shape: names what is missing. */
 function badShape(httpStatus: number, what: string): Parsed<WriteAnswer> {
-  return { ok: false, failure: { kind: 'bad-response', httpStatus, message: `The live API's write answer is not understood: ${what}.` } };
+  return badResponse(httpStatus, `The live API's write answer is not understood: ${what}.`);
 }
 
 const ACK_RESULTS: readonly string[] = ['created', 'updated', 'deleted', 'not_found'] satisfies readonly WriteAck['result'][];
@@ -79,7 +79,7 @@ const FALLBACK: Partial<Record<LiveFailure['kind'], string>> = {
 export function readWrite(httpStatus: number, body: unknown, retryAfter?: string): Parsed<WriteAnswer> {
   if (!isObj(body) || typeof body.status !== 'string') {
     if (httpStatus === 404 || httpStatus === 405 || httpStatus === 200) return { ok: false, failure: { kind: 'not-mounted', httpStatus, message: NOT_MOUNTED_MESSAGE } };
-    return { ok: false, failure: { kind: 'bad-response', httpStatus, message: `The live API answered the write with HTTP ${httpStatus} without a status: this is not an answer the explorer understands.` } };
+    return badResponse(httpStatus, `The live API answered the write with HTTP ${httpStatus} without a status: this is not an answer the explorer understands.`);
   }
   const kind = REFUSALS[body.status];
   if (kind) {

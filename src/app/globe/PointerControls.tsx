@@ -11,6 +11,7 @@ import { readyData } from '../shell/dataSlice';
 import { panBy } from './frame';
 import { unprojectScreen } from './view';
 import { hoverAt } from './hover';
+import { listen } from '../shell/listen';
 
 export function PointerControls() {
   const appStore = useAppStore();
@@ -115,24 +116,7 @@ export function PointerControls() {
 
     el.tabIndex = 0;
     el.setAttribute('aria-label', 'Shard globe: drag to rotate, wheel to zoom, double-click to centre, arrow keys to move');
-    el.addEventListener('pointerdown', down);
-    el.addEventListener('pointermove', move);
-    el.addEventListener('pointerup', up);
-    el.addEventListener('pointercancel', up);
-    el.addEventListener('pointerleave', leave);
-    el.addEventListener('wheel', wheel, { passive: false });
-    el.addEventListener('dblclick', dblclick);
-    el.addEventListener('keydown', key);
-    return () => {
-      el.removeEventListener('pointerdown', down);
-      el.removeEventListener('pointermove', move);
-      el.removeEventListener('pointerup', up);
-      el.removeEventListener('pointercancel', up);
-      el.removeEventListener('pointerleave', leave);
-      el.removeEventListener('wheel', wheel);
-      el.removeEventListener('dblclick', dblclick);
-      el.removeEventListener('keydown', key);
-    };
+    return listen(el, { pointerdown: down, pointermove: move, pointerup: up, pointercancel: up, pointerleave: leave, wheel, dblclick, keydown: key }, { wheel: { passive: false } });
   }, [el]);
   return null;
 }

@@ -15,6 +15,7 @@ import { ReviewEditor } from './ReviewEditor';
 import { ReviewWorkload } from './ReviewWorkload';
 import { formatInt } from '../shell/format';
 import '../ui/review.css';
+import { ProblemList } from '../shell/ProblemList';
 
 const pct = (x: number, digits = 2) => `${(100 * x).toFixed(digits)}%`;
 
@@ -61,13 +62,7 @@ function Errors() {
   return (
     <div className="review-errors" role="alert" data-testid="review-errors">
       <b>{err.title}</b>
-      <ul>
-        {err.problems.map((p, k) => (
-          <li key={k} className="mono">
-            {p}
-          </li>
-        ))}
-      </ul>
+      <ProblemList problems={err.problems} />
       <button type="button" className="chip" onClick={() => appStore.setState({ candidateError: null })}>
         dismiss
       </button>

@@ -26,13 +26,14 @@ import { readyData } from '../shell/dataSlice';
 import { candidateColors, moveAt, snapBoundary, lowerBound } from './review';
 import { ribbonBins } from '../globe/typedArrays';
 import { toHex, type RGB } from '../shell/palette';
-import { context2d } from '../shell/canvas2d';
+import { context2d, drawFaceBand } from '../shell/canvas2d';
 import { formatInt } from '../shell/format';
 import { nudgeKeys } from './ReviewEditor';
 import { cellToken, cellFromOrdinal, CELL_COUNT } from '../../core/index';
 import { CELLS_PER_FACE } from '../../core/cells';
 import type { AppState } from '../shell/store';
 import '../ui/review.css';
+import { listen } from '../shell/listen';
 
 const ROWS = { face: 12, density: 22, current: 18, moves: 14, candidate: 18, handle: 10 };
 const Y = {
@@ -137,17 +138,7 @@ function draw(canvas: HTMLCanvasElement, s: AppState, from: number, to: number) 
   canvas.dataset.to = String(to);
 
   // Faces, labelled.
-  ctx.font = '10px system-ui, sans-serif';
-  ctx.textBaseline = 'middle';
-  for (let f = 0; f < 6; f++) {
-    const a = Math.max(0, xOf(f * CELLS_PER_FACE));
-    const b = Math.min(w, xOf((f + 1) * CELLS_PER_FACE));
-    if (b <= 0 || a >= w) continue;
-    ctx.fillStyle = f % 2 ? 'rgba(255,255,255,0.07)' : 'rgba(255,255,255,0.13)';
-    ctx.fillRect(a, 0, b - a, ROWS.face - 2);
-    ctx.fillStyle = '#c6cfdf';
-    if (b - a > 36) ctx.fillText(`face ${f}`, a + 4, ROWS.face / 2 - 1);
-  }
+  drawFaceBand(ctx, xOf, w, ROWS.face);
 
   // Cell weights (log), in grey: shared by both files.
   ctx.fillStyle = 'rgba(255,255,255,0.04)';
@@ -363,13 +354,7 @@ function Strip() {
       if (tip.current) tip.current.style.display = 'none';
     };
     const key = (e: KeyboardEvent) => nudgeKeys(appStore, e);
-    el.addEventListener('pointerdown', down);
-    el.addEventListener('pointermove', move);
-    el.addEventListener('pointerup', up);
-    el.addEventListener('pointercancel', up);
-    el.addEventListener('pointerleave', leave);
-    el.addEventListener('wheel', wheel, { passive: false });
-    el.addEventListener('keydown', key);
+    const unlisten = listen(el, { pointerdown: down, pointermove: move, pointerup: up, pointercancel: up, pointerleave: leave, wheel, keydown: key }, { wheel: { passive: false } });
     const fit = (e: Event) => {
       const kind = (e as CustomEvent<string>).detail;
       const s = appStore.getState();
@@ -420,13 +405,7 @@ function Strip() {
       unsubscribe();
       if (frameReq) cancelAnimationFrame(frameReq);
       if (drag?.raf) cancelAnimationFrame(drag.raf);
-      el.removeEventListener('pointerdown', down);
-      el.removeEventListener('pointermove', move);
-      el.removeEventListener('pointerup', up);
-      el.removeEventListener('pointercancel', up);
-      el.removeEventListener('pointerleave', leave);
-      el.removeEventListener('wheel', wheel);
-      el.removeEventListener('keydown', key);
+      unlisten();
       el.removeEventListener('review-fit', fit);
     };
   }, []);

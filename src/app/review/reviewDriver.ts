@@ -30,6 +30,7 @@ import { createReviewClient, type ReviewClient } from './reviewWorker';
 import { loadCells } from '../globe/geometryWorker';
 import { candidateUrl } from '../shell/url';
 import { DATA_URLS, fetchText, DataLoadError } from '../shell/loadData';
+import { listen } from '../shell/listen';
 
 let client: ReviewClient | null = null;
 let store: AppStore | null = null;
@@ -132,16 +133,7 @@ function installDrop(): () => void {
     const file = e.dataTransfer?.files[0];
     if (file) void offerCandidateFile(file);
   };
-  window.addEventListener('dragover', over);
-  window.addEventListener('dragenter', enter);
-  window.addEventListener('dragleave', leave);
-  window.addEventListener('drop', drop);
-  return () => {
-    window.removeEventListener('dragover', over);
-    window.removeEventListener('dragenter', enter);
-    window.removeEventListener('dragleave', leave);
-    window.removeEventListener('drop', drop);
-  };
+  return listen(window, { dragover: over, dragenter: enter, dragleave: leave, drop });
 }
 
 /**

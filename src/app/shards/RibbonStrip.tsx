@@ -11,9 +11,10 @@ import { readyData, type ReadyData, type CellsData } from '../shell/dataSlice';
 import { ribbonBins } from '../globe/typedArrays';
 import { toHex, shade } from '../shell/palette';
 import { formatInt } from '../shell/format';
-import { context2d } from '../shell/canvas2d';
+import { context2d, drawFaceBand } from '../shell/canvas2d';
 import { cellToken, cellFromOrdinal, cellCenter, CELL_COUNT } from '../../core/index';
 import { CELLS_PER_FACE } from '../../core/cells';
+import { listen } from '../shell/listen';
 
 export interface RibbonStripProps {
   /**
@@ -55,17 +56,7 @@ function draw(canvas: HTMLCanvasElement, from: number, to: number, data: ReadyDa
   const n = data.file.numberOfShards;
 
   // Faces.
-  ctx.font = '10px system-ui, sans-serif';
-  ctx.textBaseline = 'middle';
-  for (let f = 0; f < 6; f++) {
-    const a = Math.max(0, xOf(f * CELLS_PER_FACE));
-    const b = Math.min(w, xOf((f + 1) * CELLS_PER_FACE));
-    if (b <= 0 || a >= w) continue;
-    ctx.fillStyle = f % 2 ? 'rgba(255,255,255,0.07)' : 'rgba(255,255,255,0.13)';
-    ctx.fillRect(a, 0, b - a, FACE_H - 2);
-    ctx.fillStyle = '#c6cfdf';
-    if (b - a > 36) ctx.fillText(`face ${f}`, a + 4, FACE_H / 2 - 1);
-  }
+  drawFaceBand(ctx, xOf, w, FACE_H);
 
   // Shards as colored ranges, with names where they fit.
   for (let i = 0; i < n; i++) {
@@ -205,11 +196,7 @@ export function RibbonStrip({ range, full, children }: RibbonStripProps) {
       const c = cellCenter(cellFromOrdinal(ordinalAtX(e.clientX)));
       appStore.getState().flyTo(c.lat, c.lng);
     };
-    el.addEventListener('pointerdown', down);
-    el.addEventListener('pointermove', move);
-    el.addEventListener('pointerup', up);
-    el.addEventListener('pointerleave', leave);
-    el.addEventListener('dblclick', dbl);
+    const unlisten = listen(el, { pointerdown: down, pointermove: move, pointerup: up, pointerleave: leave, dblclick: dbl });
 
     const ro = new ResizeObserver(redraw);
     ro.observe(el);
@@ -227,11 +214,7 @@ export function RibbonStrip({ range, full, children }: RibbonStripProps) {
     return () => {
       ro.disconnect();
       unsubscribe();
-      el.removeEventListener('pointerdown', down);
-      el.removeEventListener('pointermove', move);
-      el.removeEventListener('pointerup', up);
-      el.removeEventListener('pointerleave', leave);
-      el.removeEventListener('dblclick', dbl);
+      unlisten();
     };
   }, [range, full]);
 

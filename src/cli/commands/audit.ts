@@ -4,15 +4,15 @@ import { loadBoundaryFile, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, I
 import { SAMPLE_CONFIG } from '../../opensearch/indexConfig.ts';
 import type { Command } from '../command.ts';
 import type { BoundaryFile } from '../../core/index.ts';
-import { OpenSearchClient } from '../../cluster/client.ts';
+import type { OpenSearchClient } from '../../cluster/client.ts';
 import { auditIndex, AuditError, type AuditProgress } from '../../ops/audit/audit.ts';
 import { chooseEngine } from '../../cluster/enginePath.ts';
 import { engineOf, engineUsage } from '../engineFlag.ts';
-import { configFromEnv } from '../../cluster/clientConfig.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 import { readPipeline, pipelineStatusOf, type PipelineStatus } from '../../ops/routing/pipelineInstall.ts';
 import { readSearchPipeline, searchPipelineStatusOf, type SearchPipelineStatus } from '../../ops/routing/searchPipelineInstall.ts';
 import { OpenSearchError } from '../../cluster/clientErrors.ts';
+import { clusterClient } from '../clusterClient.ts';
 
 /** Problems printed by default (--limit). */
 const DEFAULT_LIMIT = 20;
@@ -88,12 +88,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     if (given && !flat) requireShape(config, SAMPLE_CONFIG, 'audit', 'with a join, the audit checks restaurants by location and dishes by restaurant_location beside their join parent; a flat index (join null, or --field) is checked by its location field');
     const index = given ? config.index : bundled?.index;
     if (!index) throw new CliError('geoshard audit: --index is required (there is no data/boundaries.json to name the default)\nRun "geoshard audit --help" for usage.', 2);
-    let client: OpenSearchClient;
-    try {
-      client = new OpenSearchClient(configFromEnv());
-    } catch (e) {
-      throw new CliError(`geoshard audit: ${(e as Error).message}`);
-    }
+    const client = await clusterClient('audit');
     let lastLine = 0;
     const progress = (p: AuditProgress) => {
       const now = p.elapsedMs;

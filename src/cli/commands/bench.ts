@@ -1,10 +1,9 @@
 import { parse, int } from '../args.ts';
 import { loadRouter, loadIndexConfig, DEFAULT_BOUNDARIES, CliError } from '../io.ts';
 import type { Command } from '../command.ts';
-import { OpenSearchClient } from '../../cluster/client.ts';
 import { LiveApi } from '../../server/api.ts';
 import { MEASURE_RUNS, MEASURE_CONCURRENCY, type MeasureAnswer, type MeasureRequest, type MeasureSide } from '../../server/wire.ts';
-import { configFromEnv } from '../../cluster/clientConfig.ts';
+import { clusterClient } from '../clusterClient.ts';
 
 const ms = (x: number) => `${x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString('en-US')} ms`;
 const times = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(2)}×`);
@@ -100,12 +99,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     const router = loadRouter((values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES);
     const config = values.config !== undefined ? loadIndexConfig(values.config as string, {}, undefined, 'bench') : undefined;
     if (config && config.index !== router.file.index) throw new CliError(`geoshard bench: --config ${values.config as string}: index ${JSON.stringify(config.index)} is not the boundary file's (${JSON.stringify(router.file.index)}): give the boundary file made for "${config.index}" with --boundaries`, 2);
-    let client: OpenSearchClient;
-    try {
-      client = new OpenSearchClient(configFromEnv());
-    } catch (e) {
-      throw new CliError(`geoshard bench: ${(e as Error).message}`);
-    }
+    const client = await clusterClient('bench');
     try {
       const r = await new LiveApi({ file: router.file, client, ...(config ? { config } : {}) }).measure(request);
       if (r.httpStatus !== 200) {

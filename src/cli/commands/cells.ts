@@ -5,6 +5,7 @@ import type { CellCounter } from '../../core/index.ts';
 import { weightColumn } from '../../opensearch/indexConfig.ts';
 import { readPointsFile } from '../pointsFile.ts';
 import { engineOf, engineUsage } from '../engineFlag.ts';
+import { clusterClient } from '../clusterClient.ts';
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
 
@@ -83,18 +84,11 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
       counter = await readPointsFile(fromFile, { lat: values.lat as string | undefined, lng: values.lng as string | undefined, field: values.field as string | undefined, defaultField: config.location, weight });
       summary = { from: { file: fromFile } };
     } else {
-      const { OpenSearchClient } = await import('../../cluster/client.ts');
-      const { configFromEnv } = await import('../../cluster/clientConfig.ts');
       const { OpenSearchError } = await import('../../cluster/clientErrors.ts');
       const { readIndexCells, CellsReadError } = await import('../../ops/cells/cellsReader.ts');
       const { readIndexCellsInCluster } = await import('../../ops/cells/cellsEngine.ts');
       const { chooseEngine } = await import('../../cluster/enginePath.ts');
-      let client;
-      try {
-        client = new OpenSearchClient(configFromEnv());
-      } catch (e) {
-        throw new CliError(`geoshard cells: ${(e as Error).message}`);
-      }
+      const client = await clusterClient('cells');
       let last = -Infinity;
       try {
         const engine = await chooseEngine(client, 'cells', engineChoice);

@@ -7,6 +7,7 @@ import { BoundaryFileError, parseBoundaryFile, parseCellsCsv, type BoundaryFile,
 import type { IndexConfig } from '../../opensearch/indexConfig.ts';
 import type { Command, Io } from '../command.ts';
 import { env as readEnv } from '../../cluster/env.ts';
+import { clusterClient } from '../clusterClient.ts';
 
 /** The paths the explorer serves the user's files at (src/server/staticFiles.ts servedFiles), and the page names them by. */
 export const SERVED_BOUNDARIES = '/explore/boundaries.json';
@@ -51,18 +52,11 @@ export interface ExploreDeps {
  * the drift guard's verdict on its `_meta` (src/server/driftGuard.ts).
  */
 export async function checkCluster(config: IndexConfig, file: BoundaryFile, url: string): Promise<ClusterReport> {
-  const { OpenSearchClient } = await import('../../cluster/client.ts');
-  const { configFromEnv } = await import('../../cluster/clientConfig.ts');
   const { OpenSearchError } = await import('../../cluster/clientErrors.ts');
   const { checkGeoFields, CellsReadError } = await import('../../ops/cells/cellsReader.ts');
   const { fetchIndexMeta } = await import('../../opensearch/indexMeta.ts');
   const { driftState } = await import('../../server/driftGuard.ts');
-  let client;
-  try {
-    client = new OpenSearchClient(configFromEnv({ ...process.env, OPENSEARCH_URL: url }));
-  } catch (e) {
-    throw new CliError(`geoshard explore: ${(e as Error).message}`, 2);
-  }
+  const client = await clusterClient('explore', { env: { ...process.env, OPENSEARCH_URL: url }, exitCode: 2 });
   try {
     await checkGeoFields(client, config);
     const count = await client.request<{ count: number }>('GET', `/${encodeURIComponent(config.index)}/_count`);

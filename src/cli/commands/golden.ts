@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, isAbsolute } from 'node:path';
 import { parseRadius, type Router } from '../../core/index.ts';
-import { formatShardCount } from '../../core/searches.ts';
+import { formatShardCount, PRESET_CITIES } from '../../core/searches.ts';
 import type { Place } from '../../core/place.ts';
 import { parse } from '../args.ts';
 import { loadRouter, readText, writeFileAtomic, resolveTarget, CliError, DEFAULT_BOUNDARIES, DEFAULT_CITIES, ROOT } from '../io.ts';
@@ -16,7 +16,7 @@ export type { GoldenEntry, GoldenFile } from './goldenFile.ts';
 export const DEFAULT_GOLDEN = join(ROOT, 'e2e', 'cities.golden.json');
 
 /** The explorer's preset cities (issue 4), by their names in data/cities.json. */
-export const GOLDEN_PRESETS: readonly string[] = ['San Francisco', 'Los Angeles', 'Dallas', 'Miami', 'New York', 'Chicago'];
+export const GOLDEN_PRESETS: readonly string[] = PRESET_CITIES.map((c) => c.name);
 
 /** The radii every preset is searched at. */
 export const GOLDEN_RADII: readonly string[] = ['15mi', '50mi'];

@@ -4,7 +4,6 @@ import { parse, int, str } from '../args.ts';
 import { loadBoundaryFile, loadCells, DEFAULT_CELLS, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf, requireFileIndex } from '../io.ts';
 import type { Command, Io } from '../command.ts';
 import { planText } from './plan.ts';
-import { OpenSearchClient } from '../../cluster/client.ts';
 import { tryInstallPipeline } from '../../ops/routing/pipelineInstall.ts';
 import { aliasTargets } from '../../ops/reindex/reindex.ts';
 import { runMigration, withState, PAUSE_POINTS, type PausePoint } from '../../ops/migrate/migration.ts';
@@ -15,8 +14,8 @@ import { readMigration } from '../../opensearch/indexMeta.ts';
 import { writeMeta } from '../../cluster/indexMeta.ts';
 import { fieldsOfMeta, MigrationError } from '../../opensearch/meta.ts';
 import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../server/search/searchBody.ts';
-import { configFromEnv } from '../../cluster/clientConfig.ts';
 import { OpenSearchError } from '../../cluster/clientErrors.ts';
+import { clusterClient } from '../clusterClient.ts';
 
 /** Default wait after publishing dual-write and switched: a search deadline plus a second. */
 const DEFAULT_GRACE_MS = DEFAULT_SEARCH_TIMEOUT_MS + 1000;
@@ -107,12 +106,7 @@ OpenSearch: OPENSEARCH_URL (default http://127.0.0.1:9200), as for "geoshard see
     const staleMs = int(values['lock-stale-ms'], 'lock-stale-ms', 'migrate', DEFAULT_LOCK_STALE_MS, 1000, 3_600_000);
     const pause = pauseHook(io);
     if (candidate.migration) throw new CliError(`geoshard migrate: ${values.candidate} has a migration field: the candidate is the settled file a migration ends with`);
-    let client: OpenSearchClient;
-    try {
-      client = new OpenSearchClient(configFromEnv());
-    } catch (e) {
-      throw new CliError(`geoshard migrate: ${(e as Error).message}`);
-    }
+    const client = await clusterClient('migrate');
     const index = candidate.index;
     const say = (line: string) => io.err(`geoshard migrate: ${line}\n`);
     /** The result: a line of text, or with --json one object (every outcome names the index and the candidate). */

@@ -1,15 +1,14 @@
 import { parse } from '../args.ts';
 import { loadBoundaryFile, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf } from '../io.ts';
 import type { Command } from '../command.ts';
-import { OpenSearchClient } from '../../cluster/client.ts';
 import { installPipelineFromMeta, uninstallPipeline, readPipeline, PipelineError, type IngestProcessor } from '../../ops/routing/pipelineInstall.ts';
 import { installSearchPipeline, pluginNodes, readSearchPipeline, uninstallSearchPipeline } from '../../ops/routing/searchPipelineInstall.ts';
 import { routingPipeline, pipelineId } from '../../opensearch/routingPipeline.ts';
 import { checkPipelineModules, checkPrivileges, ClusterAbilityError, pipelineProbes, PrivilegeError } from '../../cluster/privilegeChecks.ts';
 import { readMigration } from '../../opensearch/indexMeta.ts';
 import { MigrationError } from '../../opensearch/meta.ts';
-import { configFromEnv } from '../../cluster/clientConfig.ts';
 import { OpenSearchError } from '../../cluster/clientErrors.ts';
+import { clusterClient } from '../clusterClient.ts';
 
 const USAGE_HINT = 'Run "geoshard pipeline --help" for usage.';
 
@@ -85,12 +84,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
       return 0;
     }
     const index = given ? config.index : loadBoundaryFile(DEFAULT_BOUNDARIES).index;
-    let client: OpenSearchClient;
-    try {
-      client = new OpenSearchClient(configFromEnv());
-    } catch (e) {
-      throw new CliError(`geoshard pipeline: ${(e as Error).message}`);
-    }
+    const client = await clusterClient('pipeline');
     try {
       if (action === 'print') {
         const m = await readMigration(client, index);

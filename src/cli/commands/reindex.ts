@@ -1,7 +1,6 @@
 import { parse, int, str, fieldValue } from '../args.ts';
 import { loadBoundaryFile, loadIndexConfig, CliError } from '../io.ts';
 import type { Command, Io } from '../command.ts';
-import { OpenSearchClient } from '../../cluster/client.ts';
 import { acquireLock, LOCK_INDEX } from '../../ops/migrate/migrationLock.ts';
 import { MigrationError } from '../../opensearch/meta.ts';
 import {
@@ -22,17 +21,9 @@ import { cancelCopy, copyTaskStatus, rethrottleCopy } from '../../ops/reindex/co
 import { ShardReadError } from '../../ops/compare/shardReader.ts';
 import { checkPipelineModules, checkPrivileges, ClusterAbilityError, PrivilegeError, reindexEndProbes, reindexProbes } from '../../cluster/privilegeChecks.ts';
 import { env as readEnv } from '../../cluster/env.ts';
-import { configFromEnv } from '../../cluster/clientConfig.ts';
 import { OpenSearchError } from '../../cluster/clientErrors.ts';
+import { clusterClient } from '../clusterClient.ts';
 
-/** connect makes the command's OpenSearch client; a bad environment (URL, CA, credentials) is the command's error. */
-function connect(): OpenSearchClient {
-  try {
-    return new OpenSearchClient(configFromEnv());
-  } catch (e) {
-    throw new CliError(`geoshard reindex: ${(e as Error).message}`);
-  }
-}
 
 /** Default age of a heartbeat after which another host's lock is stale. */
 const DEFAULT_LOCK_STALE_MS = 30_000;
@@ -151,7 +142,7 @@ ${LOCK_INDEX}).`,
       }
       const rps = control === 'rethrottle' ? Number(values.rethrottle) : 0;
       if (control === 'rethrottle' && !(rps === -1 || (Number.isFinite(rps) && rps > 0))) throw new CliError(`geoshard reindex: --rethrottle "${values.rethrottle}" is not a throttle: expected documents per second > 0, or -1 for none`, 2);
-      const client = connect();
+      const client = (await clusterClient('reindex'));
       try {
         const found = await readReindex(client, dest);
         if (found === undefined) throw new CliError(`geoshard reindex: index "${dest}" (--to) does not exist on ${client.url}`);
@@ -197,7 +188,7 @@ ${LOCK_INDEX}).`,
     if (file?.migration) throw new CliError(`geoshard reindex: --boundaries ${values.boundaries} has a migration field: give the settled file DEST is sharded by`, 2);
     const config = ending ? null : loadIndexConfig(values.config as string | undefined, { ...(values.field !== undefined ? { field: values.field as string } : {}) });
     const pause = pauseHook(io);
-    const client = connect();
+    const client = (await clusterClient('reindex'));
     try {
       if (ending) {
         const found = await readReindex(client, dest);

@@ -2,13 +2,13 @@ import { parse, int } from '../args.ts';
 import { loadRouter, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, indexConfigOf, requireShape, requireFileIndex } from '../io.ts';
 import { SAMPLE_CONFIG } from '../../opensearch/indexConfig.ts';
 import type { Command, Io } from '../command.ts';
-import { OpenSearchClient } from '../../cluster/client.ts';
+import type { OpenSearchClient } from '../../cluster/client.ts';
 import { seedIndex, SeedError } from '../../ops/seed/seeder.ts';
 import { DEFAULT_SAMPLE_RESTAURANTS, DEFAULT_DISHES_PER_RESTAURANT } from '../../data/sample.ts';
 import { TOTAL_RESTAURANTS, DISHES_MAX } from '../../data/generator.ts';
 import { PLACES_CONFIG, PLACES_INDEX, PLACES_SHARDS, seedPlaces } from '../../ops/seed/places.ts';
-import { configFromEnv } from '../../cluster/clientConfig.ts';
 import { OpenSearchError } from '../../cluster/clientErrors.ts';
+import { clusterClient } from '../clusterClient.ts';
 
 /** The samples `geoshard seed --sample` loads. */
 const SAMPLES = ['restaurants', 'places'] as const;
@@ -116,12 +116,7 @@ OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
       requireShape(config, SAMPLE_CONFIG, 'seed', "the restaurant sample's documents are located by location, their dishes joined to them");
       requireFileIndex(config, router.file, (values.boundaries as string | undefined) ?? 'data/boundaries.json', 'seed');
     }
-    let client: OpenSearchClient;
-    try {
-      client = new OpenSearchClient(configFromEnv());
-    } catch (e) {
-      throw new CliError(`geoshard seed: ${(e as Error).message}`);
-    }
+    const client = await clusterClient('seed');
     try {
       await warnUnassignedReplicas(client, replicas, io);
       const r = await seedIndex({
@@ -166,12 +161,7 @@ async function seedPlacesCommand(values: Record<string, unknown>, io: Io): Promi
   const { config } = indexConfigOf(values, 'seed', PLACES_CONFIG);
   requireShape(config, PLACES_CONFIG, 'seed', "the places sample's documents are located by geo and have no join");
   const index = config.index;
-  let client: OpenSearchClient;
-  try {
-    client = new OpenSearchClient(configFromEnv());
-  } catch (e) {
-    throw new CliError(`geoshard seed: ${(e as Error).message}`);
-  }
+  const client = await clusterClient('seed');
   try {
     await warnUnassignedReplicas(client, replicas, io);
     const r = await seedPlaces({ client, index, shards, replicas, recreate: !!values.recreate, onNote: (line) => io.err(`geoshard seed: ${line}\n`), onProgress: progressBar(io, 'seeding') });

@@ -1,10 +1,9 @@
 import { parse } from '../args.ts';
 import { loadRouter, DEFAULT_BOUNDARIES, CliError, INDEX_CONFIG_OPTIONS, INDEX_CONFIG_USAGE, indexConfigOf, requireFileIndex } from '../io.ts';
 import type { Command } from '../command.ts';
-import { OpenSearchClient } from '../../cluster/client.ts';
 import { verifyRouting as verify } from '../../ops/routing/verifyRouting.ts';
-import { configFromEnv } from '../../cluster/clientConfig.ts';
 import { OpenSearchError } from '../../cluster/clientErrors.ts';
+import { clusterClient } from '../clusterClient.ts';
 
 export const verifyRouting: Command = {
   name: 'verify-routing',
@@ -31,12 +30,7 @@ OPENSEARCH_PASSWORD or OPENSEARCH_API_KEY.`,
     const router = loadRouter((values.boundaries as string | undefined) ?? DEFAULT_BOUNDARIES);
     const { config, given } = indexConfigOf(values, 'verify-routing');
     if (given) requireFileIndex(config, router.file, (values.boundaries as string | undefined) ?? 'data/boundaries.json', 'verify-routing');
-    let client: OpenSearchClient;
-    try {
-      client = new OpenSearchClient(configFromEnv());
-    } catch (e) {
-      throw new CliError(`geoshard verify-routing: ${(e as Error).message}`);
-    }
+    const client = await clusterClient('verify-routing');
     let r;
     try {
       r = await verify(client, router);

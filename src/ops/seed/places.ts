@@ -21,7 +21,7 @@ import type { BoundaryFile } from '../../core/index.ts';
 import type { IndexConfig } from '../../opensearch/indexConfig.ts';
 import { GeoIndexer } from '../../opensearch/indexer.ts';
 import { indexMeta, indexSettings } from '../../opensearch/indexSpec.ts';
-import { plainBulk, SeedError, type PlainDoc } from './seeder.ts';
+import { plainBulk, SeedError, type PlainDoc, type LoadOptions } from './seeder.ts';
 import { fetchIndexMeta } from '../../opensearch/indexMeta.ts';
 import { fingerprintOf } from '../../opensearch/fingerprint.ts';
 import { LOAD_SETTINGS, RESTORED_SETTINGS } from '../../opensearch/bulk.ts';
@@ -54,21 +54,11 @@ export function placeDocs(): PlainDoc[] {
 }
 
 /** Options of seedPlaces. */
-export interface SeedPlacesOptions {
-  client: OpenSearchClient;
+export interface SeedPlacesOptions extends LoadOptions {
   /** The index to write (default PLACES_INDEX). */
   index?: string;
   /** Primary shards of a new index, in [1, 1024] (default PLACES_SHARDS). */
   shards?: number;
-  /** Replicas per shard, an integer >= 0 (default 0). Applied to an existing index too. */
-  replicas?: number;
-  /** Delete and create the index even if it exists. */
-  recreate?: boolean;
-  /** Documents per bulk request (default 2,000) and requests in flight (default 2). */
-  batchDocs?: number;
-  concurrency?: number;
-  onProgress?: (done: number, total: number) => void;
-  onNote?: (line: string) => void;
 }
 
 /** What seedPlaces did. */

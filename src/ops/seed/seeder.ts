@@ -24,14 +24,9 @@ import { fingerprintOf } from '../../opensearch/fingerprint.ts';
 import { DOC_SHAPE, docShapeOf, indexBody } from '../../opensearch/sampleIndex.ts';
 import type { SampleMeta } from '../../opensearch/meta.ts';
 
-/** Options of seedIndex. */
-export interface SeedOptions {
+/** What every sample load takes: the client, the index's replicas, whether to start afresh, the bulk's size and what to say. */
+export interface LoadOptions {
   client: OpenSearchClient;
-  router: Router;
-  /** Restaurants in the sample, >= 1. */
-  restaurants: number;
-  /** Dishes per restaurant at most, >= 0. */
-  dishesPerRestaurant: number;
   /** Replicas per shard (number_of_replicas), an integer >= 0; default 0. Applied to an existing index too. */
   replicas?: number;
   /** Delete and create the index even if it exists. */
@@ -44,6 +39,15 @@ export interface SeedOptions {
   onProgress?: (done: number, total: number) => void;
   /** Called with one-line notes (index created, recreated, ...). */
   onNote?: (line: string) => void;
+}
+
+/** Options of seedIndex. */
+export interface SeedOptions extends LoadOptions {
+  router: Router;
+  /** Restaurants in the sample, >= 1. */
+  restaurants: number;
+  /** Dishes per restaurant at most, >= 0. */
+  dishesPerRestaurant: number;
   /** Install the routing ingest pipeline after the load (default true; see src/ops/routing/pipelineInstall.ts). */
   pipeline?: boolean;
 }

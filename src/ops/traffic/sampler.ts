@@ -13,7 +13,7 @@
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { OpenSearchError } from '../../cluster/clientErrors.ts';
 import { roleAdvice } from '../../cluster/privileges.ts';
-import type { TrafficRange } from '../../core/traffic.ts';
+import type { TrafficRange, TrafficRecorderStatus } from '../../core/traffic.ts';
 import { ensureHistoryIndex, pruneHistory, recordSample } from './history.ts';
 import { readShardCounters } from './shardStats.ts';
 import type { TrafficSnapshot } from './snapshots.ts';
@@ -58,20 +58,8 @@ export const PRUNE_EVERY_MS = 3_600_000;
 /** A sample is taken this long after its bucket starts, ms: the clock's ticks land inside the bucket. */
 const AFTER_BOUNDARY_MS = 200;
 
-/** The recorder's state, for the status of whoever runs it. */
-export interface SamplerStatus {
-  running: boolean;
-  intervalSeconds: number;
-  historyIndex: string;
-  retentionDays: number;
-  /** Samples this recorder wrote. */
-  recorded: number;
-  /** When the last sample was attempted (ISO-8601), and its outcome. */
-  lastAt: string | null;
-  last: SampleOutcome['status'] | null;
-  /** Why the last sample failed or was skipped, else null. */
-  problem: string | null;
-}
+/** The recorder's state, for the status of whoever runs it (last: its last SampleOutcome's status). */
+export type SamplerStatus = TrafficRecorderStatus;
 
 /** TrafficSampler samples one index's counters into the history at a fixed interval (see the file comment). */
 export class TrafficSampler {

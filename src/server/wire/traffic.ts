@@ -9,7 +9,7 @@
  * src/core/trafficHotspots.ts TrafficHotspot), re-exported here so the explorer imports one module.
  * No Node imports, no DOM: the browser bundle imports it (through src/server/wire.ts).
  */
-import { parseDuration, formatDuration, TRAFFIC_METRICS, MAX_WINDOW_SECONDS, type TrafficMetric, type TrafficWindow } from '../../core/traffic.ts';
+import { parseDuration, formatDuration, TRAFFIC_METRICS, MAX_WINDOW_SECONDS, type TrafficMetric, type TrafficWindow, type TrafficRecorderStatus } from '../../core/traffic.ts';
 import type { TrafficHotspot } from '../../core/trafficHotspots.ts';
 import { ParamError, show } from './common.ts';
 
@@ -37,20 +37,8 @@ export interface TrafficQuery {
   buckets: number;
 }
 
-/** The recorder of the server that answers, as it reports itself. */
-export interface TrafficRecorderStatus {
-  running: boolean;
-  intervalSeconds: number;
-  historyIndex: string;
-  retentionDays: number;
-  /** Samples it wrote since it started. */
-  recorded: number;
-  /** When it last sampled (ISO-8601) and how that went. */
-  lastAt: string | null;
-  last: 'recorded' | 'exists' | 'skipped' | 'failed' | null;
-  /** Why the last sample failed or was skipped, else null. */
-  problem: string | null;
-}
+/** The recorder of the server that answers, as it reports itself (core/traffic.ts). */
+export type { TrafficRecorderStatus };
 
 /** The 200 answer of GET /api/traffic. */
 export interface TrafficAnswer {
