@@ -18,6 +18,7 @@ import type { StripId } from './shell/shellSlice';
 import { onDemand, whileCandidate, whileWriteMode, afterFirstFrame } from './shell/lazy';
 import type { SlotId } from './shell/Slot';
 import { SearchVeil } from './search/SearchVeil';
+import { SearchResult } from './search/SearchResult';
 import { CoveringCells } from './search/CoveringCells';
 import { SearchCircle } from './search/SearchCircle';
 import { SearchPicker } from './search/SearchPicker';
@@ -76,11 +77,29 @@ export interface SlotPart {
   Component: ComponentType;
 }
 
+/**
+ * radiusPanel is the Radius tab: the result (SearchResult: cells, shards, routing), in the first
+ * screen's JavaScript and mounted as the globe's first frame is drawn, so a search link's answer
+ * shows with that frame; the controls above it and the tables below it load after that frame,
+ * one chunk for both (search/RadiusPanel.tsx). Mounting the result before the first frame drew
+ * it earlier but made the globe's first frame later (docs/performance-lab-notes.md).
+ */
+function radiusPanel(): ComponentType {
+  const load = () => import('./search/RadiusPanel');
+  const Top = afterFirstFrame(onDemand(() => load().then((m) => m.RadiusPanelTop), null));
+  const Result = afterFirstFrame(SearchResult, { withFrame: true });
+  const Rest = afterFirstFrame(onDemand(() => load().then((m) => m.RadiusPanelRest), null));
+  return function RadiusTab() {
+    return createElement('div', { className: 'radius-panel' }, createElement(Top), createElement(Result), createElement(Rest));
+  };
+}
+
 export const FEATURE_VIEWS: readonly FeatureViews[] = [
   {
     id: 'search',
-    // The tab's content loads once the globe has drawn its first frame (the globe is the first screen).
-    panels: [{ id: 'radius', title: 'Radius search', Component: afterFirstFrame(onDemand(() => import('./search/RadiusPanel').then((m) => m.RadiusPanel))) }],
+    // The search's answer (cells, shards, routing) is in the first screen's JavaScript, shown as
+    // the globe's first frame is drawn; the rest of the tab loads after that frame (radiusPanel).
+    panels: [{ id: 'radius', title: 'Radius search', Component: radiusPanel() }],
     // The veil that dims what the search does not ask, then (after the fan-out map) the
     // covering's cells, the circle with its centre pin, click-to-pick and a pasted cell.
     scene: [

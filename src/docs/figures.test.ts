@@ -41,7 +41,7 @@ const MEASURE_HEADER = /(?:^|[\s(:])(?:ns|µs|ms|s|min|h|KB|MB|GB|KiB|MiB|GiB|by
  * value included). Each is a default, a limit, a bound or a budget of the code or of its tests.
  */
 const SETTINGS: Record<string, string[]> = {
-  'docs/app-architecture.md': ['≤ 284 KB gzip'],
+  'docs/app-architecture.md': ['≤ 287 KB gzip'],
   'docs/cli.md': ['1 MiB'],
   'docs/demo.md': ['within a p99 of 100 ms'],
   'docs/engine-paths.md': ['512 MB heap', 'the bound the test states (8 MB)'],

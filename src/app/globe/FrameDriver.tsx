@@ -179,8 +179,9 @@ export function FrameDriver({ labels }: FrameDriverProps) {
         d.ready = 'true';
         performance.mark('geoshard-ready');
         // Compile the materials not drawn yet (cube net, curve, search layers) in the
-        // background now, rather than stalling the main thread when they are first shown.
-        void state.gl.compileAsync(state.scene, state.camera);
+        // background now, rather than stalling the main thread when they are first shown; in a
+        // task of its own, after what the frame's microtasks show (shell/lazy.ts afterFirstFrame).
+        setTimeout(() => void state.gl.compileAsync(state.scene, state.camera), 0);
       }
       if (d.view !== settled) d.view = settled;
       d.frame = String(count);

@@ -1,33 +1,23 @@
 /**
- * RadiusPanel: the radius explorer (the article's Plate II). Pick a search
- * centre (a preset, any sample city, or a click on the globe while this panel
- * is open) and a radius; the globe shows the circle and its level-10
- * covering, and the result says which shards the search asks and the exact
- * routing string. Below: the fan-out map switch (the fanout feature's, in the slot
- * `radius-fanout`: shell/Slot.tsx), the sample cities and the
- * worked searches.
+ * The radius explorer's panel (the article's Plate II), in the two parts that load after the
+ * globe's first frame: above the result, the centre (a preset, any sample city, or a click on
+ * the globe while this panel is open) and the radius; below it, the fan-out map switch (the
+ * fanout feature's, in the slot `radius-fanout`: shell/Slot.tsx), the sample cities and the
+ * worked searches. The result between them (SearchResult: the cells, the shards the search asks
+ * and the exact routing string) is mounted with the first frame (featureViews.ts radiusPanel).
  */
 import { useEffect } from 'react';
 import { useAppStore, useApp } from '../shell/store';
 import { chooseCentre, enableClickPicking } from './search';
 import { centreLabel, cityLabel } from '../shell/format';
 import { RadiusControl } from './RadiusControl';
-import { SearchResult } from './SearchResult';
 import { CitySearch } from './CitySearch';
 import { Slot } from '../shell/Slot';
 import { CitiesTable } from './CitiesTable';
 import { WorkedSearches } from './WorkedSearches';
+import { PRESET_CITIES } from '../../core/searches.ts';
 import '../ui/radius.css';
 
-/** The preset centres (name, state in data/cities.json), as in the article. */
-export const PRESETS: readonly { name: string; state: string }[] = [
-  { name: 'San Francisco', state: 'CA' },
-  { name: 'Los Angeles', state: 'CA' },
-  { name: 'Dallas', state: 'TX' },
-  { name: 'Miami', state: 'FL' },
-  { name: 'New York', state: 'NY' },
-  { name: 'Chicago', state: 'IL' },
-];
 
 /** slug turns a city name into a test id part: "New York" → "new-york". */
 export const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
@@ -38,7 +28,7 @@ function Presets() {
   const centre = useApp((s) => s.searchCentre);
   return (
     <div className="chips presets">
-      {PRESETS.map((p) => {
+      {PRESET_CITIES.map((p) => {
         const c = cities.find((x) => x.name === p.name && x.state === p.state);
         const on = !!c && !!centre && centre.lat === c.lat && centre.lng === c.lng;
         return (
@@ -69,11 +59,15 @@ function CentreReadout() {
   );
 }
 
-export function RadiusPanel() {
+/**
+ * RadiusPanelTop: the panel's part above the result (the intro, the centre's pickers, the radius),
+ * and the globe's click-to-pick. Loads after the first frame (featureViews.ts).
+ */
+export function RadiusPanelTop() {
   const appStore = useAppStore();
   useEffect(() => enableClickPicking(appStore), []);
   return (
-    <div className="radius-panel">
+    <>
       <p className="panel-intro">
         A radius search covers its circle with level-10 cells and asks only the shards those cells belong to. Pick a centre and drag the radius.
       </p>
@@ -84,7 +78,14 @@ export function RadiusPanel() {
         <CentreReadout />
       </section>
       <RadiusControl />
-      <SearchResult />
+    </>
+  );
+}
+
+/** RadiusPanelRest: the panel's part below the result (the fan-out slot, the sample cities, the worked searches). Loads after the first frame. */
+export function RadiusPanelRest() {
+  return (
+    <>
       <Slot name="radius-fanout" />
       <details className="radius-table" data-testid="cities-details">
         <summary>Sample cities</summary>
@@ -94,6 +95,6 @@ export function RadiusPanel() {
         <summary>Worked searches</summary>
         <WorkedSearches />
       </details>
-    </div>
+    </>
   );
 }

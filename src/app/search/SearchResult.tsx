@@ -10,7 +10,7 @@
  * and data-state on the section: "none", "pending", "ready" or "all".
  */
 import { shallow } from 'zustand/shallow';
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { useAppStore, useApp, type AppState } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { searchAsked } from '../shell/searchAsked';
@@ -18,7 +18,6 @@ import { formatShardCount } from '../../core/searches.ts';
 import { toHex } from '../shell/palette';
 import { formatInt } from '../shell/format';
 import { ShardBar } from '../shell/ShardBar';
-import { coveringExport, download } from './export';
 
 /** The asked indices, for the shard bar (a stable function, so the bar subscribes once). */
 const askedIndices = (s: AppState) => searchAsked(s)?.indices ?? null;
@@ -47,7 +46,8 @@ export function SearchResult() {
   const appStore = useAppStore();
   const data = useApp(readyData);
   const root = useRef<HTMLElement>(null);
-  useEffect(() => {
+  // Before the browser paints: a link's answer is in the first frame that shows the section.
+  useLayoutEffect(() => {
     if (!data) return;
     const el = root.current!;
     const q = (id: string) => el.querySelector<HTMLElement>(`[data-testid="${id}"]`)!;
@@ -90,7 +90,10 @@ export function SearchResult() {
   if (!data) return null;
   const exportAs = (kind: 'geojson' | 'csv') => {
     const s = appStore.getState();
-    if (s.covering && s.searchCentre && !s.noLocation) download(coveringExport(data.router, s.covering, s.searchRadius, kind));
+    const covering = s.covering;
+    if (!covering || !s.searchCentre || s.noLocation) return;
+    // The export's text (core/exports.ts) loads on the first click, not with the first screen.
+    void import('./export').then(({ download, coveringExport }) => download(coveringExport(data.router, covering, s.searchRadius, kind)));
   };
   return (
     <section className="search-result" ref={root} data-state="none" aria-live="polite">

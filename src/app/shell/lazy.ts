@@ -8,6 +8,7 @@
  * switch is on. bench/globe.perf.ts measures what the first screen loads.
  */
 import { createElement, lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
+import { flushSync } from 'react-dom';
 import { useApp } from './store';
 import { afterFirstFrame as firstFrameDrawn } from '../globe/firstFrame';
 
@@ -33,14 +34,23 @@ export function whileWriteMode(Component: ComponentType): ComponentType {
   };
 }
 
-/** afterFirstFrame renders a component once the scene has drawn its first frame (document.body.dataset.ready). */
-export function afterFirstFrame(Component: ComponentType): ComponentType {
+/**
+ * afterFirstFrame renders a component once the scene has drawn its first frame
+ * (document.body.dataset.ready). With `withFrame`, it renders and commits at that moment
+ * (flushSync, in the microtask that sees the frame drawn), ahead of the work the first frame lets
+ * start (chunks, workers, the materials' compile): for what a person opened the page to read.
+ */
+export function afterFirstFrame(Component: ComponentType, opts: { withFrame?: boolean } = {}): ComponentType {
   return function AfterFirstFrame() {
     const [ready, setReady] = useState(() => document.body.dataset.ready === 'true');
     useEffect(() => {
       if (ready) return;
       let live = true;
-      void firstFrameDrawn().then(() => live && setReady(true));
+      void firstFrameDrawn().then(() => {
+        if (!live) return;
+        if (opts.withFrame) flushSync(() => setReady(true));
+        else setReady(true);
+      });
       return () => void (live = false);
     }, [ready]);
     return ready ? createElement(Component) : null;
