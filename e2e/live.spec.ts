@@ -15,7 +15,7 @@ import { Router, KM_PER_MILE } from '../src/core/index.ts';
 import { formatShardCount } from '../src/core/searches.ts';
 import type { OpenSearchClient } from '../src/cluster/client.ts';
 import { shardColor, toBytes } from '../src/app/shell/palette.ts';
-import { ensureLiveIndex, file } from './liveIndex.ts';
+import { ensureLiveIndex, file, clusterRouting, searchPipelineOf } from './liveIndex.ts';
 import { openExplorer, liveOn as switchLiveOn } from './explorer.ts';
 const router = new Router(file);
 const N = router.numberOfShards;
@@ -121,6 +121,64 @@ test.describe('live mode on the real node', () => {
     await expect(page.getByTestId('live-routed')).toHaveAttribute('data-scope', 'all-shards');
     await expect(page.getByTestId('live-routed-shards')).toHaveText(formatShardCount(N, N));
     await expect(page.getByTestId('live-identical')).toHaveAttribute('data-identical', 'true');
+  });
+});
+
+test.describe('live mode where the cluster routes (the geoshard plugin’s search pipeline)', () => {
+  let client: OpenSearchClient;
+
+  test.beforeAll(async ({}, info) => {
+    test.setTimeout(240_000);
+    client = await ensureLiveIndex(info.project.use.baseURL!);
+    const { body: plugins } = await client.request<{ component: string }[]>('GET', '/_cat/plugins', { query: { format: 'json' } });
+    expect(plugins.some((p) => p.component === 'geoshard'), `every node needs the geoshard plugin (node scripts/cluster.mjs start --plugin): ${JSON.stringify(plugins)}`).toBe(true);
+    const said = await clusterRouting(true);
+    expect(await searchPipelineOf(client), said).toBe(`geoshard-search-${file.index}`);
+  });
+
+  // The other tests search as a client that routes: the index goes back to its ingest pipeline alone.
+  test.afterAll(async () => {
+    test.setTimeout(120_000);
+    await clusterRouting(false);
+    expect(await searchPipelineOf(client)).toBeNull();
+  });
+
+  test('the panel says the cluster routed the search, to the core’s shards, with the identical answer, and Measure shows the third way', async ({ page }) => {
+    test.setTimeout(180_000);
+    const errors = await open(page, SF_LINK);
+    await liveOn(page);
+    await expect(page.getByTestId('live-badge')).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+    // Who routed: the cluster's pipeline (the API sent no routing); the shards it asked are the core's.
+    await expect(page.getByTestId('live-routed-routed-by')).toHaveAttribute('data-by', 'cluster');
+    await expect(page.getByTestId('live-routed-routed-by')).toContainText('cluster');
+    await expect(page.getByTestId('live-routed-routing')).toHaveText(sfRoute.routing);
+    await expect(page.getByTestId('live-routed-shards')).toHaveText(formatShardCount(sfRoute.shards.length, N));
+    await expect(page.getByTestId('live-routing-match')).toHaveAttribute('data-match', 'true');
+    await expect(page.getByTestId('live-unrouted-shards')).toHaveText(formatShardCount(N, N));
+    await expect(page.getByTestId('live-identical')).toHaveAttribute('data-identical', 'true');
+    // The total is OpenSearch's own count on every shard (_count runs no search pipeline and names no routing).
+    const { count } = (
+      await client.request<{ count: number }>('POST', `/${file.index}/_count`, {
+        body: { query: { has_parent: { parent_type: 'restaurant', query: { geo_distance: { distance: `${SF_KM * 1000}m`, location: { lat: SF.lat, lon: SF.lng } } } } } },
+      })
+    ).body;
+    expect(count).toBeGreaterThan(0);
+    expect(await intText(page, 'live-routed-total')).toBe(count);
+
+    // Measure: routed by the server, by the cluster, and every shard, on the same searches.
+    await page.getByTestId('live-measure-button').click();
+    await expect(page.getByTestId('live-measure')).toHaveAttribute('data-phase', 'done', { timeout: 150_000 });
+    await expect(page.getByTestId('live-measure-identical')).toHaveAttribute('data-identical', 'true');
+    for (const row of ['p50', 'p99', 'throughput']) {
+      const r = page.getByTestId(`live-measure-row-${row}`);
+      const [routed, cluster, all, gain] = await Promise.all(['data-routed', 'data-cluster', 'data-all', 'data-cluster-gain'].map((a) => r.getAttribute(a)));
+      expect(cluster, `${row}: the cluster-routed column is shown`).not.toBeNull();
+      for (const [name, v] of Object.entries({ routed, cluster, all, gain })) expect(Number(v), `${row} ${name}: ${v}`).toBeGreaterThan(0);
+      // The cluster's gain is all-shards over cluster-routed (above 1: better), as the panel computes it for the server's routing.
+      const expected = row === 'throughput' ? Number(cluster) / Number(all) : Number(all) / Number(cluster);
+      expect(Math.abs(Number(gain) - expected) / expected, `${row}: gain ${gain}, expected ${expected}`).toBeLessThan(0.01);
+    }
+    expect(errors).toEqual([]);
   });
 });
 

@@ -40,10 +40,7 @@ export async function ensureLiveIndex(base: string): Promise<OpenSearchClient> {
   const status = async () => (await (await fetch(`${base}/api/status`, { headers: { accept: 'application/json' } })).json()) as { connection: { status: string }; drift: { status: string; message: string } | null };
   let s = await status();
   expect(s.connection.status, 'the explorer’s live API must reach the node').toBe('up');
-  const seed = async (recreate: boolean) => {
-    const args = ['geoshard', 'seed', '--boundaries', E2E_BOUNDARIES, '--restaurants', String(E2E_SAMPLE.restaurants), '--dishes-per-restaurant', String(E2E_SAMPLE.dishesPerRestaurant), ...(recreate ? ['--recreate'] : [])];
-    await promisify(execFile)('npx', args, { cwd: ROOT, timeout: 150_000 });
-  };
+  const seed = (recreate: boolean) => geoshard(['seed', '--boundaries', E2E_BOUNDARIES, '--restaurants', String(E2E_SAMPLE.restaurants), '--dishes-per-restaurant', String(E2E_SAMPLE.dishesPerRestaurant), ...(recreate ? ['--recreate'] : [])]);
   if (s.drift?.status === 'missing-index') {
     await seed(false);
   } else {
@@ -56,5 +53,30 @@ export async function ensureLiveIndex(base: string): Promise<OpenSearchClient> {
   }
   s = await status();
   expect(s.drift?.status, `index "${file.index}" must be seeded for data/boundaries.json`).toBe('ok');
+  // A run stopped inside the cluster-routed test leaves the search pipeline set: the other tests search as a client that routes.
+  if (await searchPipelineOf(client)) await clusterRouting(false);
   return client;
+}
+
+/** geoshard runs the CLI (`npx geoshard …`) in the checkout, as a person types it; rejects with its output on a non-zero exit. */
+export async function geoshard(args: readonly string[]): Promise<string> {
+  const { stdout, stderr } = await promisify(execFile)('npx', ['geoshard', ...args], { cwd: ROOT, timeout: 150_000 });
+  return stdout + stderr;
+}
+
+/** searchPipelineOf returns the tests' index's default search pipeline (index.search.default_pipeline), or null. */
+export async function searchPipelineOf(client: OpenSearchClient): Promise<string | null> {
+  const { body } = await client.request<Record<string, { settings: { index?: { search?: { default_pipeline?: string } } } }>>('GET', `/${file.index}/_settings`);
+  const p = Object.values(body)[0]?.settings.index?.search?.default_pipeline;
+  return p && p !== '_none' ? p : null;
+}
+
+/**
+ * clusterRouting turns the cluster's own routing of the tests' index on (the geoshard plugin's
+ * search pipeline, `pipeline --install --search`) or off (`--uninstall`, then the ingest
+ * pipeline alone again, as seed leaves it). Returns what the CLI printed.
+ */
+export async function clusterRouting(on: boolean): Promise<string> {
+  if (on) return geoshard(['pipeline', '--install', '--search', '--index', file.index]);
+  return (await geoshard(['pipeline', '--uninstall', '--index', file.index])) + (await geoshard(['pipeline', '--install', '--index', file.index]));
 }
