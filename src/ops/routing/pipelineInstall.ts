@@ -176,12 +176,28 @@ export async function readPipeline(client: OpenSearchClient, index: string, time
 export async function uninstallPipeline(client: OpenSearchClient, index: string): Promise<{ id: string; unset: boolean; deleted: boolean }> {
   const p = await readPipeline(client, index);
   if (p === undefined) throw new PipelineError(`index "${index}" does not exist on ${client.url}`);
+  return removePipeline(client, index, p, 'ingest');
+}
+
+/**
+ * removePipeline takes an installed pipeline away: it unsets the index's default ingest or search
+ * pipeline where that is `p.id` (a change of the cluster state, with the admin deadlines), then
+ * deletes the pipeline. A pipeline already gone is not an error (`deleted: false`). One place for
+ * both kinds, so the two uninstalls cannot drift apart.
+ */
+export async function removePipeline(
+  client: OpenSearchClient,
+  index: string,
+  p: { id: string; defaultPipeline: string | null | undefined },
+  kind: 'ingest' | 'search',
+): Promise<{ id: string; unset: boolean; deleted: boolean }> {
   let unset = false;
   if (p.defaultPipeline === p.id) {
-    await client.request('PUT', `/${enc(index)}/_settings`, { body: { index: { default_pipeline: null } } });
+    const setting = kind === 'ingest' ? 'default_pipeline' : 'search.default_pipeline';
+    await client.admin('PUT', `/${enc(index)}/_settings`, { body: { index: { [setting]: null } } });
     unset = true;
   }
-  const del = await client.request('DELETE', `/_ingest/pipeline/${enc(p.id)}`, { okStatuses: [404] });
+  const del = await client.request('DELETE', `/_${kind}/pipeline/${enc(p.id)}`, { okStatuses: [404] });
   return { id: p.id, unset, deleted: del.status !== 404 };
 }
 

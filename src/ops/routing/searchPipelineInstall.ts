@@ -10,7 +10,7 @@
  */
 import type { OpenSearchClient } from '../../cluster/client.ts';
 import { PLUGIN_PROCESSORS, pluginProcessorOf, searchPipeline, searchPipelineId } from '../../opensearch/pluginPipelines.ts';
-import { concreteIndexOf, PipelineError } from './pipelineInstall.ts';
+import { concreteIndexOf, PipelineError, removePipeline } from './pipelineInstall.ts';
 
 const enc = encodeURIComponent;
 
@@ -100,13 +100,7 @@ export async function installSearchPipeline(client: OpenSearchClient, index: str
 export async function uninstallSearchPipeline(client: OpenSearchClient, index: string): Promise<{ id: string; unset: boolean; deleted: boolean }> {
   const p = await readSearchPipeline(client, index);
   if (p === undefined) throw new PipelineError(`index "${index}" does not exist on ${client.url}`);
-  let unset = false;
-  if (p.defaultPipeline === p.id) {
-    await client.admin('PUT', `/${enc(index)}/_settings`, { body: { index: { 'search.default_pipeline': null } } });
-    unset = true;
-  }
-  const del = await client.request('DELETE', `/_search/pipeline/${enc(p.id)}`, { okStatuses: [404] });
-  return { id: p.id, unset, deleted: del.status !== 404 };
+  return removePipeline(client, index, p, 'search');
 }
 
 /** The search pipeline beside `_meta`, as `/api/status` and `geoshard audit` show it. */
