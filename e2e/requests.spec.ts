@@ -80,6 +80,30 @@ async function legendMatches(page: Page, e: ReturnType<typeof expected>) {
   return buckets.length;
 }
 
+test('the legend fits its panel on a 1400 × 900 desktop: every line wraps inside it, none is cut at the right edge', async ({ page }) => {
+  test.slow(); // the bundled workload covered in the worker
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await open(page, '?lat=39&lng=-96&zoom=1.6&level=4&layers=shards,requests');
+  await drawn(page, 'data/workload.csv');
+  await expect(page.getByTestId('requests-hot-row').first()).toBeVisible();
+  const fit = await page.getByTestId('requests-legend').evaluate((legend) => {
+    const panel = legend.closest('.layer-toggles')!.getBoundingClientRect();
+    const box = legend.getBoundingClientRect();
+    const past: string[] = [];
+    const walker = document.createTreeWalker(legend, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.textContent?.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) if (r.right > box.right - 1) past.push(`"${n.textContent.trim().slice(0, 30)}" ends at ${r.right.toFixed(0)} px, the legend at ${box.right.toFixed(0)} px`);
+    }
+    return { legendRight: box.right, panelRight: panel.right, scrolls: legend.scrollWidth > legend.clientWidth, past };
+  });
+  expect(fit.legendRight, 'the legend inside its panel').toBeLessThanOrEqual(fit.panelRight);
+  expect(fit.scrolls, 'no sideways scroll in the legend').toBe(false);
+  expect(fit.past).toEqual([]);
+});
+
 test('toggles the Requests layer on: legend, cells and hot ranges of the bundled workload as the core computes them, drawn in their own colours, and off again', async ({ page }) => {
   test.slow(); // a thousand circles covered in the worker, then several redraws in software WebGL
   expect(bundled.hot.length).toBeGreaterThan(0); // the bundled workload has a hot range to mark
