@@ -16,7 +16,7 @@ import { TABS } from '../src/app/shell/url.ts';
 test.describe('a tab opened by a link', () => {
   test('the link names every tab of the side panel', () => {
     // The tests below cover these, in the panel's order.
-    expect([...TABS]).toEqual(['radius', 'live', 'nodes', 'review', 'migration', 'shards', 'about']);
+    expect([...TABS]).toEqual(['radius', 'live', 'nodes', 'traffic', 'review', 'migration', 'shards', 'about']);
   });
 
   test('Radius search: a preset searches its city', async ({ page }) => {
@@ -43,6 +43,13 @@ test.describe('a tab opened by a link', () => {
     const errors = await openExplorer(page, '?tab=nodes');
     await expect(page.getByTestId('tab-nodes')).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByTestId('nodes-status')).toHaveAttribute('data-state', /^(up|down|failed)$/);
+    expect(errors).toEqual([]);
+  });
+
+  test('Traffic: the poll of the recorded traffic runs and its answer is shown', async ({ page }) => {
+    const errors = await openExplorer(page, '?tab=traffic');
+    await expect(page.getByTestId('tab-traffic')).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId('traffic-panel')).toHaveAttribute('data-state', /^(ready|empty|failed)$/);
     expect(errors).toEqual([]);
   });
 

@@ -127,6 +127,7 @@ export const FEATURE_VIEWS: readonly FeatureViews[] = [
     // What a lost node cost a live search, in Live's results.
     slots: [{ slot: 'live-placement', at: 10, Component: onDemand(() => import('./nodes/PlacementNote').then((m) => m.PlacementNote), null) }],
   },
+  { id: 'traffic', panels: [{ id: 'traffic', title: 'Traffic', Component: onDemand(() => import('./traffic/TrafficPanel').then((m) => m.TrafficPanel)) }] },
   {
     id: 'review',
     panels: [{ id: 'review', title: 'Review', Component: onDemand(() => import('./review/ReviewPanel').then((m) => m.ReviewPanel)) }],

@@ -22,6 +22,7 @@ import { createFanoutSlice } from './fanout/fanoutSlice';
 import { createRequestsSlice } from './requests/requestsSlice';
 import { createNodesSlice } from './nodes/nodesSlice';
 import { createMigrationSlice } from './migration/migrationSlice';
+import { createTrafficSlice } from './traffic/trafficSlice';
 import { createWriteSlice } from './write/writeSlice';
 import { startSearch } from './search/search';
 import { startFanout } from './fanout/fanoutLayer';
@@ -78,6 +79,12 @@ export const FEATURES: readonly Feature[] = [
       { name: 'startRegionPaint', start: startRegionPaint },
       { name: 'startNodesView', when: (s) => s.tab === 'nodes', start: (store) => import('./nodes/nodesPoller').then((m) => m.startNodesView(store)) },
     ],
+  },
+  // The key visualizer: while the Traffic tab is open, its poll of the recorded traffic.
+  {
+    id: 'traffic',
+    slice: createTrafficSlice,
+    drivers: [{ name: 'startTrafficView', when: (s) => s.tab === 'traffic', start: (store) => import('./traffic/trafficPoller').then((m) => m.startTrafficView(store)) }],
   },
   // The key ranges a live migration is moving, marked on the globe; while the Migration tab is open, its poll.
   {

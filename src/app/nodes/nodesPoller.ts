@@ -2,12 +2,11 @@
  * The Nodes view's poller: while the view is shown, asks /api/status every
  * `everyMs` (default 2 s: a node stopping, a replica promoted or a shard
  * relocating shows within a few seconds) and writes the answer to the store.
- * One request at a time: the next is scheduled when the previous answers, so
- * a slow cluster is never asked faster than it answers. Stopping aborts the
- * request in flight.
+ * One request at a time (shell/poller.ts). Stopping aborts the request in flight.
  */
 import type { AppStore } from '../shell/types';
 import { fetchStatus } from '../api/status';
+import { startPoller } from '../shell/poller';
 
 export interface NodesPollerOptions {
   fetch?: typeof fetch;
@@ -15,47 +14,20 @@ export interface NodesPollerOptions {
   everyMs?: number;
 }
 
-const isAbort = (e: unknown) => (e as Error)?.name === 'AbortError';
-
 /** startNodesPoller polls at once and then every `everyMs`; returns a function that stops it. */
 export function startNodesPoller(store: AppStore, opts: NodesPollerOptions = {}): () => void {
   const fetchImpl = opts.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
-  const everyMs = opts.everyMs ?? 2000;
-  let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let ctl: AbortController | null = null;
   const get = () => store.getState();
-
-  const ask = () => {
-    timer = null;
-    const c = new AbortController();
-    ctl = c;
-    const prev = get().nodesStatus;
-    if (prev.phase === 'idle') get().setNodesStatus({ ...prev, phase: 'loading' });
-    fetchStatus(c.signal, fetchImpl).then(
-      (parsed) => {
-        if (stopped || ctl !== c) return;
-        ctl = null;
-        get().setNodesStatus(parsed.ok ? { phase: 'ready', status: parsed.value, failure: null, at: performance.now() } : { phase: 'failed', status: null, failure: parsed.failure, at: performance.now() });
-        timer = setTimeout(ask, everyMs);
-      },
-      (e) => {
-        if (!isAbort(e)) console.warn(`geoshard: nodes status: ${(e as Error).message}`);
-        if (!stopped && ctl === c) {
-          ctl = null;
-          timer = setTimeout(ask, everyMs);
-        }
-      },
-    );
-  };
-
-  ask();
-  return () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
-    ctl?.abort();
-    timer = ctl = null;
-  };
+  const poller = startPoller(
+    (signal) => {
+      const prev = get().nodesStatus;
+      if (prev.phase === 'idle') get().setNodesStatus({ ...prev, phase: 'loading' });
+      return fetchStatus(signal, fetchImpl);
+    },
+    (parsed) => get().setNodesStatus(parsed.ok ? { phase: 'ready', status: parsed.value, failure: null, at: performance.now() } : { phase: 'failed', status: null, failure: parsed.failure, at: performance.now() }),
+    { everyMs: opts.everyMs ?? 2000, label: 'nodes status' },
+  );
+  return poller.stop;
 }
 
 /**

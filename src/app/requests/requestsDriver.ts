@@ -119,11 +119,17 @@ function wire(store: AppStore, client: WorkloadClient): () => void {
     (s) => s.requestWanted,
     (wanted) => wanted && ensureRequestWorkload(),
   );
+  // A workload another view offers as text (the Traffic view's window): loaded like a picked file.
+  const offered = (o: AppState['requestOffer']) => o && void load(o.source, async () => o.text);
+  const pending = store.getState().requestOffer;
+  if (pending && store.getState().requestStatus.state === 'loading' && store.getState().requestStatus.source === pending.source) offered(pending);
+  const unsubscribeOffer = store.subscribe((s) => s.requestOffer, offered);
   update(store.getState());
   return () => {
     unsubscribe();
     unsubscribeLayer();
     unsubscribeWanted();
+    unsubscribeOffer();
     if (wiring === mine) wiring = null;
     generation++;
     delete document.body.dataset.requests;

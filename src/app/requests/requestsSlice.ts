@@ -51,6 +51,10 @@ export interface RequestsSlice {
   /** The worker that parses, covers and rates workloads (the review's driver provides its worker's client); null before it starts. */
   workloadClient: WorkloadClient | null;
   setWorkloadClient: (c: WorkloadClient | null) => void;
+  /** A workload offered as text by another view (the Traffic view's window), for the driver to load; null before one. */
+  requestOffer: { source: string; text: string } | null;
+  /** Makes `text` (a workload file's text, as formatWorkload writes it) the workload, named `source`. */
+  offerRequestWorkload: (source: string, text: string) => void;
 }
 
 declare module '../shell/types' {
@@ -75,4 +79,6 @@ export const createRequestsSlice: SliceCreator<RequestsSlice> = (set, get) => ({
   },
   workloadClient: null,
   setWorkloadClient: (workloadClient) => set({ workloadClient }),
+  requestOffer: null,
+  offerRequestWorkload: (source, text) => set({ requestOffer: { source, text }, requestWanted: true, requestCellsWanted: true, requestStatus: { state: 'loading', source, error: null } }),
 });

@@ -136,7 +136,7 @@ export function radiusLabel(r: { value: number; unit: RadiusUnit }): string {
 }
 
 /** The side panel's tabs by id, in order; the first is the default (shell/panels.ts draws them). */
-export const TABS = ['radius', 'live', 'nodes', 'review', 'migration', 'shards', 'about'] as const;
+export const TABS = ['radius', 'live', 'nodes', 'traffic', 'review', 'migration', 'shards', 'about'] as const;
 export type TabId = (typeof TABS)[number];
 
 /** debugOrdinal tells whether a query asks for cell ordinals instead of shard colors (`debug=ordinal`). */

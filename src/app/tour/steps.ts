@@ -67,4 +67,10 @@ export const TOUR_STEPS: readonly TourStep[] = [
     query: `${NYC}&radius=50mi&level=6&layers=shards,grid,land,labels&tab=live&live=1`,
     live: true,
   },
+  {
+    id: 'traffic',
+    title: 'What the cluster served, over time',
+    text: "The Traffic tab draws each shard's range down and time across, coloured by the searches per second the cluster's own counters recorded. A range that stays hot is outlined, and its split opens in Review.",
+    query: `${NYC}&radius=50mi&level=4&layers=shards,land,labels&tab=traffic`,
+  },
 ];

@@ -18,8 +18,9 @@ describe('the tour', () => {
     });
   });
 
-  it('covers the script of issue 11 in order: globe, curve, circle, routing, k of N, fan-out, live', () => {
-    expect(TOUR_STEPS.map((s) => s.id)).toEqual(['globe', 'hilbert', 'circle', 'routing', 'k-of-n', 'fanout', 'live']);
+  it("covers the script of issue 11 in order: globe, curve, circle, routing, k of N, fan-out, live; then issue 39's traffic", () => {
+    expect(TOUR_STEPS.map((s) => s.id)).toEqual(['globe', 'hilbert', 'circle', 'routing', 'k-of-n', 'fanout', 'live', 'traffic']);
+    expect(parseUrl(stepUrl(8)).shell.tab).toBe('traffic');
     expect(parseUrl(stepUrl(2)).view).toMatchObject({ flatten: 'net', layers: expect.arrayContaining(['hilbert']) });
     expect(parseUrl(stepUrl(6)).search.fanout).toBe(true);
     expect(parseUrl(stepUrl(7)).shell).toMatchObject({ tab: 'live', live: true });

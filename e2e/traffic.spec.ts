@@ -1,0 +1,192 @@
+/**
+ * The key visualizer (issue 39) on the real cluster, read through its test ids.
+ *
+ * The test starts an explorer of its own (scripts/start.mjs, the tests' boundary file) whose
+ * recorder samples the engine's per-shard counters every 2 s into a history index of the test's
+ * own, so minutes of a real deployment fit in seconds. A separate client (geoshard's OpenSearch
+ * client in this process, not the page) sends a known pattern to the tests' index: a hot spot at
+ * San Francisco for 12 s, then at New York for 12 s, each a search every 60 ms routed to that
+ * city's range (the name the core gives it), over a background of searches sent to every shard.
+ * Expected ranges come from the routing core run here; expected rates from what this client sent.
+ *
+ * It checks: the picture spans the ranges and the buckets; brushing the San Francisco stretch gives
+ * San Francisco's range the highest rate (and New York's a background one), and the New York stretch
+ * the reverse; both ranges are listed hot; "show on the globe" makes the stretch's searches the
+ * Requests layer's workload; "split in Review" opens the hot range's split as Review's candidate.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { Router } from '../src/core/index.ts';
+import { ensureLiveIndex, file, ROOT } from './liveIndex.ts';
+import { E2E_BOUNDARIES } from './e2eIndex.ts';
+import type { OpenSearchClient } from '../src/cluster/client.ts';
+
+const HISTORY = `gs-e2e-traffic-${process.pid}`;
+const INTERVAL_S = 2;
+const PHASE_MS = 12_000;
+const HOT_EVERY_MS = 60;
+const BACKGROUND_EVERY_MS = 500;
+const router = new Router(file);
+const SF = { lat: 37.7749, lng: -122.4194 };
+const NY = { lat: 40.7128, lng: -74.006 };
+const sfName = router.route(SF.lat, SF.lng).name;
+const nyName = router.route(NY.lat, NY.lng).name;
+
+let server: ChildProcess | null = null;
+let base = '';
+let client: OpenSearchClient;
+
+/** startServer runs the explorer on a free port with a 2-second recorder; resolves to its address. */
+async function startServer(): Promise<string> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((r) => probe.close(r));
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), GEOSHARD_BOUNDARIES: E2E_BOUNDARIES, GEOSHARD_TRAFFIC_INTERVAL_S: String(INTERVAL_S), GEOSHARD_TRAFFIC_INDEX: HISTORY },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server = child;
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const seen = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /geoshard explorer: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (m) resolve(m[1]);
+    };
+    child.stdout!.on('data', seen);
+    child.stderr!.on('data', seen);
+    child.once('exit', (code) => reject(new Error(`the explorer exited ${code} before serving:\n${out}`)));
+  });
+}
+
+/** A search near a place, sent as a client would: routed to `routing`, or to every shard. */
+const search = (at: { lat: number; lng: number }, routing?: string) =>
+  client.request('POST', `/${file.index}/_search?request_cache=false${routing ? `&routing=${encodeURIComponent(routing)}` : ''}`, {
+    body: { size: 1, query: { bool: { filter: [{ geo_distance: { distance: '20km', location: { lat: at.lat, lon: at.lng } } }] } } },
+  });
+
+/** Runs the hot spot at `at` for PHASE_MS with the background; returns its start and end (ms) and what was sent. */
+async function phase(at: { lat: number; lng: number }, routing: string): Promise<{ start: number; end: number; hot: number }> {
+  const start = Date.now();
+  let hot = 0;
+  const hotLoop = (async () => {
+    for (let next = start; Date.now() < start + PHASE_MS; next += HOT_EVERY_MS) {
+      await search(at, routing);
+      hot++;
+      await new Promise((r) => setTimeout(r, Math.max(0, next + HOT_EVERY_MS - Date.now())));
+    }
+  })();
+  const background = (async () => {
+    while (Date.now() < start + PHASE_MS) {
+      await search({ lat: 39, lng: -96 });
+      await new Promise((r) => setTimeout(r, BACKGROUND_EVERY_MS));
+    }
+  })();
+  await Promise.all([hotLoop, background]);
+  return { start, end: Date.now(), hot };
+}
+
+/** The hover's bucket at each of `steps` points across the picture: x (page px), its start and end (ms). */
+async function bucketsAcross(page: Page, steps = 80): Promise<{ x: number; y: number; start: number; end: number }[]> {
+  const box = (await page.getByTestId('traffic-heatmap').boundingBox())!;
+  const hover = page.getByTestId('traffic-hover');
+  const out: { x: number; y: number; start: number; end: number }[] = [];
+  const y = box.y + box.height / 2;
+  for (let k = 0; k < steps; k++) {
+    const x = box.x + ((k + 0.5) / steps) * box.width;
+    await page.mouse.move(x, y);
+    await expect(hover).not.toHaveAttribute('data-start', '');
+    out.push({ x, y, start: Date.parse((await hover.getAttribute('data-start'))!), end: Date.parse((await hover.getAttribute('data-end'))!) });
+  }
+  return out;
+}
+
+/** Brushes the buckets that lie inside [from, to] (ms) by dragging across them; returns each row's rate. */
+async function brush(page: Page, across: { x: number; y: number; start: number; end: number }[], from: number, to: number): Promise<Map<string, number>> {
+  const inside = across.filter((b) => b.start >= from && b.end <= to);
+  expect(inside.length, `buckets inside ${new Date(from).toISOString()}–${new Date(to).toISOString()}`).toBeGreaterThan(1);
+  await page.mouse.move(inside[0].x, inside[0].y);
+  await page.mouse.down();
+  await page.mouse.move(inside[inside.length - 1].x, inside[0].y, { steps: 4 });
+  await page.mouse.up();
+  const b = page.getByTestId('traffic-brush');
+  await expect(b).not.toHaveAttribute('data-start', '');
+  expect(Date.parse((await b.getAttribute('data-start'))!)).toBeGreaterThanOrEqual(from);
+  expect(Date.parse((await b.getAttribute('data-end'))!)).toBeLessThanOrEqual(to);
+  const rows = await page.getByTestId('traffic-row').evaluateAll((rs) => rs.map((r) => [r.getAttribute('data-name')!, Number(r.getAttribute('data-rate'))] as const));
+  return new Map(rows);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+test.describe('the key visualizer on the real cluster', () => {
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    base = await startServer();
+    client = await ensureLiveIndex(base);
+    await client.request('DELETE', `/${HISTORY}`, { okStatuses: [404] });
+  });
+
+  test.afterAll(async () => {
+    await client?.request('DELETE', `/${HISTORY}`, { okStatuses: [404] }).catch(() => undefined);
+    await client?.close();
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await once(server, 'exit');
+    }
+  });
+
+  test('shows a hot spot moving from San Francisco to New York in the right ranges and times; its split opens in Review', async ({ page }) => {
+    test.setTimeout(180_000);
+    expect(sfName).not.toBe(nyName); // the pattern needs two ranges
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${base}/?tab=traffic`);
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    await expect(page.getByTestId('traffic-recorder')).toHaveAttribute('data-state', 'running');
+
+    // A quiet sample or two first, then the pattern, then samples enough to close its last bucket.
+    await new Promise((r) => setTimeout(r, 3 * INTERVAL_S * 1000));
+    const sf = await phase(SF, sfName);
+    const ny = await phase(NY, nyName);
+    await new Promise((r) => setTimeout(r, 3 * INTERVAL_S * 1000));
+    const sentRate = (p: { start: number; end: number; hot: number }) => (p.hot * 1000) / (p.end - p.start);
+
+    const panel = page.getByTestId('traffic-panel');
+    await expect(panel).toHaveAttribute('data-state', 'ready');
+    const heat = page.getByTestId('traffic-heatmap');
+    await expect(heat).toHaveAttribute('data-ranges', String(file.numberOfShards));
+    await expect.poll(async () => Number(await heat.getAttribute('data-buckets')), { timeout: 30_000 }).toBeGreaterThanOrEqual(Math.floor((2 * PHASE_MS) / (INTERVAL_S * 1000)));
+    // Both ranges stayed hot for three samples in a row: listed, with a split to offer.
+    await expect(page.locator(`[data-testid="traffic-row"][data-name="${sfName}"]`)).toHaveAttribute('data-hot', 'true', { timeout: 30_000 });
+    await expect(page.locator(`[data-testid="traffic-row"][data-name="${nyName}"]`)).toHaveAttribute('data-hot', 'true');
+
+    const across = await bucketsAcross(page);
+    const margin = INTERVAL_S * 1000;
+    for (const [p, hot, other] of [[sf, sfName, nyName], [ny, nyName, sfName]] as const) {
+      const rates = await brush(page, across, p.start + margin, p.end);
+      const quiet = median([...rates.values()]);
+      // The hot range served what the client sent it (one copy answers each search) plus its share of the background.
+      expect(rates.get(hot)!, `${hot} during its hot spot`).toBeGreaterThan(0.6 * sentRate(p));
+      expect(rates.get(hot)!, `${hot} during its hot spot`).toBeLessThan(1.4 * sentRate(p) + 1000 / BACKGROUND_EVERY_MS + 1);
+      expect(rates.get(hot)!).toBe(Math.max(...rates.values()));
+      expect(rates.get(hot)!).toBeGreaterThan(5 * quiet);
+      expect(rates.get(other)!, `${other} while the hot spot is elsewhere`).toBeLessThan(0.25 * rates.get(hot)!);
+    }
+
+    // The New York stretch on the globe: the Requests layer's workload becomes those searches.
+    await page.getByTestId('traffic-to-globe').click();
+    await expect(page.getByTestId('requests-source')).toContainText('cluster traffic', { timeout: 60_000 });
+
+    // San Francisco's split, opened in Review as the candidate.
+    await page.locator(`[data-testid="traffic-split"][data-name="${sfName}"]`).click();
+    await expect(page.getByTestId('tab-review')).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId('review-candidate')).toContainText(`split of "${sfName}"`, { timeout: 60_000 });
+    await expect(page.getByTestId('review-candidate')).toContainText(`${file.numberOfShards + 1} shards`);
+    expect(errors).toEqual([]);
+  });
+});
