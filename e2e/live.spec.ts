@@ -31,6 +31,14 @@ const liveOn = (page: Page): Promise<void> => switchLiveOn(page, { fromOff: true
 
 const intText = async (page: Page, id: string) => Number((await page.getByTestId(id).textContent())!.replace(/,/g, ''));
 
+/** OpenSearch's own count, on every shard, of the dishes whose restaurant lies in the San Francisco circle. */
+async function sfDishCount(client: OpenSearchClient): Promise<number> {
+  const { body } = await client.request<{ count: number }>('POST', `/${file.index}/_count`, {
+    body: { query: { has_parent: { parent_type: 'restaurant', query: { geo_distance: { distance: `${SF_KM * 1000}m`, location: { lat: SF.lat, lon: SF.lng } } } } } },
+  });
+  return body.count;
+}
+
 test.describe('live mode on the real node', () => {
   let client: OpenSearchClient;
 
@@ -70,11 +78,7 @@ test.describe('live mode on the real node', () => {
     await expect(page.getByTestId('live-identical')).toContainText('Identical ✓');
 
     // The total is OpenSearch's own unrouted count of dishes whose restaurant lies in the circle.
-    const { count } = (
-      await client.request<{ count: number }>('POST', `/${file.index}/_count`, {
-        body: { query: { has_parent: { parent_type: 'restaurant', query: { geo_distance: { distance: `${SF_KM * 1000}m`, location: { lat: SF.lat, lon: SF.lng } } } } } },
-      })
-    ).body;
+    const count = await sfDishCount(client);
     expect(count).toBeGreaterThan(0);
     expect(await intText(page, 'live-routed-total')).toBe(count);
     expect(await intText(page, 'live-unrouted-total')).toBe(count);
@@ -157,11 +161,7 @@ test.describe('live mode where the cluster routes (the geoshard plugin’s searc
     await expect(page.getByTestId('live-unrouted-shards')).toHaveText(formatShardCount(N, N));
     await expect(page.getByTestId('live-identical')).toHaveAttribute('data-identical', 'true');
     // The total is OpenSearch's own count on every shard (_count runs no search pipeline and names no routing).
-    const { count } = (
-      await client.request<{ count: number }>('POST', `/${file.index}/_count`, {
-        body: { query: { has_parent: { parent_type: 'restaurant', query: { geo_distance: { distance: `${SF_KM * 1000}m`, location: { lat: SF.lat, lon: SF.lng } } } } } },
-      })
-    ).body;
+    const count = await sfDishCount(client);
     expect(count).toBeGreaterThan(0);
     expect(await intText(page, 'live-routed-total')).toBe(count);
 

@@ -7,12 +7,11 @@
  *
  *   GET /api/traffic?window=15m[&to=ISO][&metric=searches][&buckets=N]
  */
-import { trafficQueryString, type TrafficAnswer, type TrafficQuery, type TrafficBucket, type TrafficRange, type TrafficHotspot, type TrafficMetric } from '../../server/wire';
+import { trafficQueryString, type TrafficAnswer, type TrafficQuery, type TrafficBucket, type TrafficRange, type TrafficHotspot } from '../../server/wire';
+import { TRAFFIC_METRICS } from '../../core/traffic';
 import { asked, badResponse, shaped, type Parsed } from './request';
 import { readSearch } from './search';
 import { isObj, need, num, str, strOrNull, strs, ShapeError } from './read';
-
-const METRICS: readonly TrafficMetric[] = ['searches', 'writes', 'searchMs'];
 
 const finite = (v: unknown, what: string): number => {
   const x = num(v);
@@ -56,7 +55,7 @@ function readBucket(v: unknown, i: number, n: number): TrafficBucket {
 
 function readHotspot(v: unknown, i: number): TrafficHotspot {
   if (!isObj(v)) throw new ShapeError(`hotspots[${i}] is not an object`);
-  const metric = METRICS.find((m) => m === v.metric) ?? 'searches';
+  const metric = TRAFFIC_METRICS.find((m) => m === v.metric) ?? 'searches';
   return {
     ...readRange(v, i),
     metric,
@@ -90,7 +89,7 @@ export function readTraffic(httpStatus: number, body: unknown): Parsed<TrafficAn
         status: 'complete',
         index: str(body.index),
         boundary: { hash: str(b.hash), version: num(b.version, 0), numberOfShards: finite(b.numberOfShards, 'boundary.numberOfShards') },
-        query: { window: str(q.window), to: str(q.to), factor: num(q.factor, 2), sustain: str(q.sustain), metric: METRICS.find((m) => m === q.metric) ?? 'searches', buckets: num(q.buckets, 0) },
+        query: { window: str(q.window), to: str(q.to), factor: num(q.factor, 2), sustain: str(q.sustain), metric: TRAFFIC_METRICS.find((m) => m === q.metric) ?? 'searches', buckets: num(q.buckets, 0) },
         recorder: rec && {
           running: rec.running === true,
           intervalSeconds: num(rec.intervalSeconds, 0),

@@ -74,21 +74,22 @@ export function TrafficPanel() {
   const answer = held ?? st.answer;
   // The picture is drawn in the page's bands: the answer's ranges must be the page's file's (the
   // same names and starts; the files may differ in their index name, as the tests' does).
-  const w = answer && data && sameRanges(answer.window.ranges, data.router) ? answer.window : null;
+  const w = useMemo(() => (answer && data && sameRanges(answer.window.ranges, data.router) ? answer.window : null), [answer, data]);
   const grid = useMemo(() => (w ? rateGrid(w, metric) : null), [w, metric]);
-  const bands = useMemo(() => (w ? bandsOf(data?.weights ?? null, w.ranges.length) : null), [w, data]);
+  // Bands and places depend on the file alone (w's ranges are the file's), not on each new answer.
+  const bands = useMemo(() => (data ? bandsOf(data.weights, data.router.shards.length) : null), [data]);
   const brushed = w ? brushedBuckets(w, brush) : null;
   const inWindow = useMemo(() => (w ? windowRates(w, brushed, metric) : null), [w, brushed?.from, brushed?.to, metric]);
   const hot = useMemo(() => new Map((answer?.hotspots ?? []).map((h) => [h.index, h])), [answer]);
   const placesOf = useMemo(() => {
-    const out: string[][] = w ? w.ranges.map(() => []) : [];
-    if (!data || !w) return out;
+    const out: string[][] = data ? data.router.shards.map(() => []) : [];
+    if (!data) return out;
     for (const c of [...cities].sort((a, b) => b.population - a.population)) {
       const i = data.router.indexOfOrdinal(ordinalAt(c.lat, c.lng));
       if (out[i] && out[i].length < 3) out[i].push(c.name);
     }
     return out;
-  }, [w, data, cities]);
+  }, [data, cities]);
 
   // Draw the picture: one rectangle per bucket and band, the brush, the hot runs outlined.
   useEffect(() => {
