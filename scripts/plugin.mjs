@@ -44,7 +44,7 @@ function mvn(version, goals, extra = []) {
   const major = Number(version.split('.')[0]);
   const release = major >= 3 ? 21 : 17;
   const home = jdkHome(release);
-  const args = ['-q', '-B', `-Dopensearch.version=${version}`, `-Djava.release=${release}`, ...extra, ...goals];
+  const args = ['-q', '-B', `-Dopensearch.version=${version}`, `-Dopensearch.major=${major}`, `-Djava.release=${release}`, ...extra, ...goals];
   console.log(`plugin: mvn ${args.join(' ')} (JDK ${home})`);
   const t = Date.now();
   const r = spawnSync('mvn', args, { cwd: pluginDir, stdio: 'inherit', env: { ...process.env, JAVA_HOME: home } });

@@ -32,11 +32,13 @@ public final class GeoRoutingIngestProcessor extends AbstractProcessor {
 
     private final RoutingCache cache;
     private final String hash;
+    private final TrafficCounters counters;
 
-    GeoRoutingIngestProcessor(String tag, String description, RoutingCache cache, String hash) {
+    GeoRoutingIngestProcessor(String tag, String description, RoutingCache cache, String hash, TrafficCounters counters) {
         super(tag, description);
         this.cache = cache;
         this.hash = hash;
+        this.counters = counters;
     }
 
     @Override
@@ -94,6 +96,8 @@ public final class GeoRoutingIngestProcessor extends AbstractProcessor {
             doc.setFieldValue("cell", token);
             doc.setFieldValue("shard", doc.getFieldValue("_routing", String.class));
         }
+        // The node's traffic counters: one document placed, in its cell (TrafficCounters).
+        if (counters != null) counters.write(e.index, ordinal);
         return doc;
     }
 
@@ -139,9 +143,11 @@ public final class GeoRoutingIngestProcessor extends AbstractProcessor {
 
     static final class Factory implements Processor.Factory {
         private final RoutingCache cache;
+        private final TrafficCounters counters;
 
-        Factory(RoutingCache cache) {
+        Factory(RoutingCache cache, TrafficCounters counters) {
             this.cache = cache;
+            this.counters = counters;
         }
 
         @Override
@@ -151,7 +157,7 @@ public final class GeoRoutingIngestProcessor extends AbstractProcessor {
                 throw new IllegalArgumentException("[" + TYPE + "] config hash " + S2Cells.quote(h) + " is not valid: expected the 64-hex-digit sha256 of a boundary file, or no hash");
             }
             if (!config.isEmpty()) throw new IllegalArgumentException("[" + TYPE + "] config has unknown field(s) " + config.keySet() + ": the only valid one is hash");
-            return new GeoRoutingIngestProcessor(tag, description, cache, (String) h);
+            return new GeoRoutingIngestProcessor(tag, description, cache, (String) h, counters);
         }
     }
 }

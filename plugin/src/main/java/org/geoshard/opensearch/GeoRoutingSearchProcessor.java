@@ -60,13 +60,15 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
     private final String hash;
     private final int maxCells;
     private final ThreadContext threadContext;
+    private final TrafficCounters counters;
 
-    GeoRoutingSearchProcessor(String tag, String description, boolean ignoreFailure, RoutingCache cache, String hash, int maxCells, ThreadContext threadContext) {
+    GeoRoutingSearchProcessor(String tag, String description, boolean ignoreFailure, RoutingCache cache, String hash, int maxCells, ThreadContext threadContext, TrafficCounters counters) {
         super(tag, description, ignoreFailure);
         this.cache = cache;
         this.hash = hash;
         this.maxCells = maxCells;
         this.threadContext = threadContext;
+        this.counters = counters;
     }
 
     static String resource(String name) {
@@ -149,6 +151,8 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
             return report(false, null, -1, -1, 0, "no geo_distance, geo_bounding_box or geo_polygon clause on [" + r.location + "] that every hit must match: searched on every shard", e.index, r.hash, t0);
         }
         int excluded = addExclusions(request, r);
+        // The node's traffic counters: one narrowed search, and every cell of its covering (TrafficCounters).
+        if (counters != null) counters.search(e.index, cells);
         if (cells.length == 0) {
             // No cell can hold a match: ask the one shard of the first name (the answer is empty either way, and a search must ask a shard).
             request.routing(r.names[0]);
@@ -252,10 +256,12 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
     static final class Factory implements Processor.Factory<SearchRequestProcessor> {
         private final RoutingCache cache;
         private final ThreadContext threadContext;
+        private final TrafficCounters counters;
 
-        Factory(RoutingCache cache, ThreadContext threadContext) {
+        Factory(RoutingCache cache, ThreadContext threadContext, TrafficCounters counters) {
             this.cache = cache;
             this.threadContext = threadContext;
+            this.counters = counters;
         }
 
         @Override
@@ -275,7 +281,7 @@ public final class GeoRoutingSearchProcessor extends AbstractProcessor implement
             if (!config.isEmpty()) {
                 throw new IllegalArgumentException("[" + TYPE + "] config has unknown field(s) " + config.keySet() + ": the valid ones are hash and max_cells");
             }
-            return new GeoRoutingSearchProcessor(tag, description, ignoreFailure, cache, (String) h, maxCells, threadContext);
+            return new GeoRoutingSearchProcessor(tag, description, ignoreFailure, cache, (String) h, maxCells, threadContext, counters);
         }
     }
 }
