@@ -61,6 +61,10 @@ describe('buckets', () => {
       { cell: '89c25b', searches: 3, writes: 1 },
       { cell: '89c259', searches: 5, writes: 0 },
     ]);
+    expect(sumBuckets([a, b]).cellsError).toBeUndefined();
+    const exactA = { ...a, cellsError: { searches: 0, writes: 0 } };
+    const roughB = { ...b, cellsError: { searches: 4, writes: 1 } };
+    expect(sumBuckets([exactA, bucket(20, 10, [0]), roughB]).cellsError).toEqual({ searches: 4, writes: 1 });
   });
 
   it('coarsen to at most N buckets without merging across a gap, keeping every count', () => {

@@ -75,6 +75,12 @@ export interface TrafficBucket {
   ranges: RangeCounts[];
   /** Per cell (source `cells`), when the plugin recorded this interval. */
   cells?: CellTraffic[];
+  /**
+   * With `cells`: the most any cell's count may be above the truth, per kind (0: every count
+   * exact). The plugin's summaries are exact until a node's second touches more than 256 distinct
+   * cells; past that a count is an upper bound within this error.
+   */
+  cellsError?: { searches: number; writes: number };
 }
 
 /** An interval of the window with no rates: no sample in it, or the index behind the name changed. */
@@ -111,7 +117,8 @@ export interface TrafficWindow {
  * A traffic recorder's state as it reports itself (the server's sampler, GET /api/traffic):
  * whether it runs, every how many seconds it samples into which history index, how many days
  * that history keeps, how many samples it wrote, and when and how its last sample went
- * (`lastAt` ISO-8601; `problem`: why the last sample failed or was skipped, else null).
+ * (`lastAt` ISO-8601; `problem`: why the last sample failed or was skipped, else null), and
+ * what it did about per-cell counts.
  */
 export interface TrafficRecorderStatus {
   running: boolean;
@@ -122,6 +129,22 @@ export interface TrafficRecorderStatus {
   lastAt: string | null;
   last: 'recorded' | 'exists' | 'skipped' | 'failed' | null;
   problem: string | null;
+  /**
+   * What the last sample did about per-cell counts (the geoshard plugin's), in words: "recorded",
+   * "the geoshard plugin is not installed", why they could not be read; null before any sample.
+   */
+  cells: string | null;
+}
+
+/**
+ * cellsCount tells whether a bucket's per-cell counts stand for its `kind` of traffic: the bucket
+ * has them and they hold at least one. The plugin counts only what passes its processors (a
+ * search through `geo_routing_search`, a write through `geo_routing`); an index searched without
+ * the search pipeline has per-cell writes and no per-cell searches, and its searches are known
+ * per range only.
+ */
+export function cellsCount(b: Pick<TrafficBucket, 'cells'>, kind: 'searches' | 'writes'): boolean {
+  return b.cells !== undefined && b.cells.some((c) => c[kind] > 0);
 }
 
 /** The longest window a reader asks for, in seconds (31 days: past any retention the history keeps by default). */
@@ -167,7 +190,7 @@ export function trafficRangesOf(table: ShardTable): TrafficRange[] {
 
 /**
  * sumBuckets adds buckets into one: counts and seconds summed (so its rates are the mean rates
- * over them), resets summed, cells summed per cell; start of the first, end of the last.
+ * over them), resets summed, cells and their errors summed per cell; start of the first, end of the last.
  * Precondition: at least one bucket, all with the same number of ranges, in time order.
  */
 export function sumBuckets(buckets: readonly TrafficBucket[]): TrafficBucket {
@@ -177,6 +200,7 @@ export function sumBuckets(buckets: readonly TrafficBucket[]): TrafficBucket {
   let seconds = 0;
   let resets = 0;
   let cells: Map<string, CellTraffic> | null = null;
+  const cellsError = { any: false, searches: 0, writes: 0 };
   for (const b of buckets) {
     if (b.ranges.length !== n) throw new RangeError(`bucket ${b.start} has ${b.ranges.length} ranges, not ${n}: buckets of one window share its ranges`);
     seconds += b.seconds;
@@ -194,9 +218,11 @@ export function sumBuckets(buckets: readonly TrafficBucket[]): TrafficBucket {
         else cells.set(c.cell, { ...c });
       }
     }
+    if (b.cellsError) (cellsError.any = true), (cellsError.searches += b.cellsError.searches), (cellsError.writes += b.cellsError.writes);
   }
   const out: TrafficBucket = { start: buckets[0].start, end: buckets[buckets.length - 1].end, seconds, resets, ranges: sums.map((s) => rangeCounts(s.searches, s.searchMs, s.writes, seconds)) };
   if (cells) out.cells = [...(cells as Map<string, CellTraffic>).values()];
+  if (cellsError.any) out.cellsError = { searches: cellsError.searches, writes: cellsError.writes };
   return out;
 }
 

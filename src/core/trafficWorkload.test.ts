@@ -67,6 +67,12 @@ describe('a workload made from recorded traffic', () => {
     expect(t.searches).toHaveLength(1);
     expect(ordinalAt(t.searches[0].lat, t.searches[0].lng)).toBe(hot.ordinal);
     expect(t.searches[0].weight).toBe(7);
+    // Per-cell writes only (the index is written through the plugin's pipeline, searched without
+    // its search pipeline): the searches are known per range, and spread as such.
+    const writesOnly = { ...bucket(0, (i) => (i === SF ? 9 : 0)), cells: [{ cell: hot.token, searches: 0, writes: 4 }] };
+    const spread = trafficWorkload(windowOf([writesOnly]), cells);
+    expect(spread.weight).toBeCloseTo(9, 9);
+    expect(spread.searches.length).toBe(cells.filter((c) => router.indexOfOrdinal(c.ordinal) === SF && docs(c) > 0).length);
     const none = trafficWorkload(windowOf([bucket(0, (i) => (i === SF ? 9 : 0))]), cells.filter((c) => router.indexOfOrdinal(c.ordinal) !== SF));
     expect(none).toMatchObject({ searches: [], weight: 0, unplaced: { searches: 9, ranges: [router.shards[SF].name] } });
     const only = trafficWorkload(windowOf([bucket(0, () => 3)]), cells, { ranges: [NYC] });

@@ -4,7 +4,8 @@
  * computed over what the cluster served. Not a second format: the result is WorkloadSearch[],
  * written with formatWorkload and read back with parseWorkload like any workload file.
  *
- * - A bucket with per-cell counts (source `cells`) puts each cell's searches on that cell.
+ * - A bucket with per-cell counts of searches (source `cells`, traffic.ts cellsCount) puts each
+ *   cell's searches on that cell.
  * - A bucket without them knows each range's count only: that count is spread over the range's
  *   cells in proportion to their documents (the cells file), the prior the built-in mix uses for
  *   search centres (searchWorkload.ts: searches come from where the documents are). A range
@@ -21,7 +22,7 @@ import { cellCenter, cellFromOrdinal, cellOrdinal, parseToken } from './cells.ts
 import type { Radius } from './cover.ts';
 import type { CellWeight } from './build.ts';
 import type { WorkloadSearch } from './workload.ts';
-import type { TrafficWindow } from './traffic.ts';
+import { cellsCount, type TrafficWindow } from './traffic.ts';
 
 /** The radius of every line of a traffic workload: 1 km, well inside any level-10 cell around its centre (about 9 km across). */
 export const TRAFFIC_SEARCH_RADIUS: Readonly<Radius> = Object.freeze({ value: 1, unit: 'km', km: 1 });
@@ -70,8 +71,8 @@ export function trafficWorkload(w: Pick<TrafficWindow, 'ranges' | 'buckets'>, ce
   const weights = new Map<number, number>();
   const add = (ordinal: number, x: number) => weights.set(ordinal, (weights.get(ordinal) ?? 0) + x);
   for (const b of w.buckets) {
-    if (b.cells) {
-      for (const c of b.cells) {
+    if (cellsCount(b, 'searches')) {
+      for (const c of b.cells!) {
         const o = cellOrdinal(parseToken(c.cell, 'cells[].cell'));
         if (c.searches > 0 && selected[rangeOf(o)]) add(o, c.searches);
       }

@@ -14,9 +14,10 @@ import type { OpenSearchClient } from '../../cluster/client.ts';
 import { OpenSearchError } from '../../cluster/clientErrors.ts';
 import { roleAdvice } from '../../cluster/privileges.ts';
 import type { TrafficRange, TrafficRecorderStatus } from '../../core/traffic.ts';
+import { readCellCounters } from './cellCounters.ts';
 import { ensureHistoryIndex, pruneHistory, recordSample } from './history.ts';
 import { readShardCounters } from './shardStats.ts';
-import type { TrafficSnapshot } from './snapshots.ts';
+import type { CellsRecord, TrafficSnapshot } from './snapshots.ts';
 
 /** What to sample: the index as the boundary file names it, the file's hash and its ranges. */
 export interface SampleTarget {
@@ -27,14 +28,42 @@ export interface SampleTarget {
 
 /** The outcome of one sample. */
 export type SampleOutcome =
-  /** Written as its bucket's document; `pruned`: old documents deleted with it (0 unless a prune was due). */
-  | { status: 'recorded'; sample: TrafficSnapshot; pruned: number }
+  /**
+   * Written as its bucket's document; `pruned`: old documents deleted with it (0 unless a prune
+   * was due); `cells`: what became of the plugin's per-cell counts of the interval before it
+   * (CellsOutcome).
+   */
+  | { status: 'recorded'; sample: TrafficSnapshot; pruned: number; cells: CellsOutcome }
   /** The bucket (its start, ms) is written already: by another recorder, or by this one earlier in the bucket. */
   | { status: 'exists'; start: number }
   /** Not sampled now, and why (the index drifted from the file, or does not exist). */
   | { status: 'skipped'; reason: string }
   /** The sample failed; the message says why (no credentials in it). */
   | { status: 'failed'; message: string };
+
+/**
+ * What a sample did about the plugin's per-cell counts of the interval before it: written as their
+ * own record, written already by another recorder, the plugin not installed, the interval no
+ * longer held by the nodes (a recorder slower than the plugin's 120 s), or a failure (a missing
+ * privilege: the message says which). A failure here never fails the shards sample.
+ */
+export type CellsOutcome = { status: 'recorded'; record: CellsRecord } | { status: 'exists' } | { status: 'absent' } | { status: 'gone' } | { status: 'failed'; message: string };
+
+/** Words for a CellsOutcome (the recorder's status). */
+export function describeCells(o: CellsOutcome): string {
+  switch (o.status) {
+    case 'recorded':
+      return o.record.cells.exact ? 'recorded (exact)' : `recorded (within ${o.record.cells.maxError.searches} searches and ${o.record.cells.maxError.writes} writes a cell)`;
+    case 'exists':
+      return 'recorded by another recorder';
+    case 'absent':
+      return 'the geoshard plugin is not installed: per-range counts only';
+    case 'gone':
+      return 'the plugin no longer holds the interval (it keeps 120 s): sample at least every 110 s for per-cell counts';
+    case 'failed':
+      return `failed: ${o.message}`;
+  }
+}
 
 /** Options of a TrafficSampler. */
 export interface SamplerOptions {
@@ -73,6 +102,7 @@ export class TrafficSampler {
   private recorded = 0;
   private lastAt: number | null = null;
   private last: SampleOutcome | null = null;
+  private lastCells: string | null = null;
 
   constructor(private readonly opts: SamplerOptions) {
     if (!(opts.intervalSeconds > 0)) throw new RangeError(`intervalSeconds ${opts.intervalSeconds} is invalid: expected a number of seconds greater than 0`);
@@ -127,6 +157,7 @@ export class TrafficSampler {
       lastAt: this.lastAt === null ? null : new Date(this.lastAt).toISOString(),
       last: last?.status ?? null,
       problem: last?.status === 'failed' ? last.message : last?.status === 'skipped' ? last.reason : null,
+      cells: this.lastCells,
     };
   }
 
@@ -135,7 +166,7 @@ export class TrafficSampler {
     const outcome = await this.sample();
     this.lastAt = this.now();
     this.last = outcome;
-    if (outcome.status === 'recorded') this.recorded++;
+    if (outcome.status === 'recorded') (this.recorded++, (this.lastCells = describeCells(outcome.cells)));
     this.opts.onSample?.(outcome);
     return outcome;
   }
@@ -156,17 +187,32 @@ export class TrafficSampler {
       const sample: TrafficSnapshot = { source: 'shards', index: target.index, concrete: c.concrete, uuid: c.uuid, start, sampledAt: c.sampledAt, intervalSeconds: this.opts.intervalSeconds, hash: target.hash, ranges: target.ranges, copies: c.copies, failedShards: c.failedShards };
       const written = await recordSample(client, historyIndex, sample);
       this.writtenStart = start;
+      const cells = written === 'written' ? await this.recordCells(target, c.concrete, start) : { status: 'exists' as const };
       let pruned = 0;
       if (now - this.lastPruneAt >= PRUNE_EVERY_MS) {
         pruned = await pruneHistory(client, historyIndex, now - this.opts.retentionDays * 86_400_000);
         this.lastPruneAt = now;
       }
-      return written === 'written' ? { status: 'recorded', sample, pruned } : { status: 'exists', start };
+      return written === 'written' ? { status: 'recorded', sample, pruned, cells } : { status: 'exists', start };
     } catch (e) {
       // The history index may have been deleted meanwhile: make it again on the next sample.
       this.ensured = false;
       const refused = e instanceof OpenSearchError && e.status === 403;
       return { status: 'failed', message: `${(e as Error).message}${refused && !/needs the role/.test((e as Error).message) ? ` (the traffic recorder: ${roleAdvice('traffic')})` : ''}` };
+    }
+  }
+
+  /** Reads the plugin's per-cell counts of the interval before `start` and writes them as their own record (CellsOutcome). */
+  private async recordCells(target: SampleTarget, concrete: string, start: number): Promise<CellsOutcome> {
+    const from = start - this.intervalMs;
+    try {
+      const read = await readCellCounters(this.opts.client, concrete, from, start);
+      if (read.status !== 'read') return { status: read.status };
+      const record: CellsRecord = { source: 'cells', index: target.index, start: from, sampledAt: this.now(), intervalSeconds: this.opts.intervalSeconds, hash: target.hash, cells: read.counts };
+      const written = await recordSample(this.opts.client, this.opts.historyIndex, record);
+      return written === 'written' ? { status: 'recorded', record } : { status: 'exists' };
+    } catch (e) {
+      return { status: 'failed', message: (e as Error).message };
     }
   }
 }

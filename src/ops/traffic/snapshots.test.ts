@@ -168,12 +168,24 @@ describe('buckets between samples', () => {
   it('carry the per-cell counts of the interval they fall in (source cells)', () => {
     const a = snap(0, [c(0, 'n1', true, 0)]);
     const b = snap(10, [c(0, 'n1', true, 3)]);
-    const rec = (startSec: number, cells: CellsRecord['cells']): CellsRecord => ({ source: 'cells', index: 'places', start: T0 + startSec * 1000 + 300, sampledAt: T0 + startSec * 1000 + 400, intervalSeconds: 5, hash: 'h1', cells });
-    const w = windowOf(q, [a, b], [rec(0, [{ cell: '4c', searches: 2, writes: 0 }]), rec(5, [{ cell: '4c', searches: 1, writes: 1 }, { cell: '4d', searches: 1, writes: 0 }])])!;
+    const rec = (startSec: number, counts: CellsRecord['cells']['counts'], err = 0): CellsRecord => ({
+      source: 'cells',
+      index: 'places',
+      start: T0 + startSec * 1000 + 300,
+      sampledAt: T0 + startSec * 1000 + 400,
+      intervalSeconds: 5,
+      hash: 'h1',
+      cells: { searches: 0, writes: 0, exact: err === 0, maxError: { searches: err, writes: 0 }, counts },
+    });
+    const w = windowOf(q, [a, b], [rec(0, [{ cell: '4c', searches: 2, writes: 0 }]), rec(5, [{ cell: '4c', searches: 1, writes: 1 }, { cell: '4d', searches: 1, writes: 0 }], 3)])!;
     expect(w.sources).toEqual(['shards', 'cells']);
     expect(w.buckets[0].cells).toEqual([
       { cell: '4c', searches: 3, writes: 1 },
       { cell: '4d', searches: 1, writes: 0 },
     ]);
+    expect(w.buckets[0].cellsError).toEqual({ searches: 3, writes: 0 });
+    // A record whose middle is past the last sample belongs to no bucket yet.
+    const late = windowOf(q, [a, b], [rec(8, [{ cell: '4e', searches: 5, writes: 0 }])])!;
+    expect(late.buckets[0].cells).toBeUndefined();
   });
 });

@@ -22,6 +22,7 @@
  * index_total + delete_total. Two samples further apart than MAX_GAP_INTERVALS × their interval,
  * or of another concrete index (the alias moved, the index was recreated), give a gap, no rates.
  */
+import type { CellCounts } from './cellCounters.ts';
 import { rangeCounts, type CellTraffic, type TrafficBucket, type TrafficGap, type TrafficRange, type TrafficSource, type TrafficWindow } from '../../core/traffic.ts';
 
 /** One shard copy's cumulative counters, as `_stats?level=shards` reports them. */
@@ -60,9 +61,10 @@ export interface TrafficSnapshot {
 }
 
 /**
- * Per-cell counts of one time bucket (source `cells`: the geoshard plugin's counters; written by
- * a recorder of the plugin's endpoint, not yet by this package). Counts within
- * [start, start + intervalSeconds), not cumulative.
+ * Per-cell counts of one interval (source `cells`: the geoshard plugin's counters, cellCounters.ts),
+ * written by a recorder beside its shards sample: counts within [start, start + intervalSeconds),
+ * not cumulative. `cells` is stored, not indexed (the history's mapping), so its shape is the
+ * package's to choose.
  */
 export interface CellsRecord {
   source: 'cells';
@@ -71,7 +73,7 @@ export interface CellsRecord {
   sampledAt: number;
   intervalSeconds: number;
   hash: string;
-  cells: CellTraffic[];
+  cells: CellCounts;
 }
 
 /** Two samples further apart than this many sampling intervals give a gap (one missed sample is not one). */
@@ -162,17 +164,21 @@ export function windowOf(q: WindowQuery, snapshots: readonly TrafficSnapshot[], 
   const cells = cellRecords.filter((r) => r.index === q.index && r.hash === hash);
   if (cells.length > 0) {
     sources.push('cells');
-    // A per-cell record belongs to the bucket its start falls in.
+    // A per-cell record belongs to the bucket its middle falls in (a record covers the interval
+    // before the recorder's sample; the bucket runs from sample to sample, a moment later).
     for (const r of cells) {
-      const b = buckets.find((x) => Date.parse(x.start) <= r.start && r.start < Date.parse(x.end));
+      const mid = r.start + r.intervalSeconds * 500;
+      const b = buckets.find((x) => Date.parse(x.start) <= mid && mid < Date.parse(x.end));
       if (!b) continue;
       const acc = new Map((b.cells ?? []).map((c) => [c.cell, c]));
-      for (const c of r.cells) {
+      for (const c of r.cells.counts) {
         const have = acc.get(c.cell);
         if (have) (have.searches += c.searches), (have.writes += c.writes);
         else acc.set(c.cell, { ...c });
       }
       b.cells = [...acc.values()];
+      const e = b.cellsError ?? { searches: 0, writes: 0 };
+      b.cellsError = { searches: e.searches + r.cells.maxError.searches, writes: e.writes + r.cells.maxError.writes };
     }
   }
   return {
