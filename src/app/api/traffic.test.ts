@@ -9,7 +9,7 @@ const answer: TrafficAnswer = {
   index: 'dishes',
   boundary: { hash: 'h'.repeat(64), version: 3, numberOfShards: 2 },
   query: { window: '15m', to: '2026-12-05T10:15:00.000Z', factor: 2, sustain: '5m', metric: 'searches', buckets: 720 },
-  recorder: { running: true, intervalSeconds: 60, historyIndex: 'geoshard-traffic', retentionDays: 7, recorded: 12, lastAt: '2026-12-05T10:14:00.000Z', last: 'recorded', problem: null },
+  recorder: { running: true, intervalSeconds: 60, historyIndex: 'geoshard-traffic', retentionDays: 7, recorded: 12, lastAt: '2026-12-05T10:14:00.000Z', last: 'recorded', problem: null, cells: 'recorded (exact)' },
   historyIndex: 'geoshard-traffic',
   window: {
     index: 'dishes',

@@ -50,6 +50,7 @@ function readBucket(v: unknown, i: number, n: number): TrafficBucket {
       };
     }),
     ...(Array.isArray(v.cells) ? { cells: v.cells.filter(isObj).map((c) => ({ cell: str(c.cell), searches: num(c.searches, 0), writes: num(c.writes, 0) })) } : {}),
+    ...(isObj(v.cellsError) ? { cellsError: { searches: num(v.cellsError.searches, 0), writes: num(v.cellsError.writes, 0) } } : {}),
   };
 }
 
@@ -99,6 +100,7 @@ export function readTraffic(httpStatus: number, body: unknown): Parsed<TrafficAn
           lastAt: strOrNull(rec.lastAt),
           last: (['recorded', 'exists', 'skipped', 'failed'] as const).find((x) => x === rec.last) ?? null,
           problem: strOrNull(rec.problem),
+          cells: strOrNull(rec.cells),
         },
         historyIndex: str(body.historyIndex),
         window: {

@@ -14,6 +14,7 @@ import { cellCenter, cellFromOrdinal } from '../../core/index';
 import type { Hotspot } from '../../core/requestLoad';
 import { formatRate, hotCells, HOT_FACTOR, HOT_RGB } from './requests';
 import { offerWorkloadFile, loadBundledWorkload, BUNDLED_WORKLOAD } from './requestsDriver';
+import { requestRateOf } from './requestsSlice';
 import './requests.css';
 import type { AppStore } from '../shell/types';
 
@@ -71,7 +72,11 @@ export function RequestsLegend() {
   const appStore = useAppStore();
   const w = useApp((s) => s.requestWorkload);
   const hot = useApp((s) => s.requestHotspots);
+  const rate = useApp(requestRateOf);
   const data = useApp(readyData);
+  // Recorded traffic reads per second (its counts over the window's seconds); a workload file in searches.
+  const per = rate ? 1 / rate.seconds : 1;
+  const unit = rate ? (rate.basis === 'cells' ? 'searches/s' : 'shard queries/s') : 'searches';
   const hotList = hot && data && hot.hash === data.file.hash ? hot.hotspots : null;
   const outlined = useMemo(() => {
     if (!w || !data || !hotList) return null;
@@ -80,7 +85,14 @@ export function RequestsLegend() {
   return (
     <div className="requests-legend" data-testid="requests-legend">
       <div className="requests-head">
-        <b>Requests</b> <span className="dim">per level-10 cell: searches whose circle covers it</span>
+        <b>Requests</b>{' '}
+        <span className="dim">
+          {rate
+            ? rate.basis === 'cells'
+              ? 'per level-10 cell: searches per second whose covering held it (the plugin’s counts)'
+              : 'per level-10 cell: its range’s shard queries per second, spread by documents'
+            : 'per level-10 cell: searches whose circle covers it'}
+        </span>
       </div>
       <WorkloadStatus />
       {w ? (
@@ -88,19 +100,19 @@ export function RequestsLegend() {
           <div data-testid="requests-source">
             <span className="mono">{w.source}</span> · {formatInt(w.searches)} searches (weight {formatInt(w.weight)}) <WorkloadPicker testid="requests-file-input" />
           </div>
-          <ul className="requests-buckets" data-testid="requests-buckets" aria-label="request rate buckets">
+          <ul className="requests-buckets" data-testid="requests-buckets" data-unit={unit} aria-label={`request rate buckets, ${unit}`}>
             {w.scale.counts.map((n, b) => (
-              <li key={b} data-testid={`requests-bucket-${b}`} data-lo={w.scale.edges[b]} data-hi={w.scale.edges[b + 1]} data-count={n} title={`${formatRate(w.scale.edges[b])} to ${formatRate(w.scale.edges[b + 1])} searches: ${formatInt(n)} cells`}>
+              <li key={b} data-testid={`requests-bucket-${b}`} data-lo={w.scale.edges[b] * per} data-hi={w.scale.edges[b + 1] * per} data-count={n} title={`${formatRate(w.scale.edges[b] * per)} to ${formatRate(w.scale.edges[b + 1] * per)} ${unit}: ${formatInt(n)} cells`}>
                 <i style={{ background: toHex(w.scale.colors[b]) }} />
-                <span>{formatRate(w.scale.edges[b])}</span>
+                <span>{formatRate(w.scale.edges[b] * per)}</span>
               </li>
             ))}
             <li className="requests-last" aria-hidden="true">
-              <span>{formatRate(w.scale.edges[w.scale.edges.length - 1])}</span>
+              <span>{formatRate(w.scale.edges[w.scale.edges.length - 1] * per)}</span>
             </li>
           </ul>
           <div className="dim">
-            <span data-testid="requests-cells">{formatInt(w.ordinals.length)}</span> cells with requests · searches per cell over the workload
+            <span data-testid="requests-cells">{formatInt(w.ordinals.length)}</span> cells with requests · {rate ? `${unit} per cell, mean over ${formatInt(rate.seconds)} s` : 'searches per cell over the workload'}
           </div>
           <div className="requests-hot" data-testid="requests-hot">
             <div>

@@ -52,9 +52,33 @@ export interface RequestsSlice {
   workloadClient: WorkloadClient | null;
   setWorkloadClient: (c: WorkloadClient | null) => void;
   /** A workload offered as text by another view (the Traffic view's window), for the driver to load; null before one. */
-  requestOffer: { source: string; text: string } | null;
-  /** Makes `text` (a workload file's text, as formatWorkload writes it) the workload, named `source`. */
-  offerRequestWorkload: (source: string, text: string) => void;
+  requestOffer: RequestOffer | null;
+  /** Makes `text` (a workload file's text, as formatWorkload writes it) the workload, named `source`; `rate` when its weights are counts over a stretch of time. */
+  offerRequestWorkload: (source: string, text: string, rate?: RequestRate) => void;
+}
+
+/**
+ * How an offered workload's weights read as rates: they are counts over `seconds` of recorded
+ * traffic, so a cell's rate / seconds is per second; `basis` says what was counted: `cells`,
+ * searches whose covering held the cell (the geoshard plugin's counts); `ranges`, shard queries of
+ * the cell's range spread over its cells by documents (the engine's per-shard counters).
+ */
+export interface RequestRate {
+  seconds: number;
+  basis: 'cells' | 'ranges';
+}
+
+/** A workload offered by another view. */
+export interface RequestOffer {
+  source: string;
+  text: string;
+  rate: RequestRate | null;
+}
+
+/** requestRateOf: the rate of the loaded workload when it is the offered one, else null (a file or the bundled workload: counts). */
+export function requestRateOf(s: Pick<RequestsSlice, 'requestOffer' | 'requestWorkload'>): RequestRate | null {
+  const o = s.requestOffer;
+  return o && o.rate && s.requestWorkload?.source === o.source ? o.rate : null;
 }
 
 declare module '../shell/types' {
@@ -80,5 +104,5 @@ export const createRequestsSlice: SliceCreator<RequestsSlice> = (set, get) => ({
   workloadClient: null,
   setWorkloadClient: (workloadClient) => set({ workloadClient }),
   requestOffer: null,
-  offerRequestWorkload: (source, text) => set({ requestOffer: { source, text }, requestWanted: true, requestCellsWanted: true, requestStatus: { state: 'loading', source, error: null } }),
+  offerRequestWorkload: (source, text, rate) => set({ requestOffer: { source, text, rate: rate ?? null }, requestWanted: true, requestCellsWanted: true, requestStatus: { state: 'loading', source, error: null } }),
 });

@@ -25,12 +25,12 @@ import { useApp, useAppStore } from '../shell/store';
 import { readyData } from '../shell/dataSlice';
 import { toHex } from '../shell/palette';
 import { formatInt } from '../shell/format';
-import { formatDuration, TRAFFIC_METRICS, type TrafficRange, type TrafficWindow } from '../../core/traffic';
+import { cellsCount, formatDuration, TRAFFIC_METRICS, type TrafficRange, type TrafficWindow } from '../../core/traffic';
 import { trafficWorkload } from '../../core/trafficWorkload';
 import { formatWorkload } from '../../core/workload';
-import { ordinalAt, tokenOfOrdinal } from '../../core/cells';
+import { cellOrdinal, ordinalAt, parseToken, tokenOfOrdinal } from '../../core/cells';
 import type { CellWeight } from '../../core/build';
-import { bandAt, bandsOf, bucketAt, clockOf, formatRate, heatColor, heatT, METRIC_LABELS, rateGrid, windowRates, type Brush } from './keyViz';
+import { bandAt, bandsOf, bucketAt, busiestCells, clockOf, formatRate, heatColor, heatT, METRIC_LABELS, rateGrid, windowRates, type Brush } from './keyViz';
 import { TRAFFIC_WINDOWS, type TrafficBrush, type TrafficState } from './trafficSlice';
 import './traffic.css';
 
@@ -163,9 +163,11 @@ export function TrafficPanel() {
     const b = brushed ?? { from: 0, to: w.buckets.length - 1 };
     const tokens = cells.tokens.split(',');
     const weights: CellWeight[] = tokens.map((token, k) => ({ token, ordinal: cells.ordinals[k], restaurants: cells.restaurants[k], dishes: cells.dishes[k], weight: cells.weights[k] }));
-    const made = trafficWorkload({ ranges: w.ranges, buckets: w.buckets.slice(b.from, b.to + 1) }, weights);
+    const picked = w.buckets.slice(b.from, b.to + 1);
+    const made = trafficWorkload({ ranges: w.ranges, buckets: picked }, weights);
+    const seconds = picked.reduce((a, x) => a + x.seconds, 0);
     const s = appStore.getState();
-    s.offerRequestWorkload(`cluster traffic ${clockOf(w.buckets[b.from].start)}–${clockOf(w.buckets[b.to].end)} UTC`, formatWorkload(made.searches));
+    s.offerRequestWorkload(`cluster traffic ${clockOf(w.buckets[b.from].start)}–${clockOf(w.buckets[b.to].end)} UTC`, formatWorkload(made.searches), { seconds, basis: picked.every((x) => cellsCount(x, 'searches')) ? 'cells' : 'ranges' });
     s.setLayer('requests', true);
   };
   // Review's split needs the cell weights, which its driver loads once the tab is open.
@@ -194,6 +196,7 @@ export function TrafficPanel() {
   const rec = answer?.recorder ?? null;
   const h = hover && w && grid && hover.bucket < w.buckets.length ? hover : null;
   const unit = METRIC_LABELS[metric].unit;
+  const busy = h && w && data ? busiestCells(w.buckets[h.bucket], (t) => data.router.indexOfOrdinal(cellOrdinal(parseToken(t, 'cell'))) === h.range, metric, cities) : [];
 
   return (
     <div className="traffic-panel" data-testid="traffic-panel" data-state={state}>
@@ -279,6 +282,19 @@ export function TrafficPanel() {
             {h ? (
               <>
                 <b className="mono">{w.ranges[h.range].name}</b> (shard {w.ranges[h.range].shard}){placesOf[h.range]?.length ? ` · ${placesOf[h.range].join(', ')}` : ''} · {clockOf(w.buckets[h.bucket].start)}–{clockOf(w.buckets[h.bucket].end)}: <b>{formatRate(grid.rates[h.bucket * w.ranges.length + h.range])}</b> {unit}
+                {busy.length > 0 && (
+                  <span data-testid="traffic-hover-cells" data-cells={busy.map((c) => `${c.cell}:${c.perSecond}`).join(',')}>
+                    {' '}
+                    · busiest cells:{' '}
+                    {busy.map((c, k) => (
+                      <span key={c.cell}>
+                        {k > 0 ? ', ' : ''}
+                        <span className="mono">{c.cell}</span>
+                        {c.place ? ` (${c.place})` : ''} {formatRate(c.perSecond)}/s
+                      </span>
+                    ))}
+                  </span>
+                )}
               </>
             ) : (
               <span className="dim">Point at the picture for a range&rsquo;s rate.</span>

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { bandAt, bandsOf, bucketAt, clockOf, formatRate, heatColor, heatT, MIN_BAND, rateGrid, rateOf, windowRates } from './keyViz';
+import { bandAt, bandsOf, bucketAt, busiestCells, clockOf, formatRate, heatColor, heatT, MIN_BAND, rateGrid, rateOf, windowRates } from './keyViz';
+import { ordinalAt, tokenOfOrdinal } from '../../core/cells';
 import { rangeCounts, type TrafficBucket, type TrafficRange } from '../../core/traffic';
 import { srgbToOklab } from '../shell/palette';
 
@@ -79,5 +80,35 @@ describe('the key visualizer', () => {
   it('prints rates and times as the view shows them', () => {
     expect([formatRate(0), formatRate(0.42), formatRate(17.34), formatRate(1250.4), formatRate(2)]).toEqual(['0', '0.42', '17.3', '1,250', '2']);
     expect(clockOf('2026-12-05T10:02:30.000Z')).toBe('10:02:30');
+  });
+});
+
+describe('busiestCells', () => {
+  // Tokens of two level-10 cells, and their centres' places, from the core's own cell maths.
+  const sf = tokenOfOrdinal(ordinalAt(37.7749, -122.4194))!;
+  const oak = tokenOfOrdinal(ordinalAt(37.8044, -122.2712))!;
+  const ny = tokenOfOrdinal(ordinalAt(40.7128, -74.006))!;
+  const places = [
+    { name: 'San Francisco', lat: 37.7749, lng: -122.4194 },
+    { name: 'New York', lat: 40.7128, lng: -74.006 },
+  ];
+  const bucket = { seconds: 10, cells: [{ cell: sf, searches: 50, writes: 1 }, { cell: oak, searches: 20, writes: 9 }, { cell: ny, searches: 90, writes: 0 }] };
+
+  it('lists the cells of the range with the most of the metric per second, named by the nearest place', () => {
+    const west = (t: string) => t !== ny;
+    expect(busiestCells(bucket, west, 'searches', places)).toEqual([
+      { cell: sf, perSecond: 5, place: 'San Francisco' },
+      { cell: oak, perSecond: 2, place: 'San Francisco' },
+    ]);
+    expect(busiestCells(bucket, west, 'writes', places).map((c) => [c.cell, c.perSecond])).toEqual([
+      [oak, 0.9],
+      [sf, 0.1],
+    ]);
+    expect(busiestCells(bucket, () => true, 'searchMs', places, 1)).toEqual([{ cell: ny, perSecond: 9, place: 'New York' }]);
+  });
+
+  it('names no place farther than NEAR_PLACE_KM and lists nothing without per-cell counts', () => {
+    expect(busiestCells(bucket, (t) => t === ny, 'searches', [places[0]])[0].place).toBeNull();
+    expect(busiestCells({ seconds: 10 }, () => true, 'searches', places)).toEqual([]);
   });
 });

@@ -12,6 +12,8 @@
  *   rate, so a hot band stands out and a quiet one is still told from none.
  */
 import { sumBuckets, type TrafficBucket, type TrafficMetric, type TrafficWindow } from '../../core/traffic';
+import { cellCenter, parseToken } from '../../core/cells';
+import { distanceKm } from '../../core/earth';
 import { oklabToSrgb, type RGB } from '../shell/palette';
 
 /** The smallest band, as a share of the picture's height. */
@@ -121,4 +123,45 @@ export function bucketAt(x: number, buckets: number): number {
 /** A time of day as the view prints it, in UTC ("14:05:30"), from an ISO-8601 string. */
 export function clockOf(iso: string): string {
   return iso.slice(11, 19);
+}
+
+/** A busy cell of a hovered bucket: its token, its count of the metric per second, and the nearest known place (null: none within NEAR_PLACE_KM). */
+export interface BusyCell {
+  cell: string;
+  perSecond: number;
+  place: string | null;
+}
+
+/** How far a place may be from a cell's centre to name it, km (a level-10 cell is about 9 km across). */
+export const NEAR_PLACE_KM = 60;
+
+/**
+ * busiestCells lists the `n` cells of a bucket's per-cell counts (source `cells`) with the most
+ * of `metric` per second among those `inRange` accepts (searchMs has no per-cell count: searches
+ * stand for it), largest first, each named by the nearest of `places` within NEAR_PLACE_KM.
+ * Empty when the bucket has no per-cell counts.
+ */
+export function busiestCells(
+  b: Pick<TrafficBucket, 'cells' | 'seconds'>,
+  inRange: (token: string) => boolean,
+  metric: TrafficMetric,
+  places: readonly { name: string; lat: number; lng: number }[],
+  n = 3,
+): BusyCell[] {
+  if (!b.cells || !(b.seconds > 0)) return [];
+  const kind = metric === 'writes' ? 'writes' : 'searches';
+  return b.cells
+    .filter((c) => c[kind] > 0 && inRange(c.cell))
+    .sort((x, y) => y[kind] - x[kind] || (x.cell < y.cell ? -1 : 1))
+    .slice(0, n)
+    .map((c) => {
+      const at = cellCenter(parseToken(c.cell, 'cell'));
+      let place: string | null = null;
+      let best = NEAR_PLACE_KM;
+      for (const p of places) {
+        const d = distanceKm(at.lat, at.lng, p.lat, p.lng);
+        if (d <= best) (best = d), (place = p.name);
+      }
+      return { cell: c.cell, perSecond: c[kind] / b.seconds, place };
+    });
 }

@@ -1,13 +1,39 @@
 import { parse } from '../args.ts';
 import { CliError } from '../io.ts';
-import { formatDuration, parseDuration, windowTotals, type TrafficWindow } from '../../core/traffic.ts';
+import { formatDuration, parseDuration, windowTotals, type TrafficBucket, type TrafficWindow } from '../../core/traffic.ts';
+import { cellCenter, parseToken } from '../../core/cells.ts';
 import { TRAFFIC_WINDOW_OPTIONS, trafficWindowUsage, windowFlags, withCluster, historySettings, readWindow, routerOf } from '../trafficFlags.ts';
 import type { Command, Io } from '../command.ts';
 
 const rate = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const hhmmss = (iso: string) => iso.slice(11, 19);
 
-/** windowTable renders a window per range: mean rates over the seconds with rates, the peak bucket, the share. */
+/** Cells listed per kind by windowTable. */
+export const TOP_CELLS = 10;
+
+/**
+ * cellsTable renders the busiest cells of a window's total (source `cells`: the plugin's counts):
+ * searches covering each per second and writes into it per second, the cell's centre, and
+ * whether the counts are exact or within what error.
+ */
+export function cellsTable(total: TrafficBucket): string {
+  const cells = total.cells ?? [];
+  const err = total.cellsError ?? { searches: 0, writes: 0 };
+  let out = `\nper cell (the geoshard plugin's counts, ${err.searches === 0 && err.writes === 0 ? 'exact' : `each at most ${err.searches} searches and ${err.writes} writes above the truth`}): ${cells.length.toLocaleString('en-US')} cells\n`;
+  const centre = (token: string) => {
+    const c = cellCenter(parseToken(token, 'cell'));
+    return `${c.lat.toFixed(3)}, ${c.lng.toFixed(3)}`;
+  };
+  for (const kind of ['searches', 'writes'] as const) {
+    const top = cells.filter((c) => c[kind] > 0).sort((a, b) => b[kind] - a[kind] || (a.cell < b.cell ? -1 : 1)).slice(0, TOP_CELLS);
+    if (top.length === 0) continue;
+    out += `cell        ${kind === 'searches' ? 'searches/s' : '  writes/s'}  centre (lat, lng)\n`;
+    for (const c of top) out += `${c.cell.padEnd(10)}  ${rate(c[kind] / total.seconds).padStart(10)}  ${centre(c.cell)}\n`;
+  }
+  return out;
+}
+
+/** windowTable renders a window per range: mean rates over the seconds with rates, the peak bucket, the share; and the busiest cells where the plugin counted them. */
 export function windowTable(w: TrafficWindow): string {
   const total = windowTotals(w);
   let out = `${w.index}: ${w.buckets.length} buckets between ${w.from} and ${w.to} (sampled every ${formatDuration(w.intervalSeconds)}), ranges of boundary file ${w.hash.slice(0, 12)}\n`;
@@ -23,6 +49,7 @@ export function windowTable(w: TrafficWindow): string {
       const peak = Math.max(...w.buckets.map((b) => b.ranges[i].searchesPerSecond));
       out += `${r.name.padEnd(width)}  ${String(r.shard).padStart(5)}  ${rate(t.searchesPerSecond).padStart(10)}  ${rate(peak).padStart(6)}  ${(all > 0 ? `${((100 * t.searches) / all).toFixed(1)}%` : '—').padStart(6)}  ${rate(t.searchMsPerSecond).padStart(11)}  ${rate(t.writesPerSecond).padStart(8)}\n`;
     });
+    if (total.cells) out += cellsTable(total);
   }
   for (const g of w.gaps) out += `gap ${g.start} – ${g.end}: ${g.reason}\n`;
   for (const o of w.otherHashes) out += `not counted: ${o.buckets} buckets recorded under boundary file ${o.hash.slice(0, 12)} (read them with --boundaries of that file)\n`;
@@ -93,7 +120,7 @@ async function record(values: Record<string, unknown>, io: Io): Promise<number> 
   const { router } = routerOf(values);
   const settings = await historySettings('traffic');
   const intervalSeconds = interval ?? (settings.intervalSeconds || 60);
-  const { TrafficSampler } = await import('../../ops/traffic/sampler.ts');
+  const { TrafficSampler, describeCells } = await import('../../ops/traffic/sampler.ts');
   const { trafficRangesOf } = await import('../../core/traffic.ts');
   const { fetchIndexMeta } = await import('../../opensearch/indexMeta.ts');
   const { driftState } = await import('../../opensearch/drift.ts');
@@ -115,7 +142,7 @@ async function record(values: Record<string, unknown>, io: Io): Promise<number> 
       onSample: (o) => {
         tally[o.status]++;
         const at = hhmmss(new Date().toISOString());
-        if (o.status === 'recorded') io.err(`geoshard traffic: ${at} recorded "${file.index}" (${new Set(o.sample.copies.map((c) => c.shard)).size} shards, ${o.sample.copies.length} copies) into "${settings.historyIndex}"${o.pruned > 0 ? `; deleted ${o.pruned} samples older than ${settings.retentionDays} days` : ''}\n`);
+        if (o.status === 'recorded') io.err(`geoshard traffic: ${at} recorded "${file.index}" (${new Set(o.sample.copies.map((c) => c.shard)).size} shards, ${o.sample.copies.length} copies) into "${settings.historyIndex}"; per cell: ${describeCells(o.cells)}${o.pruned > 0 ? `; deleted ${o.pruned} samples older than ${settings.retentionDays} days` : ''}\n`);
         else if (o.status === 'exists') io.err(`geoshard traffic: ${at} this bucket is recorded already (another recorder)\n`);
         else {
           const problem = o.status === 'failed' ? o.message : o.reason;
