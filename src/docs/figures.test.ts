@@ -49,7 +49,7 @@ const SETTINGS: Record<string, string[]> = {
   'docs/live-mode.md': ['gives OpenSearch a 5 s deadline', '1 GiB for one node, 512 MiB each for several', '2-core / 24 GiB machine', 'every 2 s while it is open'],
   'docs/moving-boundaries.md': ['the search deadline + 1 s', '(default 30 s)'],
   'docs/packages.md': ["the core's budget is 6 MB", 'at most 6 MB', '7.5 MB and no other package'],
-  'docs/plugin.md': ['2 × AMD EPYC cores, 24 GiB, OpenSearch 2.19.6', '(512 MB heap each)', 'rounds of an 8 s block per mode'],
+  'docs/plugin.md': ['2 × AMD EPYC cores, 24 GiB, OpenSearch 2.19.6', '(512 MB heap each)', 'rounds of an 8 s block per mode', 'bytes (about 6.9 MB) of arrays'],
   'docs/performance.md': ['24 GiB, shared with other work', 'Capacity within p99 ≤ 100 ms', 'documents/s varied 2× between rounds'],
   'docs/reference/boundary-file.md': ['1 MiB'],
   'docs/scale.md': ['4 GB heap', '(40 % creates, 40 % updates, 20 % deletes)', 'under a 256 MB heap cap', 'the heap passes 160 MB', '4 MiB a', 'progress every 2 s', '(85% by default)', 'plan 1 GB'],
