@@ -13,6 +13,14 @@
  * San Francisco's range the highest rate (and New York's a background one), and the New York stretch
  * the reverse; both ranges are listed hot; "show on the globe" makes the stretch's searches the
  * Requests layer's workload; "split in Review" opens the hot range's split as Review's candidate.
+ *
+ * Where the cluster runs the geoshard plugin (npm test starts it so), the hot spot's searches are
+ * sent with no routing through a search pipeline of the plugin's, named on each request (the
+ * index keeps no default pipeline: the other specs route as a client), so the plugin counts the
+ * cells of their coverings: then the Requests layer's legend reads in searches per second, its
+ * busiest cell at about the rate sent, and pointing at New York's band in a New York bucket names
+ * its busiest cells, each a cell of the hot spot's covering (computed here by the core), at about
+ * the rate sent. Without the plugin the legend reads in shard queries per second.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,8 +30,13 @@ import { Router } from '../src/core/index.ts';
 import { ensureLiveIndex, file, ROOT } from './liveIndex.ts';
 import { E2E_BOUNDARIES } from './e2eIndex.ts';
 import type { OpenSearchClient } from '../src/cluster/client.ts';
+import { searchPipeline } from '../src/opensearch/pluginPipelines.ts';
+import { cellFromOrdinal, cellToken } from '../src/core/cells.ts';
 
 const HISTORY = `gs-e2e-traffic-${process.pid}`;
+/** The plugin's search pipeline the hot spot's searches name, when the cluster runs the plugin. */
+const PIPELINE = `gs-e2e-traffic-route-${process.pid}`;
+const HOT_KM = 20;
 const INTERVAL_S = 2;
 const PHASE_MS = 12_000;
 const HOT_EVERY_MS = 60;
@@ -37,6 +50,7 @@ const nyName = router.route(NY.lat, NY.lng).name;
 let server: ChildProcess | null = null;
 let base = '';
 let client: OpenSearchClient;
+let plugin = false;
 
 /** startServer runs the explorer on a free port with a 2-second recorder; resolves to its address. */
 async function startServer(): Promise<string> {
@@ -63,10 +77,10 @@ async function startServer(): Promise<string> {
   });
 }
 
-/** A search near a place, sent as a client would: routed to `routing`, or to every shard. */
+/** A search near a place, sent as a client would: routed to `routing`, through the plugin's pipeline (`routing` 'plugin'), or to every shard. */
 const search = (at: { lat: number; lng: number }, routing?: string) =>
-  client.request('POST', `/${file.index}/_search?request_cache=false${routing ? `&routing=${encodeURIComponent(routing)}` : ''}`, {
-    body: { size: 1, query: { bool: { filter: [{ geo_distance: { distance: '20km', location: { lat: at.lat, lon: at.lng } } }] } } },
+  client.request('POST', `/${file.index}/_search?request_cache=false${routing === 'plugin' ? `&search_pipeline=${PIPELINE}` : routing ? `&routing=${encodeURIComponent(routing)}` : ''}`, {
+    body: { size: 1, query: { bool: { filter: [{ geo_distance: { distance: `${HOT_KM}km`, location: { lat: at.lat, lon: at.lng } } }] } } },
   });
 
 /** Runs the hot spot at `at` for PHASE_MS with the background; returns its start and end (ms) and what was sent. */
@@ -75,7 +89,7 @@ async function phase(at: { lat: number; lng: number }, routing: string): Promise
   let hot = 0;
   const hotLoop = (async () => {
     for (let next = start; Date.now() < start + PHASE_MS; next += HOT_EVERY_MS) {
-      await search(at, routing);
+      await search(at, plugin ? 'plugin' : routing);
       hot++;
       await new Promise((r) => setTimeout(r, Math.max(0, next + HOT_EVERY_MS - Date.now())));
     }
@@ -129,10 +143,15 @@ test.describe('the key visualizer on the real cluster', () => {
     base = await startServer();
     client = await ensureLiveIndex(base);
     await client.request('DELETE', `/${HISTORY}`, { okStatuses: [404] });
+    const nodes = await client.request<unknown[]>('GET', '/_cat/nodes', { query: { format: 'json' } });
+    const withPlugin = await client.request<{ component: string }[]>('GET', '/_cat/plugins', { query: { format: 'json' } });
+    plugin = withPlugin.body.filter((p) => p.component === 'geoshard').length === nodes.body.length;
+    if (plugin) await client.request('PUT', `/_search/pipeline/${PIPELINE}`, { body: searchPipeline(file.index) });
   });
 
   test.afterAll(async () => {
     await client?.request('DELETE', `/${HISTORY}`, { okStatuses: [404] }).catch(() => undefined);
+    if (plugin) await client?.request('DELETE', `/_search/pipeline/${PIPELINE}`, { okStatuses: [404] }).catch(() => undefined);
     await client?.close();
     if (server && server.exitCode === null) {
       server.kill('SIGTERM');
@@ -178,9 +197,43 @@ test.describe('the key visualizer on the real cluster', () => {
       expect(rates.get(other)!, `${other} while the hot spot is elsewhere`).toBeLessThan(0.25 * rates.get(hot)!);
     }
 
-    // The New York stretch on the globe: the Requests layer's workload becomes those searches.
+    // Pointing at New York's band in a New York bucket: with the plugin, its busiest cells, each
+    // in the hot spot's covering, at about the rate sent (one search covers each of them).
+    const hotCells = new Set([...router.cover(NY.lat, NY.lng, HOT_KM).ordinals].map((o) => cellToken(cellFromOrdinal(o))));
+    const nyBucket = across.filter((b) => b.start >= ny.start + margin && b.end <= ny.end)[0];
+    const hover = page.getByTestId('traffic-hover');
+    // The mouse on a New York bucket, then the keyboard (the picture's arrow keys) to its band.
+    await page.mouse.move(nyBucket.x, nyBucket.y);
+    await heat.focus();
+    for (let k = 0; k < file.numberOfShards; k++) await page.keyboard.press('ArrowUp');
+    const nyIndex = router.shards.findIndex((x) => x.name === nyName);
+    for (let k = 0; k < nyIndex; k++) await page.keyboard.press('ArrowDown');
+    await expect(hover).toHaveAttribute('data-range', nyName);
+    expect(Date.parse((await hover.getAttribute('data-start'))!)).toBe(nyBucket.start);
+    if (plugin) {
+      const listed = (await page.getByTestId('traffic-hover-cells').getAttribute('data-cells'))!.split(',').map((x) => x.split(':'));
+      expect(listed.length).toBeGreaterThan(0);
+      for (const [cell, perSecond] of listed) {
+        expect(hotCells.has(cell), `${cell} in the covering of the hot spot`).toBe(true);
+        expect(Number(perSecond)).toBeGreaterThan(0.5 * sentRate(ny));
+        expect(Number(perSecond)).toBeLessThan(1.5 * sentRate(ny));
+      }
+    } else await expect(page.getByTestId('traffic-hover-cells')).toHaveCount(0);
+    // The brush is still the New York stretch.
+    await brush(page, across, ny.start + margin, ny.end);
+
+    // The New York stretch on the globe: the Requests layer's workload becomes those searches,
+    // its legend in real units per second.
     await page.getByTestId('traffic-to-globe').click();
     await expect(page.getByTestId('requests-source')).toContainText('cluster traffic', { timeout: 60_000 });
+    const legend = page.getByTestId('requests-buckets');
+    await expect(legend).toHaveAttribute('data-unit', plugin ? 'searches/s' : 'shard queries/s');
+    if (plugin) {
+      // The busiest cells, which every hot search covered, at about the rate sent: in the top bucket.
+      const last = legend.locator('li[data-hi]').last();
+      expect(Number(await last.getAttribute('data-hi'))).toBeGreaterThan(0.6 * sentRate(ny));
+      expect(Number(await last.getAttribute('data-lo'))).toBeLessThan(1.4 * sentRate(ny));
+    }
 
     // San Francisco's split, opened in Review as the candidate.
     await page.locator(`[data-testid="traffic-split"][data-name="${sfName}"]`).click();

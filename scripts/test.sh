@@ -106,7 +106,7 @@ if [ -z "${OPENSEARCH_URL:-}" ] && [ "${GEOSHARD_SKIP_OS3:-}" != 1 ]; then
     (async () => { for (let p = 9600; p < 9700; p++) if (await free(p)) { console.log(p); return; } process.exit(1); })();')
   if [ -n "$os3_port" ] && OPENSEARCH_VERSION=3.8.0 OPENSEARCH_PORT=$os3_port node scripts/cluster.mjs start --nodes 1 --plugin; then
     OPENSEARCH_URL=http://127.0.0.1:$os3_port npx vitest run --project live \
-      src/ops/routing/routing.live.test.ts src/server/api.live.test.ts src/server/failures.live.test.ts src/ops/routing/pipelineInstall.live.test.ts src/ops/routing/searchPipelineInstall.live.test.ts src/opensearch/plugin.live.test.ts src/opensearch/rangeFilter.live.test.ts src/opensearch/circlePad.live.test.ts \
+      src/ops/routing/routing.live.test.ts src/server/api.live.test.ts src/server/failures.live.test.ts src/ops/routing/pipelineInstall.live.test.ts src/ops/routing/searchPipelineInstall.live.test.ts src/opensearch/plugin.live.test.ts src/opensearch/rangeFilter.live.test.ts src/opensearch/circlePad.live.test.ts src/ops/traffic/cellCounters.live.test.ts \
       --reporter=default --reporter=json --outputFile=test-results/live-os3.json || failed+=(live-os3)
     OPENSEARCH_VERSION=3.8.0 OPENSEARCH_PORT=$os3_port node scripts/cluster.mjs stop || true
   else

@@ -7,8 +7,8 @@
  * `_shards.total` the covering's shard count, and the hits, order and total of every shard
  * (`search_pipeline=_none`); the same user's routedSearch (the client's routing, its cluster-state
  * read of `_meta`) routes alike. During a move (the admin publishes a migration state in `_meta`),
- * the user's narrowed searches leave out the copy that is not the read copy. No output holds a
- * password.
+ * the user's narrowed searches leave out the copy that is not the read copy. The same user reads
+ * the plugin's per-cell traffic counts of its searches. No output holds a password.
  *
  * Expected values come from the core (Router.cover, shapeRoute.ts routeShape) and from every
  * shard searched by the admin. Skips, saying why, when the node runs without the plugin.
@@ -135,6 +135,22 @@ describe('the plugin on the secured node', () => {
     const byClient = (await searcher.request<Answer>('POST', `/${INDEX}/_search`, { body: req.body, query: { routing: req.routing, search_pipeline: '_none' } })).body;
     expect(req.routing).toBe(named.ext?.geoshard?.routing);
     expect(ids(byClient)).toEqual(ids(named));
+  });
+
+  it(`counts the cells of the same user's narrowed searches, readable with ${SEARCH_ROLE} (cluster_monitor grants cluster:monitor/geoshard/traffic)`, async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    // A second of its own: the counters count whole seconds, and the test before searched too.
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+    const from = Date.now() - (Date.now() % 1000);
+    // Under the summary's 256 counters a second: every count exact.
+    const circle: GeoShape = { kind: 'circle', lat: HUBS[0].lat, lng: HUBS[0].lng, radiusKm: 25 };
+    await search(searcher, { query: { bool: { filter: [clause(circle)] } } });
+    const r = await searcher.request<{ searches: number; search_cells: { cells: { cell: string; count: number }[] } }>('GET', `/_plugins/geoshard/traffic/${INDEX}`, { query: { from, to: Date.now() + 1000 } });
+    expect(r.status).toBe(200);
+    expect(r.body.searches).toBe(1);
+    const expected = [...routeShape(router, circle).ordinals].map((o) => cellToken(cellFromOrdinal(o))).sort();
+    expect(r.body.search_cells.cells.map((c) => c.cell).sort()).toEqual(expected);
+    expect(r.body.search_cells.cells.every((c) => c.count === 1)).toBe(true);
   });
 
   it('leaves out, mid-move, the copy that is not the read copy, for the same user', async (ctx) => {
