@@ -20,9 +20,12 @@
  * cells of their coverings: then the Requests layer's legend reads in searches per second, its
  * busiest cell at about the rate sent, and pointing at New York's band in a New York bucket names
  * its busiest cells, each a cell of the hot spot's covering (computed here by the core), at about
- * the rate sent. Without the plugin the legend reads in shard queries per second.
+ * the rate sent. Without the plugin the legend reads in shard queries per second. On that real
+ * picture (hover, brush, hot rows), axe finds no violation at a desktop and a phone size, and
+ * nothing of the panel runs past the phone's screen.
  */
 import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
@@ -221,6 +224,28 @@ test.describe('the key visualizer on the real cluster', () => {
     } else await expect(page.getByTestId('traffic-hover-cells')).toHaveCount(0);
     // The brush is still the New York stretch.
     await brush(page, across, ny.start + margin, ny.end);
+
+    // The tab as a person meets it, on this real traffic (hover, brush, hot rows and the legend
+    // shown): no axe violation at the desktop size and at a phone's, where nothing runs past the
+    // screen's right edge.
+    const axe = async (what: string) => {
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`), what).toEqual([]);
+    };
+    await axe('the Traffic tab at 1280×800');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(panel).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const past = await panel.evaluate((el) => {
+      const right = Math.min(el.getBoundingClientRect().right, window.innerWidth) + 0.5;
+      return [...el.querySelectorAll('*')].filter((x) => {
+        const r = x.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && r.right > right;
+      }).map((x) => `${x.tagName.toLowerCase()}${x.getAttribute('data-testid') ? `[${x.getAttribute('data-testid')}]` : ''} ${x.className}`);
+    });
+    expect(past, 'elements of the Traffic panel past its right edge or the phone screen').toEqual([]);
+    await axe('the Traffic tab at 390×844');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The New York stretch on the globe: the Requests layer's workload becomes those searches,
     // its legend in real units per second.
