@@ -81,6 +81,17 @@ export async function ensureHistoryIndex(client: OpenSearchClient, historyIndex:
   return 'exists';
 }
 
+/**
+ * historyIndexReady tells whether the history index exists with geoshard's mapping (one read of
+ * its mapping). A recorder asks before every write: a history deleted while it runs would
+ * otherwise be made again by the write itself, with a dynamic mapping no reader accepts.
+ */
+export async function historyIndexReady(client: OpenSearchClient, historyIndex: string): Promise<boolean> {
+  const mapping = await fetchMapping(client, historyIndex);
+  const format = Object.values(mapping ?? {})[0]?.mappings?._meta as { format?: unknown } | undefined;
+  return format?.format === HISTORY_FORMAT;
+}
+
 /** recordSample writes a sample as its bucket's document, unless that bucket is written already ('exists': another recorder came first). */
 export async function recordSample(client: OpenSearchClient, historyIndex: string, sample: TrafficSnapshot | CellsRecord): Promise<'written' | 'exists'> {
   const id = recordId(sample.source, sample.index, sample.start);

@@ -16,7 +16,8 @@ class FakeCluster {
   calls: string[] = [];
   refuse: string | null = null;
   readonly transport = {
-    request: async () => ({ statusCode: 200, body: { 'gs-history': { mappings: { _meta: { format: HISTORY_FORMAT } } } } }),
+    // GET <history>/_mapping: geoshard's mapping while the history exists, else 404.
+    request: async () => (this.historyExists ? { statusCode: 200, body: { 'gs-history': { mappings: { _meta: { format: HISTORY_FORMAT } } } } } : { statusCode: 404, body: {} }),
   };
   async admin(method: string, path: string) {
     this.calls.push(`${method} ${path}`);
@@ -52,6 +53,21 @@ function sampler(cluster: FakeCluster, clock: { t: number }, target = async () =
 }
 
 describe('the traffic recorder', () => {
+  it('makes the history again, with its mapping, when it was deleted while recording', async () => {
+    const cluster = new FakeCluster();
+    const clock = { t: T0 + 5_000 };
+    const { s } = sampler(cluster, clock);
+    expect((await s.sampleOnce()).status).toBe('recorded');
+    cluster.historyExists = false; // DELETE gs-history, by a person or a test
+    clock.t += 60_000;
+    expect((await s.sampleOnce()).status).toBe('recorded');
+    expect(cluster.calls.filter((c) => c === 'PUT /gs-history')).toHaveLength(2);
+    // Still there: not made again.
+    clock.t += 60_000;
+    await s.sampleOnce();
+    expect(cluster.calls.filter((c) => c === 'PUT /gs-history')).toHaveLength(2);
+  });
+
   it('writes the first sample of each bucket under its bucket id, creating the strict history index once', async () => {
     const cluster = new FakeCluster();
     const clock = { t: T0 + 5_000 };

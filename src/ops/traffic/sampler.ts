@@ -15,7 +15,7 @@ import { OpenSearchError } from '../../cluster/clientErrors.ts';
 import { roleAdvice } from '../../cluster/privileges.ts';
 import type { TrafficRange, TrafficRecorderStatus } from '../../core/traffic.ts';
 import { readCellCounters } from './cellCounters.ts';
-import { ensureHistoryIndex, pruneHistory, recordSample } from './history.ts';
+import { ensureHistoryIndex, historyIndexReady, pruneHistory, recordSample } from './history.ts';
 import { readShardCounters } from './shardStats.ts';
 import type { CellsRecord, TrafficSnapshot } from './snapshots.ts';
 
@@ -179,7 +179,9 @@ export class TrafficSampler {
     try {
       const target = await this.opts.target();
       if ('skip' in target) return { status: 'skipped', reason: target.skip };
-      if (!this.ensured) {
+      // Made once, and checked before every write: a history deleted meanwhile is made again
+      // with its mapping (the write alone would make it with a dynamic one no reader accepts).
+      if (!this.ensured || !(await historyIndexReady(client, historyIndex))) {
         await ensureHistoryIndex(client, historyIndex);
         this.ensured = true;
       }

@@ -4,31 +4,14 @@
 package org.geoshard.opensearch;
 
 import org.opensearch.transport.client.node.NodeClient;
-import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.rest.action.RestToXContentListener;
 
-import java.util.List;
-
-/**
- * GET /_plugins/geoshard/traffic/{index}?from=&to=&size= ({@link TrafficAction}). One file per
- * OpenSearch major version: the NodeClient of prepareRequest moved package in 3.x
- * (org.opensearch.client.node in 2.x, org.opensearch.transport.client.node in 3.x).
- */
-public final class RestTrafficAction extends BaseRestHandler {
-    @Override
-    public String getName() {
-        return "geoshard_traffic";
-    }
-
-    @Override
-    public List<Route> routes() {
-        return List.of(new Route(RestRequest.Method.GET, "/_plugins/geoshard/traffic/{index}"));
-    }
-
+/** {@link RestTrafficBase}'s handler for this OpenSearch major version (its NodeClient's package). */
+public final class RestTrafficAction extends RestTrafficBase {
     @Override
     protected RestChannelConsumer prepareRequest(RestRequest request, NodeClient client) {
-        TrafficRequest r = TrafficRequest.of(request.param("index"), request.param("from"), request.param("to"), request.param("size"));
+        TrafficRequest r = requestOf(request);
         return channel -> client.execute(TrafficAction.INSTANCE, r, new RestToXContentListener<>(channel));
     }
 }
