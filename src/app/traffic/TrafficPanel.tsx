@@ -196,7 +196,13 @@ export function TrafficPanel() {
   const rec = answer?.recorder ?? null;
   const h = hover && w && grid && hover.bucket < w.buckets.length ? hover : null;
   const unit = METRIC_LABELS[metric].unit;
-  const busy = h && w && data ? busiestCells(w.buckets[h.bucket], (t) => data.router.indexOfOrdinal(cellOrdinal(parseToken(t, 'cell'))) === h.range, metric, cities) : [];
+  // The hovered bucket's busiest cells in the hovered range: once per cell pointed at, not on every render.
+  const hb = h?.bucket ?? -1;
+  const hr = h?.range ?? -1;
+  const busy = useMemo(
+    () => (hb >= 0 && w && data ? busiestCells(w.buckets[hb], (t) => data.router.indexOfOrdinal(cellOrdinal(parseToken(t, 'cell'))) === hr, metric, cities) : []),
+    [hb, hr, w, data, metric, cities],
+  );
 
   return (
     <div className="traffic-panel" data-testid="traffic-panel" data-state={state}>

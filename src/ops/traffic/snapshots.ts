@@ -23,7 +23,7 @@
  * or of another concrete index (the alias moved, the index was recreated), give a gap, no rates.
  */
 import type { CellCounts } from './cellCounters.ts';
-import { rangeCounts, type CellTraffic, type TrafficBucket, type TrafficGap, type TrafficRange, type TrafficSource, type TrafficWindow } from '../../core/traffic.ts';
+import { rangeCounts, type TrafficBucket, type TrafficGap, type TrafficRange, type TrafficSource, type TrafficWindow } from '../../core/traffic.ts';
 
 /** One shard copy's cumulative counters, as `_stats?level=shards` reports them. */
 export interface CopyCounters {
